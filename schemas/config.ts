@@ -1,0 +1,108 @@
+/**
+ * The YAML config (design §6). Every object is strict: an unknown key is an error that the
+ * loader reports with its line. `${VAR}` references are resolved before this schema runs.
+ * `schemas/config.schema.json` is generated from this file (`npm run schemas`).
+ */
+import { z } from 'zod';
+import { MENTION_PROVIDERS } from './keys.ts';
+
+const nonEmpty = z.string().min(1);
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be letters, digits and underscores, starting with a letter or underscore');
+
+export const sourceConfigSchema = z
+  .strictObject({
+    base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://api.example.com' }),
+    api_key: nonEmpty.optional().describe('Write it as ${VAR}; a key written into the YAML is refused.'),
+    api_key_file: nonEmpty.optional().describe('Path of a file holding the API key (e.g. a mounted Secret).'),
+    requests_per_minute: z.int().min(1).max(6000).default(90),
+    timeout_seconds: z.number().positive().max(600).default(60),
+    max_retries: z.int().min(0).max(20).default(6),
+  })
+  .refine((s) => (s.api_key === undefined) !== (s.api_key_file === undefined), {
+    message: 'give exactly one of api_key (as ${VAR}) or api_key_file',
+  });
+
+export const postgresConfigSchema = z.strictObject({
+  type: z.literal('postgres'),
+  url: nonEmpty.describe('postgres://user:password@host:5432/db; write it as ${DATABASE_URL}'),
+  schema: identifier.default('aivis'),
+});
+
+export const duckdbConfigSchema = z.strictObject({
+  type: z.literal('duckdb'),
+  path: nonEmpty.default('./aivis.duckdb'),
+  schema: identifier.default('aivis'),
+});
+
+export const bigqueryConfigSchema = z.strictObject({
+  type: z.literal('bigquery'),
+  project: nonEmpty,
+  dataset: identifier.default('aivis'),
+  location: nonEmpty.default('US'),
+  key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),
+  api_endpoint: z.url().optional().describe('Override of the BigQuery REST endpoint (private endpoints, emulators).'),
+});
+
+export const snowflakeConfigSchema = z
+  .strictObject({
+    type: z.literal('snowflake'),
+    account: nonEmpty,
+    username: nonEmpty,
+    private_key_file: nonEmpty.optional(),
+    private_key_passphrase: nonEmpty.optional(),
+    password: nonEmpty.optional(),
+    warehouse: nonEmpty,
+    database: nonEmpty,
+    schema: identifier.default('AIVIS'),
+    role: nonEmpty.optional(),
+    access_url: z.url().optional().describe('Override of the account URL (private link, local stand-ins).'),
+  })
+  .refine((s) => (s.private_key_file === undefined) !== (s.password === undefined), {
+    message: 'give exactly one of private_key_file (key-pair auth) or password',
+  });
+
+export const destinationConfigSchema = z.discriminatedUnion('type', [
+  postgresConfigSchema,
+  duckdbConfigSchema,
+  bigqueryConfigSchema,
+  snowflakeConfigSchema,
+]);
+
+const emptyStream = z.strictObject({});
+
+export const streamsConfigSchema = z.strictObject({
+  websites: emptyStream.optional(),
+  analytics: z
+    .strictObject({
+      include: z.array(z.enum(['providers', 'competitors'])).max(2).default(['providers', 'competitors']),
+    })
+    .optional(),
+  analytics_history: emptyStream.optional(),
+  mentions: z.strictObject({ providers: z.array(z.enum(MENTION_PROVIDERS)).min(1).optional() }).optional(),
+  citations: emptyStream.optional(),
+});
+
+export const configSchema = z.strictObject({
+  source: sourceConfigSchema,
+  destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis.duckdb', schema: 'aivis' }),
+  streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
+  websites: z
+    .strictObject({ include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1) })
+    .optional(),
+  state: z
+    .strictObject({
+      store: z.enum(['destination', 'file']).default('destination'),
+      path: nonEmpty.default('./aivis-state.json'),
+    })
+    .default({ store: 'destination', path: './aivis-state.json' }),
+});
+
+export type AivisConfig = z.infer<typeof configSchema>;
+export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+export type DestinationConfig = z.infer<typeof destinationConfigSchema>;
+export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
+export type DuckdbConfig = z.infer<typeof duckdbConfigSchema>;
+export type BigqueryConfig = z.infer<typeof bigqueryConfigSchema>;
+export type SnowflakeConfig = z.infer<typeof snowflakeConfigSchema>;

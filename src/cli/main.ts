@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * `aivis <command>`: parses the command line and maps every outcome to an exit code
+ * (design §7): 0 success, 1 failure, 2 bad config or usage, 3 partial.
+ */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { AivisError, ExitCode } from '../errors.ts';
+import { redact } from '../log/redact.ts';
+import { commands } from './commands/index.ts';
+
+export async function main(argv: string[]): Promise<number> {
+  let usageError: string | undefined;
+  const parser = yargs(argv)
+    .scriptName('aivis')
+    .usage('$0 <command> [options]')
+    .option('config', {
+      type: 'string',
+      describe: 'Path of the YAML config (default: $AIVIS_CONFIG)',
+      default: process.env.AIVIS_CONFIG,
+      defaultDescription: '$AIVIS_CONFIG',
+    })
+    .demandCommand(1, 'Name a command: aivis --help lists them.')
+    .strict()
+    .help()
+    .version()
+    .exitProcess(false)
+    .fail((msg, err) => {
+      if (err) throw err;
+      usageError = msg;
+    });
+  for (const command of commands) parser.command(command);
+  try {
+    const parsed = await parser.parseAsync();
+    if (usageError !== undefined) {
+      process.stderr.write(`aivis: ${usageError}\nRun 'aivis --help' for usage.\n`);
+      return ExitCode.Usage;
+    }
+    const code = (parsed as { exitCode?: number }).exitCode;
+    return typeof code === 'number' ? code : ExitCode.Success;
+  } catch (error) {
+    if (error instanceof AivisError) {
+      process.stderr.write(redact(`aivis: ${error.message}`) + '\n');
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(redact(`aivis: unexpected error: ${message}`) + '\n');
+    return ExitCode.Failure;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly || process.argv[1]?.endsWith('/aivis')) {
+  main(hideBin(process.argv)).then((code) => {
+    process.exitCode = code;
+  });
+}

