@@ -74,13 +74,6 @@ export interface DestinationLock {
   release(): Promise<void>;
 }
 
-export interface RemovalCandidates {
-  /** Websites with `_removed_at IS NULL` before this reconciliation. */
-  readonly active: number;
-  /** Ids of active websites whose `_run_id` is not the listing run's. */
-  readonly unlisted: readonly string[];
-}
-
 export interface Destination {
   /** `postgres`, `duckdb`, `bigquery`, `snowflake`, ... */
   readonly type: string;
@@ -119,10 +112,11 @@ export interface Destination {
   deleteState(match: { stream?: string; scope?: string }): Promise<number>;
 
   /**
-   * Active websites that the listing written by `runId` did not return. Reads only; the
-   * engine applies the mass-removal guard before calling `markWebsitesRemoved`.
+   * Ids of websites whose `_removed_at` is NULL. The engine compares them with a complete
+   * listing and applies the mass-removal guard before it writes anything, so a key moved to
+   * another workspace can neither wipe nor pollute the warehouse.
    */
-  findUnlistedWebsites(runId: string): Promise<RemovalCandidates>;
+  listActiveWebsiteIds(): Promise<string[]>;
 
   /** Sets `_removed_at` on these websites (only where it is NULL). */
   markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void>;
