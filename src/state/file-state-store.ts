@@ -1,0 +1,86 @@
+/**
+ * State in a local JSON file (`state.store: file`). The file is rewritten only after the
+ * destination has committed the rows, through a temporary file and an atomic rename, so a
+ * crash leaves either the old or the new state, never a torn file and never state ahead of
+ * the data.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Destination, Flush, FlushResult, StateEntry } from '../destination/destination.ts';
+import { ConfigError } from '../errors.ts';
+import { parseStreamState } from './stream-state.ts';
+import { matches, stateKey, type StateStore } from './state-store.ts';
+
+interface StateFile {
+  version: 1;
+  entries: StateEntry[];
+}
+
+export class FileStateStore implements StateStore {
+  readonly #path: string;
+  #entries: Map<string, StateEntry> | undefined;
+
+  constructor(filePath: string) {
+    this.#path = filePath;
+  }
+
+  async load(): Promise<StateEntry[]> {
+    return [...(await this.#read()).values()];
+  }
+
+  async commit(destination: Destination, flush: Flush): Promise<FlushResult> {
+    const result = await destination.commit({ tables: flush.tables, state: [] });
+    if (flush.state.length > 0) {
+      const entries = await this.#read();
+      for (const entry of flush.state) entries.set(stateKey(entry.stream, entry.scope), entry);
+      await this.#write(entries);
+    }
+    return result;
+  }
+
+  async delete(match: { stream?: string; scope?: string }): Promise<number> {
+    const entries = await this.#read();
+    let deleted = 0;
+    for (const [key, entry] of entries) {
+      if (matches(entry, match)) {
+        entries.delete(key);
+        deleted++;
+      }
+    }
+    if (deleted > 0) await this.#write(entries);
+    return deleted;
+  }
+
+  async #read(): Promise<Map<string, StateEntry>> {
+    if (this.#entries) return this.#entries;
+    let text: string;
+    try {
+      text = await readFile(this.#path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return (this.#entries = new Map());
+      throw new ConfigError(`cannot read the state file ${this.#path}: ${(error as Error).message}`);
+    }
+    let parsed: StateFile;
+    try {
+      parsed = JSON.parse(text) as StateFile;
+      if (parsed.version !== 1 || !Array.isArray(parsed.entries)) throw new Error('expected {"version": 1, "entries": [...]}');
+    } catch (error) {
+      throw new ConfigError(`the state file ${this.#path} is not valid aivis state: ${(error as Error).message}`);
+    }
+    this.#entries = new Map(
+      parsed.entries.map((e) => [
+        stateKey(e.stream, e.scope),
+        { stream: e.stream, scope: e.scope, state: parseStreamState(e.state), updatedAt: e.updatedAt },
+      ]),
+    );
+    return this.#entries;
+  }
+
+  async #write(entries: Map<string, StateEntry>): Promise<void> {
+    const file: StateFile = { version: 1, entries: [...entries.values()] };
+    await mkdir(path.dirname(this.#path), { recursive: true });
+    const temporary = `${this.#path}.${process.pid}.tmp`;
+    await writeFile(temporary, JSON.stringify(file, null, 2) + '\n', 'utf8');
+    await rename(temporary, this.#path);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * How a scan's saved position moves (design §4). Pure functions, so every rule about
+ * frontiers is in one place and tested without I/O.
+ *
+ * - Mid-scan, after a durable page: keep the frontier, save the next cursor and the scan's
+ *   `scan_upper_bound` as pending.
+ * - At the end of a scan: the pending bound becomes the frontier, verbatim. A scan that never
+ *   reported a bound leaves the frontier where it was.
+ */
+import type { StreamState } from '../destination/destination.ts';
+
+export const INITIAL_STATE: StreamState = { frontier: null, cursor: null, pending_upper_bound: null };
+
+export interface PageOutcome {
+  /** Cursor of the next page; null when this page ended the scan. */
+  readonly nextCursor: string | null;
+  /** `meta.scan_upper_bound` exactly as the API sent it, if it sent one. */
+  readonly scanUpperBound: string | undefined;
+}
+
+/** The state to save once a page's rows are durable. */
+export function afterPage(state: StreamState, page: PageOutcome): StreamState {
+  const pending = page.scanUpperBound ?? state.pending_upper_bound;
+  if (page.nextCursor !== null) {
+    return { frontier: state.frontier, cursor: page.nextCursor, pending_upper_bound: pending };
+  }
+  return { frontier: pending ?? state.frontier, cursor: null, pending_upper_bound: null };
+}
+
+/** The state a scan restarts from when its saved cursor is refused (`400 invalid_cursor`). */
+export function restartScan(state: StreamState): StreamState {
+  return { frontier: state.frontier, cursor: null, pending_upper_bound: null };
+}
+
+/** Reads a saved state defensively: a hand-edited or older entry never crashes a run. */
+export function parseStreamState(value: unknown): StreamState {
+  const v = (value ?? {}) as Record<string, unknown>;
+  const text = (x: unknown) => (typeof x === 'string' && x.length > 0 ? x : null);
+  return { frontier: text(v.frontier), cursor: text(v.cursor), pending_upper_bound: text(v.pending_upper_bound) };
+}

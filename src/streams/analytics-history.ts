@@ -1,0 +1,29 @@
+import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
+import { historyPointSchema, type HistoryPoint } from '../../schemas/index.ts';
+import type { Row } from '../destination/table-spec.ts';
+import { analyticsHistoryTable } from '../tables/index.ts';
+import { pickColumns, versionColumns } from './analytics-columns.ts';
+import { jsonText, loadColumns, requireSameWebsite, UNFILTERED_SCAN, type FeedStream, type RowContext } from './stream.ts';
+
+/** Finalized, immutable history points, read incrementally per website. */
+export const analyticsHistoryStream: FeedStream<HistoryPoint> = {
+  name: 'analytics_history',
+  table: analyticsHistoryTable,
+  recordSchema: historyPointSchema,
+  path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics/history`,
+  scans: () => [...UNFILTERED_SCAN],
+  toRow(point: HistoryPoint, raw: unknown, context: RowContext): Row {
+    requireSameWebsite(point.website_id, context);
+    return {
+      website_id: point.website_id,
+      analysis_id: point.analysis_id,
+      as_of: point.as_of,
+      available_at: point.available_at,
+      ...pickColumns(point.metrics, METRIC_KEYS),
+      ...pickColumns(point.counts, COUNT_KEYS),
+      unavailable_reasons: jsonText(point.meta.unavailable_reasons),
+      ...versionColumns(point.meta),
+      ...loadColumns(raw, context),
+    };
+  },
+};

@@ -1,0 +1,26 @@
+import { websiteSchema, type Website } from '../../schemas/index.ts';
+import type { Row } from '../destination/table-spec.ts';
+import { websitesTable } from '../tables/index.ts';
+import { loadColumns, type RowContext } from './stream.ts';
+
+/** The full website listing, read every run (no `updated_since` exists for it). */
+export const websitesStream = {
+  name: 'websites',
+  table: websitesTable,
+  path: '/public/v2/websites',
+  recordSchema: websiteSchema,
+  /** `_first_seen_at` is insert-only; `_removed_at: null` clears a removal when a website returns. */
+  toRow(website: Website, raw: unknown, context: Omit<RowContext, 'websiteId'>): Row {
+    return {
+      id: website.id,
+      domain_url: website.domain_url,
+      country: website.country,
+      language: website.language,
+      industry_niche: website.industry_niche,
+      last_analysis_at: website.last_analysis_at,
+      _first_seen_at: context.syncedAt,
+      _removed_at: null,
+      ...loadColumns(raw, { ...context, websiteId: website.id }),
+    };
+  },
+} as const;

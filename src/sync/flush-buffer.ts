@@ -1,0 +1,96 @@
+/**
+ * Collects durable units (a page's rows plus the state that describes them) until the
+ * destination's bounds are reached, then commits them as one flush. A unit is never split
+ * across flushes, so saved state always describes rows committed with it or before it
+ * (Airbyte CDK: checkpoint only when a partition is durable).
+ *
+ * Units arrive from several website workers at once; adds and flushes run one at a time.
+ * A failed commit poisons the buffer: every later add fails with the same error, because
+ * committing a later page's state over an earlier page's lost rows would skip those rows.
+ */
+import type { Destination, FlushResult, StateEntry, TableRows } from '../destination/destination.ts';
+import type { Row, TableSpec } from '../destination/table-spec.ts';
+import { stateKey, type StateStore } from '../state/state-store.ts';
+
+export interface DurableUnit {
+  readonly tables: readonly TableRows[];
+  /** The state to save once these rows are durable, if any. */
+  readonly state?: StateEntry;
+}
+
+export interface FlushBufferOptions {
+  readonly destination: Destination;
+  readonly stateStore: StateStore;
+  /** Wall clock in milliseconds (injected so tests control time). */
+  readonly now: () => number;
+  readonly onFlush?: (result: FlushResult, rows: number) => void;
+}
+
+export class FlushBuffer {
+  readonly #options: FlushBufferOptions;
+  readonly #maxRows: number;
+  readonly #maxMillis: number;
+  #rows = new Map<string, { table: TableSpec; rows: Row[] }>();
+  #state = new Map<string, StateEntry>();
+  #rowCount = 0;
+  #oldest: number | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #failure: unknown;
+
+  constructor(options: FlushBufferOptions) {
+    this.#options = options;
+    this.#maxRows = options.destination.capabilities.maxRowsPerFlush;
+    this.#maxMillis = options.destination.capabilities.maxSecondsPerFlush * 1000;
+  }
+
+  /** Adds a unit; resolves once it is buffered, or committed if it filled the buffer. */
+  add(unit: DurableUnit): Promise<void> {
+    return this.#serial(async () => {
+      if (this.#failure !== undefined) throw this.#failure;
+      this.#oldest ??= this.#options.now();
+      for (const { table, rows } of unit.tables) {
+        if (rows.length === 0) continue;
+        let bucket = this.#rows.get(table.name);
+        if (!bucket) this.#rows.set(table.name, (bucket = { table, rows: [] }));
+        for (const row of rows) bucket.rows.push(row);
+        this.#rowCount += rows.length;
+      }
+      if (unit.state) this.#state.set(stateKey(unit.state.stream, unit.state.scope), unit.state);
+      if (this.#rowCount >= this.#maxRows || this.#options.now() - this.#oldest >= this.#maxMillis) await this.#commit();
+    });
+  }
+
+  /** Commits whatever is buffered. */
+  flush(): Promise<void> {
+    return this.#serial(async () => {
+      if (this.#failure !== undefined) throw this.#failure;
+      await this.#commit();
+    });
+  }
+
+  async #commit(): Promise<void> {
+    if (this.#rowCount === 0 && this.#state.size === 0) return;
+    const tables = [...this.#rows.values()];
+    const state = [...this.#state.values()];
+    const rows = this.#rowCount;
+    this.#rows = new Map();
+    this.#state = new Map();
+    this.#rowCount = 0;
+    this.#oldest = undefined;
+    const { destination, stateStore } = this.#options;
+    let result: FlushResult;
+    try {
+      result = await stateStore.commit(destination, { tables, state });
+    } catch (error) {
+      this.#failure = error;
+      throw error;
+    }
+    this.#options.onFlush?.(result, rows);
+  }
+
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(task);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,20 @@
+import { createHash } from 'node:crypto';
+import type { Row } from '../destination/table-spec.ts';
+
+/**
+ * A `_aivis_rejected` row. Its id hashes stream, scope and the raw record, so a replayed page
+ * upserts the same rejection instead of adding another.
+ */
+export function rejectedRow(input: { stream: string; scope: string; error: string; raw: unknown; runId: string; syncedAt: string }): Row {
+  const rawText = JSON.stringify(input.raw ?? null);
+  const id = createHash('sha256').update(`${input.stream}\n${input.scope}\n${rawText}`).digest('hex').slice(0, 32);
+  return {
+    id,
+    stream: input.stream,
+    scope: input.scope,
+    error: input.error,
+    _raw: rawText,
+    _run_id: input.runId,
+    _synced_at: input.syncedAt,
+  };
+}

@@ -1,0 +1,29 @@
+/** Live counts of a run: the progress display reads them, the summary and `_aivis_runs` keep them. */
+export interface StreamCounts {
+  rows: number;
+  rejected: number;
+  pages: number;
+}
+
+export class RunCounters {
+  readonly streams: Record<string, StreamCounts> = {};
+  websitesPlanned = 0;
+  websitesDone = 0;
+  readonly failedWebsites: { websiteId: string; stream: string; error: string }[] = [];
+  removedWebsites = 0;
+  flushes = 0;
+  warehouseJobs = 0;
+  bytesProcessed = 0;
+
+  stream(name: string): StreamCounts {
+    return (this.streams[name] ??= { rows: 0, rejected: 0, pages: 0 });
+  }
+
+  get rejected(): number {
+    return Object.values(this.streams).reduce((sum, s) => sum + s.rejected, 0);
+  }
+
+  get rows(): number {
+    return Object.values(this.streams).reduce((sum, s) => sum + s.rows, 0);
+  }
+}

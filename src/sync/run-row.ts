@@ -1,0 +1,46 @@
+/** The `_aivis_runs` row of a run: written when it starts, rewritten when it ends. */
+import type { TableRows } from '../destination/destination.ts';
+import { redact } from '../log/redact.ts';
+import { runsTable } from '../tables/index.ts';
+import type { RunCounters } from './run-counters.ts';
+
+export function startRunRow(runId: string, command: string, startedAt: string): TableRows {
+  return {
+    table: runsTable,
+    rows: [{ id: runId, command, started_at: startedAt, finished_at: null, status: 'running', counts: '{}', error: null }],
+  };
+}
+
+export function finishRunRow(input: {
+  runId: string;
+  command: string;
+  startedAt: string;
+  finishedAt: string;
+  status: string;
+  counters: RunCounters;
+  error: unknown;
+}): TableRows {
+  const { counters } = input;
+  const counts = {
+    streams: counters.streams,
+    websites: { planned: counters.websitesPlanned, done: counters.websitesDone, failed: counters.failedWebsites, removed: counters.removedWebsites },
+    flushes: counters.flushes,
+    warehouse_jobs: counters.warehouseJobs,
+    bytes_processed: counters.bytesProcessed,
+  };
+  const error = input.error === undefined ? null : redact(input.error instanceof Error ? input.error.message : String(input.error));
+  return {
+    table: runsTable,
+    rows: [
+      {
+        id: input.runId,
+        command: input.command,
+        started_at: input.startedAt,
+        finished_at: input.finishedAt,
+        status: input.status,
+        counts: redact(JSON.stringify(counts)),
+        error,
+      },
+    ],
+  };
+}

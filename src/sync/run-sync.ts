@@ -1,0 +1,260 @@
+/**
+ * One run of `aivis sync` or `aivis backfill` (design §2, §4):
+ * lock -> tables -> run row -> listing -> reconciliation -> per-website streams -> summary.
+ *
+ * Failures are contained where design §4 wants them: a bad record goes to `_aivis_rejected`;
+ * a website whose requests fail (after the client's retries) is recorded and the others go
+ * on; an unusable key, a refused listing or a failed commit ends the run.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { AivisConfig } from '../../schemas/config.ts';
+import type { ApiClient } from '../client/api-client.ts';
+import { ApiError } from '../client/api-error.ts';
+import type { Destination, StreamState } from '../destination/destination.ts';
+import { ExitCode } from '../errors.ts';
+import type { Logger } from '../log/logger.ts';
+import { stateKey, type StateStore } from '../state/state-store.ts';
+import { INITIAL_STATE } from '../state/stream-state.ts';
+import { FEED_STREAMS, websitesStream } from '../streams/index.ts';
+import { ENGINE_TABLES, rejectedTable, STREAM_NAMES, STREAM_TABLES, websitesTable, type StreamName } from '../tables/index.ts';
+import { FlushBuffer } from './flush-buffer.ts';
+import { listWebsites, type Listing } from './list-websites.ts';
+import { checkMassRemoval, websitesToRemove } from './reconcile-websites.ts';
+import { rejectedRow } from './rejected-rows.ts';
+import { RunCounters } from './run-counters.ts';
+import { finishRunRow, startRunRow } from './run-row.ts';
+import { scanFeed } from './scan-feed.ts';
+import { syncAnalytics } from './sync-analytics.ts';
+
+export interface RunSyncOptions {
+  readonly config: AivisConfig;
+  readonly client: ApiClient;
+  readonly destination: Destination;
+  readonly stateStore: StateStore;
+  readonly logger: Logger;
+  readonly command?: 'sync' | 'backfill';
+  /** Streams to run; default: the configured ones (all when the config names none). */
+  readonly streams?: readonly StreamName[];
+  /** Only these websites (intersected with the config's `websites.include`). */
+  readonly websites?: readonly string[];
+  /** Ignore saved state: read every feed from the beginning (rows are upserted, so no duplicates). */
+  readonly fullRefresh?: boolean;
+  readonly allowMassRemoval?: boolean;
+  /** Backfill: re-read feeds from this `updated_since`, saving no state. */
+  readonly since?: string;
+  /** Websites synced at once; the rate limiter bounds the request rate whatever this is. */
+  readonly concurrency?: number;
+  readonly runId?: string;
+  readonly now?: () => Date;
+  /** Live counters, for a progress display. */
+  readonly counters?: RunCounters;
+}
+
+export type RunStatus = 'succeeded' | 'partial' | 'failed';
+
+export interface RunSummary {
+  readonly runId: string;
+  readonly command: 'sync' | 'backfill';
+  readonly status: RunStatus;
+  readonly exitCode: ExitCode;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly counters: RunCounters;
+}
+
+export function newRunId(now: Date): string {
+  return `run_${now.toISOString().replace(/[-:.]/g, '').slice(0, 15)}_${randomBytes(4).toString('hex')}`;
+}
+
+export function selectedStreams(config: AivisConfig, requested?: readonly StreamName[]): StreamName[] {
+  const configured = config.streams ? STREAM_NAMES.filter((name) => config.streams?.[name] !== undefined) : [...STREAM_NAMES];
+  return requested ? configured.filter((name) => requested.includes(name)) : configured;
+}
+
+export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
+  const now = options.now ?? (() => new Date());
+  const command = options.command ?? 'sync';
+  const startedAt = now().toISOString();
+  const runId = options.runId ?? newRunId(now());
+  const counters = options.counters ?? new RunCounters();
+  const { destination, logger } = options;
+  const streams = selectedStreams(options.config, options.streams);
+
+  const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt });
+  try {
+    await destination.ensureTables([...ENGINE_TABLES, ...streams.flatMap((s) => STREAM_TABLES[s])]);
+    await destination.commit({ tables: [startRunRow(runId, command, startedAt)], state: [] });
+    logger.info('run started', { run_id: runId, command, streams, destination: destination.type });
+    let error: unknown;
+    try {
+      await syncAll({ ...options, command, runId, streams, counters, now, syncedAt: startedAt });
+    } catch (caught) {
+      error = caught;
+    }
+    const status: RunStatus = error !== undefined ? 'failed' : counters.failedWebsites.length > 0 || counters.rejected > 0 ? 'partial' : 'succeeded';
+    const finishedAt = now().toISOString();
+    try {
+      await destination.commit({ tables: [finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })], state: [] });
+    } catch (rowError) {
+      logger.warn('could not record the end of the run in _aivis_runs', { run_id: runId, error: String(rowError) });
+    }
+    if (error !== undefined) throw error;
+    const exitCode = status === 'succeeded' ? ExitCode.Success : ExitCode.Partial;
+    return { runId, command, status, exitCode, startedAt, finishedAt, counters };
+  } finally {
+    await lock.release();
+  }
+}
+
+interface RunContext extends RunSyncOptions {
+  readonly command: 'sync' | 'backfill';
+  readonly runId: string;
+  readonly streams: readonly StreamName[];
+  readonly counters: RunCounters;
+  readonly now: () => Date;
+  readonly syncedAt: string;
+}
+
+async function syncAll(run: RunContext): Promise<void> {
+  const { client, destination, counters, logger } = run;
+  const buffer = new FlushBuffer({
+    destination,
+    stateStore: run.stateStore,
+    now: () => run.now().getTime(),
+    onFlush: (result) => {
+      counters.flushes++;
+      counters.warehouseJobs += result.jobs ?? 0;
+      counters.bytesProcessed += result.bytesProcessed ?? 0;
+    },
+  });
+
+  const listing = await listWebsites(client);
+  if (run.streams.includes('websites') && run.command === 'sync') await reconcile(run, listing, buffer);
+
+  const saved = new Map((await run.stateStore.load()).map((e) => [stateKey(e.stream, e.scope), e.state]));
+  const planned = planWebsites(run, listing);
+  counters.websitesPlanned = planned.length;
+
+  const abort = new AbortController();
+  let fatal: unknown;
+  await forEachConcurrent(planned, run.concurrency ?? 4, async (website) => {
+    if (abort.signal.aborted) return;
+    try {
+      await syncWebsite(run, buffer, saved, website.id, website.last_analysis_at !== null);
+    } catch (error) {
+      if (isFatal(error)) {
+        fatal ??= error;
+        abort.abort();
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      counters.failedWebsites.push({ websiteId: website.id, stream: (error as StreamFailure).stream, error: message });
+      logger.error('website failed; its state did not move, the other websites go on', { website_id: website.id, error: message });
+    }
+    counters.websitesDone++;
+  });
+  // Pages read before a fatal error are whole and valid: keep them.
+  await buffer.flush();
+  if (fatal !== undefined) throw fatal;
+}
+
+/**
+ * Only a website's own API failures (after the client's retries) are contained to it; a key
+ * the API refuses, a destination failure or a bug ends the run.
+ */
+function isFatal(error: unknown): boolean {
+  return !(error instanceof StreamFailure);
+}
+
+/** A website's stream failed on the API side; other websites may still succeed. */
+class StreamFailure extends Error {
+  readonly stream: string;
+  constructor(stream: string, cause: ApiError) {
+    super(cause.message, { cause });
+    this.stream = stream;
+  }
+}
+
+async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
+  const { destination, counters, logger } = run;
+  const active = await destination.listActiveWebsiteIds();
+  const removed = websitesToRemove(active, listing.seenIds);
+  checkMassRemoval(removed.length, active.length, run.allowMassRemoval ?? false);
+  const context = { runId: run.runId, syncedAt: run.syncedAt };
+  const rejected = listing.rejected.map((r) => rejectedRow({ stream: 'websites', scope: '*', error: r.error, raw: r.raw, ...context }));
+  await buffer.add({
+    tables: [
+      { table: websitesTable, rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)) },
+      { table: rejectedTable, rows: rejected },
+    ],
+  });
+  const counts = counters.stream('websites');
+  counts.rows += listing.websites.length;
+  counts.rejected += rejected.length;
+  // Removal marks only after the listing's rows are durable: a returning website is cleared first.
+  await buffer.flush();
+  if (removed.length > 0) {
+    await destination.markWebsitesRemoved(removed, run.syncedAt);
+    counters.removedWebsites = removed.length;
+    logger.info('websites no longer listed were marked removed', { count: removed.length });
+  }
+}
+
+function planWebsites(run: RunContext, listing: Listing) {
+  const include = run.config.websites?.include;
+  const only = run.websites;
+  for (const id of only ?? []) {
+    if (!listing.seenIds.has(id)) run.logger.warn('website not in the listing (removed, or not in this workspace); skipped', { website_id: id });
+  }
+  return listing.websites
+    .map((w) => w.website)
+    .filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
+}
+
+async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean) {
+  const context = { websiteId, runId: run.runId, syncedAt: run.syncedAt };
+  const guard = async <T>(stream: string, task: () => Promise<T>): Promise<T> => {
+    try {
+      return await task();
+    } catch (error) {
+      const websiteLocal = error instanceof ApiError && error.status !== 401 && error.status !== 403;
+      throw websiteLocal ? new StreamFailure(stream, error) : error;
+    }
+  };
+  if (run.streams.includes('analytics') && measured) {
+    const include = run.config.streams?.analytics?.include ?? ['providers', 'competitors'];
+    const tables = await guard('analytics', () => syncAnalytics({ client: run.client, counters: run.counters, include, context }));
+    await buffer.add({ tables });
+  }
+  for (const stream of FEED_STREAMS) {
+    if (!run.streams.includes(stream.name)) continue;
+    for (const scan of stream.scans(run.config)) {
+      const scope = websiteId + scan.scopeSuffix;
+      const state = run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream.name, scope)) ?? INITIAL_STATE);
+      await guard(stream.name, () =>
+        scanFeed({
+          client: run.client,
+          buffer,
+          counters: run.counters,
+          logger: run.logger,
+          stream,
+          scan,
+          scope,
+          context,
+          saved: state,
+          since: run.since,
+          now: run.now,
+        }),
+      );
+    }
+  }
+}
+
+async function forEachConcurrent<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+}

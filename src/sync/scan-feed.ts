@@ -1,0 +1,94 @@
+/**
+ * One scan of one feed for one website: pages through the feed from the saved position and
+ * hands every page to the flush buffer together with the state that describes it.
+ */
+import type { ApiClient, Page } from '../client/api-client.ts';
+import { ApiError } from '../client/api-error.ts';
+import type { StreamState, TableRows } from '../destination/destination.ts';
+import type { Row } from '../destination/table-spec.ts';
+import type { Logger } from '../log/logger.ts';
+import { afterPage, restartScan } from '../state/stream-state.ts';
+import { rejectedTable } from '../tables/index.ts';
+import { RecordRejection, type FeedScan, type FeedStream, type RowContext } from '../streams/stream.ts';
+import type { FlushBuffer } from './flush-buffer.ts';
+import { rejectedRow } from './rejected-rows.ts';
+import type { RunCounters } from './run-counters.ts';
+
+/** Largest page the API serves: fewest requests per row. */
+export const PAGE_LIMIT = '500';
+
+export interface ScanFeedInput {
+  readonly client: ApiClient;
+  readonly buffer: FlushBuffer;
+  readonly counters: RunCounters;
+  readonly logger: Logger;
+  readonly stream: FeedStream<unknown>;
+  readonly scan: FeedScan;
+  readonly scope: string;
+  readonly context: RowContext;
+  readonly saved: StreamState;
+  /** Backfill: read from this `updated_since` and save no state (the frontier never moves back). */
+  readonly since?: string;
+  readonly now: () => Date;
+}
+
+export async function scanFeed(input: ScanFeedInput): Promise<void> {
+  const { saved, since } = input;
+  const start = since === undefined ? saved : { frontier: since, cursor: null, pending_upper_bound: null };
+  try {
+    await readPages(input, start);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'invalid_cursor' && start.cursor !== null)) throw error;
+    // The saved cursor expired or no longer matches: the frontier is still safe to resume from.
+    input.logger.warn('saved cursor refused; restarting the scan from the saved frontier', {
+      stream: input.stream.name,
+      scope: input.scope,
+      request_id: error.requestId,
+    });
+    await readPages(input, restartScan(start));
+  }
+}
+
+async function readPages(input: ScanFeedInput, start: StreamState): Promise<void> {
+  const { client, stream, scan, context } = input;
+  const query = { ...scan.query, limit: PAGE_LIMIT, updated_since: start.frontier ?? undefined };
+  let state = start;
+  const pages = client.paginate({ path: stream.path(context.websiteId), query, cursor: start.cursor, recordSchema: stream.recordSchema });
+  for await (const page of pages) {
+    state = afterPage(state, page);
+    const tables = pageRows(input, page);
+    await input.buffer.add({
+      tables,
+      state: input.since === undefined ? { stream: stream.name, scope: input.scope, state, updatedAt: input.now().toISOString() } : undefined,
+    });
+  }
+}
+
+function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
+  const { stream, context, counters } = input;
+  const rows: Row[] = [];
+  const rejected: Row[] = [];
+  const reject = (raw: unknown, error: string) =>
+    rejected.push(rejectedRow({ stream: stream.name, scope: input.scope, error, raw, runId: context.runId, syncedAt: context.syncedAt }));
+  for (const record of page.records) {
+    if (!record.ok) {
+      reject(record.raw, record.error);
+      continue;
+    }
+    try {
+      rows.push(stream.toRow(record.value, record.raw, context));
+    } catch (error) {
+      if (!(error instanceof RecordRejection)) throw error;
+      reject(record.raw, error.message);
+    }
+  }
+  const counts = counters.stream(stream.name);
+  counts.pages++;
+  counts.rows += rows.length;
+  counts.rejected += rejected.length;
+  if (rejected.length > 0) input.logger.warn('records rejected', { stream: stream.name, scope: input.scope, count: rejected.length, request_id: page.requestId });
+  return [
+    { table: stream.table, rows },
+    { table: rejectedTable, rows: rejected },
+  ];
+}

@@ -1,0 +1,52 @@
+/**
+ * The latest snapshot of one website. A 404 means "tracked, not yet measured" (spec 3.5):
+ * no row and no error. An invalid snapshot is rejected whole, with its reason.
+ */
+import { formatIssues } from '../../schemas/format-issues.ts';
+import type { ApiClient } from '../client/api-client.ts';
+import { ApiError } from '../client/api-error.ts';
+import type { TableRows } from '../destination/destination.ts';
+import { analyticsStream } from '../streams/index.ts';
+import { RecordRejection, type RowContext } from '../streams/stream.ts';
+import { rejectedTable } from '../tables/index.ts';
+import { rejectedRow } from './rejected-rows.ts';
+import type { RunCounters } from './run-counters.ts';
+
+export async function syncAnalytics(input: {
+  client: ApiClient;
+  counters: RunCounters;
+  include: readonly string[];
+  context: RowContext;
+}): Promise<TableRows[]> {
+  const { client, context } = input;
+  const counts = input.counters.stream(analyticsStream.name);
+  let body: unknown;
+  try {
+    const query = { include: input.include.length > 0 ? input.include.join(',') : undefined };
+    body = (await client.request({ method: 'GET', path: analyticsStream.path(context.websiteId), query })).body;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_found') return [];
+    throw error;
+  }
+  counts.pages++;
+  const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
+  const data = analyticsStream.dataSchema.safeParse(envelope.data);
+  const meta = analyticsStream.metaSchema.safeParse(envelope.meta);
+  let reason = !data.success ? formatIssues(data.error) : !meta.success ? `meta: ${formatIssues(meta.error)}` : undefined;
+  let tables: TableRows[] = [];
+  if (data.success && meta.success) {
+    try {
+      tables = analyticsStream.toRows(data.data, meta.data, envelope as { data: unknown }, context);
+    } catch (error) {
+      if (!(error instanceof RecordRejection)) throw error;
+      reason = error.message;
+    }
+  }
+  if (reason !== undefined) {
+    counts.rejected++;
+    const row = rejectedRow({ stream: analyticsStream.name, scope: context.websiteId, error: reason, raw: body, runId: context.runId, syncedAt: context.syncedAt });
+    return [{ table: rejectedTable, rows: [row] }];
+  }
+  counts.rows += tables.reduce((sum, t) => sum + t.rows.length, 0);
+  return tables;
+}
