@@ -1,0 +1,18 @@
+/**
+ * Identifiers are always quoted: table and column names come from the contract, the schema
+ * name from the user's config, and quoting keeps their case and guards against keywords.
+ * Postgres, DuckDB and Snowflake share the ANSI double-quote form.
+ */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** `"schema"."table"`. */
+export function qualifiedName(schema: string, table: string): string {
+  return `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
+}
+
+/** A string literal for DDL and statements that cannot take bind parameters. */
+export function quoteLiteral(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}

@@ -1,0 +1,56 @@
+/** Removal reconciliation of the websites listing (design §3, §4). */
+import { expect } from 'vitest';
+import type { Row } from '../../../src/destination/table-spec.ts';
+import { websitesTable } from '../../../src/tables/index.ts';
+import { flushOf } from '../fixtures.ts';
+import { conformanceTest, expected } from '../harness.ts';
+import type { ConformanceTarget } from '../suite.ts';
+
+const DAY1 = '2026-03-01T00:00:00.000000Z';
+const DAY2 = '2026-03-02T00:00:00.000000Z';
+const DAY3 = '2026-03-03T00:00:00.000000Z';
+
+function website(id: string, runId: string, syncedAt: string, firstSeenAt = syncedAt, removedAt: string | null = null): Row {
+  return {
+    id,
+    domain_url: `https://${id}.example.com`,
+    country: 'US',
+    language: null,
+    industry_niche: null,
+    last_analysis_at: null,
+    _first_seen_at: firstSeenAt,
+    _removed_at: removedAt,
+    _synced_at: syncedAt,
+    _run_id: runId,
+    _raw: JSON.stringify({ id }),
+  };
+}
+
+export function removalsTopic(target: ConformanceTarget): void {
+  conformanceTest(target, 'removals', 'find unlisted websites, mark them once, clear on return', async ({ destination, rows }) => {
+    await destination.ensureTables([websitesTable]);
+    expect(await destination.findUnlistedWebsites('run_a')).toEqual({ active: 0, unlisted: [] });
+    await destination.commit(flushOf(websitesTable, ['web_1', 'web_2', 'web_3', 'web_4'].map((id) => website(id, 'run_a', DAY1))));
+    await destination.commit(flushOf(websitesTable, ['web_1', 'web_3'].map((id) => website(id, 'run_b', DAY2))));
+
+    const found = await destination.findUnlistedWebsites('run_b');
+    expect({ active: found.active, unlisted: [...found.unlisted].sort() }).toEqual({ active: 4, unlisted: ['web_2', 'web_4'] });
+
+    await destination.markWebsitesRemoved(['web_2', 'web_4'], DAY2);
+    expect(await destination.findUnlistedWebsites('run_b')).toEqual({ active: 2, unlisted: [] });
+    // Marking again keeps the first removal time.
+    await destination.markWebsitesRemoved(['web_2'], DAY3);
+    await destination.markWebsitesRemoved([], DAY3);
+
+    // web_2 comes back: the upsert clears `_removed_at` and keeps `_first_seen_at`.
+    await destination.commit(flushOf(websitesTable, [website('web_2', 'run_c', DAY3)]));
+    expect(await rows(websitesTable)).toEqual(
+      expected(websitesTable, [
+        website('web_1', 'run_b', DAY2, DAY1),
+        website('web_2', 'run_c', DAY3, DAY1),
+        website('web_3', 'run_b', DAY2, DAY1),
+        website('web_4', 'run_a', DAY1, DAY1, DAY2),
+      ]),
+    );
+  });
+}
