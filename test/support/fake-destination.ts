@@ -10,7 +10,6 @@ import type {
   Flush,
   FlushResult,
   LockOwner,
-  RemovalCandidates,
   StateEntry,
 } from '../../src/destination/destination.ts';
 import { lockHeldError } from '../../src/destination/lock-table.ts';
@@ -155,9 +154,8 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       }
       return deleted;
     },
-    async findUnlistedWebsites(runId): Promise<RemovalCandidates> {
-      const active = [...table(websitesTable.name).rows.values()].filter((r) => r._removed_at === null || r._removed_at === undefined);
-      return { active: active.length, unlisted: active.filter((r) => r._run_id !== runId).map((r) => String(r.id)) };
+    async listActiveWebsiteIds() {
+      return [...table(websitesTable.name).rows.values()].filter((r) => r._removed_at === null || r._removed_at === undefined).map((r) => String(r.id));
     },
     async markWebsitesRemoved(ids, removedAt) {
       const stored = table(websitesTable.name);

@@ -27,17 +27,15 @@ function website(id: string, runId: string, syncedAt: string, firstSeenAt = sync
 }
 
 export function removalsTopic(target: ConformanceTarget): void {
-  conformanceTest(target, 'removals', 'find unlisted websites, mark them once, clear on return', async ({ destination, rows }) => {
+  conformanceTest(target, 'removals', 'list active websites, mark removals once, clear on return', async ({ destination, rows }) => {
     await destination.ensureTables([websitesTable]);
-    expect(await destination.findUnlistedWebsites('run_a')).toEqual({ active: 0, unlisted: [] });
+    expect(await destination.listActiveWebsiteIds()).toEqual([]);
     await destination.commit(flushOf(websitesTable, ['web_1', 'web_2', 'web_3', 'web_4'].map((id) => website(id, 'run_a', DAY1))));
     await destination.commit(flushOf(websitesTable, ['web_1', 'web_3'].map((id) => website(id, 'run_b', DAY2))));
-
-    const found = await destination.findUnlistedWebsites('run_b');
-    expect({ active: found.active, unlisted: [...found.unlisted].sort() }).toEqual({ active: 4, unlisted: ['web_2', 'web_4'] });
+    expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_2', 'web_3', 'web_4']);
 
     await destination.markWebsitesRemoved(['web_2', 'web_4'], DAY2);
-    expect(await destination.findUnlistedWebsites('run_b')).toEqual({ active: 2, unlisted: [] });
+    expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_3']);
     // Marking again keeps the first removal time.
     await destination.markWebsitesRemoved(['web_2'], DAY3);
     await destination.markWebsitesRemoved([], DAY3);
