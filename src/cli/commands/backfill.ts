@@ -1,0 +1,29 @@
+import type { CommandModule } from 'yargs';
+import { parseSince, parseStreams, parseWebsites } from '../cli-arguments.ts';
+import { executeSync } from '../execute-sync.ts';
+
+interface BackfillArgs {
+  config?: string;
+  stream: string;
+  since: string;
+  websites?: string;
+  exitCode?: number;
+}
+
+export const backfillCommand: CommandModule<object, BackfillArgs> = {
+  command: 'backfill',
+  describe: 'Re-read a stream from a point in time and upsert it, leaving the saved frontier where it is',
+  builder: (yargs) =>
+    yargs
+      .option('stream', { type: 'string', demandOption: true, describe: 'The stream to re-read' })
+      .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
+      .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
+  handler: async (argv) => {
+    argv.exitCode = await executeSync(argv, {
+      command: 'backfill',
+      streams: parseStreams(argv.stream, '--stream'),
+      since: parseSince(argv.since),
+      websites: parseWebsites(argv.websites),
+    });
+  },
+};

@@ -1,0 +1,52 @@
+/**
+ * `aivis check`: the config parses, the API accepts the key (V2 enabled, read scope), and
+ * the destination is reachable and writable. Each line says what was proven or what to fix.
+ */
+import type { CommandModule } from 'yargs';
+import { ExitCode } from '../../errors.ts';
+import { createLogger } from '../../log/logger.ts';
+import { redact } from '../../log/redact.ts';
+import { createDestination } from '../destination-factory.ts';
+import { createClient, loadConfigFrom } from '../run-context.ts';
+
+interface CheckArgs {
+  config?: string;
+  exitCode?: number;
+}
+
+export const checkCommand: CommandModule<object, CheckArgs> = {
+  command: 'check',
+  describe: 'Check the config, the API key and the destination',
+  handler: async (argv) => {
+    const { config, apiKey, path } = await loadConfigFrom(argv);
+    const logger = createLogger({ level: 'warn' });
+    const print = (ok: boolean, text: string) => process.stdout.write(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`) + '\n');
+    print(true, `config ${path}`);
+    let failed = false;
+
+    const client = createClient(config, apiKey, logger);
+    try {
+      const response = await client.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '1' } });
+      const listed = (response.body as { data?: unknown[] }).data?.length ?? 0;
+      print(true, `API ${config.source.base_url}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`);
+    } catch (error) {
+      failed = true;
+      print(false, `API ${config.source.base_url}: ${(error as Error).message}`);
+    } finally {
+      await client.close();
+    }
+
+    const destination = await createDestination(config.destination, { logger });
+    try {
+      await destination.open();
+      await destination.check();
+      print(true, `destination ${config.destination.type}: reachable, can create and write tables`);
+    } catch (error) {
+      failed = true;
+      print(false, `destination ${config.destination.type}: ${(error as Error).message}`);
+    } finally {
+      await destination.close();
+    }
+    argv.exitCode = failed ? ExitCode.Failure : ExitCode.Success;
+  },
+};

@@ -1,0 +1,25 @@
+/** `aivis streams`: each stream, the tables it writes, and their DDL for the configured destination. */
+import type { CommandModule } from 'yargs';
+import { createLogger } from '../../log/logger.ts';
+import { selectedStreams } from '../../sync/run-sync.ts';
+import { ENGINE_TABLES, STREAM_NAMES, STREAM_TABLES } from '../../tables/index.ts';
+import { createDestination } from '../destination-factory.ts';
+import { loadConfigFrom } from '../run-context.ts';
+
+export const streamsCommand: CommandModule<object, { config?: string }> = {
+  command: 'streams',
+  describe: 'List the streams, their tables and the DDL for the configured destination',
+  handler: async (argv) => {
+    const { config } = await loadConfigFrom(argv);
+    const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
+    const enabled = new Set(selectedStreams(config));
+    const out: string[] = [];
+    for (const name of STREAM_NAMES) {
+      const tables = STREAM_TABLES[name];
+      out.push(`-- stream ${name} (${enabled.has(name) ? 'enabled' : 'disabled in config'}): ${tables.map((t) => t.name).join(', ')}`);
+      out.push(...destination.describeDdl(tables).map((sql) => sql.trimEnd() + ';'), '');
+    }
+    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => sql.trimEnd() + ';'));
+    process.stdout.write(out.join('\n') + '\n');
+  },
+};

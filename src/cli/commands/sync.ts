@@ -1,0 +1,32 @@
+import type { CommandModule } from 'yargs';
+import { parseStreams, parseWebsites } from '../cli-arguments.ts';
+import { executeSync } from '../execute-sync.ts';
+
+interface SyncArgs {
+  config?: string;
+  streams?: string;
+  websites?: string;
+  'full-refresh': boolean;
+  'allow-mass-removal': boolean;
+  exitCode?: number;
+}
+
+export const syncCommand: CommandModule<object, SyncArgs> = {
+  command: 'sync',
+  describe: 'Sync the configured streams incrementally into the destination',
+  builder: (yargs) =>
+    yargs
+      .option('streams', { type: 'string', describe: 'Only these streams (comma-separated)' })
+      .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
+      .option('full-refresh', { type: 'boolean', default: false, describe: 'Ignore saved state and re-read every feed (rows are upserted: no duplicates)' })
+      .option('allow-mass-removal', { type: 'boolean', default: false, describe: 'Accept a listing that removes more than half of the known websites' }) as never,
+  handler: async (argv) => {
+    argv.exitCode = await executeSync(argv, {
+      command: 'sync',
+      streams: parseStreams(argv.streams, '--streams'),
+      websites: parseWebsites(argv.websites),
+      fullRefresh: argv['full-refresh'],
+      allowMassRemoval: argv['allow-mass-removal'],
+    });
+  },
+};

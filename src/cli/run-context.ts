@@ -1,0 +1,71 @@
+/**
+ * What a command needs from the config: the API client, the destination and the state
+ * store, opened in that order and closed in reverse.
+ */
+import type { AivisConfig } from '../../schemas/config.ts';
+import { ApiClient } from '../client/api-client.ts';
+import { loadConfig } from '../config/load-config.ts';
+import type { Destination } from '../destination/destination.ts';
+import { ConfigError } from '../errors.ts';
+import { createLogger, type Logger } from '../log/logger.ts';
+import { DestinationStateStore } from '../state/destination-state-store.ts';
+import { FileStateStore } from '../state/file-state-store.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { createDestination } from './destination-factory.ts';
+
+export interface RunContext {
+  readonly config: AivisConfig;
+  readonly logger: Logger;
+  readonly client: ApiClient;
+  readonly destination: Destination;
+  readonly stateStore: StateStore;
+  close(): Promise<void>;
+}
+
+export async function loadConfigFrom(argv: { config?: string }) {
+  if (!argv.config) throw new ConfigError('no config file: pass --config FILE or set AIVIS_CONFIG');
+  return loadConfig(argv.config);
+}
+
+export function createClient(config: AivisConfig, apiKey: string, logger: Logger): ApiClient {
+  return new ApiClient({
+    baseUrl: config.source.base_url,
+    apiKey,
+    requestsPerMinute: config.source.requests_per_minute,
+    timeoutMs: config.source.timeout_seconds * 1000,
+    maxRetries: config.source.max_retries,
+    logger,
+  });
+}
+
+export function createStateStore(config: AivisConfig, destination: Destination): StateStore {
+  return config.state.store === 'file' ? new FileStateStore(config.state.path) : new DestinationStateStore(destination);
+}
+
+/** Opens the client and the destination of the config at `argv.config`. */
+export async function openRunContext(argv: { config?: string }): Promise<RunContext> {
+  const { config, apiKey } = await loadConfigFrom(argv);
+  const logger = createLogger();
+  const client = createClient(config, apiKey, logger);
+  let destination: Destination | undefined;
+  try {
+    destination = await createDestination(config.destination, { logger });
+    await destination.open();
+  } catch (error) {
+    await client.close();
+    await destination?.close();
+    throw error;
+  }
+  const opened = destination;
+  return {
+    config,
+    logger,
+    client,
+    destination: opened,
+    stateStore: createStateStore(config, opened),
+    async close() {
+      await opened.close();
+      await client.close();
+    },
+  };
+}

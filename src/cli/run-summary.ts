@@ -1,0 +1,29 @@
+/** The one-screen summary printed at the end of a sync or backfill, TTY or not. */
+import type { ClientStats } from '../client/api-client.ts';
+import type { RunSummary } from '../sync/run-sync.ts';
+
+export function formatRunSummary(summary: RunSummary, stats: ClientStats, destinationType: string): string {
+  const { counters } = summary;
+  const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
+  const lines = [`aivis ${summary.command} ${summary.runId}: ${summary.status} in ${seconds.toFixed(1)}s`];
+  lines.push(
+    `  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${counters.failedWebsites.length} failed, ${counters.removedWebsites} marked removed`,
+  );
+  lines.push(`  ${'stream'.padEnd(18)}${'rows'.padStart(10)}${'rejected'.padStart(10)}`);
+  for (const [name, c] of Object.entries(counters.streams)) {
+    lines.push(`  ${name.padEnd(18)}${String(c.rows).padStart(10)}${String(c.rejected).padStart(10)}`);
+  }
+  lines.push(
+    `  requests  ${stats.requests} (retries ${stats.retries}, rate limited ${stats.throttled}, waited ${(stats.rateLimitWaitMs / 1000).toFixed(1)}s for the rate budget)`,
+  );
+  const jobs = counters.warehouseJobs > 0 ? `, ${counters.warehouseJobs} warehouse jobs, ${counters.bytesProcessed} bytes processed` : '';
+  lines.push(`  ${destinationType}  ${counters.flushes} flushes${jobs}`);
+  for (const failure of counters.failedWebsites.slice(0, 10)) {
+    lines.push(`  FAILED ${failure.websiteId} (${failure.stream}): ${failure.error}`);
+  }
+  if (counters.failedWebsites.length > 10) lines.push(`  ... and ${counters.failedWebsites.length - 10} more failed websites`);
+  if (counters.rejected > 0) {
+    lines.push(`  ${counters.rejected} records rejected: see _aivis_rejected where _run_id = '${summary.runId}'`);
+  }
+  return lines.join('\n');
+}
