@@ -1,0 +1,80 @@
+/**
+ * Secrets never come from the YAML text (design §5): a config file is committed to git and
+ * mounted as a ConfigMap, so a key written into it has already leaked. `source.api_key`,
+ * `destination.password` and `destination.private_key_passphrase` must be `${VAR}`, and a
+ * Postgres URL may not carry a literal password. Every secret the config yields is
+ * registered for redaction before any message is built.
+ */
+import type { Document } from 'yaml';
+import { registerSecret } from '../log/redact.ts';
+import { formatPath, type ConfigIssue, type ConfigPath } from './config-issue.ts';
+import { valueAt } from './data-path.ts';
+import { WHOLE_REFERENCE } from './env-substitution.ts';
+import { scalarAt, type LineOf } from './yaml-positions.ts';
+
+interface SecretField {
+  path: ConfigPath;
+  /** How the fixed line reads, e.g. `api_key: ${AIVIS_API_KEY}`. */
+  fix: string;
+}
+
+const SECRET_FIELDS: readonly SecretField[] = [
+  { path: ['source', 'api_key'], fix: 'put the key in an environment variable and write api_key: ${AIVIS_API_KEY}, or point api_key_file at a file that holds it' },
+  { path: ['destination', 'password'], fix: 'put it in an environment variable and write password: ${SNOWFLAKE_PASSWORD}' },
+  { path: ['destination', 'private_key_passphrase'], fix: 'put it in an environment variable and write private_key_passphrase: ${SNOWFLAKE_PRIVATE_KEY_PASSPHRASE}' },
+];
+
+const URL_PATH: ConfigPath = ['destination', 'url'];
+/** The password of `scheme://user:password@host`, or a `password=` query parameter. */
+const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]password=([^&]*)/i;
+
+/**
+ * Issues for secrets written as literal text (checked on the raw document, before
+ * substitution). The literal values are registered too, so they never print anywhere.
+ */
+export function refuseLiteralSecrets(doc: Document, lineOf: LineOf): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const refuse = (path: ConfigPath, message: string) => issues.push({ path, line: lineOf(path), message });
+  for (const { path, fix } of SECRET_FIELDS) {
+    const raw = scalarAt(doc, path)?.value;
+    if (raw === undefined || raw === null || WHOLE_REFERENCE.test(String(raw))) continue;
+    registerSecret(String(raw));
+    refuse(path, `${formatPath(path)} is written into the config file, and secrets are never read from the YAML text: ${fix}`);
+  }
+  const url = scalarAt(doc, URL_PATH)?.value;
+  const password = typeof url === 'string' ? urlPassword(url) : undefined;
+  if (password !== undefined && !password.includes('${')) {
+    registerSecret(password);
+    registerSecret(safeDecode(password));
+    refuse(URL_PATH, `${formatPath(URL_PATH)} holds a password, and secrets are never read from the YAML text: put the whole URL in an environment variable and write url: \${DATABASE_URL}`);
+  }
+  return issues;
+}
+
+/** Registers every secret of the substituted config data, before it is validated. */
+export function registerConfigSecrets(data: unknown): void {
+  for (const { path } of SECRET_FIELDS) {
+    const value = valueAt(data, path);
+    if (typeof value === 'string') registerSecret(value);
+  }
+  const url = valueAt(data, URL_PATH);
+  const password = typeof url === 'string' ? urlPassword(url) : undefined;
+  if (password !== undefined) {
+    registerSecret(password);
+    registerSecret(safeDecode(password));
+  }
+}
+
+function urlPassword(url: string): string | undefined {
+  const match = URL_PASSWORD.exec(url);
+  const password = match?.[1] ?? match?.[2];
+  return password === '' ? undefined : password;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Loads the YAML config (design §6) into a validated `AivisConfig` and the API key.
+ *
+ * - `${VAR}` in values comes from `env`; `$${` is a literal `${`.
+ * - Secrets (`source.api_key`, `destination.password`, `destination.private_key_passphrase`,
+ *   a password in `destination.url`) are never read from the YAML text; each one is
+ *   registered for redaction before any message is built.
+ * - Relative paths (`source.api_key_file`, DuckDB `path`, BigQuery `key_file`, Snowflake
+ *   `private_key_file`, `state.path`) resolve against the config file's folder.
+ * - Every problem is reported at once, one `file:line: message` per line, as a `ConfigError`
+ *   (exit code 2).
+ *
+ * @example
+ * const { config, apiKey } = await loadConfig(argv.config ?? process.env.AIVIS_CONFIG);
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { configSchema, type AivisConfig } from '../../schemas/config.ts';
+import { ConfigError } from '../errors.ts';
+import { readApiKeyFile } from './api-key-file.ts';
+import { configErrorOf, isUnder, type ConfigIssue } from './config-issue.ts';
+import { resolveConfigPaths } from './config-paths.ts';
+import { refuseLiteralSecrets, registerConfigSecrets } from './config-secrets.ts';
+import { substituteEnv } from './env-substitution.ts';
+import { describeReadFailure } from './read-failure.ts';
+import { expandStreamShorthand } from './stream-shorthand.ts';
+import { parseYamlSource } from './yaml-source.ts';
+import { createLineOf } from './yaml-positions.ts';
+import { wordZodIssues } from './zod-issue-wording.ts';
+
+/** A validated config with its secrets resolved. */
+export interface LoadedConfig {
+  /** The validated config, defaults applied, every file path absolute. */
+  config: AivisConfig;
+  /** The API key, from `${VAR}` or `api_key_file`; registered for redaction. */
+  apiKey: string;
+  /** Absolute path of the config file. */
+  path: string;
+}
+
+export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+  if (!file) throw new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG');
+  const absolute = path.resolve(file);
+  const dir = path.dirname(absolute);
+  const text = await readConfigText(file, absolute);
+
+  const { doc, lineCounter } = parseYamlSource(text, file);
+  const lineOf = createLineOf(doc, lineCounter);
+  const issues: ConfigIssue[] = [...refuseLiteralSecrets(doc, lineOf), ...substituteEnv(doc, env, lineOf)];
+  const data: unknown = doc.toJS();
+  expandStreamShorthand(data);
+  registerConfigSecrets(data);
+  const keyFile = await readApiKeyFile(data, dir, lineOf);
+  if (keyFile.issue) issues.push(keyFile.issue);
+
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) {
+    // A value already reported (a missing variable, a refused secret) would only repeat
+    // itself as a schema error; its first message is the one that says what to fix.
+    const reported = issues.map((issue) => issue.path);
+    const schemaIssues = wordZodIssues(parsed.error.issues, { schema: configSchema, data, lineOf });
+    issues.push(...schemaIssues.filter((issue) => !reported.some((p) => isUnder(issue.path, p))));
+  }
+  if (issues.length || !parsed.success) throw configErrorOf(file, issues);
+
+  const config = resolveConfigPaths(parsed.data, dir);
+  const apiKey = keyFile.apiKey ?? config.source.api_key ?? '';
+  return { config, apiKey, path: absolute };
+}
+
+async function readConfigText(file: string, absolute: string): Promise<string> {
+  try {
+    return await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`config file ${file} cannot be read (${describeReadFailure(error)}); pass --config FILE or set AIVIS_CONFIG`, {
+      cause: error,
+    });
+  }
+}

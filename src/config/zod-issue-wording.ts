@@ -1,0 +1,115 @@
+/**
+ * Turns zod's issues into sentences a data engineer reads once and fixes:
+ * `source.requests_per_minute must be a whole number from 1 to 6000 (got 0)`,
+ * `unknown key "stream" in destination (allowed: type, url, schema)`.
+ */
+import type { z } from 'zod';
+import { formatPath, type ConfigIssue, type ConfigPath } from './config-issue.ts';
+import { valueAt } from './data-path.ts';
+import { closestKey } from './key-suggestion.ts';
+import { describeNumber } from './number-wording.ts';
+import { allowedKeysAt, schemaAt } from './schema-lookup.ts';
+import type { LineOf } from './yaml-positions.ts';
+
+/** Everything the wording needs besides the issue: the schema, the data and the lines. */
+export interface WordingContext {
+  schema: z.ZodType;
+  data: unknown;
+  lineOf: LineOf;
+}
+
+/** One config issue per zod issue; one per key for an unknown-keys issue. */
+export function wordZodIssues(issues: readonly z.core.$ZodIssue[], context: WordingContext): ConfigIssue[] {
+  return issues.flatMap((issue) => {
+    const path = issue.path as (string | number)[];
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeysAt(context.schema, path, context.data);
+      return issue.keys.map((key) => at([...path, key], unknownKey(key, path, allowed), context));
+    }
+    return [at(path, wordIssue(issue, path, context), context)];
+  });
+}
+
+function at(path: ConfigPath, message: string, context: WordingContext): ConfigIssue {
+  return { path, line: context.lineOf(path), message };
+}
+
+function unknownKey(key: string, parent: ConfigPath, allowed: readonly string[]): string {
+  const where = parent.length ? `in ${formatPath(parent)}` : 'at the top level';
+  const suggestion = closestKey(key, allowed);
+  const hint = suggestion ? `, did you mean "${suggestion}"?` : '';
+  return `unknown key "${key}" ${where}${hint} (allowed: ${allowed.join(', ')})`;
+}
+
+function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingContext): string {
+  const subject = path.length ? formatPath(path) : 'the config';
+  const value = valueAt(context.data, path);
+  const got = ` (got ${describeValue(value)})`;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (!path.length && value == null) return 'the file is empty: a config needs at least source.base_url and source.api_key';
+      if (value === undefined) return `${subject} is required`;
+      return `${subject} must be ${expectation(issue.expected, path, context)}${got}`;
+    case 'too_small':
+    case 'too_big':
+      return `${subject} must ${sizeRule(issue, path, context)}${got}`;
+    case 'invalid_value':
+      return `${subject} must be one of ${issue.values.map(String).join(', ')}${got}`;
+    case 'invalid_union':
+      // zod 4 reports an unknown discriminator (`destination.type`) as a union issue with a note.
+      if ((issue as { note?: string }).note === 'No matching discriminator') {
+        const options = (issue as { options?: unknown[] }).options?.map(String).join(', ') ?? '';
+        return value === undefined ? `${subject} is required (one of ${options})` : `${subject} must be one of ${options}${got}`;
+      }
+      return `${subject}: ${issue.message}${got}`;
+    case 'invalid_format':
+      // Our schema's own messages already read "must be ..."; zod's defaults ("Invalid URL") do not.
+      if (issue.message.startsWith('must')) return `${subject} ${issue.message}${got}`;
+      return `${subject} must be a valid ${issue.format === 'url' ? 'URL such as https://example.com' : issue.format}${got}`;
+    default:
+      return path.length ? `${subject}: ${issue.message}` : issue.message;
+  }
+}
+
+function expectation(expected: string, path: ConfigPath, context: WordingContext): string {
+  const schema = schemaAt(context.schema, path, context.data);
+  switch (expected) {
+    case 'number':
+    case 'int':
+      return describeNumber(schema);
+    case 'string':
+      return 'text';
+    case 'array':
+      return 'a list';
+    case 'object': {
+      const keys = allowedKeysAt(context.schema, path, context.data);
+      return keys.length ? `a mapping with keys from: ${keys.join(', ')}` : 'a mapping';
+    }
+    default:
+      return expected;
+  }
+}
+
+function sizeRule(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, path: ConfigPath, context: WordingContext): string {
+  const small = issue.code === 'too_small';
+  const bound = Number(small ? issue.minimum : issue.maximum);
+  switch (issue.origin) {
+    case 'number':
+      return `be ${describeNumber(schemaAt(context.schema, path, context.data))}`;
+    case 'array':
+      return `list ${small ? 'at least' : 'at most'} ${bound} item${bound === 1 ? '' : 's'}`;
+    case 'string':
+      return small && bound === 1 ? 'not be empty' : `be ${small ? 'at least' : 'at most'} ${bound} characters long`;
+    default:
+      return `be ${small ? 'at least' : 'at most'} ${bound}`;
+  }
+}
+
+/** A value as the user wrote it: strings quoted, structures named, long text cut. */
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'an empty value';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  return String(value);
+}

@@ -1,0 +1,46 @@
+/** Temporary config files for the loader tests, removed after each test file. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect } from 'vitest';
+import { ConfigError } from '../../src/errors.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+/** A fresh folder under the OS temp dir, removed when the test file ends. */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-config-'));
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes `text` as `name` in a fresh folder and returns its path. */
+export async function writeConfig(text: string, name = 'config.yaml'): Promise<string> {
+  const file = path.join(await tempDir(), name);
+  await writeFile(file, text);
+  return file;
+}
+
+/** Loads `text` expecting failure; returns the ConfigError's message lines. */
+export async function configErrorLines(text: string, env: NodeJS.ProcessEnv = {}): Promise<{ file: string; lines: string[] }> {
+  const file = await writeConfig(text);
+  const error = await loadConfig(file, env).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  expect((error as ConfigError).exitCode).toBe(2);
+  return { file, lines: (error as ConfigError).message.split('\n') };
+}
+
+/**
+ * `text` with the common indentation of a template literal removed, so configs in tests
+ * read as the user writes them. Write `\${VAR}` for a YAML `${VAR}`.
+ */
+export function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {
+  const text = strings.reduce((out, part, i) => out + part + (i < values.length ? String(values[i]) : ''), '').replace(/^\n/, '');
+  const indent = /^ */.exec(text)?.[0].length ?? 0;
+  return text
+    .split('\n')
+    .map((line) => line.slice(Math.min(indent, /^ */.exec(line)?.[0].length ?? 0)))
+    .join('\n');
+}
