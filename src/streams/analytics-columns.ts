@@ -25,8 +25,12 @@ export function versionColumns(meta: VersionMeta): Row {
 }
 
 /** Copies `keys` of a metrics or counts object into columns of the same names. */
-export function pickColumns(source: Readonly<Record<string, number | null | undefined>>, keys: readonly string[]): Row {
+export function pickColumns(source: object, keys: readonly string[]): Row {
+  const values = source as Readonly<Record<string, unknown>>;
   const row: Record<string, number | null> = {};
-  for (const key of keys) row[key] = source[key] ?? null;
+  for (const key of keys) {
+    const value = values[key];
+    row[key] = typeof value === 'number' ? value : null;
+  }
   return row;
 }

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { StateEntry } from '../../src/destination/destination.ts';
+import { column, type TableSpec } from '../../src/destination/table-spec.ts';
+import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
+import { FlushBuffer } from '../../src/sync/flush-buffer.ts';
+import { ENGINE_TABLES } from '../../src/tables/index.ts';
+import { createFakeDestination } from '../support/fake-destination.ts';
+
+const items: TableSpec = { name: 'items', primaryKey: ['id'], columns: [column('id', 'string', false), column('n', 'int64')] };
+const state = (cursor: string): StateEntry => ({
+  stream: 'items',
+  scope: 'web_1',
+  state: { frontier: null, cursor, pending_upper_bound: null },
+  updatedAt: '2026-01-01T00:00:00Z',
+});
+const page = (ids: string[], cursor: string) => ({ tables: [{ table: items, rows: ids.map((id) => ({ id, n: 1 })) }], state: state(cursor) });
+
+async function setup(maxRowsPerFlush: number, faults = {}) {
+  const destination = createFakeDestination({ faults });
+  Object.assign(destination.capabilities, { maxRowsPerFlush, maxSecondsPerFlush: 60 });
+  await destination.ensureTables([...ENGINE_TABLES, items]);
+  let clock = 0;
+  const flushes: number[] = [];
+  const buffer = new FlushBuffer({
+    destination,
+    stateStore: new DestinationStateStore(destination),
+    now: () => clock,
+    onFlush: (_result, rows) => flushes.push(rows),
+  });
+  return { destination, buffer, flushes, advance: (ms: number) => (clock += ms) };
+}
+
+describe('flush buffer', () => {
+  it('commits whole pages once the row bound is reached, with the state of the last page', async () => {
+    const { destination, buffer, flushes } = await setup(3);
+    await buffer.add(page(['a', 'b'], 'c1'));
+    expect(destination.commitCalls).toBe(0);
+    await buffer.add(page(['c', 'd'], 'c2'));
+    expect(flushes).toEqual([4]);
+    expect(destination.rows('items').map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect((await destination.readState()).map((e) => e.state.cursor)).toEqual(['c2']);
+  });
+
+  it('commits on the time bound', async () => {
+    const { buffer, flushes, advance } = await setup(1000);
+    await buffer.add(page(['a'], 'c1'));
+    advance(60_000);
+    await buffer.add(page(['b'], 'c2'));
+    expect(flushes).toEqual([2]);
+  });
+
+  it('after a failed commit refuses every later page, so no later state can skip the lost rows', async () => {
+    const { destination, buffer } = await setup(1, { failCommitBefore: 1 });
+    await expect(buffer.add(page(['a'], 'c1'))).rejects.toThrow();
+    await expect(buffer.add(page(['b'], 'c2'))).rejects.toThrow();
+    await expect(buffer.flush()).rejects.toThrow();
+    expect(destination.rows('items')).toEqual([]);
+    expect(await destination.readState()).toEqual([]);
+  });
+});

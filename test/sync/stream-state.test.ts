@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { afterPage, INITIAL_STATE, parseStreamState, restartScan } from '../../src/state/stream-state.ts';
+
+describe('stream state transitions', () => {
+  it('keeps the frontier mid-scan and saves the cursor and the pending bound verbatim', () => {
+    const state = afterPage({ frontier: '2026-01-01T00:00:00Z', cursor: null, pending_upper_bound: null }, {
+      nextCursor: 'c2',
+      scanUpperBound: '2026-01-05T10:00:00.123456Z',
+    });
+    expect(state).toEqual({ frontier: '2026-01-01T00:00:00Z', cursor: 'c2', pending_upper_bound: '2026-01-05T10:00:00.123456Z' });
+  });
+
+  it('moves the frontier to the scan bound, byte for byte, when the scan ends', () => {
+    const mid = { frontier: '2026-01-01T00:00:00Z', cursor: 'c2', pending_upper_bound: '2026-01-05T10:00:00.100Z' };
+    expect(afterPage(mid, { nextCursor: null, scanUpperBound: '2026-01-05T10:00:00.100Z' })).toEqual({
+      frontier: '2026-01-05T10:00:00.100Z',
+      cursor: null,
+      pending_upper_bound: null,
+    });
+  });
+
+  it('uses the pending bound when the last page omits scan_upper_bound', () => {
+    const mid = { frontier: null, cursor: 'c2', pending_upper_bound: '2026-01-05T10:00Z' };
+    expect(afterPage(mid, { nextCursor: null, scanUpperBound: undefined }).frontier).toBe('2026-01-05T10:00Z');
+  });
+
+  it('does not move the frontier when the scan reported no bound at all', () => {
+    expect(afterPage({ frontier: '2026-01-01T00:00:00Z', cursor: null, pending_upper_bound: null }, { nextCursor: null, scanUpperBound: undefined })).toEqual({
+      frontier: '2026-01-01T00:00:00Z',
+      cursor: null,
+      pending_upper_bound: null,
+    });
+    expect(afterPage(INITIAL_STATE, { nextCursor: null, scanUpperBound: undefined })).toEqual(INITIAL_STATE);
+  });
+
+  it('restarts a refused scan from the saved frontier', () => {
+    expect(restartScan({ frontier: '2026-01-01T00:00:00Z', cursor: 'stale', pending_upper_bound: '2026-01-02T00:00:00Z' })).toEqual({
+      frontier: '2026-01-01T00:00:00Z',
+      cursor: null,
+      pending_upper_bound: null,
+    });
+  });
+
+  it('reads hand-edited or partial saved state without crashing', () => {
+    expect(parseStreamState(null)).toEqual(INITIAL_STATE);
+    expect(parseStreamState({ frontier: '2026-01-01T00:00:00Z', cursor: 42, extra: true })).toEqual({
+      frontier: '2026-01-01T00:00:00Z',
+      cursor: null,
+      pending_upper_bound: null,
+    });
+  });
+});
