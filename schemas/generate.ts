@@ -1,0 +1,37 @@
+/**
+ * Writes the generated contract files (`npm run schemas`): schemas/openapi.json and
+ * schemas/config.schema.json. A test checks the committed files equal what this produces.
+ */
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { configSchema } from './config.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+
+/** The JSON Schema of the YAML config, input side (defaults optional), for editor completion. */
+export function buildConfigJsonSchema(): Record<string, unknown> {
+  const { $schema, ...schema } = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' });
+  return {
+    $schema,
+    title: 'aivis configuration',
+    description: 'The aivis YAML config. ${VAR} references are read from the environment.',
+    ...schema,
+  };
+}
+
+const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** File path (relative to the repository root) -> exact contents. */
+export function generatedFiles(): Record<string, string> {
+  return {
+    'schemas/openapi.json': text(buildOpenApiDocument()),
+    'schemas/config.schema.json': text(buildConfigJsonSchema()),
+  };
+}
+
+if (import.meta.main) {
+  const root = new URL('..', import.meta.url);
+  for (const [path, contents] of Object.entries(generatedFiles())) {
+    writeFileSync(new URL(path, root), contents);
+    process.stdout.write(`wrote ${path}\n`);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Path, query and header parameters of V2 (spec 4, 8), shared by the sandbox that checks them,
+ * the client that builds them and the OpenAPI document that publishes them.
+ */
+import { z } from 'zod';
+import { MENTION_PROVIDERS } from './keys.ts';
+import { mustBe } from './issue-message.ts';
+
+/** `limit` of every list endpoint: 1 to 500, 100 when absent. */
+export const pageLimitSchema = z.coerce
+  .number({ error: mustBe('an integer from 1 to 500') })
+  .int()
+  .min(1)
+  .max(500)
+  .default(100);
+
+/** An opaque cursor; bound to the filters it was issued with (spec 4.10). */
+export const cursorSchema = z.string({ error: mustBe('a cursor of 1 to 22000 characters') }).min(1).max(22000);
+
+/** `include` of the analytics read: a comma list of providers/competitors, spaces tolerated. */
+export const includeParamSchema = z
+  .string({ error: mustBe('a comma-separated list of providers and/or competitors') })
+  .regex(/^\s*(?:providers|competitors)(?:\s*,\s*(?:providers|competitors))*\s*$/);
+
+/** `provider` filter of the mentions feed. */
+export const mentionProviderSchema = z.enum(MENTION_PROVIDERS, { error: mustBe(MENTION_PROVIDERS.join(', ')) });
+
+/** `Idempotency-Key` of an import: 16 to 255 visible ASCII characters. */
+export const idempotencyKeySchema = z
+  .string({ error: mustBe('16 to 255 visible ASCII characters') })
+  .regex(/^[\x21-\x7E]{16,255}$/);
