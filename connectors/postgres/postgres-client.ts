@@ -1,0 +1,89 @@
+/**
+ * One node-postgres connection with the three things the connector does with it: queries,
+ * `COPY ... FROM STDIN` fed from an iterable, and transactions. `pg` and `pg-copy-streams`
+ * are imported here, lazily, so a run configured for another destination never loads them.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Client } from 'pg';
+import { DestinationError } from '../../src/errors.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { redact } from '../../src/log/redact.ts';
+import type { PostgresOptions } from './postgres-config.ts';
+
+export interface PostgresSession {
+  query<R extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /** Streams `chunks` (CSV text) into a `COPY ... FROM STDIN` statement. */
+  copyFrom(sql: string, chunks: Iterable<string>): Promise<void>;
+  /** Runs `work` between BEGIN and COMMIT; any error rolls back and is rethrown. */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  end(): Promise<void>;
+}
+
+/** An error node-postgres raised, with the SQLSTATE or socket code it carries. */
+export function errorCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}
+
+export async function connectPostgres(options: PostgresOptions, logger: Logger): Promise<PostgresSession> {
+  const [{ default: pg }, { from: copyFrom }] = await Promise.all([import('pg'), import('pg-copy-streams')]);
+  const client: Client = new pg.Client({ connectionString: options.connectionString, application_name: 'aivis' });
+  // An idle connection that dies (server restart) must not crash the process.
+  client.on('error', (error) => logger.warn('postgres connection lost', { error: redact(error.message) }));
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw connectError(error, options);
+  }
+  let ended = false;
+  return {
+    async query<R extends object>(sql: string, params: readonly unknown[] = []) {
+      const result = await client.query(sql, params as unknown[]);
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+    },
+    async copyFrom(sql, chunks) {
+      await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
+    },
+    async transaction(work) {
+      await client.query('BEGIN');
+      try {
+        const result = await work();
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    },
+    async end() {
+      if (ended) return;
+      ended = true;
+      await client.end();
+    },
+  };
+}
+
+function connectError(error: unknown, options: PostgresOptions): DestinationError {
+  const { address, user, database } = options;
+  const reason = (() => {
+    switch (errorCode(error)) {
+      case 'ECONNREFUSED':
+        return `cannot reach Postgres at ${address}: connection refused`;
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return `cannot reach Postgres at ${address}: host not found`;
+      case 'ETIMEDOUT':
+        return `cannot reach Postgres at ${address}: connection timed out`;
+      case '28P01':
+        return `Postgres at ${address} refused the password of user "${user}"`;
+      case '28000':
+        return `Postgres at ${address} refused user "${user}": ${(error as Error).message}`;
+      case '3D000':
+        return `database "${database}" does not exist on Postgres at ${address}`;
+      default:
+        return `cannot connect to Postgres at ${address}: ${(error as Error).message}`;
+    }
+  })();
+  return new DestinationError(redact(reason));
+}

@@ -1,0 +1,35 @@
+/** Connection options derived from the `destination` block of a postgres config. */
+import type { PostgresConfig } from '../../schemas/config.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { registerSecret } from '../../src/log/redact.ts';
+
+export interface PostgresOptions {
+  readonly connectionString: string;
+  readonly schema: string;
+  /** `host:port`, for messages (never carries the password). */
+  readonly address: string;
+  readonly user: string;
+  readonly database: string;
+}
+
+export function postgresOptions(config: PostgresConfig): PostgresOptions {
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    throw new ConfigError('destination.url is not a URL: write it as postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`destination.url must start with postgres:// (got ${url.protocol}//)`);
+  }
+  // The password may appear raw or percent-decoded in driver messages: mask both.
+  registerSecret(url.password);
+  registerSecret(decodeURIComponent(url.password));
+  return {
+    connectionString: config.url,
+    schema: config.schema,
+    address: `${url.hostname || 'localhost'}:${url.port || '5432'}`,
+    user: decodeURIComponent(url.username) || process.env.PGUSER || process.env.USER || 'postgres',
+    database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres',
+  };
+}

@@ -1,0 +1,146 @@
+/** Wires the Postgres pieces into a `Destination` (design §10): COPY into staging, upsert, state, in one transaction. */
+import { randomBytes } from 'node:crypto';
+import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
+import { flushParts } from '../../src/destination/flush-parts.ts';
+import { qualifiedName } from '../../src/destination/sql-identifier.ts';
+import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
+import { DestinationError } from '../../src/errors.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { redact } from '../../src/log/redact.ts';
+import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { connectPostgres, errorCode, type PostgresSession } from './postgres-client.ts';
+import type { PostgresOptions } from './postgres-config.ts';
+import { acquirePostgresLock } from './postgres-lock.ts';
+import { ensurePostgresTables, postgresDdl } from './postgres-schema.ts';
+import * as sql from './postgres-sql.ts';
+import { csvField } from './postgres-types.ts';
+
+/** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */
+const COPY_CHUNK_ROWS = 500;
+
+export function postgresDestination(options: PostgresOptions, logger: Logger): Destination {
+  const { schema } = options;
+  let session: PostgresSession | undefined;
+  const open = (): PostgresSession => {
+    if (!session) throw new DestinationError('the Postgres destination is not open (call open() first)');
+    return session;
+  };
+  const failure = (what: string, error: unknown) =>
+    error instanceof DestinationError ? error : new DestinationError(redact(`Postgres refused ${what}: ${(error as Error).message}`));
+
+  return {
+    type: 'postgres',
+    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5, identifierCase: 'preserve' },
+
+    async open() {
+      session ??= await connectPostgres(options, logger);
+    },
+
+    async check() {
+      const s = open();
+      try {
+        await ensurePostgresTables(s, schema, []);
+      } catch (error) {
+        if (errorCode(error) !== '42501') throw failure(`to create schema "${schema}"`, error);
+        throw new DestinationError(
+          `permission denied to create schema "${schema}" in database "${options.database}" (create it, or grant CREATE ON DATABASE ${options.database} TO ${options.user})`,
+        );
+      }
+      const probe = qualifiedName(schema, `_aivis_check_${randomBytes(4).toString('hex')}`);
+      try {
+        await s.query(`CREATE TABLE ${probe} ("id" BIGINT PRIMARY KEY)`);
+        await s.query(`INSERT INTO ${probe} VALUES (1)`);
+        await s.query(`DROP TABLE ${probe}`);
+      } catch (error) {
+        if (errorCode(error) !== '42501') throw failure(`a probe table in schema "${schema}"`, error);
+        throw new DestinationError(
+          `permission denied to create tables in schema "${schema}" (grant USAGE, CREATE ON SCHEMA ${schema} TO ${options.user})`,
+        );
+      }
+    },
+
+    async ensureTables(tables) {
+      const s = open();
+      try {
+        await s.transaction(() => ensurePostgresTables(s, schema, tables));
+      } catch (error) {
+        throw failure(`to create tables in schema "${schema}"`, error);
+      }
+    },
+
+    describeDdl: (tables) => postgresDdl(schema, tables),
+
+    async commit(flush): Promise<FlushResult> {
+      const s = open();
+      const parts = flushParts(flush);
+      const rowsWritten: Record<string, number> = {};
+      if (parts.length === 0) return { rowsWritten };
+      let current = '';
+      try {
+        await s.transaction(async () => {
+          for (const part of parts) {
+            current = part.table.name;
+            await s.query(sql.createStaging(part.table));
+            await s.copyFrom(sql.copyIntoStaging(part.table), csvChunks(part));
+            const { rowCount } = await s.query(sql.upsertFromStaging(schema, part.table));
+            if (part.table.name !== stateTable.name) rowsWritten[part.table.name] = rowCount;
+          }
+        });
+      } catch (error) {
+        throw failure(`a flush into ${qualifiedName(schema, current)}`, error);
+      }
+      return { rowsWritten };
+    },
+
+    async readState(): Promise<StateEntry[]> {
+      const s = open();
+      if (!(await tableExists(s, schema, stateTable.name))) return [];
+      const { rows } = await s.query<{ stream: string; scope: string; state: string; updated_at: string }>(sql.selectLogical(schema, stateTable));
+      return rows.map(stateEntryFromRow);
+    },
+
+    async deleteState(match) {
+      const s = open();
+      if (!(await tableExists(s, schema, stateTable.name))) return 0;
+      return (await s.query(sql.deleteState(schema, stateTable.name), [match.stream ?? null, match.scope ?? null])).rowCount;
+    },
+
+    async listActiveWebsiteIds() {
+      const { rows } = await open().query<{ id: string }>(sql.activeWebsiteIds(schema, websitesTable.name));
+      return rows.map((r) => r.id);
+    },
+
+    async markWebsitesRemoved(ids, removedAt) {
+      if (ids.length === 0) return;
+      await open().query(sql.markRemoved(schema, websitesTable.name), [ids, removedAt]);
+    },
+
+    acquireLock: (owner): Promise<DestinationLock> => acquirePostgresLock(options, logger, owner),
+
+    async close() {
+      const s = session;
+      session = undefined;
+      await s?.end();
+    },
+  };
+}
+
+async function tableExists(session: PostgresSession, schema: string, table: string): Promise<boolean> {
+  const { rows } = await session.query<{ present: boolean }>(sql.TABLE_EXISTS, [qualifiedName(schema, table)]);
+  return rows[0]?.present === true;
+}
+
+/** CSV text of a part's rows, each ending with its ordinal, a few hundred rows per chunk. */
+function* csvChunks(part: TableRows): Generator<string> {
+  const columns = part.table.columns;
+  let chunk = '';
+  for (let ordinal = 0; ordinal < part.rows.length; ordinal++) {
+    const row = part.rows[ordinal]!;
+    chunk += columns.map((c) => csvField(c.type, row[c.name])).join(',') + `,${ordinal}\n`;
+    if ((ordinal + 1) % COPY_CHUNK_ROWS === 0) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}

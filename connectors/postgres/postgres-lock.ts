@@ -1,0 +1,53 @@
+/**
+ * The run lock: `pg_try_advisory_lock` on a connection of its own, held for the whole run,
+ * so a killed process loses the lock with its connection; plus a `_aivis_lock` row naming
+ * the holder for the refusal message.
+ */
+import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
+import { lockHeldError, lockRow, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
+import { qualifiedName } from '../../src/destination/sql-identifier.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { connectPostgres, type PostgresSession } from './postgres-client.ts';
+import type { PostgresOptions } from './postgres-config.ts';
+import { ensurePostgresTables } from './postgres-schema.ts';
+import { ADVISORY_UNLOCK, deleteLockRow, selectLogical, TABLE_EXISTS, TRY_ADVISORY_LOCK, upsertLockRow } from './postgres-sql.ts';
+
+export async function acquirePostgresLock(options: PostgresOptions, logger: Logger, owner: LockOwner): Promise<DestinationLock> {
+  const { schema } = options;
+  const key = `aivis:${schema}`;
+  const session = await connectPostgres(options, logger);
+  try {
+    const { rows } = await session.query<{ locked: boolean }>(TRY_ADVISORY_LOCK, [key]);
+    if (!rows[0]?.locked) throw lockHeldError(schema, await readHolder(session, schema));
+    await ensurePostgresTables(session, schema, [lockTable]);
+    const row = lockRow(owner);
+    await session.query(upsertLockRow(schema, lockTable), lockTable.columns.map((c) => row[c.name]));
+  } catch (error) {
+    await session.end();
+    throw error;
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await session.query(deleteLockRow(schema, lockTable.name), [SYNC_LOCK_NAME, owner.runId]);
+        await session.query(ADVISORY_UNLOCK, [key]);
+      } finally {
+        await session.end();
+      }
+    },
+  };
+}
+
+async function readHolder(session: PostgresSession, schema: string): Promise<LockOwner | undefined> {
+  const { rows: present } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, lockTable.name)]);
+  if (!present[0]?.present) return undefined;
+  const { rows } = await session.query<{ run_id: string; host: string; pid: string; started_at: string }>(
+    selectLogical(schema, lockTable, `"name" = $1`),
+    [SYNC_LOCK_NAME],
+  );
+  const row = rows[0];
+  return row && { runId: row.run_id, host: row.host, pid: Number(row.pid), startedAt: row.started_at };
+}

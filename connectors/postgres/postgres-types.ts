@@ -1,0 +1,76 @@
+/**
+ * Logical column types as Postgres types, and values as CSV fields for `COPY ... FROM STDIN`.
+ *
+ * U+0000 rule: Postgres TEXT and JSONB cannot hold U+0000, so it is stored as U+FFFD (the
+ * replacement character), in text columns and inside JSON strings and keys alike. Documented
+ * in the README's Postgres section; the conformance suite checks it.
+ */
+import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
+import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+
+const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
+  string: 'TEXT',
+  int64: 'BIGINT',
+  float64: 'DOUBLE PRECISION',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMPTZ',
+  json: 'JSONB',
+};
+
+export function postgresType(type: ColumnType): string {
+  return SQL_TYPES[type];
+}
+
+export const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/** The stored form of a text value (see the U+0000 rule above). */
+export function storedText(text: string): string {
+  return text.replaceAll('\u0000', REPLACEMENT_CHARACTER);
+}
+
+/**
+ * JSON text with every `\u0000` escape turned into `\ufffd`. Escapes are matched in pairs
+ * from the left, so an escaped backslash followed by `u0000` (literal text) is left alone.
+ */
+export function storedJson(json: string): string {
+  return json.includes('\\u0000') ? json.replace(/\\(?:u0000|[\s\S])/g, (m) => (m === '\\u0000' ? '\\ufffd' : m)) : json;
+}
+
+/** One CSV field: NULL is an empty unquoted field, every text is quoted (so '' stays ''). */
+export function csvField(type: ColumnType, value: CellValue | undefined): string {
+  if (value === null || value === undefined) return '';
+  switch (type) {
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'int64':
+    case 'float64':
+      return String(value);
+    case 'json':
+      return quoteCsv(storedJson(String(value)));
+    case 'string':
+      return quoteCsv(storedText(String(value)));
+    case 'timestamp':
+      return quoteCsv(String(value));
+  }
+}
+
+function quoteCsv(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A SELECT expression giving the column in its logical JS form through node-postgres: BIGINT
+ * and JSONB as text (exact), TIMESTAMPTZ as ISO-8601 UTC with microseconds.
+ */
+export function readExpression(col: ColumnSpec): string {
+  const name = quoteIdentifier(col.name);
+  switch (col.type) {
+    case 'int64':
+    case 'json':
+      return `${name}::text AS ${name}`;
+    case 'timestamp':
+      return `to_char(${name} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ${name}`;
+    default:
+      return name;
+  }
+}
