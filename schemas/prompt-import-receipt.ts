@@ -31,11 +31,24 @@ const tally = z.int({ error: mustBe(`an integer from 0 to ${MAX_COUNT}`) }).min(
 const item = <Shape extends z.core.$ZodShape>(shape: Shape) =>
   z.strictObject({ index: tally, client_id: clientIdSchema.optional(), ...shape }, { error: mustBe('an object') });
 
+/**
+ * Field provenance on created and would-create items (spec 2.8 rule 5). Its placement is not
+ * shown; the sandbox puts it on the item as `provenance: { <field>: { source, confidence? } }`.
+ * Sources only, never values, so it keeps receipts free of classification content.
+ */
+const provenanceSchema = z.record(
+  z.string(),
+  z.strictObject({
+    source: oneOf(['provided', 'defaulted', 'derived', 'not_applicable', 'low_confidence']),
+    confidence: z.number({ error: mustBe('a number from 0 to 1') }).min(0).max(1).optional(),
+  }),
+);
+
 export const promptImportItemResultSchema = z.discriminatedUnion(
   'status',
   [
-    item({ status: z.literal('created') }),
-    item({ status: z.literal('would_create') }),
+    item({ status: z.literal('created'), provenance: provenanceSchema.optional() }),
+    item({ status: z.literal('would_create'), provenance: provenanceSchema.optional() }),
     item({ status: z.literal('skipped'), code: oneOf(DUPLICATE_CODES) }),
     item({ status: z.literal('failed'), code: z.literal('classification_failed', { error: mustBe('classification_failed') }) }),
     item({ status: z.literal('not_processed'), code: z.string({ error: mustBe('a string') }).optional() }),
