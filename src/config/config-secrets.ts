@@ -7,7 +7,7 @@
  */
 import type { Document } from 'yaml';
 import { registerSecret } from '../log/redact.ts';
-import { formatPath, type ConfigIssue, type ConfigPath } from './config-issue.ts';
+import { formatPath, isUnder, type ConfigIssue, type ConfigPath } from './config-issue.ts';
 import { valueAt } from './data-path.ts';
 import { WHOLE_REFERENCE } from './env-substitution.ts';
 import { scalarAt, type LineOf } from './yaml-positions.ts';
@@ -51,14 +51,19 @@ export function refuseLiteralSecrets(doc: Document, lineOf: LineOf): ConfigIssue
   return issues;
 }
 
-/** Registers every secret of the substituted config data, before it is validated. */
-export function registerConfigSecrets(data: unknown): void {
+/**
+ * Registers every secret of the substituted config data, before it is validated. Values
+ * under `unresolved` (a reference whose variable is missing) still hold their `${VAR}`
+ * text, which is no secret and must stay readable in the message about it.
+ */
+export function registerConfigSecrets(data: unknown, unresolved: readonly ConfigPath[]): void {
+  const resolved = (path: ConfigPath) => !unresolved.some((p) => isUnder(path, p));
   for (const { path } of SECRET_FIELDS) {
     const value = valueAt(data, path);
-    if (typeof value === 'string') registerSecret(value);
+    if (typeof value === 'string' && resolved(path)) registerSecret(value);
   }
   const url = valueAt(data, URL_PATH);
-  const password = typeof url === 'string' ? urlPassword(url) : undefined;
+  const password = typeof url === 'string' && resolved(URL_PATH) ? urlPassword(url) : undefined;
   if (password !== undefined) {
     registerSecret(password);
     registerSecret(safeDecode(password));

@@ -49,7 +49,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   const issues: ConfigIssue[] = [...refuseLiteralSecrets(doc, lineOf), ...substituteEnv(doc, env, lineOf)];
   const data: unknown = doc.toJS();
   expandStreamShorthand(data);
-  registerConfigSecrets(data);
+  registerConfigSecrets(data, issues.map((issue) => issue.path));
   const keyFile = await readApiKeyFile(data, dir, lineOf);
   if (keyFile.issue) issues.push(keyFile.issue);
 

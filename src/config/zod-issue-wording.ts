@@ -83,7 +83,8 @@ function expectation(expected: string, path: ConfigPath, context: WordingContext
       return 'a list';
     case 'object': {
       const keys = allowedKeysAt(context.schema, path, context.data);
-      return keys.length ? `a mapping with keys from: ${keys.join(', ')}` : 'a mapping';
+      if (keys.length) return `a mapping with keys from: ${keys.join(', ')}`;
+      return schemaAt(context.schema, path, context.data) ? 'an empty mapping {}' : 'a mapping';
     }
     default:
       return expected;

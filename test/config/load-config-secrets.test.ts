@@ -1,0 +1,170 @@
+/** Secrets: never read from the YAML text, never printed, always registered for redaction. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { clearSecrets, redact } from '../../src/log/redact.ts';
+import { configErrorLines, tempDir, writeConfig, yaml } from './config-files.ts';
+
+const API_KEY = 'sk_live_9f8e7d6c5b4a';
+
+beforeEach(() => clearSecrets());
+
+describe('loadConfig: secrets are never read from the YAML text', () => {
+  it('refuses a literal api_key, says how to fix it, and never prints the key', async () => {
+    const { file, lines } = await configErrorLines(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key: ${API_KEY}
+    `);
+    expect(lines).toEqual([
+      `${file}:3: source.api_key is written into the config file, and secrets are never read from the YAML text: put the key in an environment variable and write api_key: \${AIVIS_API_KEY}, or point api_key_file at a file that holds it`,
+    ]);
+    expect(redact(`leaked ${API_KEY}`)).toBe('leaked [REDACTED]');
+  });
+
+  it('refuses a literal Snowflake password and passphrase', async () => {
+    const { file, lines } = await configErrorLines(
+      yaml`
+        source:
+          base_url: https://api.example.com
+          api_key: \${AIVIS_API_KEY}
+        destination:
+          type: snowflake
+          account: xy12345
+          username: LOADER
+          password: "hunter2-snow"
+          private_key_passphrase: 'open-sesame-9'
+          warehouse: WH
+          database: DB
+      `,
+      { AIVIS_API_KEY: API_KEY },
+    );
+    expect(lines).toEqual([
+      `${file}:8: destination.password is written into the config file, and secrets are never read from the YAML text: put it in an environment variable and write password: \${SNOWFLAKE_PASSWORD}`,
+      `${file}:9: destination.private_key_passphrase is written into the config file, and secrets are never read from the YAML text: put it in an environment variable and write private_key_passphrase: \${SNOWFLAKE_PRIVATE_KEY_PASSPHRASE}`,
+    ]);
+    expect(lines.join('\n')).not.toMatch(/hunter2-snow|open-sesame-9/);
+  });
+
+  it('refuses a Postgres URL with a literal password, in the userinfo or the query', async () => {
+    for (const url of ['postgres://aivis:pg%40pass-1@db:5432/warehouse', 'postgres://db/warehouse?user=aivis&password=pg-pass-2']) {
+      const { file, lines } = await configErrorLines(
+        yaml`
+          source:
+            base_url: https://api.example.com
+            api_key: \${AIVIS_API_KEY}
+          destination:
+            type: postgres
+            url: ${url}
+        `,
+        { AIVIS_API_KEY: API_KEY },
+      );
+      expect(lines).toEqual([
+        `${file}:6: destination.url holds a password, and secrets are never read from the YAML text: put the whole URL in an environment variable and write url: \${DATABASE_URL}`,
+      ]);
+    }
+    expect(redact('pg@pass-1 pg%40pass-1 pg-pass-2')).toBe('[REDACTED] [REDACTED] [REDACTED]');
+  });
+
+  it('accepts a URL whose password part is a ${VAR}, and registers what it resolves to', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key: \${AIVIS_API_KEY}
+      destination:
+        type: postgres
+        url: postgres://aivis:\${PGPASSWORD}@db:5432/warehouse
+    `);
+    const { config } = await loadConfig(file, { AIVIS_API_KEY: API_KEY, PGPASSWORD: 'p%2Fg-secret' });
+    expect(config.destination).toEqual({ type: 'postgres', url: 'postgres://aivis:p%2Fg-secret@db:5432/warehouse', schema: 'aivis' });
+    expect(redact('p%2Fg-secret p/g-secret')).toBe('[REDACTED] [REDACTED]');
+  });
+});
+
+describe('loadConfig: every secret is registered for redaction', () => {
+  it('registers the key from the environment, the Snowflake password and passphrase', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key: \${AIVIS_API_KEY}
+      destination:
+        type: snowflake
+        account: xy12345
+        username: LOADER
+        private_key_file: rsa_key.p8
+        private_key_passphrase: \${SF_PASSPHRASE}
+        warehouse: WH
+        database: DB
+    `);
+    const loaded = await loadConfig(file, { AIVIS_API_KEY: API_KEY, SF_PASSPHRASE: 'passphrase-x1' });
+    expect(loaded.apiKey).toBe(API_KEY);
+    expect(redact(`${API_KEY} passphrase-x1`)).toBe('[REDACTED] [REDACTED]');
+  });
+
+  it('redacts the key wherever a mistake puts it, even in a value quoted back', async () => {
+    const { file, lines } = await configErrorLines(
+      yaml`
+        source:
+          base_url: \${AIVIS_API_KEY}
+          api_key: \${AIVIS_API_KEY}
+      `,
+      { AIVIS_API_KEY: API_KEY },
+    );
+    expect(lines).toEqual([`${file}:2: source.base_url must be an http(s) URL such as https://api.example.com (got "[REDACTED]")`]);
+  });
+});
+
+describe('loadConfig: api_key_file', () => {
+  it('reads the key from a file beside the config, trimmed, and registers it', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key_file: ./api-key
+    `);
+    await writeFile(path.join(path.dirname(file), 'api-key'), `${API_KEY}\n`);
+    const loaded = await loadConfig(file, {});
+    expect(loaded.apiKey).toBe(API_KEY);
+    expect(loaded.config.source).toEqual({
+      base_url: 'https://api.example.com',
+      api_key_file: path.join(path.dirname(file), 'api-key'),
+      requests_per_minute: 90,
+      timeout_seconds: 60,
+      max_retries: 6,
+    });
+    expect(redact(API_KEY)).toBe('[REDACTED]');
+  });
+
+  it('names a key file that is missing, empty or a folder', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'empty-key'), ' \n\n');
+    await mkdir(path.join(dir, 'key-folder'));
+    const cases = [
+      ['missing-key', 'cannot be read (no such file)'],
+      ['empty-key', 'is empty; it must hold the API key'],
+      ['key-folder', 'cannot be read (it is a folder, not a file)'],
+    ] as const;
+    for (const [name, problem] of cases) {
+      const keyFile = path.join(dir, name);
+      const { file, lines } = await configErrorLines(yaml`
+        source:
+          base_url: https://api.example.com
+          api_key_file: ${keyFile}
+      `);
+      expect(lines).toEqual([`${file}:3: source.api_key_file ${keyFile} ${problem}`]);
+    }
+  });
+
+  it('refuses api_key and api_key_file together', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key: \${AIVIS_API_KEY}
+        api_key_file: ./api-key
+    `);
+    await writeFile(path.join(path.dirname(file), 'api-key'), 'sk_other_key_1234');
+    await expect(loadConfig(file, { AIVIS_API_KEY: API_KEY })).rejects.toThrow(
+      `${file}:1: source: give exactly one of api_key (as \${VAR}) or api_key_file`,
+    );
+  });
+});
