@@ -1,0 +1,41 @@
+/**
+ * An API call that failed for good (after the client's retries). The message says what
+ * happened, carries the API's `request_id` for support, and says what to do; it is redacted
+ * like every other text the process writes. Exit code 1.
+ */
+import { AivisError, ExitCode } from '../errors.ts';
+import { redact } from '../log/redact.ts';
+
+/** One `{ field, issue }` of an error envelope's `details` (spec part 7). */
+export interface ApiErrorDetail {
+  field: string;
+  issue: string;
+}
+
+export interface ApiErrorInit {
+  /** HTTP status; 0 when no complete response arrived (connection failure, timeout, cut body). */
+  status: number;
+  /** The envelope's `error.code` (`not_found`, `invalid_cursor`, ...); `invalid_response` for a success that breaks the contract. */
+  code?: string | undefined;
+  requestId?: string | undefined;
+  details?: readonly ApiErrorDetail[];
+  /** The parsed response body, when there was one (an importer maps `details` back to lines). */
+  body?: unknown;
+}
+
+export class ApiError extends AivisError {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly requestId: string | undefined;
+  readonly details: readonly ApiErrorDetail[];
+  readonly body: unknown;
+
+  constructor(message: string, init: ApiErrorInit, options?: ErrorOptions) {
+    super(redact(message), ExitCode.Failure, options);
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.details = init.details ?? [];
+    this.body = init.body;
+  }
+}

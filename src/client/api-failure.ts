@@ -1,0 +1,70 @@
+/**
+ * Turns the last failed attempt into an ApiError whose message tells a data engineer what to
+ * fix. Shape: `<what> (<status> <code>, request_id <id>): <request>: <API message>; <advice>`.
+ */
+import { ApiError, type ApiErrorDetail } from './api-error.ts';
+import type { HttpRequest, HttpResponse } from './http-exchange.ts';
+import type { NetworkError } from './network-error.ts';
+
+/** Paths of the two prompt-import operations: their 403 means a different missing permission. */
+const IMPORT_PATH = /\/prompts:import$|\/prompt-imports\//;
+
+export function apiErrorFromResponse(request: HttpRequest, response: HttpResponse): ApiError {
+  const { code, message, details } = readErrorBody(response.json?.value);
+  const { status, requestId } = response;
+  const tag = `(${status} ${code ?? 'no error code'}, request_id ${requestId ?? 'none'})`;
+  const where = `${request.method} ${request.path}`;
+  const said = message === undefined ? '' : `: ${message}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
+  const after = response.retries ? ` after ${response.retries} retries` : '';
+  const text = ((): string => {
+    if (status === 401) return `API key rejected ${tag}: check source.api_key or source.api_key_file`;
+    if (status === 403 && IMPORT_PATH.test(request.path)) {
+      return `access forbidden ${tag}: the key is not V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 is not enabled for this workspace; ask a workspace owner`;
+    }
+    if (status === 403) return `access forbidden ${tag}: V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`;
+    if (status === 429) return `rate limited ${tag}: ${where} still refused${after}; lower source.requests_per_minute or stop other clients of this workspace`;
+    if (status >= 500) return `API server error ${tag}: ${where} still failing${after}${said}; try again later`;
+    if (status === 404) return `not found ${tag}: ${where}${said}`;
+    if (code === 'invalid_cursor') return `cursor refused ${tag}: ${where}${said}`;
+    if (status === 409) return `idempotency conflict ${tag}: ${where}${said}; this Idempotency-Key was already used for a different request`;
+    if (status === 413) return `payload too large ${tag}: ${where}${said}; an import body may be at most 5 MiB`;
+    if (status === 415) return `unsupported media type ${tag}: ${where}${said}; the API takes only application/json`;
+    return `API request refused ${tag}: ${where}${said}`;
+  })();
+  return new ApiError(text, { status, code, requestId, details, body: response.json?.raw });
+}
+
+export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): ApiError {
+  const what = error.failure === 'timeout' ? 'request timed out' : error.failure === 'bad_body' ? 'incomplete response' : 'network error';
+  const after = error.retries > 0 ? ` after ${error.retries} retries` : '';
+  return new ApiError(
+    `${what} (no complete response, request_id none): ${request.method} ${request.path}: ${error.message}${after}; check source.base_url and the network, or try again later`,
+    { status: 0 },
+    { cause: error },
+  );
+}
+
+/** A success whose body breaks the V2 contract (bad envelope or resource): not retried, reported. */
+export function invalidResponse(request: HttpRequest, response: HttpResponse, issues: string): ApiError {
+  return new ApiError(
+    `invalid response (${response.status}, request_id ${response.requestId ?? 'none'}): ${request.method} ${request.path}: the body does not match the V2 contract: ${issues}`,
+    { status: response.status, code: 'invalid_response', requestId: response.requestId, body: response.json?.raw },
+  );
+}
+
+/**
+ * Reads `{ error: { code, message, details } }` leniently: an error report must survive an
+ * error body that is itself off-contract (a proxy's page, a message over 1,024 characters).
+ */
+function readErrorBody(body: unknown): { code?: string; message?: string; details: ApiErrorDetail[] } {
+  const error = (body as { error?: Record<string, unknown> } | null | undefined)?.error;
+  if (typeof error !== 'object' || error === null) return { details: [] };
+  const details = Array.isArray(error.details)
+    ? error.details.filter((d): d is ApiErrorDetail => typeof d?.field === 'string' && typeof d?.issue === 'string')
+    : [];
+  return {
+    ...(typeof error.code === 'string' ? { code: error.code } : {}),
+    ...(typeof error.message === 'string' && error.message !== '' ? { message: error.message } : {}),
+    details,
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * Bearer authentication (spec part 5) on every attempt. The key is registered as a secret here,
+ * where it enters the client, so every log line and error message written afterwards masks it.
+ */
+import { ConfigError } from '../errors.ts';
+import { registerSecret } from '../log/redact.ts';
+import type { Send } from './http-exchange.ts';
+
+export function withBearerAuth(next: Send, apiKey: string): Send {
+  if (apiKey.trim() === '') throw new ConfigError('the API key is empty: set source.api_key or source.api_key_file');
+  registerSecret(apiKey);
+  const authorization = `Bearer ${apiKey}`;
+  return (request) => next({ ...request, headers: { ...request.headers, authorization } });
+}

@@ -1,0 +1,46 @@
+/**
+ * The contract between the client's layers (auth, JSON body, timeout, logging, limiter,
+ * retry): each takes the next `Send` and returns one that adds its single concern, the way
+ * undici composes interceptors. The innermost `Send` is the undici transport.
+ */
+
+/** One attempt's request, as the layers pass it inward. */
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, e.g. `/public/v2/websites`. */
+  path: string;
+  /** Undefined values are left out of the query string. */
+  query?: Record<string, string | undefined>;
+  headers: Record<string, string>;
+  /** Sent as is, byte for byte, on every attempt (the importer relies on it). */
+  body?: Uint8Array;
+  /** `never`: one attempt, whatever the outcome (a 429 still pauses the limiter). */
+  retry?: 'default' | 'never';
+  /** Set by the timeout layer; the transport aborts headers and body on it. */
+  signal?: AbortSignal;
+}
+
+/** A response whose body was read whole (pages are bounded by `limit`, so this stays small). */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** Filled by the JSON layer: the body as parsed, or undefined when it is not JSON. */
+  json?: JsonBody;
+  /** The API's `meta.request_id`, else a request-id header; filled by the JSON layer. */
+  requestId?: string;
+  /** Retries made before this response was final; set by the retry layer. */
+  retries?: number;
+}
+
+/**
+ * A parsed body twice over: `value` with plain JS numbers (what schemas validate) and `raw`
+ * with integers beyond 2^53 kept exact (what `_raw` stores). The same object when no such
+ * integer is present, which is nearly always.
+ */
+export interface JsonBody {
+  value: unknown;
+  raw: unknown;
+}
+
+export type Send = (request: HttpRequest) => Promise<HttpResponse>;

@@ -1,0 +1,52 @@
+/**
+ * Every V2 body is JSON (spec part 4). A success whose body is empty, cut short or not JSON is
+ * a failed exchange (retried like a reset); an error body that is not JSON (a proxy's HTML
+ * page) still reports its status.
+ *
+ * Integers beyond 2^53 are kept exact in `raw` with `JSON.rawJSON` (the reviver's `source`),
+ * so `_raw` holds the record as the API sent it even where a JS number cannot.
+ */
+import type { JsonBody, Send } from './http-exchange.ts';
+import { NetworkError } from './network-error.ts';
+
+export function withJsonBody(next: Send): Send {
+  return async (request) => {
+    const response = await next(request);
+    const success = response.status >= 200 && response.status < 300;
+    let json: JsonBody | undefined;
+    try {
+      json = response.text === '' ? undefined : parseJsonBody(response.text);
+    } catch (error) {
+      if (success) throw new NetworkError('bad_body', `the ${response.status} response body is not complete JSON (${response.text.length} characters): ${(error as Error).message}`);
+    }
+    if (success && json === undefined && response.status !== 204) {
+      throw new NetworkError('bad_body', `the ${response.status} response body is empty`);
+    }
+    return { ...response, json, requestId: requestIdOf(json?.value, response.headers) };
+  };
+}
+
+/** Only a run of 16+ digits can be an integer beyond 2^53; without one, one plain parse does. */
+const LONG_DIGITS = /\d{16}/;
+const INTEGER_SOURCE = /^-?\d+$/;
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/** @throws SyntaxError when `text` is not JSON */
+export function parseJsonBody(text: string): JsonBody {
+  const value: unknown = JSON.parse(text);
+  if (!LONG_DIGITS.test(text)) return { value, raw: value };
+  const raw: unknown = JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) =>
+    typeof parsed === 'number' && !Number.isSafeInteger(parsed) && context?.source !== undefined && INTEGER_SOURCE.test(context.source)
+      ? rawJson(context.source)
+      : parsed,
+  );
+  return { value, raw };
+}
+
+/** `meta.request_id` of a V2 envelope, else the `x-request-id` header a gateway may set. */
+function requestIdOf(body: unknown, headers: Record<string, string | string[] | undefined>): string | undefined {
+  const fromBody = (body as { meta?: { request_id?: unknown } } | null | undefined)?.meta?.request_id;
+  if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
+  const header = headers['x-request-id'];
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}

@@ -1,0 +1,15 @@
+/** Every attempt, retries included, takes a slot of the workspace's shared budget first. */
+import type { ClientStats } from './client-stats.ts';
+import type { Clock } from './clock.ts';
+import type { Send } from './http-exchange.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+export function withLimiter(next: Send, limiter: RateLimiter, stats: ClientStats, clock: Clock): Send {
+  return async (request) => {
+    const queuedAt = clock.now();
+    await limiter.acquire();
+    stats.rateLimitWaitMs += clock.now() - queuedAt;
+    stats.requests++;
+    return next(request);
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Pages through a V2 list endpoint (spec 4.10): the filters are copied once and sent unchanged
+ * with every cursor of the scan; empty pages with `has_more` are walked through; only
+ * `next_cursor: null` (or `has_more: false`) ends the scan. One page is held at a time, so
+ * memory stays flat however long the scan.
+ */
+import type { z } from 'zod';
+import type { ListMeta } from '../../schemas/index.ts';
+import type { Logger } from '../log/logger.ts';
+import { validateRecord, type RecordResult } from './record-result.ts';
+
+export interface PaginateOptions<T> {
+  /** e.g. `/public/v2/websites/web_1/mentions` */
+  path: string;
+  /** Filters and `limit`; frozen for the life of the scan (copied when `paginate` is called). */
+  query?: Record<string, string | undefined>;
+  /** Resume an unfinished scan at this cursor; null or absent starts at the first page. */
+  cursor?: string | null;
+  /** Each record is checked on its own; a bad one is reported in its page, not thrown. */
+  recordSchema: z.ZodType<T>;
+}
+
+export interface Page<T> {
+  /** The cursor that fetched this page (null for the first page). */
+  cursor: string | null;
+  /** In the order the API sent them. */
+  records: RecordResult<T>[];
+  hasMore: boolean;
+  nextCursor: string | null;
+  /** `meta.scan_upper_bound` exactly as the API sent it (the frontier is stored verbatim). */
+  scanUpperBound: string | undefined;
+  requestId: string;
+}
+
+/** One validated list envelope, as the client fetched it. */
+export interface ListPage {
+  /** `data` with plain JS numbers (validated) and exact big integers (stored as `_raw`). */
+  data: { value: unknown[]; raw: unknown[] };
+  meta: ListMeta;
+  requestId: string;
+}
+
+export type FetchListPage = (path: string, query: Record<string, string | undefined>) => Promise<ListPage>;
+
+export function paginate<T>(fetchPage: FetchListPage, options: PaginateOptions<T>, logger: Logger): AsyncIterable<Page<T>> {
+  const frozen = { ...options.query };
+  return scan(fetchPage, options.path, frozen, options.cursor ?? null, options.recordSchema, logger);
+}
+
+async function* scan<T>(
+  fetchPage: FetchListPage,
+  path: string,
+  query: Readonly<Record<string, string | undefined>>,
+  firstCursor: string | null,
+  schema: z.ZodType<T>,
+  logger: Logger,
+): AsyncGenerator<Page<T>> {
+  let cursor = firstCursor;
+  for (;;) {
+    const { data, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
+    const records = data.value.map((value, i) => validateRecord(schema, value, data.raw[i]));
+    yield { cursor, records, hasMore: meta.has_more, nextCursor: meta.next_cursor, scanUpperBound: meta.scan_upper_bound, requestId };
+    if (!meta.has_more) return;
+    if (meta.next_cursor === null) {
+      logger.warn('the API said has_more but sent no next_cursor; the scan ends here', { path, request_id: requestId });
+      return;
+    }
+    cursor = meta.next_cursor;
+  }
+}

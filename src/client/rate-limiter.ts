@@ -1,0 +1,93 @@
+/**
+ * One request budget per workspace (design §5): every call of every client that shares this
+ * limiter (reads, receipt polls, imports) takes a slot first.
+ *
+ * A sliding log of start times, not a token bucket or fixed windows: the API counts requests
+ * per minute per workspace, and any 60 s window, its edges included, must hold at most
+ * `requestsPerMinute` starts. Fixed windows would allow twice the budget across a window edge.
+ */
+import { ConfigError } from '../errors.ts';
+import { systemClock, type Clock } from './clock.ts';
+
+export const DEFAULT_REQUESTS_PER_MINUTE = 90;
+const WINDOW_MS = 60_000;
+
+export interface RateLimiterOptions {
+  /** Budget per 60 s window; default 90 (the API allows 100, the rest is headroom for other tools). */
+  requestsPerMinute?: number;
+  clock?: Clock;
+}
+
+export class RateLimiter {
+  readonly requestsPerMinute: number;
+  readonly #clock: Clock;
+  /** Start times still inside the window, oldest first; never longer than the budget. */
+  readonly #starts: number[] = [];
+  /** Callers waiting for a slot, first come first served. */
+  readonly #waiting: Array<() => void> = [];
+  #pausedUntil = 0;
+  #pumping = false;
+
+  constructor(options: RateLimiterOptions = {}) {
+    const rpm = options.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE;
+    if (!Number.isInteger(rpm) || rpm < 1) {
+      throw new ConfigError(`source.requests_per_minute must be a whole number of at least 1 (got ${String(rpm)})`);
+    }
+    this.requestsPerMinute = rpm;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * Resolves when the caller may start one request, and counts that start.
+   * @example await limiter.acquire(); await send(request);
+   */
+  acquire(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#waiting.push(resolve);
+      void this.#pump();
+    });
+  }
+
+  /**
+   * Holds every queued and future request for `ms` (a 429's `Retry-After`). Overlapping pauses
+   * end at the latest of their ends; a shorter pause never cuts a longer one.
+   */
+  pause(ms: number): void {
+    if (ms > 0) this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
+  }
+
+  /** Requests waiting for a slot right now (the progress display may show it). */
+  get queued(): number {
+    return this.#waiting.length;
+  }
+
+  /** Grants slots in order; one loop per limiter, so two waiters never race for one slot. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#waiting.length > 0) {
+        const wait = this.#waitMs();
+        if (wait > 0) {
+          // A pause may arrive during the sleep: the loop measures again when it wakes.
+          await this.#clock.sleep(wait);
+          continue;
+        }
+        this.#starts.push(this.#clock.now());
+        this.#waiting.shift()?.();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** How long until a start would keep every closed 60 s window within the budget. */
+  #waitMs(): number {
+    const now = this.#clock.now();
+    while (this.#starts.length > 0 && this.#starts[0]! < now - WINDOW_MS) this.#starts.shift();
+    // The window [now - 60 s, now] includes both edges, so a full log frees its oldest slot
+    // one millisecond after that start turns 60 s old.
+    const budgetFreeAt = this.#starts.length >= this.requestsPerMinute ? this.#starts[0]! + WINDOW_MS + 1 : now;
+    return Math.max(budgetFreeAt, this.#pausedUntil) - now;
+  }
+}

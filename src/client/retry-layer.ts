@@ -1,0 +1,63 @@
+/**
+ * Repeats an attempt the retry policy calls transient, waiting as it says: a 429 pauses the
+ * whole limiter (every queued request of the workspace waits, not just this one); other
+ * retries sleep on their own. Gives back the last response or NetworkError, stamped with the
+ * number of retries made, for the client to turn into an ApiError.
+ */
+import type { Logger } from '../log/logger.ts';
+import type { ClientStats } from './client-stats.ts';
+import type { Clock } from './clock.ts';
+import type { HttpResponse, Send } from './http-exchange.ts';
+import { NetworkError } from './network-error.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { parseRetryAfter } from './retry-after.ts';
+import type { AttemptFailure, RetryPolicy } from './retry-policy.ts';
+
+export interface RetryLayerDeps {
+  policy: RetryPolicy;
+  limiter: RateLimiter;
+  stats: ClientStats;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function withRetry(next: Send, deps: RetryLayerDeps): Send {
+  const { policy, limiter, stats, clock, logger } = deps;
+  return async (request) => {
+    for (let retries = 0; ; retries++) {
+      let outcome: HttpResponse | NetworkError;
+      let failure: AttemptFailure;
+      try {
+        outcome = await next(request);
+        if (outcome.status < 400) return { ...outcome, retries };
+        failure = { kind: 'status', status: outcome.status, retryAfterMs: parseRetryAfter(outcome.headers['retry-after'], clock.now()) };
+        if (outcome.status === 429) stats.throttled++;
+      } catch (error) {
+        if (!(error instanceof NetworkError)) throw error;
+        outcome = error;
+        failure = { kind: 'network' };
+        stats.networkErrors++;
+      }
+      const decision = policy.decide(retries, failure);
+      if (decision.pauseLimiter) limiter.pause(decision.delayMs);
+      if (!decision.retry || request.retry === 'never') {
+        if (outcome instanceof NetworkError) {
+          outcome.retries = retries;
+          throw outcome;
+        }
+        return { ...outcome, retries };
+      }
+      stats.retries++;
+      logger.warn('retrying API request', {
+        method: request.method,
+        path: request.path,
+        ...(outcome instanceof NetworkError ? { error: outcome.message } : { status: outcome.status, request_id: outcome.requestId }),
+        retry: retries + 1,
+        max_retries: policy.maxRetries,
+        wait_ms: decision.delayMs,
+      });
+      // The paused limiter does the waiting for a 429; sleeping here as well would wait twice.
+      if (!decision.pauseLimiter) await clock.sleep(decision.delayMs);
+    }
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Which failures are worth another attempt, and how long to wait first (design §5).
+ *
+ * - 429: wait `Retry-After` (capped) with the whole limiter paused, so no other request of the
+ *   workspace burns the same exhausted quota.
+ * - 500/502/503/504 and network failures (reset, timeout, truncated body): `Retry-After` when
+ *   the server sent one, else exponential backoff with full jitter (a uniform draw between 0 and
+ *   `min(cap, base * 2^retry)`), which spreads clients that failed together.
+ * - Anything else (400, 401, 403, 404, 409, 413, 415, ...) is an answer, not a hiccup: no retry.
+ */
+
+/** What went wrong with one attempt. */
+export type AttemptFailure =
+  | { kind: 'status'; status: number; retryAfterMs: number | undefined }
+  | { kind: 'network' };
+
+/**
+ * `retry`: whether to try again. `delayMs` and `pauseLimiter` are filled for every retryable
+ * failure, even when retries are used up: a 429 still pauses the workspace's limiter then.
+ */
+export interface RetryDecision {
+  retry: boolean;
+  delayMs: number;
+  pauseLimiter: boolean;
+}
+
+export interface RetryPolicyOptions {
+  /** Retries after the first attempt; default 6. */
+  maxRetries?: number;
+  /** Cap on a server-requested wait; default 300_000 (5 minutes). */
+  maxRetryAfterMs?: number;
+  /** First backoff ceiling; default 500 ms. */
+  baseDelayMs?: number;
+  /** Backoff ceiling; default 30 s. */
+  maxDelayMs?: number;
+  /** Uniform draw in [0, 1) for the jitter; tests inject a fixed one. */
+  random?: () => number;
+}
+
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+export class RetryPolicy {
+  readonly maxRetries: number;
+  readonly maxRetryAfterMs: number;
+  readonly #baseDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #random: () => number;
+
+  constructor(options: RetryPolicyOptions = {}) {
+    this.maxRetries = options.maxRetries ?? 6;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 300_000;
+    this.#baseDelayMs = options.baseDelayMs ?? 500;
+    this.#maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /**
+   * @param retriesSoFar retries already made for this request (0 after the first attempt)
+   * @example policy.decide(0, { kind: 'status', status: 503, retryAfterMs: undefined }) // { retry: true, delayMs: 0..500, pauseLimiter: false }
+   */
+  decide(retriesSoFar: number, failure: AttemptFailure): RetryDecision {
+    if (failure.kind === 'status' && !RETRIED_STATUSES.has(failure.status)) return { retry: false, delayMs: 0, pauseLimiter: false };
+    const serverWait = failure.kind === 'status' ? failure.retryAfterMs : undefined;
+    return {
+      retry: retriesSoFar < this.maxRetries,
+      delayMs: serverWait === undefined ? this.backoffMs(retriesSoFar) : Math.min(serverWait, this.maxRetryAfterMs),
+      pauseLimiter: failure.kind === 'status' && failure.status === 429,
+    };
+  }
+
+  /** Full jitter: uniform in [0, min(cap, base * 2^retry)). */
+  backoffMs(retriesSoFar: number): number {
+    const ceiling = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** retriesSoFar);
+    return Math.floor(this.#random() * ceiling);
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * A deadline per attempt covering connect, headers and the whole body (a server that sends
+ * headers and then trickles is as stuck as one that sends nothing). The limiter wait is not
+ * inside it: the deadline starts when the request may go.
+ */
+import type { Clock } from './clock.ts';
+import type { Send } from './http-exchange.ts';
+import { NetworkError } from './network-error.ts';
+
+export function withTimeout(next: Send, timeoutMs: number, clock: Clock): Send {
+  return async (request) => {
+    const controller = new AbortController();
+    const cancel = clock.deadline(timeoutMs, () => controller.abort());
+    try {
+      return await next({ ...request, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) throw new NetworkError('timeout', `no complete response within ${timeoutMs} ms`, { cause: error });
+      throw error;
+    } finally {
+      cancel();
+    }
+  };
+}

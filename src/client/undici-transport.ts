@@ -1,0 +1,59 @@
+/**
+ * The innermost layer: one HTTP exchange over an undici Agent (keep-alive connections to the
+ * API origin), body read whole. Every connection-level failure becomes a NetworkError; a
+ * request we built wrong (undici's invalid-argument errors) is a bug and passes through.
+ */
+import { Agent } from 'undici';
+import type { HttpRequest, HttpResponse } from './http-exchange.ts';
+import { NetworkError } from './network-error.ts';
+
+export interface UndiciTransport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+/** @param baseUrl origin plus an optional path prefix, e.g. `https://api.example.com` */
+export function createUndiciTransport(baseUrl: URL): UndiciTransport {
+  // undici's own header and body timers stay off: the timeout layer owns the deadline, on the
+  // client's clock, so it covers headers and body together and tests can move it.
+  const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  const prefix = baseUrl.pathname.replace(/\/+$/, '');
+  return {
+    async send(request) {
+      const search = new URLSearchParams();
+      for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) search.set(key, value);
+      const query = search.size > 0 ? `?${search}` : '';
+      try {
+        const response = await agent.request({
+          origin: baseUrl.origin,
+          path: `${prefix}${request.path}${query}`,
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          signal: request.signal,
+        });
+        const text = await response.body.text();
+        return { status: response.statusCode, headers: response.headers, text };
+      } catch (error) {
+        if (isOwnFault(error)) throw error;
+        throw new NetworkError('connection', describe(error), { cause: error });
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** A request built wrong, or sent after `close()`: retrying cannot help. */
+const OWN_FAULTS = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+function isOwnFault(error: unknown): boolean {
+  return OWN_FAULTS.has(String((error as { code?: unknown } | null)?.code));
+}
+
+/** `ECONNRESET: other side closed`: the code tells an operator more than undici's class name. */
+function describe(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const label = typeof cause === 'string' ? cause : typeof code === 'string' ? code : undefined;
+  const text = typeof message === 'string' && message !== '' ? message : String(error);
+  return label !== undefined && !text.includes(label) ? `${label}: ${text}` : text;
+}
