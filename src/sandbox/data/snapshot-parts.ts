@@ -1,0 +1,114 @@
+/**
+ * One analysis rendered as the spec's analytics objects (2.3, 2.4): website-level metrics
+ * and counts, provider and competitor breakdowns, version tags and data quality. A missing
+ * measurement is null with its reason, never zero.
+ */
+import {
+  COMPETITOR_COUNT_KEYS,
+  COMPETITOR_METRIC_KEYS,
+  COUNT_KEYS,
+  MAX_COUNT,
+  MENTION_PROVIDERS,
+  METRIC_KEYS,
+  PROVIDER_COUNT_KEYS,
+} from '../../../schemas/keys.ts';
+import { Rng } from '../prng.ts';
+import { formatTimestamp } from '../timestamps.ts';
+import type { Analysis } from '../world/analysis-schedule.ts';
+import type { WebsiteRecord } from '../world/website-registry.ts';
+import { COMPETITOR_DOMAINS } from './text-fragments.ts';
+
+/** The pieces the snapshot and history endpoints assemble differently. */
+export interface SnapshotParts {
+  /** `website_id, analysis_id, as_of, available_at, metrics, counts`. */
+  data: Record<string, unknown>;
+  /** Version tags, `unavailable_reasons`, `data_quality` (no `request_id`, no `includes`). */
+  meta: Record<string, unknown>;
+  providers: Record<string, unknown>[];
+  competitors: Record<string, unknown>[];
+}
+
+/** Which reasons explain a null in each metric, website/provider level. */
+const WEBSITE_REASONS_BY_METRIC: Record<string, string[]> = {
+  visibility: ['no_eligible_responses', 'visibility_facts_unavailable'],
+  share_of_voice: ['no_tracked_mentions', 'sov_facts_unavailable'],
+  sentiment: ['no_scored_responses', 'sentiment_scoring_failed', 'sentiment_evidence_unavailable'],
+  citation_share: ['no_competitive_citations', 'citation_extraction_failed', 'citation_evidence_unavailable'],
+  average_mention_position: ['no_brand_mentions', 'mention_position_evidence_unavailable'],
+};
+
+const COMPETITOR_REASONS_BY_METRIC: Record<string, string[]> = {
+  visibility: ['no_eligible_responses', 'competitor_visibility_facts_unavailable'],
+  share_of_voice: ['no_competitive_mentions', 'competitor_sov_facts_unavailable'],
+  citation_share: ['no_competitive_citations', 'competitor_citation_facts_unavailable'],
+  average_mention_position: ['no_competitor_mentions', 'competitor_position_evidence_unavailable'],
+};
+
+function metricsWithReasons(rng: Rng, keys: readonly string[], reasons: Record<string, string[]>, nullChance: number) {
+  const metrics: Record<string, number | null> = {};
+  const unavailable: Record<string, string> = {};
+  for (const key of keys) {
+    if (rng.chance(nullChance)) {
+      metrics[key] = null;
+      unavailable[key] = rng.pick(reasons[key]!);
+    } else {
+      metrics[key] = key === 'average_mention_position' ? rng.decimal(1, 12, 2) : rng.decimal(0, 100, 2);
+    }
+  }
+  return { metrics, unavailable };
+}
+
+/** Counts of realistic size, some null, some beyond 2^32 (still exact in JSON and float64). */
+function countsOf(rng: Rng, keys: readonly string[]): Record<string, number | null> {
+  const counts: Record<string, number | null> = {};
+  for (const key of keys) {
+    if (rng.chance(0.04)) counts[key] = null;
+    else if (rng.chance(0.08)) counts[key] = rng.int(2 ** 32 + 1, MAX_COUNT);
+    else counts[key] = rng.int(0, 50_000);
+  }
+  return counts;
+}
+
+function versionTags(analysis: Analysis): Record<string, unknown> {
+  // Definitions change once in every website's life, so clients see a version boundary.
+  const bumped = analysis.index >= 3;
+  const versions: Record<string, string> = {};
+  for (const key of METRIC_KEYS) versions[key] = `${key}_v${key === 'visibility' && bumped ? 2 : 1}`;
+  return {
+    projection_version: 'public_metrics_v2',
+    metric_definition_bundle_version: `public_metric_definitions_v${bumped ? 2 : 1}`,
+    metric_precision_version: 'metric_precision_v1',
+    metric_definition_versions: versions,
+  };
+}
+
+export function snapshotParts(seed: number, website: WebsiteRecord, analysis: Analysis): SnapshotParts {
+  const rng = Rng.of(seed, 'snapshot', website.id, analysis.index);
+  const site = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.12);
+  const counts = countsOf(rng, COUNT_KEYS);
+  // Every seventh analysis carries the largest count the spec allows, so exactness is testable.
+  if (analysis.index % 7 === 3) counts.citation_pool = MAX_COUNT;
+  const providers = MENTION_PROVIDERS.map((provider) => {
+    const entry = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.15);
+    return { provider, metrics: entry.metrics, counts: countsOf(rng, PROVIDER_COUNT_KEYS), unavailable_reasons: entry.unavailable };
+  });
+  const first = rng.int(0, COMPETITOR_DOMAINS.length - 1);
+  const domains = Array.from({ length: rng.int(2, 4) }, (_, i) => COMPETITOR_DOMAINS[(first + i) % COMPETITOR_DOMAINS.length]!);
+  const competitors = domains.map((competitor_domain) => {
+    const entry = metricsWithReasons(rng, COMPETITOR_METRIC_KEYS, COMPETITOR_REASONS_BY_METRIC, 0.15);
+    return { competitor_domain, metrics: entry.metrics, counts: countsOf(rng, COMPETITOR_COUNT_KEYS), unavailable_reasons: entry.unavailable };
+  });
+  return {
+    data: {
+      website_id: website.id,
+      analysis_id: analysis.id,
+      as_of: formatTimestamp(analysis.asOfMs),
+      available_at: formatTimestamp(analysis.startMs),
+      metrics: site.metrics,
+      counts,
+    },
+    meta: { ...versionTags(analysis), unavailable_reasons: site.unavailable, data_quality: { is_partial: rng.chance(0.15) } },
+    providers,
+    competitors,
+  };
+}

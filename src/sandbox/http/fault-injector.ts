@@ -1,0 +1,83 @@
+/**
+ * Switchable faults for client tests and demos. A profile says what goes wrong, on which
+ * routes, and for how many requests: the next `count` matching requests, a seeded `fraction`
+ * of them, or (neither given) every one until cleared: a storm.
+ */
+import { Rng } from '../prng.ts';
+
+export type FaultKind =
+  /** 429 `rate_limited` with `Retry-After` (default 1 s). */
+  | 'rate_limited'
+  /** 500 `internal_error`, with `Retry-After` only when `retryAfter` is given. */
+  | 'internal_error'
+  /** 503 `temporarily_unavailable`, with `Retry-After` only when `retryAfter` is given. */
+  | 'unavailable'
+  /** The connection is reset (TCP RST) before any response byte. */
+  | 'reset'
+  /** The real response, its body sent in `chunks` pieces `chunkDelayMs` apart. */
+  | 'slow_body'
+  /** The real response's headers (with the full Content-Length), half its body, then the connection closes. */
+  | 'truncated_body';
+
+/** One fault setting, e.g. `{ kind: 'unavailable', count: 2, routes: ['mentions'] }`. */
+export interface FaultProfile {
+  kind: FaultKind;
+  /** Only the next `count` matching requests fail. */
+  count?: number;
+  /** Each matching request fails with this probability (0..1), drawn from the sandbox seed. */
+  fraction?: number;
+  /** Route names (e.g. `websites.list`, `mentions`); absent = every `/public/v2` route. */
+  routes?: string[];
+  /** `Retry-After` value sent verbatim: seconds, an HTTP-date, or garbage to test clients. */
+  retryAfter?: number | string;
+  /** slow_body: pieces of the body (default 4). */
+  chunks?: number;
+  /** slow_body: pause before each piece after the first (default 200 ms). */
+  chunkDelayMs?: number;
+}
+
+export interface FaultInjector {
+  set(profile: FaultProfile): void;
+  clear(): void;
+  /** The fault for this request of `route`, if any; consumes one of `count`. */
+  take(route: string): FaultProfile | undefined;
+}
+
+const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body'];
+
+/** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
+export function checkFaultProfile(input: unknown): FaultProfile {
+  const p = input as Partial<FaultProfile> | null;
+  if (!p || typeof p !== 'object') throw new TypeError('fault profile must be a JSON object');
+  if (!KINDS.includes(p.kind as FaultKind)) throw new TypeError(`fault profile: kind must be one of ${KINDS.join(', ')}`);
+  if (p.count !== undefined && !(Number.isInteger(p.count) && p.count > 0)) throw new TypeError('fault profile: count must be a positive integer');
+  if (p.fraction !== undefined && !(typeof p.fraction === 'number' && p.fraction >= 0 && p.fraction <= 1)) throw new TypeError('fault profile: fraction must be a number from 0 to 1');
+  if (p.routes !== undefined && !(Array.isArray(p.routes) && p.routes.every((r) => typeof r === 'string'))) throw new TypeError('fault profile: routes must be an array of route names');
+  for (const key of ['chunks', 'chunkDelayMs'] as const) {
+    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! >= 0)) throw new TypeError(`fault profile: ${key} must be a non-negative integer`);
+  }
+  return p as FaultProfile;
+}
+
+export function createFaultInjector(seed: number): FaultInjector {
+  let active: FaultProfile | undefined;
+  let remaining = 0;
+  let draws = new Rng(seed);
+  return {
+    set(profile) {
+      active = { ...checkFaultProfile(profile) };
+      remaining = profile.count ?? Infinity;
+      draws = Rng.of(seed, 'faults', profile.kind);
+    },
+    clear() {
+      active = undefined;
+    },
+    take(route) {
+      if (!active || (active.routes && !active.routes.includes(route))) return undefined;
+      if (active.fraction !== undefined && !draws.chance(active.fraction)) return undefined;
+      const fault = active;
+      if (--remaining <= 0) active = undefined;
+      return fault;
+    },
+  };
+}

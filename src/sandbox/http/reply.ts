@@ -1,0 +1,32 @@
+/**
+ * What a route handler returns. The server adds `meta.request_id` to every enveloped body,
+ * so no handler can forget it.
+ */
+import type { ApiError } from './api-error.ts';
+
+/** A response before serialization. */
+export interface Reply {
+  status: number;
+  /** `{ data, meta }` or `{ error, meta }`; any other JSON when `raw`. */
+  body: unknown;
+  headers?: Record<string, string>;
+  /** true: serve `body` as is (the OpenAPI document), no envelope. */
+  raw?: boolean;
+}
+
+/** `200 { data, meta }`; the request id is added by the server. */
+export function ok(data: unknown, meta: Record<string, unknown> = {}, status = 200): Reply {
+  return { status, body: { data, meta } };
+}
+
+export function errorReply(error: ApiError): Reply {
+  const body = { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) };
+  return { status: error.status, body: { error: body, meta: {} }, headers: error.headers };
+}
+
+/** Serializes a reply with `meta.request_id` as the first meta key. */
+export function serialize(reply: Reply, requestId: string): string {
+  if (reply.raw) return JSON.stringify(reply.body);
+  const body = reply.body as { meta?: Record<string, unknown> };
+  return JSON.stringify({ ...body, meta: { request_id: requestId, ...body.meta } });
+}

@@ -1,0 +1,107 @@
+/**
+ * `startSandbox`: a spec-faithful local server of the Public API V2 read side on loopback,
+ * with seeded data, a virtual data clock, switchable faults and the ground truth a correct
+ * client must end up with. See README "Sandbox" for the data model.
+ */
+import type { AddressInfo } from 'node:net';
+import type { FaultProfile } from './http/fault-injector.ts';
+import { createFaultInjector } from './http/fault-injector.ts';
+import { createRateLimiter } from './http/rate-limiter.ts';
+import { routeModules } from './routes/index.ts';
+import { adminRoutes } from './routes/admin-routes.ts';
+import { createSandboxEnv } from './sandbox-env.ts';
+import { type SandboxStats, createStats } from './sandbox-stats.ts';
+import { type SandboxTruth, createTruth } from './sandbox-truth.ts';
+import { createSandboxServer } from './server.ts';
+import { parseTimestamp } from './timestamps.ts';
+import type { AdvanceBy } from './virtual-clock.ts';
+import { PRIMARY_WORKSPACE, type SandboxKeys } from './world/api-keys.ts';
+
+export type { FaultKind, FaultProfile } from './http/fault-injector.ts';
+export type { SandboxKeys } from './world/api-keys.ts';
+export type { SandboxTruth } from './sandbox-truth.ts';
+export type { SandboxStats } from './sandbox-stats.ts';
+
+/** How to start a sandbox; every field is optional. */
+export interface SandboxOptions {
+  /** 0 (default) = a free port; the host is always 127.0.0.1. */
+  port?: number;
+  /** Seed of every generated value and key (default 1). */
+  seed?: number;
+  /** Websites in workspace 1 (default 5; every fifth is not yet measured). */
+  websites?: number;
+  /** Per workspace, across its keys (default 100); 0 = no limit. */
+  requestsPerMinute?: number;
+  /** Wall clock of the rate limiter, in epoch ms (default `Date.now`), so fake timers work. */
+  now?: () => number;
+  /** Start of the virtual data clock (default `2026-01-01T00:00:00Z`). */
+  start?: string;
+  /** Analyses each measured website has at start, one per day (default 6). */
+  analysesPerWebsite?: number;
+  /** Mentions per analysis, over all its writes (default 24). */
+  mentionsPerAnalysis?: number;
+  /** Citations per analysis (default 12). */
+  citationsPerAnalysis?: number;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT`; the API is under `${baseUrl}/public/v2`. */
+  readonly baseUrl: string;
+  /** Ready key of workspace 1: read + prompts_write, V2-eligible, owner-issued. */
+  readonly apiKey: string;
+  /** Keys for the 401/403/404 and lineage cases. */
+  readonly keys: SandboxKeys;
+  /** The virtual data time; `advance` starts and commits writes whose time comes. */
+  readonly clock: { now(): string; advance(opts: AdvanceBy): void };
+  /** Adds websites to workspace 1 (listed at once, first analysis 2-8 h later); returns their ids. */
+  addWebsites(count: number): string[];
+  /** Removes a website of any workspace at once, also from scans in progress. */
+  removeWebsite(id: string): void;
+  readonly faults: { set(profile: FaultProfile): void; clear(): void };
+  /** What a complete, correct client of workspace 1 must end up with. */
+  readonly truth: SandboxTruth;
+  readonly stats: SandboxStats;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const start = options.start ?? '2026-01-01T00:00:00Z';
+  const startMs = parseTimestamp(start);
+  if (startMs === null) throw new RangeError(`startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got ${JSON.stringify(start)}`);
+  const seed = options.seed ?? 1;
+  const env = createSandboxEnv({
+    seed,
+    startMs,
+    websites: options.websites ?? 5,
+    analysesPerWebsite: options.analysesPerWebsite ?? 6,
+    mentionsPerAnalysis: options.mentionsPerAnalysis ?? 24,
+    citationsPerAnalysis: options.citationsPerAnalysis ?? 12,
+  });
+  const faults = createFaultInjector(seed);
+  const stats = createStats();
+  const limiter = createRateLimiter(options.requestsPerMinute ?? 100, options.now ?? Date.now);
+  const routes = [...routeModules, adminRoutes(faults, stats)].flatMap((module) => module(env));
+  const server = createSandboxServer({ env, routes, faults, limiter, stats });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey: env.keys.keys.apiKey,
+    keys: env.keys.keys,
+    clock: { now: () => env.clock.now(), advance: (by) => env.clock.advance(by) },
+    addWebsites: (count) => env.websites.add(PRIMARY_WORKSPACE, count, env.clock.nowMs()),
+    removeWebsite: (id) => env.websites.remove(id),
+    faults: { set: (profile) => faults.set(profile), clear: () => faults.clear() },
+    truth: createTruth(env),
+    stats,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The three list feeds of a website (spec 4.4-4.6): history, mentions, citations. One scan =
+ * the pages of one cursor chain; its first page fixes the scan's ceiling (data time then) and
+ * its `scan_upper_bound` (the committed frontier then), and every later page reuses both.
+ * Citations take the mention parameters (the spec shows none).
+ */
+import { type FeedFamily, committedFrontier } from '../feed/feed-batch.ts';
+import { type FeedPosition, feedPage } from '../feed/feed-scan.ts';
+import { bindCursor } from '../http/cursor-codec.ts';
+import { type ParamName, readQuery } from '../http/query-params.ts';
+import { ok } from '../http/reply.ts';
+import type { Route, RouteModule } from '../router.ts';
+import { formatTimestamp, parseTimestamp } from '../timestamps.ts';
+import { websiteOf } from './website-of.ts';
+
+/** Scan state a cursor carries. */
+interface ScanState {
+  /** ceiling: data time of the first page */
+  c: number;
+  /** the frontier reported as `scan_upper_bound` */
+  b: number;
+  /** last row returned */
+  a: FeedPosition | null;
+}
+
+type FilterName = 'updated_since' | 'provider' | 'analysis_id';
+
+function feedRoute(name: string, path: string, family: FeedFamily, filterNames: FilterName[]): Route {
+  const allowed: ParamName[] = [...filterNames, 'limit', 'cursor'];
+  return {
+    name,
+    method: 'GET',
+    path,
+    access: 'read',
+    handle(ctx) {
+      const query = readQuery(ctx.url, allowed);
+      const website = websiteOf(ctx);
+      const nowMs = ctx.env.clock.nowMs();
+      const batches = family.batches(website, nowMs);
+      let filters: Partial<Record<FilterName, string>> = {};
+      for (const key of filterNames) if (query[key] !== undefined) filters[key] = query[key];
+      const scope = { route: name, workspaceId: website.workspaceId, websiteId: website.id, filters: filters as Record<string, string> };
+      let state: ScanState;
+      if (query.cursor) {
+        const payload = bindCursor(ctx.env.cursors, query.cursor, scope);
+        filters = payload.filters;
+        state = payload.state as unknown as ScanState;
+      } else {
+        state = { c: nowMs, b: committedFrontier(batches, nowMs), a: null };
+      }
+      const since = filters.updated_since === undefined ? null : parseTimestamp(filters.updated_since);
+      const page = feedPage(
+        batches,
+        {
+          nowMs,
+          sinceMs: since,
+          ceilingMs: state.c,
+          after: state.a,
+          match: (b) => (!filters.provider || b.provider === filters.provider) && (!filters.analysis_id || b.analysisId === filters.analysis_id),
+        },
+        Number(query.limit ?? 100),
+      );
+      const next = page.hasMore ? ctx.env.cursors.encode({ ...scope, filters: filters as Record<string, string>, state: { ...state, a: page.last } }) : null;
+      return ok(page.rows, { has_more: page.hasMore, next_cursor: next, scan_upper_bound: formatTimestamp(state.b) });
+    },
+  };
+}
+
+export const feedRoutes: RouteModule = (env) => [
+  feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, ['updated_since']),
+  feedRoute('mentions', '/public/v2/websites/{website_id}/mentions', env.feeds.mentions, ['updated_since', 'provider', 'analysis_id']),
+  feedRoute('citations', '/public/v2/websites/{website_id}/citations', env.feeds.citations, ['updated_since', 'provider', 'analysis_id']),
+];

@@ -1,0 +1,52 @@
+/**
+ * Everything the routes of one sandbox share: the seeded world (workspaces, keys, websites,
+ * feeds), the virtual data clock and the cursor codec.
+ */
+import { type FeedFamily } from './feed/feed-batch.ts';
+import { evidenceFamily } from './feed/evidence-family.ts';
+import { historyFamily } from './feed/history-family.ts';
+import { citationRecord, mentionRecord } from './data/evidence-records.ts';
+import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
+import { hashKey } from './prng.ts';
+import { type VirtualClock, createVirtualClock } from './virtual-clock.ts';
+import { MINUTE } from './timestamps.ts';
+import { type KeyRegistry, createKeyRegistry } from './world/api-keys.ts';
+import { type WebsiteRegistry, createWebsiteRegistry } from './world/website-registry.ts';
+
+/** The data-shaping options of a sandbox (see `SandboxOptions`), defaults applied. */
+export interface WorldOptions {
+  seed: number;
+  websites: number;
+  startMs: number;
+  analysesPerWebsite: number;
+  mentionsPerAnalysis: number;
+  citationsPerAnalysis: number;
+}
+
+/** Shared state of one sandbox server. */
+export interface SandboxEnv {
+  readonly options: WorldOptions;
+  readonly clock: VirtualClock;
+  readonly keys: KeyRegistry;
+  readonly websites: WebsiteRegistry;
+  readonly feeds: { readonly history: FeedFamily; readonly mentions: FeedFamily; readonly citations: FeedFamily };
+  readonly cursors: CursorCodec;
+}
+
+export function createSandboxEnv(options: WorldOptions): SandboxEnv {
+  const { seed } = options;
+  return {
+    options,
+    clock: createVirtualClock(options.startMs),
+    keys: createKeyRegistry(seed),
+    websites: createWebsiteRegistry({ seed, startMs: options.startMs, primary: options.websites, analysesPerWebsite: options.analysesPerWebsite }),
+    feeds: {
+      history: historyFamily(seed),
+      mentions: evidenceFamily(seed, { name: 'mentions', idPrefix: 'men_', perAnalysis: options.mentionsPerAnalysis, stampOffsetMs: 0, record: mentionRecord }),
+      // One minute after the mention writes, so the two families never share a stamp.
+      citations: evidenceFamily(seed, { name: 'citations', idPrefix: 'cit_', perAnalysis: options.citationsPerAnalysis, stampOffsetMs: MINUTE, record: citationRecord }),
+    },
+    // Derived from the seed so two sandboxes of one seed answer byte for byte the same.
+    cursors: createCursorCodec(`aivis-sandbox-cursor-${hashKey(seed, 'cursor-secret').toString(36)}-${seed}`),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The HTTP server of a sandbox (`node:http`). Every `/public/v2` request goes through one
+ * pipeline: count it, maybe fault it, authenticate (401), rate-limit the workspace (429),
+ * authorize (403), run the route, and render errors as the envelope of spec part 7 with a
+ * `meta.request_id` on every response.
+ */
+import http from 'node:http';
+import { authenticate, authorize } from './http/access-check.ts';
+import { ApiError } from './http/api-error.ts';
+import { deliver } from './http/deliver.ts';
+import type { FaultInjector, FaultProfile } from './http/fault-injector.ts';
+import type { RateLimiter } from './http/rate-limiter.ts';
+import { type Reply, errorReply } from './http/reply.ts';
+import { type Route, type RouteContext, matchRoute } from './router.ts';
+import type { SandboxEnv } from './sandbox-env.ts';
+import type { SandboxStats } from './sandbox-stats.ts';
+import type { ApiKeyModel } from './world/api-keys.ts';
+
+/** What the server is assembled from. */
+export interface ServerParts {
+  env: SandboxEnv;
+  routes: readonly Route[];
+  faults: FaultInjector;
+  limiter: RateLimiter;
+  stats: SandboxStats;
+}
+
+const FAULT_ERRORS = {
+  rate_limited: ['rate_limited', 'Rate limit exceeded for this workspace (injected fault); retry after Retry-After seconds.'],
+  internal_error: ['internal_error', 'Unexpected server failure (injected fault).'],
+  unavailable: ['temporarily_unavailable', 'A required dependency is unavailable (injected fault); retry later.'],
+} as const;
+
+/** The error reply of a status fault, or undefined for the other kinds. */
+function faultReply(fault: FaultProfile): Reply | undefined {
+  if (!(fault.kind in FAULT_ERRORS)) return undefined;
+  const [code, message] = FAULT_ERRORS[fault.kind as keyof typeof FAULT_ERRORS];
+  const retryAfter = fault.retryAfter ?? (fault.kind === 'rate_limited' ? 1 : undefined);
+  return errorReply(new ApiError(code, message, retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } }));
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true;
+}
+
+export function createSandboxServer(parts: ServerParts): http.Server {
+  const { env, routes, faults, limiter, stats } = parts;
+  let requests = 0;
+
+  async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const requestId = `req_${String(++requests).padStart(8, '0')}`;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
+    const route = match?.route;
+    if (route?.access !== 'admin' && url.pathname.startsWith('/public/v2')) {
+      stats.requests++;
+      const name = route?.name ?? 'unmatched';
+      stats.byRoute[name] = (stats.byRoute[name] ?? 0) + 1;
+    }
+    if (!route) {
+      deliver(res, errorReply(new ApiError('not_found', `No endpoint ${req.method} ${url.pathname}.`)), requestId);
+      return;
+    }
+    const fault = route.access === 'admin' ? undefined : faults.take(route.name);
+    if (fault?.kind === 'reset') {
+      req.socket.resetAndDestroy();
+      return;
+    }
+    const injected = fault && faultReply(fault);
+    if (injected) {
+      deliver(res, injected, requestId);
+      return;
+    }
+    let reply: Reply;
+    try {
+      let key: ApiKeyModel | null = null;
+      if (route.access === 'admin' && !isLoopback(req.socket.remoteAddress)) {
+        throw new ApiError('forbidden', 'The sandbox control surface answers loopback callers only.');
+      }
+      if (route.access === 'read' || route.access === 'prompts_write') {
+        key = authenticate(req, env.keys);
+        const admission = limiter.admit(key.workspaceId);
+        if (!admission.ok) {
+          stats.throttled++;
+          throw new ApiError('rate_limited', `Rate limit exceeded for this workspace; retry after ${admission.retryAfterSeconds} s.`, {
+            headers: { 'Retry-After': String(admission.retryAfterSeconds) },
+          });
+        }
+        authorize(route.access, key, env.keys);
+      }
+      const ctx: RouteContext = { req, url, params: match.params, requestId, key, env };
+      reply = await route.handle(ctx);
+    } catch (error) {
+      if (error instanceof ApiError) reply = errorReply(error);
+      else {
+        process.stderr.write(`aivis sandbox: ${requestId} ${req.method} ${url.pathname} failed: ${(error as Error).stack ?? String(error)}\n`);
+        reply = errorReply(new ApiError('internal_error', 'Unexpected sandbox failure; see the sandbox log for this request id.'));
+      }
+    }
+    deliver(res, reply, requestId, fault);
+  }
+
+  return http.createServer((req, res) => {
+    respond(req, res).catch((error: unknown) => {
+      process.stderr.write(`aivis sandbox: response failed: ${String(error)}\n`);
+      res.destroy();
+    });
+  });
+}
