@@ -1,6 +1,7 @@
 /** Every SQL statement the Postgres connector runs. Identifiers are always quoted. */
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { postgresType, readExpression } from './postgres-types.ts';
 
@@ -49,17 +50,8 @@ export function copyIntoStaging(table: TableSpec): string {
   return `COPY ${quoteIdentifier(stagingName(table))} (${list(columns)}) FROM STDIN WITH (FORMAT csv)`;
 }
 
-/** Last row per key wins (DISTINCT ON ... ORDER BY ordinal DESC); insertOnly columns are never updated. */
 export function upsertFromStaging(schema: string, table: TableSpec): string {
-  const columns = list(table.columns.map((c) => c.name));
-  const key = list(table.primaryKey);
-  const updates = updatableColumns(table).map((c) => `${quoteIdentifier(c)} = EXCLUDED.${quoteIdentifier(c)}`);
-  return [
-    `INSERT INTO ${qualifiedName(schema, table.name)} (${columns})`,
-    `SELECT DISTINCT ON (${key}) ${columns} FROM ${quoteIdentifier(stagingName(table))}`,
-    `ORDER BY ${key}, ${quoteIdentifier(ORDINAL)} DESC`,
-    updates.length ? `ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}` : `ON CONFLICT (${key}) DO NOTHING`,
-  ].join('\n');
+  return onConflictUpsert(table, { target: qualifiedName(schema, table.name), staging: quoteIdentifier(stagingName(table)), ordinal: ORDINAL });
 }
 
 /** Every row of `table` with each column in logical form (see `readExpression`). */
