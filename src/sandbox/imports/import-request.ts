@@ -6,15 +6,11 @@
  */
 import type { z } from 'zod';
 import { formatPath } from '../../../schemas/format-issues.ts';
+import type { ErrorDetail } from '../http/api-error.ts';
 import { promptImportRequestSchema, type PromptImportItem, type PromptImportRequest } from '../../../schemas/prompt-import.ts';
 
 /** A request that passed every rule, in the form that is fingerprinted. */
 export type ImportRequest = PromptImportRequest;
-
-export interface ErrorDetail {
-  readonly field: string;
-  readonly issue: string;
-}
 
 export type ParsedImportRequest = { request: ImportRequest; details?: undefined } | { details: ErrorDetail[]; request?: undefined };
 
