@@ -1,0 +1,60 @@
+/**
+ * `aivis check` on Snowflake: proves the role can create and write a table in the configured
+ * schema by doing it (a probe table, created, written, dropped), and turns Snowflake's
+ * refusal into the GRANT that fixes it.
+ */
+import { DestinationError } from '../../src/errors.ts';
+import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
+import type { SnowflakeLocation } from './snowflake-config.ts';
+import { createSchemaSql, ident, schemaName, tableName } from './snowflake-sql.ts';
+
+const PROBE_TABLE = '_aivis_check';
+
+/** Snowflake's codes for "not allowed" and "does not exist or not authorized". */
+const NOT_ALLOWED = '003001';
+const NOT_FOUND = '002003';
+const NO_WAREHOUSE = '000606';
+
+export async function checkSnowflakeAccess(client: SnowflakeClient, at: SnowflakeLocation, warehouse: string): Promise<void> {
+  const role = at.role ?? 'the default role of this user';
+  const grantee = at.role ? `ROLE ${at.role}` : 'ROLE <role>';
+  const schema = `${at.database}.${at.schema}`;
+  const step = async (work: () => Promise<unknown>, explain: (code: string | undefined) => string | undefined) => {
+    try {
+      await work();
+    } catch (error) {
+      const advice = explain(snowflakeCode(error));
+      if (advice === undefined) throw error;
+      throw new DestinationError(`${advice} (${(error as Error).message})`);
+    }
+  };
+  const common = (code: string | undefined) =>
+    code === NO_WAREHOUSE ? `role ${role} cannot use warehouse ${warehouse}: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}` : undefined;
+
+  await step(
+    () => client.execute(createSchemaSql(at)),
+    (code) =>
+      code === NOT_ALLOWED
+        ? `role ${role} lacks CREATE SCHEMA on database ${at.database} and schema ${schema} does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE ${at.database} TO ${grantee}`
+        : code === NOT_FOUND
+          ? `database ${at.database} does not exist or role ${role} cannot use it: GRANT USAGE ON DATABASE ${at.database} TO ${grantee}`
+          : common(code),
+  );
+  const probe = tableName(at, PROBE_TABLE);
+  await step(
+    () => client.execute(`CREATE TABLE IF NOT EXISTS ${probe} (${ident('id')} VARCHAR)`),
+    (code) =>
+      code === NOT_ALLOWED
+        ? `role ${role} lacks CREATE TABLE on schema ${schema}: GRANT CREATE TABLE ON SCHEMA ${schemaName(at)} TO ${grantee}`
+        : code === NOT_FOUND
+          ? `role ${role} cannot use schema ${schema}: GRANT USAGE ON SCHEMA ${schemaName(at)} TO ${grantee}`
+          : common(code),
+  );
+  await step(
+    async () => {
+      await client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']);
+      await client.execute(`DROP TABLE ${probe}`);
+    },
+    (code) => (code === NOT_ALLOWED ? `role ${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there` : common(code)),
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * A thin promise layer over one `snowflake-sdk` connection (one Snowflake session): execute
+ * with binds, transactions, close. The driver is imported here, lazily, so it is only loaded
+ * when Snowflake is the destination, and only after its network probes are switched off.
+ */
+import type { Binds, Connection, ConnectionOptions, SnowflakeError } from 'snowflake-sdk';
+import { DestinationError } from '../../src/errors.ts';
+import { redact } from '../../src/log/redact.ts';
+
+export type SnowflakeRow = Record<string, unknown>;
+
+/** One open Snowflake session. */
+export interface SnowflakeClient {
+  /**
+   * Runs one statement. `binds` is one value per `?`, or one such array per row (an array
+   * bind: the statement runs once per row, in one request).
+   * @example await client.execute('DELETE FROM T WHERE "ID" = ?', ['web_1'])
+   */
+  execute(sql: string, binds?: readonly (string | null)[] | readonly (readonly (string | null)[])[]): Promise<SnowflakeRow[]>;
+  /** Runs `work` inside BEGIN ... COMMIT; any error rolls back (Snowflake would keep the transaction open). */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Ends the session (`destroy`); safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Platform detection probes cloud metadata servers at load time; connection-shape telemetry phones home. */
+const DRIVER_ENV: Readonly<Record<string, string>> = {
+  SNOWFLAKE_DISABLE_PLATFORM_DETECTION: 'true',
+  SF_TELEMETRY_DISABLE_CONNECTION_SHAPE: '1',
+};
+
+let driver: Promise<typeof import('snowflake-sdk')> | undefined;
+
+function loadDriver(): Promise<typeof import('snowflake-sdk')> {
+  for (const [name, value] of Object.entries(DRIVER_ENV)) process.env[name] ??= value;
+  driver ??= import('snowflake-sdk').then((module) => {
+    const sdk = (module as { default?: typeof import('snowflake-sdk') }).default ?? module;
+    // The SDK's own log would bypass our redaction; our errors carry what a user needs.
+    sdk.configure({ logLevel: 'OFF', additionalLogToConsole: false });
+    return sdk;
+  });
+  return driver;
+}
+
+export async function connectSnowflake(options: ConnectionOptions): Promise<SnowflakeClient> {
+  const sdk = await loadDriver();
+  const connection = sdk.createConnection(options);
+  await new Promise<void>((resolve, reject) =>
+    connection.connect((error) => (error ? reject(snowflakeError(error, `login as ${options.username} on account ${options.account}`)) : resolve())),
+  );
+  return createClient(connection);
+}
+
+function createClient(connection: Connection): SnowflakeClient {
+  let closed = false;
+  const execute: SnowflakeClient['execute'] = (sql, binds) =>
+    new Promise((resolve, reject) => {
+      connection.execute({
+        sqlText: sql,
+        ...(binds && binds.length ? { binds: binds as Binds } : {}),
+        fetchAsString: ['Number', 'JSON'],
+        complete: (error, _statement, rows) => (error ? reject(snowflakeError(error, firstWords(sql))) : resolve((rows ?? []) as SnowflakeRow[])),
+      });
+    });
+  return {
+    execute,
+    async transaction(work) {
+      await execute('BEGIN TRANSACTION');
+      try {
+        const result = await work();
+        await execute('COMMIT');
+        return result;
+      } catch (error) {
+        await execute('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => connection.destroy(() => resolve()));
+    },
+  };
+}
+
+/** `MERGE INTO "DB"."S"."T"`: enough of a statement to say which one failed, no values. */
+function firstWords(sql: string): string {
+  return sql.trim().split(/\s+/).slice(0, 3).join(' ');
+}
+
+/** The driver's error as a DestinationError with Snowflake's code and query id. */
+function snowflakeError(error: SnowflakeError, action: string): DestinationError {
+  const details = [error.code ? `code ${error.code}` : '', error.sqlState ? `SQL state ${error.sqlState}` : '', error.data?.queryId ? `query ${error.data.queryId}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const failure = new DestinationError(redact(`Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}`));
+  Object.assign(failure, { snowflakeCode: error.code === undefined ? undefined : String(error.code) });
+  return failure;
+}
+
+/** Snowflake's error code of a failure from `execute`, e.g. `003001` (insufficient privileges). */
+export function snowflakeCode(error: unknown): string | undefined {
+  return (error as { snowflakeCode?: string } | undefined)?.snowflakeCode;
+}

@@ -1,0 +1,69 @@
+/**
+ * The `destination: { type: snowflake }` config turned into `snowflake-sdk` connection
+ * options. Secrets (password, key passphrase, the decrypted key) are registered for
+ * redaction before anything can log them.
+ */
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'snowflake-sdk';
+import type { SnowflakeConfig } from '../../schemas/config.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { registerSecret } from '../../src/log/redact.ts';
+
+/**
+ * Rows x columns per bound statement stays at or below this, so the driver never takes its
+ * stage path (`CREATE TEMPORARY STAGE SYSTEM$BIND` + PUT, a cloud upload): 65280 is
+ * Snowflake's default CLIENT_STAGE_ARRAY_BINDING_THRESHOLD, set explicitly so an account
+ * parameter cannot lower it under our batches.
+ */
+export const ARRAY_BINDING_THRESHOLD = 65_280;
+
+/** Where the tables live. Snowflake folds unquoted names to upper case; we quote upper-case names. */
+export interface SnowflakeLocation {
+  readonly database: string;
+  readonly schema: string;
+  readonly role: string | undefined;
+}
+
+export function snowflakeLocation(config: SnowflakeConfig): SnowflakeLocation {
+  return { database: config.database.toUpperCase(), schema: config.schema.toUpperCase(), role: config.role?.toUpperCase() };
+}
+
+export function connectionOptions(config: SnowflakeConfig): ConnectionOptions {
+  registerSecret(config.password);
+  registerSecret(config.private_key_passphrase);
+  const location = snowflakeLocation(config);
+  const auth = config.private_key_file
+    ? { authenticator: 'SNOWFLAKE_JWT', privateKey: readPrivateKey(config.private_key_file, config.private_key_passphrase) }
+    : { password: config.password };
+  return {
+    account: config.account,
+    username: config.username,
+    ...auth,
+    warehouse: config.warehouse,
+    database: location.database,
+    schema: location.schema,
+    ...(config.role ? { role: config.role } : {}),
+    ...(config.access_url ? { accessUrl: config.access_url } : {}),
+    application: 'aivis',
+    arrayBindingThreshold: ARRAY_BINDING_THRESHOLD,
+  };
+}
+
+/** The key as unencrypted PKCS#8 PEM, so a wrong passphrase fails here with a clear message. */
+function readPrivateKey(file: string, passphrase: string | undefined): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`destination.private_key_file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    const pem = createPrivateKey({ key: text, format: 'pem', ...(passphrase ? { passphrase } : {}) }).export({ type: 'pkcs8', format: 'pem' }).toString();
+    registerSecret(pem);
+    return pem;
+  } catch {
+    const hint = passphrase ? 'is destination.private_key_passphrase right?' : 'an encrypted key needs destination.private_key_passphrase';
+    throw new ConfigError(`destination.private_key_file: ${file} is not a PEM private key this passphrase opens (${hint})`);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The Snowflake destination: rows are bound into a session-temporary staging table (all
+ * text), merged into the target by primary key, and the state rows ride along, all in one
+ * transaction per flush. Wires the config, client, SQL, types and lock files together.
+ */
+import type { Destination, DestinationLock, Flush, FlushResult, LockOwner, StateEntry } from '../../src/destination/destination.ts';
+import { stateEntryFromRow, stateTableRows } from '../../src/destination/state-rows.ts';
+import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { DestinationError } from '../../src/errors.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import type { SnowflakeConfig } from '../../schemas/config.ts';
+import { checkSnowflakeAccess } from './snowflake-check.ts';
+import { connectSnowflake, type SnowflakeClient, type SnowflakeRow } from './snowflake-client.ts';
+import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
+import { acquireLeaseLock } from './snowflake-lock.ts';
+import * as sql from './snowflake-sql.ts';
+import { fromDriverValue, toStagedText } from './snowflake-types.ts';
+
+export interface SnowflakeDeps {
+  readonly logger: Logger;
+  /** The clock of lock leases (tests move it instead of waiting). */
+  readonly now?: () => Date;
+}
+
+/** Ids per `IN (...)` list when marking websites removed. */
+const IDS_PER_STATEMENT = 1000;
+
+export function createSnowflakeDestination(config: SnowflakeConfig, deps: SnowflakeDeps): Destination {
+  const at = snowflakeLocation(config);
+  const options = connectionOptions(config);
+  const now = deps.now ?? (() => new Date());
+  let client: SnowflakeClient | undefined;
+  /** Staging tables this session has created (temporary tables live as long as the session). */
+  const staged = new Set<string>();
+
+  const session = (): SnowflakeClient => {
+    if (!client) throw new DestinationError('Snowflake destination used before open() or after close()');
+    return client;
+  };
+
+  const readTable = async (table: TableSpec, where = '', binds: string[] = []): Promise<Row[]> => {
+    const rows = await session().execute(sql.selectAllSql(at, table, where), binds);
+    return rows.map((row) => decodeRow(table, row));
+  };
+
+  /** Creates staging tables before the transaction: DDL would commit an open Snowflake transaction. */
+  const prepareStages = async (tables: readonly TableSpec[]) => {
+    for (const table of tables) {
+      if (staged.has(table.name)) continue;
+      if (!staged.size) await session().execute(sql.useSchemaSql(at));
+      await session().execute(sql.createStageSql(table));
+      staged.add(table.name);
+    }
+  };
+
+  const upsert = async (table: TableSpec, rows: readonly Row[]): Promise<number> => {
+    const c = session();
+    await c.execute(sql.clearStageSql(table));
+    const perBatch = Math.max(1, Math.floor(ARRAY_BINDING_THRESHOLD / (table.columns.length + 1)));
+    for (let start = 0; start < rows.length; start += perBatch) {
+      const batch = rows.slice(start, start + perBatch).map((row, i) => [String(start + i), ...table.columns.map((col) => toStagedText(col.type, row[col.name]))]);
+      await c.execute(sql.insertStageSql(table), batch);
+    }
+    const [counts] = await c.execute(sql.mergeSql(at, table));
+    return Number(counts?.['number of rows inserted'] ?? 0) + Number(counts?.['number of rows updated'] ?? 0);
+  };
+
+  return {
+    type: 'snowflake',
+    capabilities: { transactional: true, maxRowsPerFlush: 20_000, maxSecondsPerFlush: 60, identifierCase: 'upper' },
+
+    async open() {
+      client ??= await connectSnowflake(options);
+    },
+
+    async check() {
+      await checkSnowflakeAccess(session(), at, config.warehouse);
+    },
+
+    async ensureTables(tables) {
+      const c = session();
+      await c.execute(sql.createSchemaSql(at));
+      const existing = new Map<string, Set<string>>();
+      for (const row of await c.execute(sql.existingColumnsSql(at), [at.database, at.schema])) {
+        const name = String(row.TABLE_NAME);
+        if (!existing.has(name)) existing.set(name, new Set());
+        existing.get(name)!.add(String(row.COLUMN_NAME));
+      }
+      for (const table of tables) {
+        const columns = existing.get(table.name.toUpperCase());
+        if (!columns) {
+          await c.execute(sql.createTableSql(at, table));
+          continue;
+        }
+        for (const column of table.columns) {
+          if (!columns.has(column.name.toUpperCase())) await c.execute(sql.addColumnSql(at, table, column));
+        }
+      }
+      // A staging table made before a column was added would lack it.
+      for (const table of tables) staged.delete(table.name);
+    },
+
+    describeDdl(tables) {
+      return [sql.createSchemaSql(at), ...tables.map((t) => sql.createTableSql(at, t))];
+    },
+
+    async commit(flush: Flush): Promise<FlushResult> {
+      const parts = flush.state.length ? [...flush.tables, stateTableRows(flush.state)] : [...flush.tables];
+      const nonEmpty = parts.filter((p) => p.rows.length);
+      await prepareStages(nonEmpty.map((p) => p.table));
+      const rowsWritten: Record<string, number> = {};
+      await session().transaction(async () => {
+        for (const part of nonEmpty) rowsWritten[part.table.name] = (rowsWritten[part.table.name] ?? 0) + (await upsert(part.table, part.rows));
+      });
+      if (flush.state.length) delete rowsWritten[stateTable.name];
+      return { rowsWritten, jobs: nonEmpty.length };
+    },
+
+    async readState(): Promise<StateEntry[]> {
+      const rows = await readTable(stateTable);
+      return rows.map((row) => stateEntryFromRow(row as { stream: string; scope: string; state: unknown; updated_at: string }));
+    },
+
+    async deleteState(match) {
+      const filters = Object.entries(match).filter((entry): entry is [string, string] => entry[1] !== undefined);
+      const where = filters.map(([name]) => `${sql.ident(name)} = ?`).join(' AND ');
+      const [counts] = await session().execute(`DELETE FROM ${sql.tableName(at, stateTable.name)}${where ? ` WHERE ${where}` : ''}`, filters.map(([, v]) => v));
+      return Number(counts?.['number of rows deleted'] ?? 0);
+    },
+
+    async listActiveWebsiteIds() {
+      const rows = await session().execute(`SELECT ${sql.ident('id')} FROM ${sql.tableName(at, websitesTable.name)} WHERE ${sql.ident('_removed_at')} IS NULL ORDER BY 1`);
+      return rows.map((row) => String(row.ID));
+    },
+
+    async markWebsitesRemoved(ids, removedAt) {
+      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+        const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+        await session().execute(
+          `UPDATE ${sql.tableName(at, websitesTable.name)} SET ${sql.ident('_removed_at')} = ?::TIMESTAMP_TZ WHERE ${sql.ident('_removed_at')} IS NULL AND ${sql.ident('id')} IN (${chunk.map(() => '?').join(', ')})`,
+          [removedAt, ...chunk],
+        );
+      }
+    },
+
+    async acquireLock(owner: LockOwner): Promise<DestinationLock> {
+      return acquireLeaseLock({ client: await connectSnowflake(options), at, logger: deps.logger, now }, owner);
+    },
+
+    async close() {
+      const c = client;
+      client = undefined;
+      staged.clear();
+      await c?.close();
+    },
+  };
+}
+
+/** A driver row (upper-case keys) as a logical row (contract names and JS types). */
+export function decodeRow(table: TableSpec, row: SnowflakeRow): Row {
+  return Object.fromEntries(table.columns.map((c) => [c.name, fromDriverValue(c.type, row[c.name.toUpperCase()])]));
+}

@@ -1,0 +1,85 @@
+/**
+ * The SQL the Snowflake destination sends. Every name is quoted and upper-case, which is
+ * exactly what Snowflake makes of the unquoted name, so users query `aivis.websites` without
+ * quotes. Values always travel as binds (`?`), never inside the SQL text.
+ */
+import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
+import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import { updatableColumns } from '../../src/destination/upsert-columns.ts';
+import type { SnowflakeLocation } from './snowflake-config.ts';
+import { fromStagedText, SQL_TYPES } from './snowflake-types.ts';
+
+/** `"NAME"`: the upper-case form Snowflake gives an unquoted identifier. */
+export const ident = (name: string): string => quoteIdentifier(name.toUpperCase());
+
+export const schemaName = (at: SnowflakeLocation): string => `${ident(at.database)}.${ident(at.schema)}`;
+
+export const tableName = (at: SnowflakeLocation, table: string): string => `${schemaName(at)}.${ident(table)}`;
+
+/** The session's temporary staging table of `table` (temporary tables cannot be qualified portably). */
+export const stageName = (table: TableSpec): string => ident(`_aivis_stage_${table.name}`);
+
+/** Staged row order: the last staged row of a key wins the MERGE. */
+const SEQ = ident('_aivis_seq');
+
+export function createSchemaSql(at: SnowflakeLocation): string {
+  return `CREATE SCHEMA IF NOT EXISTS ${schemaName(at)}`;
+}
+
+export function createTableSql(at: SnowflakeLocation, table: TableSpec): string {
+  const columns = table.columns.map((c) => `${ident(c.name)} ${SQL_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`);
+  // Snowflake does not enforce primary keys; declared, it documents the upsert key for BI tools.
+  return `CREATE TABLE IF NOT EXISTS ${tableName(at, table.name)} (${[...columns, `PRIMARY KEY (${table.primaryKey.map(ident).join(', ')})`].join(', ')})`;
+}
+
+/** Added columns are nullable: rows already there have no value for them. */
+export function addColumnSql(at: SnowflakeLocation, table: TableSpec, column: ColumnSpec): string {
+  return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN ${ident(column.name)} ${SQL_TYPES[column.type]}`;
+}
+
+/** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME. */
+export function existingColumnsSql(at: SnowflakeLocation): string {
+  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${ident(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`;
+}
+
+export function useSchemaSql(at: SnowflakeLocation): string {
+  return `USE SCHEMA ${schemaName(at)}`;
+}
+
+/** Every staged column is text; the MERGE converts (snowflake-types.ts says why). */
+export function createStageSql(table: TableSpec): string {
+  const columns = table.columns.map((c) => `${ident(c.name)} VARCHAR`);
+  return `CREATE TEMPORARY TABLE IF NOT EXISTS ${stageName(table)} (${SEQ} NUMBER(38,0), ${columns.join(', ')})`;
+}
+
+export function clearStageSql(table: TableSpec): string {
+  return `DELETE FROM ${stageName(table)}`;
+}
+
+/** One row per bind row: `_aivis_seq` then the table's columns in order. */
+export function insertStageSql(table: TableSpec): string {
+  const names = [SEQ, ...table.columns.map((c) => ident(c.name))];
+  return `INSERT INTO ${stageName(table)} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+}
+
+/**
+ * Upserts the staged rows: deduplicated by primary key first (the last staged row wins), as
+ * Snowflake fails a MERGE whose source has two rows for one target row.
+ */
+export function mergeSql(at: SnowflakeLocation, table: TableSpec): string {
+  const key = table.primaryKey.map(ident);
+  const source = `SELECT ${table.columns.map((c) => `${fromStagedText(c.type, ident(c.name))} AS ${ident(c.name)}`).join(', ')} FROM ${stageName(table)} QUALIFY ROW_NUMBER() OVER (PARTITION BY ${key.join(', ')} ORDER BY ${SEQ} DESC) = 1`;
+  const updates = updatableColumns(table).map((name) => `${ident(name)} = S.${ident(name)}`);
+  const all = table.columns.map((c) => ident(c.name));
+  return [
+    `MERGE INTO ${tableName(at, table.name)} AS T USING (${source}) AS S ON ${key.map((k) => `T.${k} = S.${k}`).join(' AND ')}`,
+    updates.length ? `WHEN MATCHED THEN UPDATE SET ${updates.join(', ')}` : '',
+    `WHEN NOT MATCHED THEN INSERT (${all.join(', ')}) VALUES (${all.map((c) => `S.${c}`).join(', ')})`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+export function selectAllSql(at: SnowflakeLocation, table: TableSpec, where = ''): string {
+  return `SELECT ${table.columns.map((c) => ident(c.name)).join(', ')} FROM ${tableName(at, table.name)}${where ? ` WHERE ${where}` : ''}`;
+}

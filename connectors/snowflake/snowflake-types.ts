@@ -1,0 +1,62 @@
+/**
+ * Logical column types as Snowflake types, and values both ways.
+ *
+ * Rows travel to Snowflake as text (every staged column is VARCHAR) and are converted by SQL
+ * in the MERGE: that keeps binds single-typed (the driver picks one bind type per column
+ * from the first row, and cannot bind a bigint at all) and keeps int64 exact.
+ * Reads come back through the driver with NUMBER and VARIANT fetched as strings.
+ */
+import type { CellValue, ColumnType } from '../../src/destination/table-spec.ts';
+
+export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
+  string: 'VARCHAR',
+  int64: 'NUMBER(38,0)',
+  float64: 'FLOAT',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMP_TZ',
+  json: 'VARIANT',
+};
+
+/** A row value as the staged text Snowflake casts back (`'inf'`/`'NaN'` are Snowflake's float spellings). */
+export function toStagedText(type: ColumnType, value: CellValue | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (type === 'float64' && typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'inf' : '-inf';
+  return String(value);
+}
+
+/** SQL turning the staged text column `column` (already quoted) into the column's type. */
+export function fromStagedText(type: ColumnType, column: string): string {
+  return type === 'string' ? column : type === 'json' ? `PARSE_JSON(${column})` : `${column}::${SQL_TYPES[type]}`;
+}
+
+/** The driver's timestamp: a Date carrying Snowflake's exact seconds and nanoseconds. */
+interface SnowflakeDate extends Date {
+  getEpochSeconds(): number;
+  getNanoSeconds(): number;
+}
+
+/** A value the driver returned (NUMBER and VARIANT fetched as strings) in its logical JS form. */
+export function fromDriverValue(type: ColumnType, value: unknown): CellValue {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'int64': {
+      const big = BigInt(value as string);
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+    }
+    case 'float64':
+      return Number(value);
+    case 'boolean':
+      return value === true || value === 'true' || value === '1';
+    case 'timestamp':
+      return isoFromDate(value as SnowflakeDate);
+    default:
+      return String(value);
+  }
+}
+
+/** `2026-01-02T03:04:05.123456Z`, exact to the microsecond (a JS Date alone keeps milliseconds). */
+function isoFromDate(date: SnowflakeDate): string {
+  const seconds = date.getEpochSeconds();
+  const micros = Math.floor(date.getNanoSeconds() / 1000);
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
+}

@@ -1,0 +1,88 @@
+/**
+ * DuckDB results in Snowflake's JSON result encoding: a `rowtype` describing each column and
+ * a `rowset` of strings, as `snowflake-sdk` expects them.
+ * - fixed (NUMBER): decimal text, exact; real (FLOAT): JavaScript's shortest round-trip text
+ * - boolean: "1" / "0"
+ * - timestamp_tz: "<epoch seconds>.<9 fraction digits> <offset minutes + 1440>" (always UTC here)
+ * - variant: JSON text; text: as is
+ */
+import { DuckDBTimestampTZValue, DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+
+export interface RowType {
+  readonly name: string;
+  readonly type: string;
+  readonly scale: number | null;
+  readonly precision: number | null;
+  readonly length: number | null;
+  readonly nullable: boolean;
+}
+
+export interface EncodedResult {
+  readonly rowtype: RowType[];
+  readonly rowset: (string | null)[][];
+}
+
+const INTEGER_TYPES = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
+]);
+
+function snowflakeType(type: DuckDBType): Pick<RowType, 'type' | 'scale' | 'precision'> {
+  if (type.alias === 'JSON') return { type: 'variant', scale: null, precision: null };
+  if (INTEGER_TYPES.has(type.typeId)) return { type: 'fixed', scale: 0, precision: 38 };
+  switch (type.typeId) {
+    case DuckDBTypeId.DECIMAL: {
+      const [precision, scale] = (/\((\d+),(\d+)\)/.exec(type.toString()) ?? []).slice(1).map(Number);
+      return { type: 'fixed', scale: scale ?? 0, precision: precision ?? 38 };
+    }
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return { type: 'real', scale: null, precision: null };
+    case DuckDBTypeId.BOOLEAN:
+      return { type: 'boolean', scale: null, precision: null };
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return { type: 'timestamp_tz', scale: 9, precision: 0 };
+    default:
+      return { type: 'text', scale: null, precision: null };
+  }
+}
+
+function encodeValue(value: DuckDBValue, type: string): string | null {
+  if (value === null) return null;
+  if (type === 'boolean') return value ? '1' : '0';
+  if (type === 'real' && typeof value === 'number') return Number.isFinite(value) ? String(value) : value > 0 ? 'inf' : value < 0 ? '-inf' : 'NaN';
+  if (value instanceof DuckDBTimestampTZValue) {
+    const micros = value.micros;
+    const seconds = micros / 1_000_000n - (micros % 1_000_000n < 0n ? 1n : 0n);
+    const fraction = micros - seconds * 1_000_000n;
+    return `${seconds}.${fraction.toString().padStart(6, '0')}000 1440`;
+  }
+  return String(value);
+}
+
+export function encodeResult(result: DuckDBResultReader): EncodedResult {
+  const rowtype = result.columnNames().map((name, i) => ({
+    name,
+    ...snowflakeType(result.columnType(i)),
+    length: null,
+    nullable: true,
+  }));
+  const rowset = result.getRows().map((row) => row.map((value, i) => encodeValue(value, rowtype[i]!.type)));
+  return { rowtype, rowset };
+}
+
+/** A one-row result such as DDL status text or DML counts. */
+export function singleRow(columns: readonly { name: string; value: string; type?: 'fixed' | 'text' }[]): EncodedResult {
+  return {
+    rowtype: columns.map((c) => ({ name: c.name, type: c.type ?? 'text', scale: c.type === 'fixed' ? 0 : null, precision: c.type === 'fixed' ? 38 : null, length: null, nullable: false })),
+    rowset: [columns.map((c) => c.value)],
+  };
+}

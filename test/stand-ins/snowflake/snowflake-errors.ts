@@ -1,0 +1,37 @@
+/**
+ * Snowflake's error replies (HTTP 200, `success: false`) and the mapping from DuckDB's
+ * messages to the Snowflake codes a connector may react to.
+ */
+
+/** A statement or login failure with Snowflake's code, SQL state and message. */
+export class SnowflakeStandInError extends Error {
+  readonly code: string;
+  readonly sqlState: string;
+  constructor(code: string, sqlState: string, message: string) {
+    super(message);
+    this.code = code;
+    this.sqlState = sqlState;
+  }
+}
+
+export const loginFailed = () => new SnowflakeStandInError('390100', '08004', 'Incorrect username or password was specified.');
+export const jwtInvalid = () => new SnowflakeStandInError('390144', '08004', 'JWT token is invalid.');
+export const sessionGone = () => new SnowflakeStandInError('390112', '08001', 'Your session has expired. Please login again.');
+export const duplicateMergeRow = () =>
+  new SnowflakeStandInError('100090', '42P18', 'Duplicate row detected during DML action\nRow Values: [...]');
+export const stageBindRefused = () =>
+  new SnowflakeStandInError('003001', '42501', 'SQL access control error:\nInsufficient privileges to operate on stage (the stand-in refuses stage-based binds and PUT)');
+export const insufficientPrivileges = (object: string) =>
+  new SnowflakeStandInError('003001', '42501', `SQL access control error:\nInsufficient privileges to operate on ${object}`);
+
+/** DuckDB's error text as the Snowflake error a connector would see for the same mistake. */
+export function fromDuckDb(error: unknown): SnowflakeStandInError {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = message.split('\n')[0] ?? message;
+  const missing = /^Catalog Error: (?:Table|Schema|Catalog) with name "?([^"!]+?)"? does not exist/.exec(first);
+  if (missing) return new SnowflakeStandInError('002003', '42S02', `SQL compilation error:\nObject '${missing[1]}' does not exist or not authorized.`);
+  const conversion = /^Conversion Error: Could not convert string "(.*)" to /.exec(first);
+  if (conversion) return new SnowflakeStandInError('100038', '22018', `Numeric value '${conversion[1]}' is not recognized`);
+  if (first.startsWith('Conversion Error') || first.startsWith('Invalid Input Error')) return new SnowflakeStandInError('100069', '22P02', first);
+  return new SnowflakeStandInError('001003', '42000', `SQL compilation error:\n${first}`);
+}

@@ -1,0 +1,136 @@
+/**
+ * The stand-in speaks the protocol the real `snowflake-sdk` expects and keeps the Snowflake
+ * semantics our connector's correctness depends on.
+ */
+import type { Connection } from 'snowflake-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE, keyPairFiles, LOADER, startStandIn, type StandInSetup } from './stand-in-fixture.ts';
+
+type Sdk = typeof import('snowflake-sdk');
+let sdk: Sdk;
+let setup: StandInSetup;
+const keys = keyPairFiles('key-pass-phrase');
+
+beforeAll(async () => {
+  const module = (await import('snowflake-sdk')) as Sdk & { default?: Sdk };
+  sdk = module.default ?? module;
+  sdk.configure({ logLevel: 'OFF' });
+  setup = await startStandIn([{ name: 'KEY_USER', publicKeyPem: keys.publicKeyPem }]);
+});
+afterAll(() => setup.standIn.close());
+
+async function connect(options: Record<string, unknown> = {}): Promise<Connection> {
+  const connection = sdk.createConnection({
+    account: 'aivis-test',
+    username: LOADER.name,
+    password: LOADER.password,
+    accessUrl: setup.standIn.url,
+    database: DATABASE,
+    ...options,
+  } as Parameters<Sdk['createConnection']>[0]);
+  await new Promise<void>((resolve, reject) => connection.connect((error) => (error ? reject(error) : resolve())));
+  return connection;
+}
+
+function run(connection: Connection, sqlText: string, binds?: unknown[]): Promise<Record<string, unknown>[]> {
+  return new Promise((resolve, reject) =>
+    connection.execute({
+      sqlText,
+      ...(binds ? { binds: binds as never } : {}),
+      fetchAsString: ['Number', 'JSON'],
+      complete: (error, _s, rows) => (error ? reject(error) : resolve(rows ?? [])),
+    }),
+  );
+}
+
+const destroy = (c: Connection) => new Promise<void>((resolve) => c.destroy(() => resolve()));
+
+describe('Snowflake stand-in', () => {
+  it('refuses a wrong password with Snowflake code 390100', async () => {
+    await expect(connect({ password: 'wrong' })).rejects.toMatchObject({ code: '390100', message: 'Incorrect username or password was specified.' });
+  });
+
+  it('accepts a key-pair JWT signed by the registered key and refuses another key', async () => {
+    const ok = await connect({ username: 'key_user', password: undefined, authenticator: 'SNOWFLAKE_JWT', privateKeyPath: keys.privateKeyFile, privateKeyPass: 'key-pass-phrase' });
+    expect(await run(ok, 'SELECT 1 AS one')).toEqual([{ ONE: '1' }]);
+    await destroy(ok);
+    const other = keyPairFiles('other');
+    await expect(
+      connect({ username: 'key_user', password: undefined, authenticator: 'SNOWFLAKE_JWT', privateKeyPath: other.privateKeyFile, privateKeyPass: 'other' }),
+    ).rejects.toMatchObject({ code: '390144' });
+  });
+
+  it('folds unquoted names to upper case and encodes every type as Snowflake does', async () => {
+    const c = await connect();
+    await run(c, 'CREATE SCHEMA analytics.types_case');
+    await run(c, 'CREATE TABLE analytics.types_case.t (id VARCHAR, n NUMBER(38,0), f FLOAT, b BOOLEAN, ts TIMESTAMP_TZ, v VARIANT)');
+    await run(c, `INSERT INTO "ANALYTICS"."TYPES_CASE"."T" SELECT 'a', '9007199254740993'::NUMBER(38,0), 0.1::FLOAT, TRUE, '2026-01-02T03:04:05.123456Z'::TIMESTAMP_TZ, PARSE_JSON('{"k":[1,2]}')`);
+    const [row] = await run(c, 'select id, n, f, b, ts, v from analytics.types_case.t');
+    const ts = row!.TS as Date & { getEpochSeconds(): number; getNanoSeconds(): number };
+    expect({ ...row, TS: [ts.getEpochSeconds(), ts.getNanoSeconds()] }).toEqual({ ID: 'a', N: '9007199254740993', F: '0.1', B: true, TS: [1767323045, 123456000], V: '{"k":[1,2]}' });
+    await destroy(c);
+  });
+
+  it('runs column-major array binds as one statement per row', async () => {
+    const c = await connect();
+    await run(c, 'CREATE SCHEMA analytics.binds');
+    await run(c, 'CREATE TABLE analytics.binds.t (id VARCHAR, n VARCHAR)');
+    const rows = Array.from({ length: 1200 }, (_, i) => [`r${i}`, i % 2 ? null : String(i)]);
+    expect(await run(c, 'INSERT INTO analytics.binds.t VALUES (?, ?)', rows)).toEqual([{ 'number of rows inserted': '1200' }]);
+    expect(await run(c, 'SELECT COUNT(*) AS n, COUNT(n) AS filled FROM analytics.binds.t')).toEqual([{ N: '1200', FILLED: '600' }]);
+    await destroy(c);
+  });
+
+  it('fails a MERGE whose source has two rows for one target row (100090), as Snowflake does', async () => {
+    const c = await connect();
+    await run(c, 'CREATE SCHEMA analytics.merge_dup');
+    await run(c, 'CREATE TABLE analytics.merge_dup.t (id VARCHAR, v VARCHAR)');
+    await run(c, `INSERT INTO analytics.merge_dup.t VALUES ('a', 'old')`);
+    const merge = (source: string) =>
+      run(c, `MERGE INTO analytics.merge_dup.t AS t USING (${source}) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)`);
+    await expect(merge(`SELECT 'a' AS id, 'x' AS v UNION ALL SELECT 'a', 'y'`)).rejects.toMatchObject({ code: '100090' });
+    expect(await merge(`SELECT 'a' AS id, 'x' AS v UNION ALL SELECT 'b', 'y'`)).toEqual([{ 'number of rows inserted': '1', 'number of rows updated': '1' }]);
+    await destroy(c);
+  });
+
+  it('refuses the stage bind path and counts the attempt; the driver then falls back to inline binds', async () => {
+    const c = await connect({ arrayBindingThreshold: 10 });
+    await run(c, 'CREATE SCHEMA analytics.stage_path');
+    await run(c, 'CREATE TABLE analytics.stage_path.t (id VARCHAR)');
+    const before = setup.standIn.stats.stageBindAttempts;
+    await run(c, 'INSERT INTO analytics.stage_path.t VALUES (?)', Array.from({ length: 11 }, (_, i) => [`r${i}`]));
+    expect(setup.standIn.stats.stageBindAttempts).toBe(before + 1);
+    expect(await run(c, 'SELECT COUNT(*) AS n FROM analytics.stage_path.t')).toEqual([{ N: '11' }]);
+    await destroy(c);
+  });
+
+  it('a failed statement inside a transaction undoes only itself; the transaction stays open until ROLLBACK', async () => {
+    const c = await connect();
+    await run(c, 'CREATE SCHEMA analytics.tx');
+    await run(c, 'CREATE TABLE analytics.tx.t (id VARCHAR, n NUMBER(38,0))');
+    await run(c, 'BEGIN');
+    await run(c, `INSERT INTO analytics.tx.t VALUES ('kept', 1)`);
+    await expect(run(c, `INSERT INTO analytics.tx.t SELECT 'bad', 'abc'::NUMBER(38,0)`)).rejects.toMatchObject({ code: '100038', message: "Numeric value 'abc' is not recognized" });
+    expect(await run(c, 'SELECT id FROM analytics.tx.t')).toEqual([{ ID: 'kept' }]);
+    const other = await connect();
+    expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.tx.t')).toEqual([{ N: '0' }]);
+    await run(c, 'ROLLBACK');
+    expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.tx.t')).toEqual([{ N: '0' }]);
+    await destroy(other);
+    await destroy(c);
+  });
+
+  it('ends sessions on destroy and rolls back what they left open', async () => {
+    const c = await connect();
+    await run(c, 'CREATE SCHEMA analytics.session_end');
+    await run(c, 'CREATE TABLE analytics.session_end.t (id VARCHAR)');
+    const open = setup.standIn.openSessions();
+    await run(c, 'BEGIN');
+    await run(c, `INSERT INTO analytics.session_end.t VALUES ('x')`);
+    await destroy(c);
+    expect(setup.standIn.openSessions()).toBe(open - 1);
+    const other = await connect();
+    expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.session_end.t')).toEqual([{ N: '0' }]);
+    await destroy(other);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * A local stand-in of Snowflake's REST protocol for the real `snowflake-sdk`
+ * (`accessUrl: stand-in.url`): login (password, key-pair JWT), query requests with binds
+ * (array binds included), transactions, session delete, telemetry. SQL runs on one in-memory
+ * DuckDB (the "account"); each session gets its own DuckDB connection. See
+ * `sql-rewrite.ts` for the rewrites and `stand-in-session.ts` for the Snowflake semantics kept.
+ *
+ * @example
+ * const sf = await startSnowflakeStandIn({ users: [{ name: 'LOADER', password: 'pw' }], databases: ['ANALYTICS'] });
+ * snowflake.createConnection({ account: 'acct', username: 'loader', password: 'pw', accessUrl: sf.url, ... });
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { SnowflakeStandInError, sessionGone } from './snowflake-errors.ts';
+import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
+import { StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
+
+export type { StandInUser } from './stand-in-login.ts';
+export type { StandInStats } from './stand-in-session.ts';
+
+export interface SnowflakeStandInOptions {
+  readonly users: readonly StandInUser[];
+  /** Databases that exist (upper-case names, as Snowflake stores unquoted ones). */
+  readonly databases: readonly string[];
+  /** Roles (upper-case) that may read and write but not create schemas or tables. */
+  readonly readOnlyRoles?: readonly string[];
+}
+
+export interface SnowflakeStandIn {
+  /** `http://127.0.0.1:PORT`, the driver's `accessUrl`. */
+  readonly url: string;
+  readonly stats: StandInStats;
+  /** Open sessions (a connector that forgets `destroy()` leaves one behind). */
+  openSessions(): number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly handler: StandInSession;
+  /** Statements of one session run one at a time, as on one Snowflake session. */
+  queue: Promise<unknown>;
+}
+
+export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): Promise<SnowflakeStandIn> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const setup = await instance.connect();
+  await setup.run(`SET GLOBAL TimeZone = 'UTC'`);
+  for (const db of options.databases) await setup.run(`ATTACH ':memory:' AS "${db}"`);
+  setup.closeSync();
+  const stats: StandInStats = { logins: 0, statements: 0, stageBindAttempts: 0, maxBindValues: 0 };
+  const sessions = new Map<string, Session>();
+  const readOnlyRoles = new Set(options.readOnlyRoles ?? []);
+
+  const login = async (url: URL, data: LoginData) => {
+    authenticate(options.users, data);
+    stats.logins++;
+    const connection = await instance.connect();
+    const database = url.searchParams.get('databaseName')?.toUpperCase();
+    const schema = url.searchParams.get('schemaName')?.toUpperCase();
+    const role = url.searchParams.get('roleName')?.toUpperCase() ?? 'PUBLIC';
+    // Like Snowflake, a session whose schema does not exist yet starts without one.
+    for (const target of [database && schema ? `"${database}"."${schema}"` : undefined, database ? `"${database}"` : undefined]) {
+      if (!target) continue;
+      try {
+        await connection.run(`USE ${target}`);
+        break;
+      } catch {
+        // try the next, shorter search path
+      }
+    }
+    const token = randomUUID();
+    sessions.set(token, { handler: new StandInSession({ connection, readOnly: readOnlyRoles.has(role), stats }), queue: Promise.resolve() });
+    return {
+      token,
+      masterToken: randomUUID(),
+      validityInSeconds: 3600,
+      masterValidityInSeconds: 14400,
+      sessionId: sessions.size,
+      parameters: [],
+      sessionInfo: { databaseName: database ?? null, schemaName: schema ?? null, warehouseName: url.searchParams.get('warehouse'), roleName: role },
+    };
+  };
+
+  const sessionOf = (req: http.IncomingMessage): [string, Session] => {
+    const token = /Snowflake Token="([^"]+)"/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const session = sessions.get(token);
+    if (!session) throw sessionGone();
+    return [token, session];
+  };
+
+  const query = async (req: http.IncomingMessage, body: { sqlText: string; bindings?: Record<string, WireBind> }) => {
+    const [, session] = sessionOf(req);
+    const run = session.queue.then(() => session.handler.execute(body.sqlText, body.bindings));
+    session.queue = run.catch(() => undefined);
+    const result = await run;
+    const queryId = randomUUID();
+    return { ...result, total: result.rowset.length, returned: result.rowset.length, queryId, queryResultFormat: 'json', parameters: [] };
+  };
+
+  const route = async (req: http.IncomingMessage, url: URL, body: unknown): Promise<unknown> => {
+    switch (url.pathname) {
+      case '/session/v1/login-request':
+        return login(url, (body as { data: LoginData }).data);
+      case '/queries/v1/query-request':
+        return query(req, body as { sqlText: string; bindings?: Record<string, WireBind> });
+      case '/session': {
+        if (url.searchParams.get('delete') !== 'true') return {};
+        const [token, session] = sessionOf(req);
+        sessions.delete(token);
+        await session.queue;
+        await session.handler.close();
+        return {};
+      }
+      default:
+        // telemetry, heartbeat and token renewal: accepted and ignored
+        return {};
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const raw = Buffer.concat(chunks);
+      const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString();
+      const reply = (payload: unknown) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      route(req, url, text ? JSON.parse(text) : {})
+        .then((data) => reply({ success: true, code: null, message: null, data }))
+        .catch((error: unknown) => {
+          const e = error instanceof SnowflakeStandInError ? error : new SnowflakeStandInError('000603', 'XX000', String(error));
+          reply({ success: false, code: e.code, message: e.message, data: { queryId: randomUUID(), sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 } });
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    openSessions: () => sessions.size,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const session of sessions.values()) await session.handler.close();
+      sessions.clear();
+      instance.closeSync();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The small, documented rewrites that let DuckDB run the Snowflake SQL our connector sends.
+ * Everything else is passed through unchanged, so SQL DuckDB cannot run fails loudly instead
+ * of being "fixed" here.
+ *
+ * Applied outside string literals and quoted identifiers only:
+ * - unquoted words fold to upper case, as Snowflake folds unquoted identifiers (so result
+ *   column names come back upper-case, and `websites` names the table `"WEBSITES"`);
+ * - types: `VARIANT` -> `JSON`, `NUMBER(p,s)` -> `DECIMAL(p,s)`, `TIMESTAMP_TZ` ->
+ *   `TIMESTAMPTZ`, `FLOAT` -> `DOUBLE` (Snowflake's FLOAT is 64-bit; DuckDB's is 32-bit);
+ * - `PARSE_JSON(x)` -> `JSON(x)` (DuckDB's parse-and-validate);
+ * - `USE SCHEMA a.b` -> `USE a.b`;
+ * - `"DB".INFORMATION_SCHEMA.` -> `INFORMATION_SCHEMA.` (DuckDB has one information schema
+ *   for every catalog; queries filter on `TABLE_CATALOG`).
+ */
+
+const WORDS: Readonly<Record<string, string>> = {
+  VARIANT: 'JSON',
+  NUMBER: 'DECIMAL',
+  TIMESTAMP_TZ: 'TIMESTAMPTZ',
+  FLOAT: 'DOUBLE',
+  PARSE_JSON: 'JSON',
+};
+
+/** A piece of SQL text: code, a '...' literal, or a "..." identifier (quotes included). */
+export interface SqlSegment {
+  readonly kind: 'code' | 'literal' | 'identifier';
+  readonly text: string;
+}
+
+export function splitSql(sql: string): SqlSegment[] {
+  const out: SqlSegment[] = [];
+  let i = 0;
+  let code = '';
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"') {
+      if (code) out.push({ kind: 'code', text: code });
+      code = '';
+      let j = i + 1;
+      for (;;) {
+        if (j >= sql.length) break;
+        if (sql[j] === ch) {
+          if (sql[j + 1] === ch) j += 2; // doubled quote escapes itself
+          else break;
+        } else if (ch === "'" && sql[j] === '\\') j += 2;
+        else j += 1;
+      }
+      out.push({ kind: ch === "'" ? 'literal' : 'identifier', text: sql.slice(i, j + 1) });
+      i = j + 1;
+    } else {
+      code += ch;
+      i += 1;
+    }
+  }
+  if (code) out.push({ kind: 'code', text: code });
+  return out;
+}
+
+export function rewriteSql(sql: string): string {
+  const folded = splitSql(sql)
+    .map((s) => (s.kind === 'code' ? s.text.replace(/[A-Za-z_][A-Za-z0-9_$]*/g, (w) => WORDS[w.toUpperCase()] ?? w.toUpperCase()) : s.text))
+    .join('');
+  return folded
+    .replace(/^(\s*)USE\s+SCHEMA\s+/, '$1USE ')
+    .replace(/(?:"[^"]+"|[A-Z_][A-Z0-9_$]*)\.INFORMATION_SCHEMA\./g, 'INFORMATION_SCHEMA.');
+}
+
+/** The first keyword of a statement, upper-cased (`SELECT`, `MERGE`, `CREATE`, ...). */
+export function leadingKeyword(sql: string): string {
+  return /^\s*\(?\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
+}
+
+/** The number of `?` placeholders in code segments of `sql`. */
+export function countPlaceholders(sql: string): number {
+  return splitSql(sql)
+    .filter((s) => s.kind === 'code')
+    .reduce((n, s) => n + (s.text.match(/\?/g)?.length ?? 0), 0);
+}

@@ -1,0 +1,52 @@
+/** Test wiring for the Snowflake stand-in: a started stand-in and a matching connector config. */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SnowflakeConfig } from '../../../schemas/config.ts';
+import { startSnowflakeStandIn, type SnowflakeStandIn } from './snowflake-stand-in.ts';
+
+export const LOADER = { name: 'AIVIS_LOADER', password: 'loader-secret-pw' } as const;
+export const READER = { name: 'AIVIS_READER', password: 'reader-secret-pw' } as const;
+export const DATABASE = 'ANALYTICS';
+
+/** An encrypted key pair as `openssl genrsa | openssl pkcs8 -v2 aes256` would write it. */
+export function keyPairFiles(passphrase: string): { privateKeyFile: string; publicKeyPem: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase },
+  });
+  const privateKeyFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'aivis-sf-key-')), 'rsa_key.p8');
+  writeFileSync(privateKeyFile, privateKey, { mode: 0o600 });
+  return { privateKeyFile, publicKeyPem: publicKey };
+}
+
+export interface StandInSetup {
+  readonly standIn: SnowflakeStandIn;
+  /** A password config for `schema`, as a user would write it. */
+  config(schema: string, overrides?: Partial<SnowflakeConfig>): SnowflakeConfig;
+}
+
+export async function startStandIn(extraUsers: { name: string; publicKeyPem?: string; password?: string }[] = []): Promise<StandInSetup> {
+  const standIn = await startSnowflakeStandIn({
+    users: [LOADER, READER, ...extraUsers],
+    databases: [DATABASE],
+    readOnlyRoles: ['AIVIS_READER_ROLE'],
+  });
+  return {
+    standIn,
+    config: (schema, overrides = {}) => ({
+      type: 'snowflake',
+      account: 'aivis-test',
+      username: LOADER.name.toLowerCase(),
+      password: LOADER.password,
+      warehouse: 'LOADING',
+      database: DATABASE.toLowerCase(),
+      schema,
+      role: 'AIVIS_LOADER_ROLE',
+      access_url: standIn.url,
+      ...overrides,
+    }),
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * One Snowflake session of the stand-in: its own DuckDB connection (so temporary tables and
+ * transactions are per session, as in Snowflake) and Snowflake's statement semantics where
+ * they differ from DuckDB's:
+ * - a failed statement inside an explicit transaction undoes only itself; the transaction stays
+ *   open until COMMIT or ROLLBACK (DuckDB aborts the whole transaction, so the session keeps a
+ *   journal of the transaction's statements and replays them after DuckDB's rollback);
+ * - DDL inside a transaction commits the transaction first;
+ * - a MERGE where one target row matches several source rows fails (merge-check.ts);
+ * - stage-based binds (`CREATE TEMPORARY STAGE SYSTEM$BIND`, `PUT`) are refused, and counted.
+ */
+import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import { duplicateSourceCheck } from './merge-check.ts';
+import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
+import { duplicateMergeRow, fromDuckDb, insufficientPrivileges, SnowflakeStandInError, stageBindRefused } from './snowflake-errors.ts';
+import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
+
+/** A bind as `snowflake-sdk` sends it: one value, or one value per row (array binds). */
+export interface WireBind {
+  readonly type: string;
+  readonly value: string | null | (string | null)[];
+}
+
+export interface StatementResult extends EncodedResult {
+  readonly statementTypeId: number;
+}
+
+/** Counters the tests assert on (shared by every session of one stand-in). */
+export interface StandInStats {
+  logins: number;
+  statements: number;
+  /** Attempts at the stage-based bind path; the connector must never make one. */
+  stageBindAttempts: number;
+  /** The largest number of bind values one statement carried. */
+  maxBindValues: number;
+}
+
+export interface SessionContext {
+  readonly connection: DuckDBConnection;
+  readonly readOnly: boolean;
+  readonly stats: StandInStats;
+}
+
+interface Executed {
+  readonly sql: string;
+  readonly params: DuckDBValue[];
+}
+
+const TYPE_IDS: Readonly<Record<string, number>> = {
+  SELECT: 0x1000,
+  WITH: 0x1000,
+  SHOW: 0x1000,
+  DESCRIBE: 0x1000,
+  INSERT: 0x3100,
+  UPDATE: 0x3200,
+  DELETE: 0x3300,
+  MERGE: 0x3400,
+  BEGIN: 0x5000,
+  START: 0x5000,
+  COMMIT: 0x5001,
+  ROLLBACK: 0x5002,
+  USE: 0x6000,
+  CREATE: 0x6100,
+  ALTER: 0x6200,
+  DROP: 0x6300,
+};
+const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
+/** Rows per DuckDB statement when an array-bound INSERT is expanded to a multi-row VALUES. */
+const VALUES_ROWS_PER_STATEMENT = 500;
+
+export class StandInSession {
+  readonly #ctx: SessionContext;
+  /** Statements of the open transaction, or undefined outside one. */
+  #journal: Executed[] | undefined;
+
+  constructor(ctx: SessionContext) {
+    this.#ctx = ctx;
+  }
+
+  async execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined): Promise<StatementResult> {
+    this.#ctx.stats.statements++;
+    const keyword = leadingKeyword(sqlText);
+    if (/^\s*PUT\s/i.test(sqlText) || /\bSTAGE\b/i.test(sqlText) || sqlText.includes('SYSTEM$BIND')) {
+      this.#ctx.stats.stageBindAttempts++;
+      throw stageBindRefused();
+    }
+    const rows = bindRows(bindings);
+    this.#ctx.stats.maxBindValues = Math.max(this.#ctx.stats.maxBindValues, rows.length * (rows[0]?.length ?? 0));
+    const typeId = TYPE_IDS[keyword] ?? 0x6000;
+    switch (keyword) {
+      case 'BEGIN':
+      case 'START':
+        if (!this.#journal) await this.#run('BEGIN TRANSACTION');
+        this.#journal ??= [];
+        return status(typeId);
+      case 'COMMIT':
+      case 'ROLLBACK':
+        await this.#endTransaction(keyword);
+        return status(typeId);
+    }
+    if (DDL.has(keyword)) {
+      this.#checkWritable(sqlText);
+      await this.#endTransaction('COMMIT');
+    }
+    const sql = rewriteSql(sqlText);
+    const executed: Executed[] = [];
+    try {
+      const result = await this.#statement(keyword, sql, rows, executed);
+      this.#journal?.push(...executed);
+      return { ...result, statementTypeId: typeId };
+    } catch (error) {
+      if (this.#journal) await this.#undoStatement();
+      throw error instanceof SnowflakeStandInError ? error : fromDuckDb(error);
+    }
+  }
+
+  /** Rolls back whatever is open (Snowflake rolls back an open transaction when a session ends). */
+  async close(): Promise<void> {
+    await this.#endTransaction('ROLLBACK');
+    this.#ctx.connection.closeSync();
+  }
+
+  async #statement(keyword: string, sql: string, rows: DuckDBValue[][], executed: Executed[]): Promise<EncodedResult> {
+    const runLogged = async (text: string, params: DuckDBValue[]) => {
+      const result = await this.#run(text, params);
+      executed.push({ sql: text, params });
+      return result;
+    };
+    if (keyword === 'MERGE') return this.#merge(sql, rows[0] ?? [], runLogged);
+    const results: DuckDBResultReader[] = [];
+    const values = keyword === 'INSERT' && rows.length > 1 ? /^([\s\S]*\bVALUES\s*)(\([^()]*\))\s*;?\s*$/.exec(sql) : null;
+    if (values) {
+      for (let i = 0; i < rows.length; i += VALUES_ROWS_PER_STATEMENT) {
+        const chunk = rows.slice(i, i + VALUES_ROWS_PER_STATEMENT);
+        results.push(await runLogged(values[1] + chunk.map(() => values[2]).join(', '), chunk.flat()));
+      }
+    } else {
+      for (const params of rows.length ? rows : [[]]) results.push(await runLogged(sql, params));
+    }
+    const count = () => String(results.reduce((n, r) => n + Number(r.getRows()[0]?.[0] ?? 0), 0));
+    switch (keyword) {
+      case 'INSERT':
+        return singleRow([{ name: 'number of rows inserted', value: count(), type: 'fixed' }]);
+      case 'UPDATE':
+        return singleRow([
+          { name: 'number of rows updated', value: count(), type: 'fixed' },
+          { name: 'number of multi-joined rows updated', value: '0', type: 'fixed' },
+        ]);
+      case 'DELETE':
+        return singleRow([{ name: 'number of rows deleted', value: count(), type: 'fixed' }]);
+      default:
+        return DDL.has(keyword) || keyword === 'USE' ? status(0) : encodeResult(results[results.length - 1]!);
+    }
+  }
+
+  async #merge(sql: string, params: DuckDBValue[], run: (sql: string, params: DuckDBValue[]) => Promise<DuckDBResultReader>): Promise<EncodedResult> {
+    const check = duplicateSourceCheck(sql);
+    if (!check) throw new SnowflakeStandInError('001003', '42000', 'SQL compilation error:\nthe stand-in cannot parse this MERGE');
+    if ((await this.#run(check.sql, params.slice(0, check.params))).getRows().length) throw duplicateMergeRow();
+    const actions = (await run(`${sql.replace(/;\s*$/, '')} RETURNING MERGE_ACTION`, params)).getRows().map((r) => r[0]);
+    const counted = (action: string) => String(actions.filter((a) => a === action).length);
+    return singleRow([
+      { name: 'number of rows inserted', value: counted('INSERT'), type: 'fixed' },
+      { name: 'number of rows updated', value: counted('UPDATE'), type: 'fixed' },
+    ]);
+  }
+
+  /** DuckDB aborted the transaction; restore Snowflake's "only the statement failed". */
+  async #undoStatement(): Promise<void> {
+    await this.#run('ROLLBACK');
+    await this.#run('BEGIN TRANSACTION');
+    for (const step of this.#journal ?? []) await this.#run(step.sql, step.params);
+  }
+
+  async #endTransaction(how: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    if (!this.#journal) return;
+    this.#journal = undefined;
+    await this.#run(how);
+  }
+
+  #checkWritable(sqlText: string): void {
+    if (!this.#ctx.readOnly || /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?TEMP(?:ORARY)?\s/i.test(sqlText)) return;
+    const object = /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(SCHEMA|TABLE)\b/i.exec(sqlText)?.[1]?.toUpperCase();
+    if (object) throw insufficientPrivileges(object === 'SCHEMA' ? 'database' : 'schema');
+  }
+
+  async #run(sql: string, params: DuckDBValue[] = []): Promise<DuckDBResultReader> {
+    return params.length ? this.#ctx.connection.runAndReadAll(sql, params) : this.#ctx.connection.runAndReadAll(sql);
+  }
+}
+
+/** Row-major bind values from Snowflake's bind map (array binds arrive column-major). */
+function bindRows(bindings: Readonly<Record<string, WireBind>> | undefined): DuckDBValue[][] {
+  const binds = Object.entries(bindings ?? {})
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, bind]) => bind);
+  if (!binds.length) return [];
+  const columns = binds.map((b) => (Array.isArray(b.value) ? b.value : [b.value]).map((v) => bindValue(b.type, v)));
+  return columns[0]!.map((_, row) => columns.map((column) => column[row] ?? null));
+}
+
+function bindValue(type: string, value: string | null): DuckDBValue {
+  if (value === null) return null;
+  if (type === 'BOOLEAN') return value === 'true' || value === '1';
+  if (type === 'REAL') return Number(value);
+  return value;
+}
+
+function status(statementTypeId: number): StatementResult {
+  return { ...singleRow([{ name: 'status', value: 'Statement executed successfully.' }]), statementTypeId };
+}
