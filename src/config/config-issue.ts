@@ -18,15 +18,6 @@ export interface ConfigIssue {
   message: string;
 }
 
-/** `source.requests_per_minute`, `streams.mentions.providers[1]`. */
-export function formatPath(path: ConfigPath): string {
-  let out = '';
-  for (const segment of path) {
-    out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
-  }
-  return out;
-}
-
 /** True when `path` is `prefix` or lies under it. */
 export function isUnder(path: ConfigPath, prefix: ConfigPath): boolean {
   return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);

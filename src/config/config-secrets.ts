@@ -7,7 +7,8 @@
  */
 import type { Document } from 'yaml';
 import { registerSecret } from '../log/redact.ts';
-import { formatPath, isUnder, type ConfigIssue, type ConfigPath } from './config-issue.ts';
+import { formatPath } from '../../schemas/format-issues.ts';
+import { isUnder, type ConfigIssue, type ConfigPath } from './config-issue.ts';
 import { valueAt } from './data-path.ts';
 import { WHOLE_REFERENCE } from './env-substitution.ts';
 import { scalarAt, type LineOf } from './yaml-positions.ts';

