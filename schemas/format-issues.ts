@@ -11,7 +11,8 @@ import type { z } from 'zod';
 const MAX_LISTED = 10;
 
 export function formatIssues(error: z.ZodError): string {
-  const lines = error.issues.flatMap(describe);
+  // One rule can fail several zod checks (9007199254740992 is both unsafe and too big): say it once.
+  const lines = [...new Set(error.issues.flatMap(describe))];
   const listed = lines.slice(0, MAX_LISTED);
   if (lines.length > MAX_LISTED) listed.push(`and ${lines.length - MAX_LISTED} more issues`);
   return listed.join('; ');
