@@ -100,7 +100,8 @@ export function createSandboxServer(parts: ServerParts): http.Server {
     deliver(res, reply, requestId, fault);
   }
 
-  return http.createServer((req, res) => {
+  // Cursors may be 22,000 characters (spec part 8): the request line must fit.
+  return http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     respond(req, res).catch((error: unknown) => {
       process.stderr.write(`aivis sandbox: response failed: ${String(error)}\n`);
       res.destroy();
