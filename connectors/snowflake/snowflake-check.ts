@@ -6,7 +6,8 @@
 import { DestinationError } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
-import { createSchemaSql, ident, schemaName, tableName } from './snowflake-sql.ts';
+import { ident } from './snowflake-identifier.ts';
+import { createSchemaSql, schemaName, tableName } from './snowflake-sql.ts';
 
 const PROBE_TABLE = '_aivis_check';
 

@@ -18,7 +18,7 @@ import { registerSecret } from '../../src/log/redact.ts';
  */
 export const ARRAY_BINDING_THRESHOLD = 65_280;
 
-/** Where the tables live. Snowflake folds unquoted names to upper case; we quote upper-case names. */
+/** Where the tables live, named as configured (Snowflake stores each name upper-case: snowflake-identifier.ts). */
 export interface SnowflakeLocation {
   readonly database: string;
   readonly schema: string;
@@ -26,7 +26,7 @@ export interface SnowflakeLocation {
 }
 
 export function snowflakeLocation(config: SnowflakeConfig): SnowflakeLocation {
-  return { database: config.database.toUpperCase(), schema: config.schema.toUpperCase(), role: config.role?.toUpperCase() };
+  return { database: config.database, schema: config.schema, role: config.role };
 }
 
 export function connectionOptions(config: SnowflakeConfig): ConnectionOptions {
@@ -41,8 +41,8 @@ export function connectionOptions(config: SnowflakeConfig): ConnectionOptions {
     username: config.username,
     ...auth,
     warehouse: config.warehouse,
-    database: location.database,
-    schema: location.schema,
+    database: location.database.toUpperCase(),
+    schema: location.schema.toUpperCase(),
     ...(config.role ? { role: config.role } : {}),
     ...(config.access_url ? { accessUrl: config.access_url } : {}),
     application: 'aivis',

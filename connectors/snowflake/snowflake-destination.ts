@@ -13,6 +13,7 @@ import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
 import { connectSnowflake, type SnowflakeClient, type SnowflakeRow } from './snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
+import { ident } from './snowflake-identifier.ts';
 import { acquireLeaseLock } from './snowflake-lock.ts';
 import * as sql from './snowflake-sql.ts';
 import { fromDriverValue, toStagedText } from './snowflake-types.ts';
@@ -82,7 +83,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       const c = session();
       await c.execute(sql.createSchemaSql(at));
       const existing = new Map<string, Set<string>>();
-      for (const row of await c.execute(sql.existingColumnsSql(at), [at.database, at.schema])) {
+      for (const row of await c.execute(sql.existingColumnsSql(at), [at.database.toUpperCase(), at.schema.toUpperCase()])) {
         const name = String(row.TABLE_NAME);
         if (!existing.has(name)) existing.set(name, new Set());
         existing.get(name)!.add(String(row.COLUMN_NAME));
@@ -124,13 +125,13 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async deleteState(match) {
       const filters = Object.entries(match).filter((entry): entry is [string, string] => entry[1] !== undefined);
-      const where = filters.map(([name]) => `${sql.ident(name)} = ?`).join(' AND ');
+      const where = filters.map(([name]) => `${ident(name)} = ?`).join(' AND ');
       const [counts] = await session().execute(`DELETE FROM ${sql.tableName(at, stateTable.name)}${where ? ` WHERE ${where}` : ''}`, filters.map(([, v]) => v));
       return Number(counts?.['number of rows deleted'] ?? 0);
     },
 
     async listActiveWebsiteIds() {
-      const rows = await session().execute(`SELECT ${sql.ident('id')} FROM ${sql.tableName(at, websitesTable.name)} WHERE ${sql.ident('_removed_at')} IS NULL ORDER BY 1`);
+      const rows = await session().execute(`SELECT ${ident('id')} FROM ${sql.tableName(at, websitesTable.name)} WHERE ${ident('_removed_at')} IS NULL ORDER BY 1`);
       return rows.map((row) => String(row.ID));
     },
 
@@ -138,7 +139,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
         const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
         await session().execute(
-          `UPDATE ${sql.tableName(at, websitesTable.name)} SET ${sql.ident('_removed_at')} = ?::TIMESTAMP_TZ WHERE ${sql.ident('_removed_at')} IS NULL AND ${sql.ident('id')} IN (${chunk.map(() => '?').join(', ')})`,
+          `UPDATE ${sql.tableName(at, websitesTable.name)} SET ${ident('_removed_at')} = ?::TIMESTAMP_TZ WHERE ${ident('_removed_at')} IS NULL AND ${ident('id')} IN (${chunk.map(() => '?').join(', ')})`,
           [removedAt, ...chunk],
         );
       }

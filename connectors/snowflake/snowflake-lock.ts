@@ -10,7 +10,8 @@ import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
-import { createSchemaSql, createTableSql, ident, selectAllSql, tableName } from './snowflake-sql.ts';
+import { ident } from './snowflake-identifier.ts';
+import { createSchemaSql, createTableSql, selectAllSql, tableName } from './snowflake-sql.ts';
 import { fromDriverValue } from './snowflake-types.ts';
 
 /** How long a lock outlives its last renewal; a crashed run blocks the next one at most this long. */
@@ -79,8 +80,8 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
 async function heldError(deps: LeaseLockDeps): Promise<Error> {
   const [row] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, `${ident('name')} = ?`), [SYNC_LOCK_NAME]);
   const value = (col: string) => fromDriverValue(snowflakeLockTable.columns.find((c) => c.name === col)!.type, row?.[col.toUpperCase()]);
-  const holder = row && { runId: String(value('run_id')), host: String(value('host')), pid: Number(value('pid')), startedAt: String(value('started_at')) };
-  const error = lockHeldError(`${deps.at.database}.${deps.at.schema}`, holder);
+  const holder = row && { runId: String(value('run_id')), host: String(value('host')), pid: Number(value('pid')), startedAt: new Date(String(value('started_at'))).toISOString() };
+  const error = lockHeldError(deps.at.schema, holder);
   error.message += `; its lease expires at ${String(value('expires_at'))} unless that run renews it`;
   return error;
 }

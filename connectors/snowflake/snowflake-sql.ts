@@ -1,16 +1,13 @@
 /**
- * The SQL the Snowflake destination sends. Every name is quoted and upper-case, which is
- * exactly what Snowflake makes of the unquoted name, so users query `aivis.websites` without
- * quotes. Values always travel as binds (`?`), never inside the SQL text.
+ * The SQL the Snowflake destination sends. Names are written as `ident` says (unquoted when
+ * plain, so Snowflake folds them to upper case). Values always travel as binds (`?`), never
+ * inside the SQL text.
  */
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
-import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
+import { ident } from './snowflake-identifier.ts';
 import { fromStagedText, SQL_TYPES } from './snowflake-types.ts';
-
-/** `"NAME"`: the upper-case form Snowflake gives an unquoted identifier. */
-export const ident = (name: string): string => quoteIdentifier(name.toUpperCase());
 
 export const schemaName = (at: SnowflakeLocation): string => `${ident(at.database)}.${ident(at.schema)}`;
 
@@ -46,10 +43,13 @@ export function useSchemaSql(at: SnowflakeLocation): string {
   return `USE SCHEMA ${schemaName(at)}`;
 }
 
-/** Every staged column is text; the MERGE converts (snowflake-types.ts says why). */
+/**
+ * Every staged column is text; the MERGE converts (snowflake-types.ts says why). Replaced,
+ * not kept, so a table that gained a column gets a staging table that has it.
+ */
 export function createStageSql(table: TableSpec): string {
   const columns = table.columns.map((c) => `${ident(c.name)} VARCHAR`);
-  return `CREATE TEMPORARY TABLE IF NOT EXISTS ${stageName(table)} (${SEQ} NUMBER(38,0), ${columns.join(', ')})`;
+  return `CREATE OR REPLACE TEMPORARY TABLE ${stageName(table)} (${SEQ} NUMBER(38,0), ${columns.join(', ')})`;
 }
 
 export function clearStageSql(table: TableSpec): string {

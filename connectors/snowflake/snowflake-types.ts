@@ -37,7 +37,9 @@ interface SnowflakeDate extends Date {
 
 /** A value the driver returned (NUMBER and VARIANT fetched as strings) in its logical JS form. */
 export function fromDriverValue(type: ColumnType, value: unknown): CellValue {
-  if (value === null || value === undefined) return null;
+  // A NUMBER fetched as string comes back as the text 'NULL' when it is NULL (the driver's
+  // DataTypes.getNullValue()); no number is spelled that way, so it cannot hide a value.
+  if (value === null || value === undefined || ((type === 'int64' || type === 'float64') && value === 'NULL')) return null;
   switch (type) {
     case 'int64': {
       const big = BigInt(value as string);

@@ -60,17 +60,22 @@ function encodeValue(value: DuckDBValue, type: string): string | null {
   if (type === 'boolean') return value ? '1' : '0';
   if (type === 'real' && typeof value === 'number') return Number.isFinite(value) ? String(value) : value > 0 ? 'inf' : value < 0 ? '-inf' : 'NaN';
   if (value instanceof DuckDBTimestampTZValue) {
-    const micros = value.micros;
-    const seconds = micros / 1_000_000n - (micros % 1_000_000n < 0n ? 1n : 0n);
-    const fraction = micros - seconds * 1_000_000n;
-    return `${seconds}.${fraction.toString().padStart(6, '0')}000 1440`;
+    // A signed decimal number of seconds: 1969-12-31T23:59:59.5Z is "-0.500000000".
+    const micros = value.micros < 0n ? -value.micros : value.micros;
+    const sign = value.micros < 0n ? '-' : '';
+    return `${sign}${micros / 1_000_000n}.${(micros % 1_000_000n).toString().padStart(6, '0')}000 1440`;
   }
   return String(value);
 }
 
-export function encodeResult(result: DuckDBResultReader): EncodedResult {
+/**
+ * `sql` is the statement as the client sent it: a result column keeps a lower-case name only
+ * when the statement spelled it quoted; otherwise it is upper-case, as Snowflake names it
+ * (DuckDB would name `SELECT table_name` after the catalog's stored, lower-case column).
+ */
+export function encodeResult(result: DuckDBResultReader, sql: string): EncodedResult {
   const rowtype = result.columnNames().map((name, i) => ({
-    name,
+    name: sql.includes(`"${name}"`) ? name : name.toUpperCase(),
     ...snowflakeType(result.columnType(i)),
     length: null,
     nullable: true,

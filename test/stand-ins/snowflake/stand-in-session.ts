@@ -149,7 +149,7 @@ export class StandInSession {
       case 'DELETE':
         return singleRow([{ name: 'number of rows deleted', value: count(), type: 'fixed' }]);
       default:
-        return DDL.has(keyword) || keyword === 'USE' ? status(0) : encodeResult(results[results.length - 1]!);
+        return DDL.has(keyword) || keyword === 'USE' ? status(0) : encodeResult(results[results.length - 1]!, sql);
     }
   }
 
