@@ -1,15 +1,15 @@
-/** Temporary config files for the loader tests, removed after each test file. */
+/** Temporary config files for the loader tests, removed after each test. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { ConfigError } from '../../src/errors.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 
-/** A fresh folder under the OS temp dir, removed when the test file ends. */
+/** A fresh folder under the OS temp dir, removed when the calling test ends. */
 export async function tempDir(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-config-'));
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
 
