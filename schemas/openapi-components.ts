@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   analysisIdSchema,
   countSchema,
+  dataEnvelope,
   listMetaSchema,
   looseRecord,
   mentionIdSchema,
@@ -38,7 +39,6 @@ import { promptImportItemSchema, promptImportRequestSchema } from './prompt-impo
 import { importErrorSchema, promptImportItemResultSchema, promptImportReceiptEnvelopeSchema, promptImportReceiptSchema } from './prompt-import-receipt.ts';
 
 const listOf = (record: z.ZodType) => looseRecord({ data: z.array(record), meta: listMetaSchema });
-const single = (record: z.ZodType, meta: z.ZodType = requestMetaSchema) => looseRecord({ data: record, meta });
 
 /** Component name -> schema. Envelopes are named after the response they describe. */
 export const COMPONENT_SCHEMAS = {
@@ -73,8 +73,8 @@ export const COMPONENT_SCHEMAS = {
   PromptImportReceipt: promptImportReceiptSchema,
   PromptImportReceiptResponse: promptImportReceiptEnvelopeSchema,
   WebsiteList: listOf(websiteSchema),
-  WebsiteResponse: single(websiteSchema),
-  SnapshotResponse: single(snapshotDataSchema, snapshotMetaSchema),
+  WebsiteResponse: dataEnvelope(websiteSchema, requestMetaSchema),
+  SnapshotResponse: dataEnvelope(snapshotDataSchema, snapshotMetaSchema),
   HistoryList: listOf(historyPointSchema),
   MentionList: listOf(mentionSchema),
   CitationList: listOf(citationSchema),
@@ -92,8 +92,11 @@ export function componentSchemas(): Record<string, unknown> {
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]));
 }
 
-/** A parameter's JSON Schema (input side, so defaults show), inline. */
+/**
+ * A parameter's JSON Schema, inline. Output side: the `limit` parser's text-to-number step has
+ * no JSON Schema, the integer it yields does (and its default still shows).
+ */
 export function parameterSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' });
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output' });
   return json;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_COUNT } from './keys.ts';
-import { looseRecord, promptImportIdSchema, requestMetaSchema, timestampSchema, websiteIdSchema } from './common.ts';
+import { dataEnvelope, looseRecord, promptImportIdSchema, requestMetaSchema, timestampSchema, websiteIdSchema } from './common.ts';
 import { mustBe } from './issue-message.ts';
 import { clientIdSchema } from './prompt-import.ts';
 
@@ -132,7 +132,7 @@ export const promptImportReceiptSchema = z.discriminatedUnion(
 export type PromptImportReceipt = z.infer<typeof promptImportReceiptSchema>;
 
 /** `{ data: receipt, meta }` of the POST (202/200) and of the receipt GET. */
-export const promptImportReceiptEnvelopeSchema = looseRecord({ data: promptImportReceiptSchema, meta: requestMetaSchema });
+export const promptImportReceiptEnvelopeSchema = dataEnvelope(promptImportReceiptSchema, requestMetaSchema);
 
 /**
  * zod reports an unknown discriminator at the discriminator's path with the whole object as

@@ -6,12 +6,16 @@ import { z } from 'zod';
 import { MENTION_PROVIDERS } from './keys.ts';
 import { mustBe } from './issue-message.ts';
 
-/** `limit` of every list endpoint: 1 to 500, 100 when absent. */
-export const pageLimitSchema = z.coerce
-  .number({ error: mustBe('an integer from 1 to 500') })
-  .int()
-  .min(1)
-  .max(500)
+/**
+ * `limit` of every list endpoint: 1 to 500, 100 when absent. Query values arrive as text, so a
+ * digit string is read as its number; anything else ("abc", "2.5", " 7 ") is refused as written
+ * rather than coerced into a misleading NaN or 0.
+ */
+export const pageLimitSchema = z
+  .preprocess(
+    (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
+    z.int({ error: mustBe('an integer from 1 to 500') }).min(1).max(500),
+  )
   .default(100);
 
 /** An opaque cursor; bound to the filters it was issued with (spec 4.10). */
