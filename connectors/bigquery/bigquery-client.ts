@@ -1,0 +1,224 @@
+/**
+ * The slice of `@google-cloud/bigquery` the connector uses, behind a small interface. The SDK
+ * is imported only here, lazily in `openBigqueryClient`, so nothing loads it (or its auth
+ * library) unless BigQuery is the configured destination. Every job is counted, and the
+ * bytes BigQuery reports as processed are summed, for the run summary.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BigQuery, Dataset, Query } from '@google-cloud/bigquery';
+import type { CellValue } from '../../src/destination/table-spec.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import type { BigqueryClientOptions } from './bigquery-config.ts';
+import { apiErrorCode, bigqueryError } from './bigquery-errors.ts';
+import { decodeCell, type BigqueryField } from './bigquery-types.ts';
+
+/** A named query parameter: its BigQuery type and value (`ARRAY<STRING>` for id lists). */
+export type QueryParam =
+  | { readonly type: 'STRING' | 'INT64' | 'TIMESTAMP' | 'BOOL'; readonly value: string | number | boolean | null }
+  | { readonly type: 'ARRAY<STRING>'; readonly value: readonly string[] };
+
+export interface QueryOutcome {
+  readonly rows: Record<string, CellValue>[];
+  /** `numDmlAffectedRows` of a DML statement; 0 for a SELECT. */
+  readonly affectedRows: number;
+}
+
+/** The table resource fields `ensureTables` sets. */
+export interface TableResource {
+  readonly fields: readonly BigqueryField[];
+  readonly partitionBy?: string;
+  readonly clusterBy?: readonly string[];
+  /** Epoch milliseconds after which BigQuery deletes the table on its own. */
+  readonly expiresAt?: number;
+}
+
+export interface BigqueryUsage {
+  jobs: number;
+  bytesProcessed: number;
+}
+
+export interface BigqueryClient {
+  readonly project: string;
+  readonly dataset: string;
+  /** Jobs issued and bytes processed since the client opened; callers diff it per flush. */
+  readonly usage: Readonly<BigqueryUsage>;
+  /** Creates the dataset in the configured location unless it exists. */
+  ensureDataset(): Promise<void>;
+  datasetExists(): Promise<boolean>;
+  /** The table's fields, or undefined when the table does not exist. */
+  tableFields(table: string): Promise<BigqueryField[] | undefined>;
+  /** Creates the table; an "already exists" answer counts as success (a racing run made it). */
+  createTable(table: string, resource: TableResource): Promise<void>;
+  /** Appends NULLABLE fields (`tables.patch`): BigQuery's only schema change that needs no rewrite. */
+  addFields(table: string, existing: readonly BigqueryField[], added: readonly BigqueryField[]): Promise<void>;
+  /** Drops the table; a missing table is fine. */
+  dropTable(table: string): Promise<void>;
+  /** One load job (`NEWLINE_DELIMITED_JSON`, append) streaming `lines` into the table. */
+  load(table: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void>;
+  /** One query job; waits for it and reads every page of its result. */
+  query(sql: string, params?: Readonly<Record<string, QueryParam>>): Promise<QueryOutcome>;
+}
+
+export async function openBigqueryClient(options: BigqueryClientOptions, datasetId: string, logger: Logger): Promise<BigqueryClient> {
+  const { BigQuery } = await import('@google-cloud/bigquery');
+  const bigquery = new BigQuery(options as ConstructorParameters<typeof BigQuery>[0]);
+  return new SdkClient(bigquery, bigquery.dataset(datasetId, { location: options.location }), options, logger);
+}
+
+class SdkClient implements BigqueryClient {
+  readonly project: string;
+  readonly dataset: string;
+  readonly usage: BigqueryUsage = { jobs: 0, bytesProcessed: 0 };
+  readonly #bigquery: BigQuery;
+  readonly #dataset: Dataset;
+  readonly #location: string;
+  readonly #logger: Logger;
+
+  constructor(bigquery: BigQuery, dataset: Dataset, options: BigqueryClientOptions, logger: Logger) {
+    this.#bigquery = bigquery;
+    this.#dataset = dataset;
+    this.#location = options.location;
+    this.#logger = logger;
+    this.project = options.projectId;
+    this.dataset = dataset.id!;
+  }
+
+  async ensureDataset(): Promise<void> {
+    if (await this.datasetExists()) return;
+    try {
+      await this.#dataset.create({ location: this.#location });
+    } catch (error) {
+      if (apiErrorCode(error) !== 409) throw bigqueryError(`create dataset ${this.project}:${this.dataset}`, error, this.dataset);
+    }
+  }
+
+  async datasetExists(): Promise<boolean> {
+    try {
+      await this.#dataset.getMetadata();
+      return true;
+    } catch (error) {
+      if (apiErrorCode(error) === 404) return false;
+      throw bigqueryError(`read dataset ${this.project}:${this.dataset}`, error, this.dataset);
+    }
+  }
+
+  async tableFields(table: string): Promise<BigqueryField[] | undefined> {
+    try {
+      const [metadata] = await this.#dataset.table(table).getMetadata();
+      return (metadata.schema?.fields ?? []) as BigqueryField[];
+    } catch (error) {
+      if (apiErrorCode(error) === 404) return undefined;
+      throw bigqueryError(`read table ${this.dataset}.${table}`, error, this.dataset);
+    }
+  }
+
+  async createTable(table: string, resource: TableResource): Promise<void> {
+    try {
+      await this.#dataset.createTable(table, {
+        schema: { fields: resource.fields.map((f) => ({ ...f })) },
+        ...(resource.partitionBy ? { timePartitioning: { type: 'DAY', field: resource.partitionBy } } : {}),
+        ...(resource.clusterBy?.length ? { clustering: { fields: [...resource.clusterBy] } } : {}),
+        ...(resource.expiresAt !== undefined ? { expirationTime: String(resource.expiresAt) } : {}),
+      });
+    } catch (error) {
+      if (apiErrorCode(error) !== 409) throw bigqueryError(`create table ${this.dataset}.${table}`, error, this.dataset);
+    }
+  }
+
+  async addFields(table: string, existing: readonly BigqueryField[], added: readonly BigqueryField[]): Promise<void> {
+    try {
+      await this.#dataset.table(table).setMetadata({ schema: { fields: [...existing, ...added].map((f) => ({ ...f })) } });
+    } catch (error) {
+      throw bigqueryError(`add columns ${added.map((f) => f.name).join(', ')} to ${this.dataset}.${table}`, error, this.dataset);
+    }
+  }
+
+  async dropTable(table: string): Promise<void> {
+    try {
+      await this.#dataset.table(table).delete();
+    } catch (error) {
+      if (apiErrorCode(error) !== 404) throw bigqueryError(`drop table ${this.dataset}.${table}`, error, this.dataset);
+    }
+  }
+
+  async load(table: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void> {
+    this.usage.jobs += 1;
+    // createWriteStream holds back 'finish' until the load job is DONE and destroys the
+    // stream with the job's errorResult, so the pipeline settles with the job's outcome.
+    const upload = this.#dataset.table(table, { location: this.#location }).createWriteStream({
+      sourceFormat: 'NEWLINE_DELIMITED_JSON',
+      writeDisposition: 'WRITE_APPEND',
+      jobPrefix: 'aivis_load_',
+    } as Parameters<ReturnType<Dataset['table']>['createWriteStream']>[0]);
+    try {
+      await pipeline(Readable.from(lines), upload);
+    } catch (error) {
+      throw bigqueryError(`load into ${this.dataset}.${table}`, error, this.dataset);
+    }
+    this.#logger.debug('bigquery load job done', { table: `${this.dataset}.${table}` });
+  }
+
+  async query(sql: string, params: Readonly<Record<string, QueryParam>> = {}): Promise<QueryOutcome> {
+    this.usage.jobs += 1;
+    const request: Query = { query: sql, location: this.#location, jobPrefix: 'aivis_query_', ...sdkParams(params, (v) => this.#bigquery.timestamp(v)) };
+    try {
+      const [job] = await this.#bigquery.createQueryJob(request);
+      const rows: Record<string, CellValue>[] = [];
+      let page: Record<string, unknown> | null = { skipParsing: true, autoPaginate: false };
+      let affectedRows: number | undefined;
+      while (page) {
+        const [raw, next, response] = (await job.getQueryResults(page)) as unknown as [RawRow[], Record<string, unknown> | null, QueryResponse];
+        const fields = response.schema?.fields ?? [];
+        for (const row of raw ?? []) rows.push(decodeRow(fields, row));
+        // Every page of a finished job repeats its statistics: count them once.
+        if (response.jobComplete !== false && affectedRows === undefined) {
+          affectedRows = Number(response.numDmlAffectedRows ?? 0);
+          this.usage.bytesProcessed += Number(response.totalBytesProcessed ?? 0);
+        }
+        page = next ? { ...next, skipParsing: true, autoPaginate: false } : null;
+      }
+      this.#logger.debug('bigquery query job done', { job: job.id, affectedRows });
+      return { rows, affectedRows: affectedRows ?? 0 };
+    } catch (error) {
+      throw bigqueryError(`query (${sql.split('\n')[0]!.slice(0, 80)})`, error, this.dataset);
+    }
+  }
+}
+
+interface RawRow {
+  f: { v: unknown }[];
+}
+
+interface QueryResponse {
+  jobComplete?: boolean;
+  schema?: { fields?: { name: string; type: string }[] };
+  numDmlAffectedRows?: string;
+  totalBytesProcessed?: string;
+}
+
+function decodeRow(fields: readonly { name: string; type: string }[], row: RawRow): Record<string, CellValue> {
+  const out: Record<string, CellValue> = {};
+  fields.forEach((field, i) => {
+    out[field.name] = decodeCell(field.type, row.f[i]?.v);
+  });
+  return out;
+}
+
+/**
+ * Named parameters in the SDK's `params` + `types` form (types are required for NULLs). A
+ * TIMESTAMP goes as the SDK's timestamp object: given a plain string with type TIMESTAMP,
+ * the SDK (9.3) sends an empty value.
+ */
+function sdkParams(params: Readonly<Record<string, QueryParam>>, timestamp: (iso: string) => unknown): Pick<Query, 'params' | 'types'> {
+  const names = Object.keys(params);
+  if (!names.length) return {};
+  const values: Record<string, unknown> = {};
+  const types: Record<string, string | string[]> = {};
+  for (const name of names) {
+    const param = params[name]!;
+    values[name] = param.type === 'ARRAY<STRING>' ? [...param.value] : param.type === 'TIMESTAMP' && typeof param.value === 'string' ? timestamp(param.value) : param.value;
+    types[name] = param.type === 'ARRAY<STRING>' ? ['STRING'] : param.type;
+  }
+  return { params: values, types } as Pick<Query, 'params' | 'types'>;
+}

@@ -1,0 +1,219 @@
+/**
+ * The BigQuery destination: wires the client, the SQL and the lease lock behind the
+ * `Destination` interface. Each flush: per table, a staging table that expires on its own,
+ * one NDJSON load job into it, one MERGE into the target, then the staging table is dropped;
+ * state goes last, the same way (rows first, then state: BigQuery DML is not transactional
+ * across statements without scripting sessions).
+ */
+import { randomUUID } from 'node:crypto';
+import type { BigqueryConfig } from '../../schemas/config.ts';
+import type { Destination, DestinationLock, Flush, FlushResult, LockOwner, StateEntry } from '../../src/destination/destination.ts';
+import { flushParts } from '../../src/destination/flush-parts.ts';
+import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
+import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { DestinationError } from '../../src/errors.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { openBigqueryClient, type BigqueryClient } from './bigquery-client.ts';
+import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions, credentialsAvoidMetadataServer } from './bigquery-config.ts';
+import { apiErrorCode } from './bigquery-errors.ts';
+import { acquireLease, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
+import {
+  ORDINAL_COLUMN,
+  activeWebsitesSql,
+  createDatasetDdl,
+  createTableDdl,
+  deleteStateSql,
+  markRemovedSql,
+  mergeSql,
+  selectStateSql,
+  type TableRef,
+} from './bigquery-sql.ts';
+import { ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
+
+export interface BigqueryDestinationDeps {
+  readonly logger: Logger;
+  /** A ready google-auth-library client (tests, embedders); otherwise `key_file` or ADC. */
+  readonly authClient?: unknown;
+  /** Clock of lock leases and staging expiry. */
+  readonly now?: () => Date;
+  /** Lease of the run lock; default 10 minutes, renewed every third of it. */
+  readonly leaseMs?: number;
+}
+
+const ORDINAL: ColumnSpec = { name: ORDINAL_COLUMN, type: 'int64', nullable: true };
+
+export class BigqueryDestination implements Destination {
+  readonly type = 'bigquery';
+  readonly capabilities = BIGQUERY_CAPABILITIES;
+  readonly #config: BigqueryConfig;
+  readonly #deps: BigqueryDestinationDeps;
+  readonly #now: () => Date;
+  #client: BigqueryClient | undefined;
+  #lease: BigqueryLease | undefined;
+
+  constructor(config: BigqueryConfig, deps: BigqueryDestinationDeps) {
+    this.#config = config;
+    this.#deps = deps;
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  async open(): Promise<void> {
+    if (this.#client) return;
+    if (credentialsAvoidMetadataServer(this.#config, process.env, this.#deps.authClient !== undefined)) {
+      process.env.METADATA_SERVER_DETECTION ??= 'none';
+    }
+    this.#client = await openBigqueryClient(clientOptions(this.#config, this.#deps.authClient), this.#config.dataset, this.#deps.logger);
+  }
+
+  async check(): Promise<void> {
+    const client = this.#open();
+    await client.ensureDataset();
+    const probe = `_aivis_check_${randomUUID().replaceAll('-', '')}`;
+    const probeTable: TableSpec = { name: probe, primaryKey: [], columns: [{ name: 'ok', type: 'boolean', nullable: false }] };
+    await client.createTable(probe, { fields: probeTable.columns.map(targetField), expiresAt: this.#now().getTime() + 3_600_000 });
+    try {
+      await client.load(probe, [ndjsonLine(probeTable.columns, { ok: true })]);
+      const { rows } = await client.query(`SELECT COUNT(*) AS n FROM ${this.#quoted(probe)}`);
+      if (rows[0]?.n !== 1) throw new DestinationError(`BigQuery check: wrote 1 row into ${client.dataset}.${probe} but read back ${String(rows[0]?.n)}`);
+    } finally {
+      await this.#dropQuietly(probe);
+    }
+  }
+
+  async ensureTables(tables: readonly TableSpec[]): Promise<void> {
+    const client = this.#open();
+    await client.ensureDataset();
+    for (const table of tables) await this.#ensureTable(table);
+  }
+
+  describeDdl(tables: readonly TableSpec[]): string[] {
+    const { project, dataset, location } = this.#config;
+    return [createDatasetDdl(project, dataset, location), ...tables.map((t) => createTableDdl(this.#ref(t.name), t))];
+  }
+
+  async commit(flush: Flush): Promise<FlushResult> {
+    const client = this.#open();
+    this.#lease?.assertHeld();
+    const before = { ...client.usage };
+    const rowsWritten: Record<string, number> = {};
+    // flushParts puts state last: rows are durable before the state that describes them.
+    for (const { table, rows } of flushParts(flush)) {
+      await this.#upsert(table, rows);
+      if (table.name !== stateTable.name) rowsWritten[table.name] = distinctKeys(table, rows);
+    }
+    return { rowsWritten, jobs: client.usage.jobs - before.jobs, bytesProcessed: client.usage.bytesProcessed - before.bytesProcessed };
+  }
+
+  async readState(): Promise<StateEntry[]> {
+    const rows = await this.#selectOrEmpty(selectStateSql(this.#ref(stateTable.name)));
+    return rows.map((row) => stateEntryFromRow({ stream: String(row.stream), scope: String(row.scope), state: row.state, updated_at: String(row.updated_at) }));
+  }
+
+  async deleteState(match: { stream?: string; scope?: string }): Promise<number> {
+    const params = {
+      ...(match.stream !== undefined ? { stream: { type: 'STRING' as const, value: match.stream } } : {}),
+      ...(match.scope !== undefined ? { scope: { type: 'STRING' as const, value: match.scope } } : {}),
+    };
+    if (!(await this.#open().tableFields(stateTable.name))) return 0;
+    const { affectedRows } = await this.#open().query(deleteStateSql(this.#ref(stateTable.name), match), params);
+    return affectedRows;
+  }
+
+  async listActiveWebsiteIds(): Promise<string[]> {
+    const rows = await this.#selectOrEmpty(activeWebsitesSql(this.#ref(websitesTable.name)));
+    return rows.map((row) => String(row.id));
+  }
+
+  async markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void> {
+    if (!ids.length) return;
+    this.#lease?.assertHeld();
+    await this.#open().query(markRemovedSql(this.#ref(websitesTable.name)), {
+      removed_at: { type: 'TIMESTAMP', value: removedAt },
+      ids: { type: 'ARRAY<STRING>', value: ids },
+    });
+  }
+
+  async acquireLock(owner: LockOwner): Promise<DestinationLock> {
+    const client = this.#open();
+    await client.ensureDataset();
+    await this.#ensureTable(leaseLockTable);
+    const lease = await acquireLease(client, this.#ref(leaseLockTable.name), owner, { leaseMs: this.#deps.leaseMs ?? 600_000, now: this.#now }, this.#deps.logger);
+    this.#lease = lease;
+    return {
+      release: async () => {
+        if (this.#lease === lease) this.#lease = undefined;
+        await lease.release();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    // The REST client holds no connection to close; an unreleased lease just expires.
+    this.#client = undefined;
+  }
+
+  #open(): BigqueryClient {
+    if (!this.#client) throw new DestinationError('BigQuery destination used before open()');
+    return this.#client;
+  }
+
+  #ref(table: string): TableRef {
+    return { project: this.#config.project, dataset: this.#config.dataset, table };
+  }
+
+  #quoted(table: string): string {
+    return `\`${this.#config.project}.${this.#config.dataset}.${table}\``;
+  }
+
+  async #ensureTable(table: TableSpec): Promise<void> {
+    const client = this.#open();
+    const existing = await client.tableFields(table.name);
+    if (!existing) {
+      await client.createTable(table.name, { fields: table.columns.map(targetField), partitionBy: table.partitionBy, clusterBy: table.clusterBy });
+      return;
+    }
+    const known = new Set(existing.map((f) => f.name));
+    // BigQuery adds columns only as NULLABLE: a REQUIRED column cannot appear on old rows.
+    const added = table.columns.filter((c) => !known.has(c.name)).map((c) => ({ ...targetField(c), mode: 'NULLABLE' as const }));
+    if (added.length) await client.addFields(table.name, existing, added);
+  }
+
+  async #upsert(table: TableSpec, rows: readonly Row[]): Promise<void> {
+    const client = this.#open();
+    const staging = `_aivis_stage_${table.name}_${randomUUID().replaceAll('-', '')}`;
+    const columns = [...table.columns, ORDINAL];
+    await client.createTable(staging, { fields: columns.map(stagingField), expiresAt: this.#now().getTime() + STAGING_TTL_MS });
+    try {
+      await client.load(staging, stagingLines(table.columns, rows));
+      await client.query(mergeSql(this.#ref(table.name), this.#ref(staging), table));
+    } finally {
+      await this.#dropQuietly(staging);
+    }
+  }
+
+  /** A leftover staging or probe table costs nothing and expires on its own. */
+  async #dropQuietly(table: string): Promise<void> {
+    await this.#open()
+      .dropTable(table)
+      .catch((error: unknown) => this.#deps.logger.warn('could not drop a BigQuery work table; it expires on its own', { table, error }));
+  }
+
+  /** SELECT from a table that may not exist yet (before the first sync): no rows then. */
+  async #selectOrEmpty(sql: string): Promise<Record<string, unknown>[]> {
+    try {
+      return (await this.#open().query(sql)).rows;
+    } catch (error) {
+      if (apiErrorCode((error as Error).cause) === 404) return [];
+      throw error;
+    }
+  }
+}
+
+function* stagingLines(columns: readonly ColumnSpec[], rows: readonly Row[]): Generator<string> {
+  for (let i = 0; i < rows.length; i++) yield ndjsonLine(columns, rows[i]!, { [ORDINAL_COLUMN]: i });
+}
+
+function distinctKeys(table: TableSpec, rows: readonly Row[]): number {
+  return new Set(rows.map((row) => JSON.stringify(table.primaryKey.map((k) => String(row[k]))))).size;
+}

@@ -1,0 +1,83 @@
+/**
+ * Logical column types (`src/destination/table-spec.ts`) as BigQuery sees them, and the two
+ * value encodings the connector needs: NDJSON lines for load jobs, and the cells of query
+ * results (`{f:[{v}]}`, every cell a string; TIMESTAMP as int64 microseconds because the
+ * client asks for `useInt64Timestamp`).
+ */
+import type { CellValue, ColumnSpec, ColumnType, Row } from '../../src/destination/table-spec.ts';
+
+export type BigqueryType = 'STRING' | 'INT64' | 'FLOAT64' | 'BOOL' | 'TIMESTAMP' | 'JSON';
+
+export const BIGQUERY_TYPES: Readonly<Record<ColumnType, BigqueryType>> = {
+  string: 'STRING',
+  int64: 'INT64',
+  float64: 'FLOAT64',
+  boolean: 'BOOL',
+  timestamp: 'TIMESTAMP',
+  json: 'JSON',
+};
+
+/** A field of a table resource (`tables.insert`, `tables.patch`). */
+export interface BigqueryField {
+  readonly name: string;
+  readonly type: string;
+  readonly mode?: 'NULLABLE' | 'REQUIRED' | 'REPEATED';
+}
+
+export function targetField(col: ColumnSpec): BigqueryField {
+  return { name: col.name, type: BIGQUERY_TYPES[col.type], mode: col.nullable ? 'NULLABLE' : 'REQUIRED' };
+}
+
+/**
+ * Staging columns are all NULLABLE and JSON travels as STRING: the MERGE turns it into JSON
+ * with `PARSE_JSON`, so a load never has to re-parse (and round) the record text.
+ */
+export function stagingField(col: ColumnSpec): BigqueryField {
+  return { name: col.name, type: col.type === 'json' ? 'STRING' : BIGQUERY_TYPES[col.type], mode: 'NULLABLE' };
+}
+
+/**
+ * One row as an NDJSON line. INT64 goes as a quoted decimal so no JSON parser on the way can
+ * round it; JSON columns go as their text in a string (see `stagingField`).
+ */
+export function ndjsonLine(columns: readonly ColumnSpec[], row: Row, extra: Readonly<Record<string, CellValue>> = {}): string {
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const col of columns) out[col.name] = encodeLoadValue(row[col.name] ?? null);
+  for (const [name, value] of Object.entries(extra)) out[name] = encodeLoadValue(value);
+  return JSON.stringify(out) + '\n';
+}
+
+function encodeLoadValue(value: CellValue): string | number | boolean | null {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** A query-result cell in the logical form of `table-spec.ts` (int64 exact, timestamp ISO). */
+export function decodeCell(type: string, cell: unknown): CellValue {
+  if (cell === null || cell === undefined) return null;
+  const text = String(cell);
+  switch (type) {
+    case 'INT64':
+    case 'INTEGER': {
+      const value = BigInt(text);
+      return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+    }
+    case 'FLOAT64':
+    case 'FLOAT':
+      return Number(text);
+    case 'BOOL':
+    case 'BOOLEAN':
+      return text === 'true';
+    case 'TIMESTAMP':
+      return microsToIso(BigInt(text));
+    default:
+      return text;
+  }
+}
+
+/** `1767323045123456` -> `2026-01-02T03:04:05.123456Z` (exact to the microsecond). */
+export function microsToIso(micros: bigint): string {
+  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
+  const subMillis = micros - millis * 1000n;
+  const iso = new Date(Number(millis)).toISOString();
+  return `${iso.slice(0, 23)}${subMillis.toString().padStart(3, '0')}Z`;
+}

@@ -1,0 +1,255 @@
+/**
+ * A local stand-in of the BigQuery REST API (v2) for the real `@google-cloud/bigquery`
+ * client: `new BigQuery({ projectId, apiEndpoint: standIn.url, authClient: fakeAuthClient() })`.
+ * It serves the subset the connector uses (datasets get/insert; tables get/insert/patch/
+ * delete; multipart load jobs; query jobs, job polling and query results) over 127.0.0.1, and
+ * runs the SQL on DuckDB (`stand-in-engine.ts`). Jobs finish synchronously: they are DONE by
+ * the time their insert returns, which the client handles like a fast real job.
+ *
+ * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BigqueryFault, accessDenied, duplicate, notFound, type ErrorProto } from './stand-in-errors.ts';
+import { StandInEngine, type QueryResult, type TableResource } from './stand-in-engine.ts';
+import type { RestQueryParameter } from './stand-in-sql.ts';
+
+export interface StandInJob {
+  jobReference: { projectId: string; jobId: string; location: string };
+  configuration: { load?: { destinationTable: { datasetId: string; tableId: string } }; query?: { query: string; queryParameters?: RestQueryParameter[] } };
+  status: { state: 'DONE'; errorResult?: ErrorProto; errors?: ErrorProto[] };
+  statistics: Record<string, unknown>;
+  result?: QueryResult;
+  fault?: BigqueryFault;
+}
+
+export interface BigqueryStandIn {
+  readonly url: string;
+  readonly projectId: string;
+  readonly engine: StandInEngine;
+  /** Every job in the order it was inserted. */
+  readonly jobs: readonly StandInJob[];
+  /** Answers 403 for operations that need `permission` (e.g. `bigquery.tables.create`). */
+  deny(permission: string): void;
+  allowAll(): void;
+  close(): Promise<void>;
+}
+
+export async function startBigqueryStandIn(options: { projectId?: string } = {}): Promise<BigqueryStandIn> {
+  const projectId = options.projectId ?? 'aivis-test';
+  const engine = await StandInEngine.create(projectId);
+  const denied = new Set<string>();
+  const jobs: StandInJob[] = [];
+  const byId = new Map<string, StandInJob>();
+
+  const requirePermission = (permission: string, dataset = '') => {
+    if (denied.has(permission)) throw accessDenied(permission, projectId, dataset);
+  };
+
+  const insertJob = (body: Partial<StandInJob>, location: string): StandInJob => {
+    const jobId = body.jobReference?.jobId ?? randomUUID();
+    if (byId.has(jobId)) throw duplicate(`Job ${projectId}:${location}.${jobId}`);
+    const job: StandInJob = {
+      jobReference: { projectId, jobId, location: body.jobReference?.location ?? location },
+      configuration: body.configuration ?? {},
+      status: { state: 'DONE' },
+      statistics: { creationTime: String(Date.now()) },
+    };
+    byId.set(jobId, job);
+    jobs.push(job);
+    return job;
+  };
+
+  const fail = (job: StandInJob, fault: BigqueryFault) => {
+    job.fault = fault;
+    job.status = { state: 'DONE', errorResult: fault.proto, errors: [fault.proto] };
+  };
+
+  const runQueryJob = async (job: StandInJob) => {
+    const query = job.configuration.query!;
+    try {
+      if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(query.query)) {
+        for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.updateData', ref);
+      }
+      const result = await engine.query(query.query, query.queryParameters ?? []);
+      job.result = result;
+      const dml = result.affectedRows !== undefined ? { numDmlAffectedRows: String(result.affectedRows) } : {};
+      job.statistics = { ...job.statistics, totalBytesProcessed: String(result.bytesProcessed), query: { totalBytesProcessed: String(result.bytesProcessed), ...dml } };
+    } catch (error) {
+      // A bug of the stand-in itself surfaces as the job's error, not as a 500 the client retries.
+      fail(job, error instanceof BigqueryFault ? error : new BigqueryFault(500, 'internalError', String((error as Error)?.stack ?? error)));
+    }
+  };
+
+  const queryResponse = (job: StandInJob) => {
+    if (job.fault) throw job.fault;
+    const result = job.result!;
+    return {
+      kind: 'bigquery#getQueryResultsResponse',
+      jobReference: job.jobReference,
+      jobComplete: true,
+      schema: result.schema,
+      rows: result.rows,
+      totalRows: String(result.rows.length),
+      totalBytesProcessed: String(result.bytesProcessed),
+      ...(result.affectedRows !== undefined ? { numDmlAffectedRows: String(result.affectedRows) } : {}),
+      cacheHit: false,
+    };
+  };
+
+  const datasetResource = (dataset: string) => ({
+    kind: 'bigquery#dataset',
+    id: `${projectId}:${dataset}`,
+    datasetReference: { projectId, datasetId: dataset },
+    location: engine.dataset(dataset).location,
+  });
+
+  const tableResource = (resource: TableResource) => ({
+    kind: 'bigquery#table',
+    id: `${projectId}:${resource.tableReference.datasetId}.${resource.tableReference.tableId}`,
+    type: 'TABLE',
+    ...resource,
+  });
+
+  async function route(method: string, url: URL, headers: http.IncomingHttpHeaders, body: Buffer): Promise<[number, unknown]> {
+    const upload = /^\/upload\/bigquery\/v2\/projects\/([^/]+)\/jobs$/.exec(url.pathname);
+    if (upload && method === 'POST') {
+      checkProject(upload[1]!);
+      requirePermission('bigquery.jobs.create');
+      const { metadata, data } = parseMultipart(headers['content-type'] ?? '', body);
+      const load = (metadata as Partial<StandInJob>).configuration?.load;
+      const dataset = load?.destinationTable.datasetId ?? '';
+      const job = insertJob(metadata as Partial<StandInJob>, engine.datasets.get(dataset)?.location ?? 'US');
+      try {
+        requirePermission('bigquery.tables.updateData', dataset);
+        const rows = await engine.load(dataset, load?.destinationTable.tableId ?? '', data);
+        job.statistics = { ...job.statistics, load: { outputRows: String(rows), inputFileBytes: String(data.length) } };
+      } catch (error) {
+        if (!(error instanceof BigqueryFault)) throw error;
+        fail(job, error);
+      }
+      return [200, job];
+    }
+    const m = /^\/bigquery\/v2\/projects\/([^/]+)(\/.*)$/.exec(url.pathname);
+    if (!m) throw notFound(`URL ${url.pathname}`);
+    checkProject(m[1]!);
+    const rest = m[2]!;
+    const json = body.length ? (JSON.parse(body.toString('utf8')) as Record<string, any>) : {};
+    let p: RegExpExecArray | null;
+    if (method === 'POST' && rest === '/datasets') {
+      requirePermission('bigquery.datasets.create');
+      const dataset = json.datasetReference?.datasetId as string;
+      await engine.createDataset(dataset, (json.location as string | undefined) ?? 'US');
+      return [200, datasetResource(dataset)];
+    }
+    if ((p = /^\/datasets\/(\w+)$/.exec(rest)) && method === 'GET') {
+      requirePermission('bigquery.datasets.get', p[1]!);
+      return [200, datasetResource(p[1]!)];
+    }
+    if ((p = /^\/datasets\/(\w+)\/tables$/.exec(rest)) && method === 'POST') {
+      requirePermission('bigquery.tables.create', p[1]!);
+      const resource = json as TableResource;
+      resource.tableReference = { projectId, datasetId: p[1]!, tableId: resource.tableReference?.tableId ?? (json.id as string) };
+      return [200, tableResource(await engine.createTable(p[1]!, resource))];
+    }
+    if ((p = /^\/datasets\/(\w+)\/tables\/(\w+)$/.exec(rest))) {
+      const [, dataset, table] = p as unknown as [string, string, string];
+      if (method === 'GET') {
+        requirePermission('bigquery.tables.get', dataset);
+        return [200, tableResource(engine.table(dataset, table))];
+      }
+      if (method === 'PATCH' || method === 'PUT') {
+        requirePermission('bigquery.tables.update', dataset);
+        return [200, tableResource(await engine.patchTable(dataset, table, json as Partial<TableResource>))];
+      }
+      if (method === 'DELETE') {
+        requirePermission('bigquery.tables.delete', dataset);
+        await engine.deleteTable(dataset, table);
+        return [204, undefined];
+      }
+    }
+    if (method === 'POST' && rest === '/jobs') {
+      requirePermission('bigquery.jobs.create');
+      const job = insertJob(json as Partial<StandInJob>, 'US');
+      if (!job.configuration.query) throw new BigqueryFault(400, 'invalid', 'The stand-in runs query jobs and multipart load jobs only');
+      await runQueryJob(job);
+      return [200, job];
+    }
+    if (method === 'POST' && rest === '/queries') {
+      requirePermission('bigquery.jobs.create');
+      const job = insertJob({ configuration: { query: { query: json.query as string, queryParameters: json.queryParameters as RestQueryParameter[] } } }, (json.location as string | undefined) ?? 'US');
+      await runQueryJob(job);
+      return [200, queryResponse(job)];
+    }
+    if ((p = /^\/jobs\/([\w-]+)$/.exec(rest)) && method === 'GET') {
+      const job = byId.get(p[1]!);
+      if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
+      return [200, { kind: 'bigquery#job', id: `${projectId}:${job.jobReference.location}.${job.jobReference.jobId}`, ...job, result: undefined, fault: undefined }];
+    }
+    if ((p = /^\/queries\/([\w-]+)$/.exec(rest)) && method === 'GET') {
+      const job = byId.get(p[1]!);
+      if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
+      return [200, queryResponse(job)];
+    }
+    throw notFound(`${method} ${url.pathname}`);
+  }
+
+  function checkProject(project: string): void {
+    if (project !== projectId) throw notFound(`Project ${project}`);
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
+        res.end(payload === undefined ? '' : JSON.stringify(payload, (_k, v: unknown) => (v === undefined ? undefined : v)));
+      };
+      if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
+        send(401, { error: { code: 401, message: 'Request is missing required authentication credential. Expected OAuth 2 access token.', errors: [{ reason: 'required', message: 'Login Required.', domain: 'global' }], status: 'UNAUTHENTICATED' } });
+        return;
+      }
+      route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://127.0.0.1'), req.headers, Buffer.concat(chunks))
+        .then(([status, payload]) => send(status, payload))
+        .catch((error: unknown) => {
+          if (error instanceof BigqueryFault) send(error.httpStatus, error.body);
+          else send(500, { error: { code: 500, message: String((error as Error)?.stack ?? error), errors: [{ reason: 'internalError', message: String(error) }], status: 'INTERNAL' } });
+        });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    projectId,
+    engine,
+    jobs,
+    deny: (permission) => void denied.add(permission),
+    allowAll: () => denied.clear(),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      engine.close();
+    },
+  };
+}
+
+function referencedDatasets(sql: string): string[] {
+  return [...new Set([...sql.matchAll(/`[\w-]+\.(\w+)\.\w+`/g)].map((m) => m[1]!))];
+}
+
+/** `multipart/related`: part 1 the job resource (JSON), part 2 the data. */
+function parseMultipart(contentType: string, body: Buffer): { metadata: unknown; data: Buffer } {
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
+  if (!boundary) throw new BigqueryFault(400, 'invalid', 'Load jobs must be multipart/related uploads');
+  const text = body.toString('latin1');
+  const parts = text.split(`--${boundary}`).slice(1, -1).map((part) => {
+    const start = part.indexOf('\r\n\r\n');
+    return Buffer.from(part.slice(start + 4).replace(/\r\n$/, ''), 'latin1');
+  });
+  if (parts.length < 2) throw new BigqueryFault(400, 'invalid', 'A multipart load needs a metadata part and a data part');
+  return { metadata: JSON.parse(parts[0]!.toString('utf8')), data: parts[1]! };
+}

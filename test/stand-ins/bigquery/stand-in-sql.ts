@@ -1,0 +1,76 @@
+/**
+ * BigQuery Standard SQL -> DuckDB, for the statements the connector sends. The rewrites are
+ * few and textual on purpose; each one is listed here:
+ * 1. `` `project.dataset.table` `` -> `"dataset"."table"` (a dataset is a DuckDB schema; the
+ *    project is dropped), `` `name` `` -> `"name"`.
+ * 2. `SELECT * EXCEPT (...)` -> `SELECT * EXCLUDE (...)`.
+ * 3. `PARSE_JSON(x[, wide_number_mode=>'...'])` -> `CAST(x AS JSON)` (DuckDB keeps the text).
+ * 4. `IN UNNEST(@list)` -> `IN (SELECT UNNEST(<list literal>))`.
+ * 5. `@name` -> a typed DuckDB literal of the named query parameter.
+ * Anything else goes to DuckDB as written (QUALIFY, MERGE, ROW_NUMBER, COUNT(*) all exist there).
+ */
+
+/** A `queryParameters[]` entry as the REST API carries it. */
+export interface RestQueryParameter {
+  name?: string;
+  parameterType: { type: string; arrayType?: { type: string } };
+  parameterValue?: { value?: string | number | boolean | null; arrayValues?: { value?: string | number | boolean | null }[] };
+}
+
+export class ParameterError extends Error {}
+
+/** The `project.dataset.table` names a statement references, in order of appearance. */
+export function referencedTables(sql: string): { dataset: string; table: string }[] {
+  return [...sql.matchAll(/`([\w-]+)\.(\w+)\.(\w+)`/g)].map((m) => ({ dataset: m[2]!, table: m[3]! }));
+}
+
+export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] = []): string {
+  const byName = new Map(parameters.map((p) => [p.name ?? '', p]));
+  const literal = (name: string): string => {
+    const param = byName.get(name);
+    if (!param) throw new ParameterError(`Query parameter '${name}' not found`);
+    return parameterLiteral(param);
+  };
+  return sql
+    .replace(/`[\w-]+\.(\w+)\.(\w+)`/g, '"$1"."$2"')
+    .replace(/`(\w+)`/g, '"$1"')
+    .replace(/SELECT\s+\*\s+EXCEPT\s*\(/gi, 'SELECT * EXCLUDE (')
+    .replace(/PARSE_JSON\(([^()]+?)(?:,\s*wide_number_mode\s*=>\s*'\w+')?\)/gi, 'CAST($1 AS JSON)')
+    .replace(/IN\s+UNNEST\(@(\w+)\)/gi, (_, name: string) => `IN (SELECT UNNEST(${literal(name)}))`)
+    .replace(/@(\w+)/g, (_, name: string) => literal(name));
+}
+
+const DUCKDB_TYPES: Readonly<Record<string, string>> = {
+  STRING: 'VARCHAR',
+  INT64: 'BIGINT',
+  FLOAT64: 'DOUBLE',
+  BOOL: 'BOOLEAN',
+  TIMESTAMP: 'TIMESTAMPTZ',
+  JSON: 'JSON',
+};
+
+export function duckdbType(bigqueryType: string): string {
+  const type = DUCKDB_TYPES[bigqueryType];
+  if (!type) throw new ParameterError(`Unsupported type ${bigqueryType}`);
+  return type;
+}
+
+function parameterLiteral(param: RestQueryParameter): string {
+  const { type, arrayType } = param.parameterType;
+  if (type === 'ARRAY') {
+    const itemType = duckdbType(arrayType?.type ?? 'STRING');
+    const items = (param.parameterValue?.arrayValues ?? []).map((v) => scalarLiteral(arrayType?.type ?? 'STRING', v.value ?? null));
+    return `[${items.join(', ')}]::${itemType}[]`;
+  }
+  return scalarLiteral(type, param.parameterValue?.value ?? null);
+}
+
+function scalarLiteral(type: string, raw: string | number | boolean | null): string {
+  const duck = duckdbType(type);
+  if (raw === null) return `NULL::${duck}`;
+  // The REST API's JSON mapping accepts numbers and booleans where the proto has strings.
+  const value = String(raw);
+  if (type === 'INT64' && !/^-?\d+$/.test(value)) throw new ParameterError(`Invalid INT64 value: ${value}`);
+  if (type === 'BOOL' && !/^(true|false)$/i.test(value)) throw new ParameterError(`Invalid BOOL value: ${value}`);
+  return `'${value.replaceAll("'", "''")}'::${duck}`;
+}

@@ -1,0 +1,113 @@
+/**
+ * The stand-in behaves like BigQuery where the connector's correctness depends on it, seen
+ * through the real `@google-cloud/bigquery` client.
+ */
+import { BigQuery } from '@google-cloud/bigquery';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBigqueryStandIn, type BigqueryStandIn } from './bigquery-stand-in.ts';
+import { fakeAuthClient } from './fake-auth.ts';
+
+let standIn: BigqueryStandIn;
+let bigquery: BigQuery;
+
+beforeAll(async () => {
+  standIn = await startBigqueryStandIn();
+  bigquery = new BigQuery({ projectId: standIn.projectId, apiEndpoint: standIn.url, authClient: fakeAuthClient(), location: 'US' });
+  await bigquery.dataset('ds').create({ location: 'US' });
+  await bigquery.dataset('ds').createTable('t', {
+    schema: {
+      fields: [
+        { name: 'id', type: 'STRING', mode: 'REQUIRED' },
+        { name: 'n', type: 'INT64' },
+        { name: 'ts', type: 'TIMESTAMP' },
+        { name: 'j', type: 'JSON' },
+      ],
+    },
+  });
+  await bigquery.dataset('ds').createTable('s', {
+    schema: { fields: [{ name: 'id', type: 'STRING' }, { name: 'n', type: 'INT64' }, { name: 'ts', type: 'TIMESTAMP' }, { name: 'j', type: 'STRING' }] },
+  });
+});
+
+afterAll(async () => {
+  await standIn?.close();
+});
+
+async function load(table: string, ndjson: string): Promise<void> {
+  const { Readable } = await import('node:stream');
+  const { pipeline } = await import('node:stream/promises');
+  await pipeline(Readable.from([ndjson]), bigquery.dataset('ds').table(table).createWriteStream({ sourceFormat: 'NEWLINE_DELIMITED_JSON' }));
+}
+
+const raw = async (sql: string) => {
+  const [job] = await bigquery.createQueryJob({ query: sql });
+  const [rows, , response] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [{ f: { v: string | null }[] }[], unknown, Record<string, unknown>];
+  return { rows: rows.map((r) => r.f.map((c) => c.v)), response };
+};
+
+describe('BigQuery stand-in', () => {
+  it('loads NDJSON through a multipart load job and keeps int64 exact; TIMESTAMP cells are int64 micros', async () => {
+    await load('s', '{"id":"a","n":"9007199254740993","ts":"2026-01-02T03:04:05.123456Z","j":"{\\"k\\":1}"}\n');
+    const { rows, response } = await raw('SELECT id, n, ts, j FROM `aivis-test.ds.s` ORDER BY id');
+    expect(rows).toEqual([['a', '9007199254740993', '1767323045123456', '{"k":1}']]);
+    expect((response.schema as { fields: unknown[] }).fields).toEqual([
+      { name: 'id', type: 'STRING', mode: 'NULLABLE' },
+      { name: 'n', type: 'INT64', mode: 'NULLABLE' },
+      { name: 'ts', type: 'TIMESTAMP', mode: 'NULLABLE' },
+      { name: 'j', type: 'STRING', mode: 'NULLABLE' },
+    ]);
+  });
+
+  it('fails a load job that names a field the table lacks, with the job error BigQuery gives', async () => {
+    await expect(load('s', '{"id":"b","nope":1}\n')).rejects.toThrow(
+      'Error while reading data, error message: JSON parsing error in row starting at position 0: No such field: nope.',
+    );
+  });
+
+  it('rejects a MERGE whose source matches one target row with several source rows', async () => {
+    await load('s', '{"id":"a","n":"2","ts":null,"j":null}\n');
+    const merge = [
+      'MERGE INTO `aivis-test.ds.t` AS T USING (SELECT * FROM `aivis-test.ds.s`) AS S ON T.`id` = S.`id`',
+      'WHEN MATCHED THEN UPDATE SET `n` = S.`n`',
+      "WHEN NOT MATCHED THEN INSERT (`id`, `n`, `ts`, `j`) VALUES (S.`id`, S.`n`, S.`ts`, PARSE_JSON(S.`j`, wide_number_mode=>'round'))",
+    ].join('\n');
+    // Empty target: nothing matched twice yet, both rows insert (as in BigQuery).
+    await expect(raw(merge)).resolves.toMatchObject({ response: { numDmlAffectedRows: '2' } });
+    await expect(raw(merge)).rejects.toThrow('UPDATE/MERGE must match at most one source row for each target row');
+  });
+
+  it('rejects a STRING assigned to a JSON column (PARSE_JSON is required), an unknown column and a missing table', async () => {
+    await expect(raw('MERGE INTO `aivis-test.ds.t` AS T USING (SELECT * FROM `aivis-test.ds.s` WHERE FALSE) AS S ON T.`id` = S.`id`\nWHEN NOT MATCHED THEN INSERT (`id`, `j`) VALUES (S.`id`, S.`j`)')).rejects.toThrow(
+      'Value of type STRING cannot be assigned to j, which has type JSON',
+    );
+    await expect(raw('SELECT nope FROM `aivis-test.ds.t`')).rejects.toThrow('Unrecognized name: nope');
+    await expect(raw('SELECT 1 FROM `aivis-test.ds.missing`')).rejects.toMatchObject({ message: 'Not found: Table aivis-test:ds.missing', errors: [{ reason: 'notFound' }] });
+  });
+
+  it('answers 404 for a missing table and 403 in BigQuery words for a denied permission', async () => {
+    const [exists] = await bigquery.dataset('ds').table('missing').exists();
+    expect(exists).toBe(false);
+    standIn.deny('bigquery.tables.create');
+    try {
+      await expect(bigquery.dataset('ds').createTable('x', { schema: { fields: [{ name: 'a', type: 'STRING' }] } })).rejects.toMatchObject({
+        code: 403,
+        message: 'Access Denied: Dataset aivis-test:ds: Permission bigquery.tables.create denied on dataset aivis-test:ds (or it may not exist).',
+      });
+    } finally {
+      standIn.allowAll();
+    }
+  });
+
+  it('adds NULLABLE columns through tables.patch and refuses a REQUIRED one', async () => {
+    const table = bigquery.dataset('ds').table('t');
+    const [metadata] = await table.getMetadata();
+    const fields = metadata.schema.fields as object[];
+    await table.setMetadata({ schema: { fields: [...fields, { name: 'extra', type: 'BOOL', mode: 'NULLABLE' }] } });
+    await expect(table.setMetadata({ schema: { fields: [...fields, { name: 'extra', type: 'BOOL' }, { name: 'req', type: 'STRING', mode: 'REQUIRED' }] } })).rejects.toThrow(
+      'Cannot add required fields to an existing schema. (field: req)',
+    );
+    // Two rows: the MERGE test above inserted both staged copies of `a` into the empty table.
+    const { rows } = await raw('SELECT id, extra FROM `aivis-test.ds.t` ORDER BY id');
+    expect(rows).toEqual([['a', null], ['a', null]]);
+  });
+});
