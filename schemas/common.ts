@@ -10,6 +10,7 @@ import { mustBe, mustBeOrNull } from './issue-message.ts';
 /** zod's calendar-aware date (leap years, 30-day months), without its anchors. */
 const DATE = z.core.regexes.date.source.slice(1, -1);
 const HH_MM = '(?:[01]\\d|2[0-3]):[0-5]\\d';
+const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date';
 
 /**
  * A response timestamp: RFC 3339 date-time in UTC (`YYYY-MM-DDThh:mm:ss[.fraction]Z`) on a real
@@ -17,7 +18,6 @@ const HH_MM = '(?:[01]\\d|2[0-3]):[0-5]\\d';
  * Date round trip would drop sub-millisecond digits. Leap second `:60` is refused: neither JS nor
  * most warehouses can hold it.
  */
-const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date';
 export const timestampSchema = z.iso.datetime({ error: mustBe(TIMESTAMP_RULE) });
 export type Timestamp = z.infer<typeof timestampSchema>;
 /** A timestamp that is required but null until the event happened. */

@@ -7,4 +7,5 @@ export * from './citation.ts';
 export * from './error.ts';
 export * from './prompt-import.ts';
 export * from './prompt-import-receipt.ts';
+export * from './query.ts';
 export { formatIssues } from './format-issues.ts';
