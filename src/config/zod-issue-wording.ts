@@ -8,7 +8,7 @@ import { preview } from '../../schemas/issue-message.ts';
 import { formatPath } from '../../schemas/format-issues.ts';
 import type { ConfigIssue, ConfigPath } from './config-issue.ts';
 import { valueAt } from './data-path.ts';
-import { closestKey } from './key-suggestion.ts';
+import { closestMatch } from './closest-match.ts';
 import { describeNumber } from './number-wording.ts';
 import { allowedKeysAt, schemaAt } from './schema-lookup.ts';
 import type { LineOf } from './yaml-positions.ts';
@@ -38,7 +38,7 @@ function at(path: ConfigPath, message: string, context: WordingContext): ConfigI
 
 function unknownKey(key: string, parent: ConfigPath, allowed: readonly string[]): string {
   const where = parent.length ? `in ${formatPath(parent)}` : 'at the top level';
-  const suggestion = closestKey(key, allowed);
+  const suggestion = closestMatch(key, allowed);
   const hint = suggestion ? `, did you mean "${suggestion}"?` : '';
   return `unknown key "${key}" ${where}${hint} (allowed: ${allowed.join(', ')})`;
 }
@@ -51,17 +51,21 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
     case 'invalid_type':
       if (!path.length && value == null) return 'the file is empty: a config needs at least source.base_url and source.api_key';
       if (value === undefined) return `${subject} is required`;
+      if (issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+        // YAML reads `project: 12345` as a number and `true` as a boolean; quotes keep them text.
+        return `${subject} must be text (got ${describeValue(value)}; write it in quotes: "${String(value)}")`;
+      }
       return `${subject} must be ${expectation(issue.expected, path, context)}${got}`;
     case 'too_small':
     case 'too_big':
       return `${subject} must ${sizeRule(issue, path, context)}${got}`;
     case 'invalid_value':
-      return `${subject} must be one of ${issue.values.map(String).join(', ')}${got}`;
+      return oneOf(subject, issue.values.map(String), value);
     case 'invalid_union':
       // zod 4 reports an unknown discriminator (`destination.type`) as a union issue with a note.
       if ((issue as { note?: string }).note === 'No matching discriminator') {
-        const options = (issue as { options?: unknown[] }).options?.map(String).join(', ') ?? '';
-        return value === undefined ? `${subject} is required (one of ${options})` : `${subject} must be one of ${options}${got}`;
+        const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
+        return value === undefined ? `${subject} is required (one of ${options.join(', ')})` : oneOf(subject, options, value);
       }
       return `${subject}: ${issue.message}${got}`;
     case 'invalid_format':
@@ -71,6 +75,13 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
     default:
       return path.length ? `${subject}: ${issue.message}` : issue.message;
   }
+}
+
+/** `... must be one of a, b (got "x")`, with the closest option when "x" looks like a typo. */
+function oneOf(subject: string, options: readonly string[], value: unknown): string {
+  const suggestion = typeof value === 'string' ? closestMatch(value, options) : undefined;
+  const hint = suggestion ? `; did you mean "${suggestion}"?` : '';
+  return `${subject} must be one of ${options.join(', ')} (got ${describeValue(value)}${hint})`;
 }
 
 function expectation(expected: string, path: ConfigPath, context: WordingContext): string {

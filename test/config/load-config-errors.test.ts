@@ -99,8 +99,28 @@ describe('loadConfig: schema issues in plain words', () => {
       `${file}:13: streams.analytics.include[1] must be one of providers, competitors (got "trends")`,
       `${file}:14: streams.mentions.providers must list at least 1 item (got a list)`,
       `${file}:15: streams.citations must be an empty mapping {} (got "all")`,
-      `${file}:17: websites.include[1] must be text (got 42)`,
+      `${file}:17: websites.include[1] must be text (got 42; write it in quotes: "42")`,
       `${file}:18: state must be a mapping with keys from: store, path (got "file")`,
+    ]);
+  });
+
+  it('suggests the closest allowed value for a typo', async () => {
+    const { file, lines } = await configErrorLines(
+      yaml`
+        source:
+          base_url: https://api.example.com
+          api_key: \${AIVIS_API_KEY}
+        destination:
+          type: postgress
+        streams:
+          mentions:
+            providers: [chatgpt, google_ai_overviews]
+      `,
+      env,
+    );
+    expect(lines).toEqual([
+      `${file}:5: destination.type must be one of postgres, duckdb, bigquery, snowflake (got "postgress"; did you mean "postgres"?)`,
+      `${file}:8: streams.mentions.providers[1] must be one of chatgpt, gemini, perplexity, google_ai_overview (got "google_ai_overviews"; did you mean "google_ai_overview"?)`,
     ]);
   });
 

@@ -1,13 +1,13 @@
-/** "Did you mean": the allowed key closest to a misspelt one, when it is close enough. */
+/** "Did you mean": the allowed key or value closest to a misspelt one, when it is close enough. */
 
-/** The closest of `allowed` to `key`, or undefined when none is within a typo's reach. */
-export function closestKey(key: string, allowed: readonly string[]): string | undefined {
+/** The closest of `allowed` to `word`, or undefined when none is within a typo's reach. */
+export function closestMatch(word: string, allowed: readonly string[]): string | undefined {
   // A third of the length (at least 2 edits) catches `shema`, `api-key`, `requests_per_min`
   // without suggesting an unrelated key for a word that merely shares letters.
-  const reach = Math.max(2, Math.floor(key.length / 3));
+  const reach = Math.max(2, Math.floor(word.length / 3));
   let best: { key: string; distance: number } | undefined;
   for (const candidate of allowed) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (distance <= reach && (!best || distance < best.distance)) best = { key: candidate, distance };
   }
   return best?.key;
