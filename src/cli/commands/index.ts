@@ -1,4 +1,17 @@
 /** Every CLI verb (design §7); one file per verb beside this one. */
 import type { CommandModule } from 'yargs';
+import { backfillCommand } from './backfill.ts';
+import { checkCommand } from './check.ts';
+import { sandboxCommand } from './sandbox.ts';
+import { stateCommand } from './state.ts';
+import { streamsCommand } from './streams.ts';
+import { syncCommand } from './sync.ts';
 
-export const commands: CommandModule<object, any>[] = [];
+export const commands: CommandModule<object, any>[] = [
+  checkCommand,
+  streamsCommand,
+  syncCommand,
+  backfillCommand,
+  stateCommand,
+  sandboxCommand,
+];

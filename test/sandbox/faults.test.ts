@@ -1,0 +1,108 @@
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorEnvelopeSchema } from '../../schemas/index.ts';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { call } from './sandbox-http.ts';
+
+let sb: Sandbox;
+beforeEach(async () => {
+  sb = await startSandbox({ requestsPerMinute: 0 });
+});
+afterEach(() => sb.close());
+
+const statuses = async (n: number, path = '/public/v2/websites') => {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await call(sb, path)).status);
+  return out;
+};
+const withoutRequestId = (text: string) => text.replace(/"request_id":"[^"]+"/, '"request_id":"-"');
+
+describe('fault profiles', () => {
+  it('rate_limited: a 429 storm for the next N requests, Retry-After 1 by default or as given', async () => {
+    sb.faults.set({ kind: 'rate_limited', count: 2 });
+    const first = await call(sb, '/public/v2/websites');
+    expect(first.status).toBe(429);
+    errorEnvelopeSchema.parse(first.body);
+    expect(first.body.error.code).toBe('rate_limited');
+    expect(first.headers['retry-after']).toBe('1');
+    expect(await statuses(2)).toEqual([429, 200]);
+    sb.faults.set({ kind: 'rate_limited', count: 1, retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' });
+    expect((await call(sb, '/public/v2/websites')).headers['retry-after']).toBe('Wed, 21 Oct 2026 07:28:00 GMT');
+  });
+
+  it.each([
+    ['internal_error', 500, 'internal_error'],
+    ['unavailable', 503, 'temporarily_unavailable'],
+  ] as const)('%s: %i with and without Retry-After', async (kind, status, code) => {
+    sb.faults.set({ kind, count: 1 });
+    const bare = await call(sb, '/public/v2/websites');
+    expect(bare.status).toBe(status);
+    expect(bare.body.error.code).toBe(code);
+    expect(bare.headers['retry-after']).toBeUndefined();
+    sb.faults.set({ kind, count: 1, retryAfter: 7 });
+    const hinted = await call(sb, '/public/v2/websites');
+    expect(hinted.status).toBe(status);
+    expect(hinted.headers['retry-after']).toBe('7');
+    expect(await statuses(1)).toEqual([200]);
+  });
+
+  it('reset: the connection drops before any response byte', async () => {
+    sb.faults.set({ kind: 'reset', count: 1 });
+    await expect(call(sb, '/public/v2/websites')).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/) });
+    expect(await statuses(1)).toEqual([200]);
+  });
+
+  it('truncated_body: full Content-Length, half the body, then the connection closes', async () => {
+    const whole = await call(sb, '/public/v2/websites');
+    sb.faults.set({ kind: 'truncated_body', count: 1 });
+    const res = await request(`${sb.baseUrl}/public/v2/websites`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(whole.text));
+    await expect(res.body.text()).rejects.toThrow();
+  });
+
+  it('slow_body: the same bytes, delivered in pieces', async () => {
+    const whole = await call(sb, '/public/v2/websites');
+    sb.faults.set({ kind: 'slow_body', count: 1, chunks: 3, chunkDelayMs: 30 });
+    const res = await request(`${sb.baseUrl}/public/v2/websites`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+    const pieces: Buffer[] = [];
+    for await (const piece of res.body) pieces.push(piece as Buffer);
+    expect(pieces.length).toBeGreaterThanOrEqual(2);
+    expect(withoutRequestId(Buffer.concat(pieces).toString())).toBe(withoutRequestId(whole.text));
+  });
+
+  it('routes: only the named routes fail; a storm without count lasts until cleared', async () => {
+    const site = sb.truth.websites()[0]!.id;
+    sb.faults.set({ kind: 'unavailable', routes: ['mentions'] });
+    expect(await statuses(3, `/public/v2/websites/${site}/mentions`)).toEqual([503, 503, 503]);
+    expect(await statuses(2, `/public/v2/websites/${site}/citations`)).toEqual([200, 200]);
+    sb.faults.clear();
+    expect(await statuses(1, `/public/v2/websites/${site}/mentions`)).toEqual([200]);
+  });
+
+  it('fraction: a seeded share of requests fails, the same ones for the same seed', async () => {
+    sb.faults.set({ kind: 'internal_error', fraction: 0.3 });
+    const first = await statuses(40);
+    const failed = first.filter((s) => s === 500).length;
+    expect(failed).toBeGreaterThan(4);
+    expect(failed).toBeLessThan(24);
+    const again = await startSandbox({ requestsPerMinute: 0 });
+    again.faults.set({ kind: 'internal_error', fraction: 0.3 });
+    const second: number[] = [];
+    for (let i = 0; i < 40; i++) second.push((await call(again, '/public/v2/websites')).status);
+    await again.close();
+    expect(second).toEqual(first);
+  });
+
+  it('faulted requests are counted on arrival', async () => {
+    sb.faults.set({ kind: 'rate_limited', count: 2 });
+    await statuses(3);
+    expect(sb.stats).toMatchObject({ requests: 3, throttled: 0, byRoute: { 'websites.list': 3 } });
+  });
+
+  it('a bad profile is refused with a message naming the field', () => {
+    expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow('fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body');
+    expect(() => sb.faults.set({ kind: 'reset', count: 0 })).toThrow('fault profile: count must be a positive integer');
+    expect(() => sb.faults.set({ kind: 'reset', fraction: 2 })).toThrow('fault profile: fraction must be a number from 0 to 1');
+  });
+});
