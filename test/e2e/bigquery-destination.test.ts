@@ -1,0 +1,152 @@
+/**
+ * What the BigQuery connector adds on top of the conformance suite, through the real client
+ * against the stand-in: `check` naming the missing permission, job and byte counts for the
+ * run summary, staging tables that expire, table layout, and the lease lock with a clock.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { credentialsAvoidMetadataServer } from '../../connectors/bigquery/bigquery-config.ts';
+import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
+import type { Destination } from '../../src/destination/destination.ts';
+import { DestinationError, LockHeldError } from '../../src/errors.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
+import { BYTES_PER_REFERENCED_TABLE } from '../stand-ins/bigquery/stand-in-engine.ts';
+import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
+import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
+
+let standIn: BigqueryStandIn;
+const opened: Destination[] = [];
+let datasets = 0;
+
+beforeAll(async () => {
+  standIn = await startBigqueryStandIn();
+});
+afterEach(async () => {
+  standIn.allowAll();
+  vi.useRealTimers();
+  for (const d of opened.splice(0)) await d.close();
+});
+afterAll(() => standIn?.close());
+
+async function destination(options: { dataset?: string; now?: () => Date } = {}): Promise<{ d: Destination; dataset: string }> {
+  const dataset = options.dataset ?? `bq_${++datasets}`;
+  const d = createBigqueryDestination(
+    { type: 'bigquery', project: standIn.projectId, dataset, location: 'EU', api_endpoint: standIn.url },
+    { logger: silentLogger, authClient: fakeAuthClient(), ...(options.now ? { now: options.now } : {}) },
+  );
+  await d.open();
+  opened.push(d);
+  return { d, dataset };
+}
+
+const tablesOf = (dataset: string) => [...standIn.engine.tables.keys()].filter((k) => k.startsWith(`${dataset}.`)).map((k) => k.slice(dataset.length + 1));
+
+describe('BigQuery destination: check', () => {
+  it('passes on a writable dataset, creating it in the configured location, and leaves no probe table', async () => {
+    const { d, dataset } = await destination();
+    await d.check();
+    expect(standIn.engine.datasets.get(dataset)).toEqual({ location: 'EU' });
+    expect(tablesOf(dataset)).toEqual([]);
+  });
+
+  it('names the missing table permission and the role that grants it', async () => {
+    const { d, dataset } = await destination();
+    standIn.deny('bigquery.tables.create');
+    await expect(d.check()).rejects.toThrow(new RegExp(`^BigQuery create table ${dataset}\\._aivis_check_\\w+: permission denied: bigquery\\.tables\\.create on dataset ${dataset}: grant roles/bigquery\\.dataEditor$`));
+  });
+
+  it('names the missing job permission on the project', async () => {
+    const { d } = await destination();
+    standIn.deny('bigquery.jobs.create');
+    const failure = d.check();
+    await expect(failure).rejects.toBeInstanceOf(DestinationError);
+    await expect(failure).rejects.toThrow(/: permission denied: bigquery\.jobs\.create on project aivis-test: grant roles\/bigquery\.jobUser on the project$/);
+  });
+});
+
+describe('BigQuery destination: loading', () => {
+  it('one load job and one MERGE per table per flush, state last; reports jobs and bytes; no streaming inserts', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    const before = standIn.jobs.length;
+    const result = await d.commit(flushOf(kindsTable, [kindsRow('r1', { i: 1 }), kindsRow('r1', { i: 2 }), kindsRow('r2')], [stateEntry('mentions', 'web_1', 'f1')]));
+    const jobs = standIn.jobs.slice(before).map((j) =>
+      j.configuration.load ? `load ${j.configuration.load.destinationTable.tableId.replace(/_[0-9a-f]{32}$/, '')}` : j.configuration.query!.query.split('\n')[0]!.replace(/_[0-9a-f]{32}/, ''),
+    );
+    expect(jobs).toEqual([
+      `load _aivis_stage_${kindsTable.name}`,
+      `MERGE INTO \`aivis-test.${dataset}.${kindsTable.name}\` AS T`,
+      'load _aivis_stage__aivis_state',
+      `MERGE INTO \`aivis-test.${dataset}._aivis_state\` AS T`,
+    ]);
+    // Each MERGE reads the target and the staging table: the stand-in bills 10 MiB per table.
+    expect(result).toEqual({ rowsWritten: { [kindsTable.name]: 2 }, jobs: 4, bytesProcessed: 4 * BYTES_PER_REFERENCED_TABLE });
+    expect(tablesOf(dataset).filter((t) => t.startsWith('_aivis_stage_'))).toEqual([]);
+  });
+
+  it('a staging table the run cannot drop expires on its own a day later', async () => {
+    const now = new Date('2026-03-01T12:00:00Z');
+    const { d, dataset } = await destination({ now: () => now });
+    await d.ensureTables([kindsTable]);
+    standIn.deny('bigquery.tables.delete');
+    await d.commit(flushOf(kindsTable, [kindsRow('r1')]));
+    const leftovers = tablesOf(dataset).filter((t) => t.startsWith('_aivis_stage_'));
+    expect(leftovers).toHaveLength(1);
+    expect(standIn.engine.tables.get(`${dataset}.${leftovers[0]}`)?.expirationTime).toBe(String(now.getTime() + 24 * 3_600_000));
+  });
+
+  it('creates evidence tables partitioned by day of observed_at and clustered by website', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([mentionsTable]);
+    const table = standIn.engine.tables.get(`${dataset}.mentions`)!;
+    expect(table.timePartitioning).toEqual({ type: 'DAY', field: 'observed_at' });
+    expect(table.clustering).toEqual({ fields: ['website_id', 'analysis_id'] });
+    expect(table.schema.fields.find((f) => f.name === 'mention_spans')).toEqual({ name: 'mention_spans', type: 'JSON', mode: 'REQUIRED' });
+  });
+});
+
+describe('BigQuery destination: lease lock', () => {
+  it("refuses a second run while the lease runs, hands it over once a crashed run's lease expired, and the old holder stops writing", async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const t0 = Date.parse('2026-03-01T12:00:00Z');
+    const minutes = (m: number) => () => new Date(t0 + m * 60_000);
+    const { d: crashed, dataset } = await destination({ now: minutes(0) });
+    await crashed.ensureTables([kindsTable]);
+    await crashed.acquireLock(owner('run-1', 1111));
+
+    const { d: early } = await destination({ dataset, now: minutes(5) });
+    const refusal = early.acquireLock(owner('run-2', 2222));
+    await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
+    await expect(refusal).rejects.toThrow(
+      `another aivis run holds the lock on schema "${dataset}": run run-1 on conformance-host pid 1111 since 2026-03-01T12:00:00.000Z (lease ends 2026-03-01T12:10:00.000000Z, 300 s from now, unless renewed)`,
+    );
+
+    const { d: late } = await destination({ dataset, now: minutes(11) });
+    const lock = await late.acquireLock(owner('run-3', 3333));
+
+    // The first run wakes up: its renewal finds the lease gone, and it refuses to write.
+    vi.advanceTimersByTime(200_000);
+    await expect(crashed.commit(flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
+      `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
+    );
+    const written = await standIn.engine.query(`SELECT COUNT(*) AS n FROM \`aivis-test.${dataset}.${kindsTable.name}\``);
+    expect(written.rows).toEqual([{ f: [{ v: '0' }] }]);
+    await lock.release();
+  });
+});
+
+describe('BigQuery credentials', () => {
+  it('keeps google-auth-library off the metadata server unless ADC has nothing else to use', async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'aivis-gcloud-'));
+    const config = { type: 'bigquery' as const, project: 'p', dataset: 'aivis', location: 'US' };
+    expect(credentialsAvoidMetadataServer({ ...config, key_file: '/secrets/sa.json' }, { CLOUDSDK_CONFIG: empty }, false)).toBe(true);
+    expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty, GOOGLE_APPLICATION_CREDENTIALS: '/x.json' }, false)).toBe(true);
+    expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty }, true)).toBe(true);
+    // Nothing on disk: on GCE/GKE the metadata server is how ADC finds the workload's identity.
+    expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty }, false)).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The rows a correct sync must hold, built from the sandbox's truth by test code of its own
+ * (not by the stream mappers under test): each column named after a record field must equal
+ * that field, and `_raw` must be the record as the API serves it.
+ */
+import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
+import type { TableSpec } from '../../src/destination/table-spec.ts';
+import type { Sandbox } from '../../src/sandbox/index.ts';
+import {
+  analyticsCompetitorsTable,
+  analyticsHistoryTable,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+  citationsTable,
+  mentionsTable,
+  websitesTable,
+} from '../../src/tables/index.ts';
+import { normalizeRow, type LogicalRow } from '../conformance/normalize.ts';
+
+type Rec = Record<string, any>;
+
+/** The columns compared with the truth: data columns, not load bookkeeping. */
+export function dataColumns(table: TableSpec): string[] {
+  return table.columns.map((c) => c.name).filter((n) => !['_synced_at', '_run_id', '_first_seen_at', '_removed_at'].includes(n));
+}
+
+const pick = (row: LogicalRow, columns: readonly string[]) => Object.fromEntries(columns.map((c) => [c, row[c]]));
+
+function versionTags(meta: Rec) {
+  return {
+    projection_version: meta.projection_version,
+    metric_definition_bundle_version: meta.metric_definition_bundle_version,
+    metric_precision_version: meta.metric_precision_version,
+    metric_definition_versions: meta.metric_definition_versions,
+    is_partial: meta.data_quality.is_partial,
+  };
+}
+
+function analyticsColumns(record: Rec, meta: Rec) {
+  return {
+    website_id: record.website_id,
+    analysis_id: record.analysis_id,
+    as_of: record.as_of,
+    available_at: record.available_at,
+    ...Object.fromEntries(METRIC_KEYS.map((k) => [k, record.metrics[k]])),
+    ...Object.fromEntries(COUNT_KEYS.map((k) => [k, record.counts[k]])),
+    unavailable_reasons: meta.unavailable_reasons,
+    ...versionTags(meta),
+  };
+}
+
+function breakdownRows(table: TableSpec, snapshot: { data: Rec; meta: Rec }, entries: Rec[], keyName: string) {
+  const { data, meta } = snapshot;
+  return entries.map((entry) => ({
+    website_id: data.website_id,
+    analysis_id: data.analysis_id ?? '',
+    as_of: data.as_of,
+    available_at: data.available_at,
+    [keyName]: entry[keyName],
+    ...entry.metrics,
+    ...entry.counts,
+    unavailable_reasons: entry.unavailable_reasons,
+    ...versionTags(meta),
+    _raw: entry,
+  }));
+}
+
+/** Expected rows of every data table, keyed by table name (JSON values as objects). */
+export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
+  const tables = new Map<string, Rec[]>([
+    [websitesTable.name, []],
+    [analyticsLatestTable.name, []],
+    [analyticsProvidersTable.name, []],
+    [analyticsCompetitorsTable.name, []],
+    [analyticsHistoryTable.name, []],
+    [mentionsTable.name, []],
+    [citationsTable.name, []],
+  ]);
+  const add = (table: TableSpec, row: Rec) => tables.get(table.name)!.push(row);
+  for (const website of sandbox.truth.websites() as Rec[]) {
+    add(websitesTable, { ...website, _raw: website });
+    const id = website.id as string;
+    const snapshot = sandbox.truth.snapshot(id, ['providers', 'competitors']) as { data: Rec; meta: Rec } | null;
+    if (snapshot) {
+      add(analyticsLatestTable, { ...analyticsColumns(snapshot.data, snapshot.meta), _raw: snapshot });
+      for (const row of breakdownRows(analyticsProvidersTable, snapshot, snapshot.data.providers, 'provider')) add(analyticsProvidersTable, row);
+      for (const row of breakdownRows(analyticsCompetitorsTable, snapshot, snapshot.data.competitors, 'competitor_domain')) add(analyticsCompetitorsTable, row);
+    }
+    for (const point of sandbox.truth.history(id)) add(analyticsHistoryTable, { ...analyticsColumns(point, point.meta as Rec), _raw: point });
+    for (const m of sandbox.truth.mentions(id)) add(mentionsTable, { ...m, website_id: id, _raw: m });
+    for (const c of sandbox.truth.citations(id)) {
+      add(citationsTable, {
+        id: c.id,
+        website_id: id,
+        analysis_id: c.analysis_id ?? null,
+        provider: c.provider ?? null,
+        observed_at: c.observed_at ?? null,
+        available_at: c.available_at ?? null,
+        _raw: c,
+      });
+    }
+  }
+  return tables;
+}
+
+/** Normalizes and sorts rows by primary key, keeping only the compared columns. */
+export function comparable(table: TableSpec, rows: readonly Rec[]): Rec[] {
+  const columns = dataColumns(table);
+  const normalized = rows.map((row) => {
+    const logical = normalizeRow(table, { ...row, _raw: typeof row._raw === 'string' ? row._raw : JSON.stringify(row._raw) });
+    const picked = pick(logical, columns);
+    // The live response carries a request id; the truth has none.
+    if (table === analyticsLatestTable && picked._raw && typeof picked._raw === 'object') delete (picked._raw as Rec).meta?.request_id;
+    return picked;
+  });
+  const key = (r: Rec) => table.primaryKey.map((k) => String(r[k])).join('\u0001');
+  return normalized.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}

@@ -1,0 +1,169 @@
+/**
+ * What the conformance suite does not cover on Snowflake: login (password, key pair),
+ * `check` naming the missing grant, the lock lease, batch sizes under the array-binding
+ * threshold, and the driver staying unloaded until a Snowflake destination opens.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
+import { ARRAY_BINDING_THRESHOLD } from '../../connectors/snowflake/snowflake-config.ts';
+import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
+import type { Destination } from '../../src/destination/destination.ts';
+import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { analyticsLatestTable, ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
+import { keyPairFiles, LOADER, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
+
+let setup: StandInSetup;
+const keys = keyPairFiles('pass phrase 1');
+const opened: Destination[] = [];
+
+beforeAll(async () => {
+  setup = await startStandIn([{ name: 'KEY_LOADER', publicKeyPem: keys.publicKeyPem }]);
+});
+afterAll(async () => {
+  for (const d of opened) await d.close();
+  await setup.standIn.close();
+});
+
+async function open(schema: string, overrides: Parameters<StandInSetup['config']>[1] = {}, now?: () => Date): Promise<Destination> {
+  const destination = createSnowflakeDestination(setup.config(schema, overrides), { logger: silentLogger, ...(now ? { now } : {}) });
+  opened.push(destination);
+  await destination.open();
+  return destination;
+}
+
+const owner = (runId: string) => ({ runId, host: 'etl-1', pid: 42, startedAt: '2026-03-01T12:00:00.000Z' });
+
+describe('Snowflake login', () => {
+  it('refuses a wrong password with Snowflake’s message and without the password', async () => {
+    const error = await open('login_bad', { password: 'not-the-password' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestinationError);
+    expect((error as Error).message).toBe(
+      'Snowflake: login as aivis_loader on account aivis-test failed: Incorrect username or password was specified. (code 390100, SQL state 08004)',
+    );
+    expect((error as Error).message).not.toContain('not-the-password');
+  });
+
+  it('logs in with an encrypted key pair', async () => {
+    const destination = await open('login_key', { username: 'key_loader', password: undefined, private_key_file: keys.privateKeyFile, private_key_passphrase: 'pass phrase 1' });
+    await destination.check();
+  });
+
+  it('names the key file when the passphrase does not open it', () => {
+    const config = setup.config('login_key', { username: 'key_loader', password: undefined, private_key_file: keys.privateKeyFile, private_key_passphrase: 'wrong phrase' });
+    expect(() => createSnowflakeDestination(config, { logger: silentLogger })).toThrow(
+      new ConfigError(`destination.private_key_file: ${keys.privateKeyFile} is not a PEM private key this passphrase opens (is destination.private_key_passphrase right?)`),
+    );
+  });
+});
+
+describe('Snowflake check', () => {
+  it('passes for a role that can create and write tables, and leaves no probe table', async () => {
+    const destination = await open('check_ok');
+    await destination.check();
+    await destination.ensureTables([]);
+    expect(await tablesIn('CHECK_OK')).toEqual([]);
+  });
+
+  it('names the missing CREATE TABLE grant and the statement that fixes it', async () => {
+    const admin = await open('check_grants');
+    await admin.ensureTables([]); // the schema exists; the reader role may use it but not create tables in it
+    const reader = await open('check_grants', { username: READER.name, password: READER.password, role: 'AIVIS_READER_ROLE' });
+    await expect(reader.check()).rejects.toThrow(
+      'role AIVIS_READER_ROLE lacks CREATE TABLE on schema analytics.check_grants: GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE (Snowflake: CREATE TABLE IF failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
+    );
+  });
+
+  it('names a database that does not exist', async () => {
+    const destination = await open('check_db', { database: 'missing_db' });
+    await expect(destination.check()).rejects.toThrow('database missing_db does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON DATABASE missing_db TO ROLE AIVIS_LOADER_ROLE');
+  });
+});
+
+describe('Snowflake lock lease', () => {
+  it('a crashed holder keeps the lock until its lease expires, then loses it', async () => {
+    let clock = Date.parse('2026-03-01T12:00:00Z');
+    const now = () => new Date(clock);
+    const crashed = await open('lease', {}, now);
+    await crashed.acquireLock(owner('run-crashed')); // never released: the process "died"
+    const next = await open('lease', {}, now);
+    clock += LEASE_MS - 1000;
+    const refusal = next.acquireLock(owner('run-next'));
+    await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
+    await expect(refusal).rejects.toThrow(
+      'another aivis run holds the lock on schema "lease": run run-crashed on etl-1 pid 42 since 2026-03-01T12:00:00.000Z; its lease expires at 2026-03-01T12:10:00.000000Z unless that run renews it',
+    );
+    clock += 2000;
+    const lock = await next.acquireLock(owner('run-next'));
+    await lock.release();
+  });
+});
+
+describe('Snowflake loading', () => {
+  it('loads a large flush in bound batches under the array-binding threshold, never through a stage', async () => {
+    const destination = await open('batches');
+    await destination.ensureTables([...ENGINE_TABLES, mentionsTable]);
+    const rows = Array.from({ length: 9_000 }, (_, i) => ({
+      id: `men_${String(i).padStart(6, '0')}`,
+      website_id: `web_${i % 7}`,
+      analysis_id: `ana_${i % 13}`,
+      observed_at: '2026-03-01T00:00:00.000001Z',
+      available_at: '2026-03-01T00:00:01Z',
+      provider: 'chatgpt',
+      sentence_text: `sentence ${i} with 'quotes' and "doubles"`,
+      sentence_text_truncated: i % 2 === 0,
+      position_in_response: i,
+      sentiment: (i % 5) / 4,
+      mention_spans: '[{"start":0,"end":4}]',
+      _synced_at: '2026-03-01T01:00:00Z',
+      _run_id: 'run-batches',
+      _raw: JSON.stringify({ id: `men_${i}` }),
+    }));
+    const before = { ...setup.standIn.stats };
+    const result = await destination.commit({ tables: [{ table: mentionsTable, rows: [...rows, rows[0]!] }], state: [] });
+    expect(result.rowsWritten).toEqual({ mentions: 9_000 });
+    expect(setup.standIn.stats.stageBindAttempts).toBe(before.stageBindAttempts);
+    expect(setup.standIn.stats.maxBindValues).toBeLessThanOrEqual(ARRAY_BINDING_THRESHOLD);
+    expect(Math.floor(ARRAY_BINDING_THRESHOLD / (mentionsTable.columns.length + 1)) * (mentionsTable.columns.length + 1)).toBe(setup.standIn.stats.maxBindValues);
+  });
+
+  it('creates tables users query without quotes, with Snowflake types', async () => {
+    const destination = await open('types_ddl');
+    expect(destination.describeDdl([analyticsLatestTable])[1]).toMatch(
+      /^CREATE TABLE IF NOT EXISTS analytics\.types_ddl\.analytics_latest \(website_id VARCHAR NOT NULL, analysis_id VARCHAR, as_of TIMESTAMP_TZ, available_at TIMESTAMP_TZ, visibility FLOAT, .* unavailable_reasons VARIANT NOT NULL, .* is_partial BOOLEAN NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY \(website_id\)\)$/,
+    );
+  });
+});
+
+describe('driver loading', () => {
+  it('is loaded by open(), not before, with its probes off unless the user set them', async () => {
+    const script = `
+      import { registerHooks } from 'node:module';
+      const loaded = [];
+      registerHooks({ resolve(specifier, context, next) { if (specifier === 'snowflake-sdk') loaded.push(specifier); return next(specifier, context); } });
+      const { createSnowflakeDestination } = await import('./connectors/snowflake/index.ts');
+      const d = createSnowflakeDestination(${JSON.stringify(setup.config('lazy'))}, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
+      const before = { loaded: loaded.length, detection: process.env.SNOWFLAKE_DISABLE_PLATFORM_DETECTION ?? null };
+      await d.open();
+      await d.close();
+      console.log(JSON.stringify({ before, after: { loaded: loaded.length, detection: process.env.SNOWFLAKE_DISABLE_PLATFORM_DETECTION, shape: process.env.SF_TELEMETRY_DISABLE_CONNECTION_SHAPE } }));
+    `;
+    const { SNOWFLAKE_DISABLE_PLATFORM_DETECTION: _unset, ...inherited } = process.env;
+    const env = { ...inherited, SF_TELEMETRY_DISABLE_CONNECTION_SHAPE: 'user-choice' };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script], { env });
+    expect(JSON.parse(stdout)).toEqual({ before: { loaded: 0, detection: null }, after: { loaded: 1, detection: 'true', shape: 'user-choice' } });
+  });
+});
+
+async function tablesIn(schema: string): Promise<string[]> {
+  const reader = await open(schema.toLowerCase());
+  const { connectSnowflake } = await import('../../connectors/snowflake/snowflake-client.ts');
+  const { connectionOptions } = await import('../../connectors/snowflake/snowflake-config.ts');
+  await reader.close();
+  const client = await connectSnowflake(connectionOptions(setup.config(schema)));
+  const rows = await client.execute(`SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`, [schema]);
+  await client.close();
+  return rows.map((r) => String(r.TABLE_NAME));
+}

@@ -1,0 +1,205 @@
+/**
+ * The end-to-end sync suite every destination runs (drizzle style): the real sandbox over
+ * loopback -> the real API client -> the sync engine -> a real destination, compared row for
+ * row with the sandbox's truth. Each destination's file gives a target and calls
+ * `runSyncSuite`.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configSchema, type AivisConfig } from '../../schemas/config.ts';
+import { ApiClient } from '../../src/client/api-client.ts';
+import type { Destination } from '../../src/destination/destination.ts';
+import type { TableSpec } from '../../src/destination/table-spec.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
+import { runSync, type RunSyncOptions, type RunSummary } from '../../src/sync/run-sync.ts';
+import {
+  analyticsCompetitorsTable,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+  rejectedTable,
+  runsTable,
+  stateTable,
+  STREAM_TABLES,
+  websitesTable,
+} from '../../src/tables/index.ts';
+import { uniqueSchema } from '../conformance/harness.ts';
+import type { LogicalRow } from '../conformance/normalize.ts';
+import { comparable, expectedTables } from './expected-rows.ts';
+
+export interface SyncTarget {
+  readonly name: string;
+  /** A destination on a fresh, empty schema called `schema` (not opened). */
+  create(schema: string): Promise<Destination>;
+  /** All rows of `table` in logical form (test/conformance/normalize.ts). */
+  readRows(destination: Destination, schema: string, table: TableSpec): Promise<LogicalRow[]>;
+  cleanup?(schema: string): Promise<void>;
+}
+
+/** Small, fast sandbox data: 5 websites (one never measured), two pages of mentions each. */
+export const SANDBOX: SandboxOptions = { seed: 7, websites: 5, requestsPerMinute: 0, analysesPerWebsite: 4, mentionsPerAnalysis: 150, citationsPerAnalysis: 20 };
+
+export function testConfig(sandbox: Sandbox, overrides: Partial<AivisConfig> = {}): AivisConfig {
+  return configSchema.parse({
+    source: { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, requests_per_minute: 6000, max_retries: 8 },
+    destination: { type: 'duckdb', path: ':memory:' },
+    ...overrides,
+  });
+}
+
+export interface SyncWorld {
+  readonly sandbox: Sandbox;
+  readonly destination: Destination;
+  readonly schema: string;
+  sync(options?: Partial<RunSyncOptions>): Promise<RunSummary & { requests: number }>;
+  rows(table: TableSpec): Promise<LogicalRow[]>;
+  /** Asserts every data table equals the sandbox's truth for the websites it lists now. */
+  expectTruth(): Promise<void>;
+}
+
+/** Starts a sandbox and a destination; `close` tears both down. */
+export async function openWorld(target: SyncTarget, sandboxOptions: SandboxOptions = SANDBOX): Promise<SyncWorld & { close(): Promise<void> }> {
+  const sandbox = await startSandbox(sandboxOptions);
+  const schema = uniqueSchema('e2e');
+  const destination = await target.create(schema);
+  await destination.open();
+  const rows = (table: TableSpec) => target.readRows(destination, schema, table);
+  const world: SyncWorld = {
+    sandbox,
+    destination,
+    schema,
+    async sync(options = {}) {
+      const config = options.config ?? testConfig(sandbox);
+      const client = new ApiClient({ baseUrl: sandbox.baseUrl, apiKey: config.source.api_key ?? '', requestsPerMinute: 6000, maxRetries: 8, random: () => 0 });
+      try {
+        const before = sandbox.stats.requests;
+        const summary = await runSync({ config, client, destination, stateStore: new DestinationStateStore(destination), logger: silentLogger, ...options });
+        return { ...summary, requests: sandbox.stats.requests - before };
+      } finally {
+        await client.close();
+      }
+    },
+    rows,
+    async expectTruth() {
+      const expected = expectedTables(sandbox);
+      const listed = new Set((sandbox.truth.websites() as { id: string }[]).map((w) => w.id));
+      const latest = new Map((await rows(analyticsLatestTable)).map((r) => [r.website_id, r.analysis_id ?? '']));
+      for (const table of Object.values(STREAM_TABLES).flat()) {
+        let actual = await rows(table);
+        if (table === websitesTable) actual = actual.filter((r) => r._removed_at === null);
+        else actual = actual.filter((r) => listed.has(r.website_id as string));
+        // Breakdown rows of earlier analyses stay; the truth is the latest snapshot's.
+        if (table === analyticsProvidersTable || table === analyticsCompetitorsTable) actual = actual.filter((r) => latest.get(r.website_id) === r.analysis_id);
+        expect(comparable(table, actual), `${table.name} equals the sandbox's truth`).toEqual(comparable(table, expected.get(table.name) ?? []));
+      }
+    },
+  };
+  return {
+    ...world,
+    async close() {
+      await destination.close();
+      await target.cleanup?.(schema);
+      await sandbox.close();
+    },
+  };
+}
+
+export function runSyncSuite(target: SyncTarget): void {
+  describe(`end-to-end sync into ${target.name}`, () => {
+    let world: Awaited<ReturnType<typeof openWorld>>;
+    beforeEach(async () => {
+      world = await openWorld(target);
+    });
+    afterEach(async () => {
+      await world.close();
+    });
+
+    it('first sync equals the truth; after a clock advance the second equals the new truth and reads only new and boundary rows', async () => {
+      const first = await world.sync();
+      expect(first.status).toBe('succeeded');
+      expect(first.exitCode).toBe(0);
+      await world.expectTruth();
+      const mentionsBefore = (await world.rows(STREAM_TABLES.mentions[0]!)).length;
+
+      world.sandbox.clock.advance({ days: 2 });
+      const second = await world.sync();
+      expect(second.status).toBe('succeeded');
+      await world.expectTruth();
+      const mentionsAfter = (await world.rows(STREAM_TABLES.mentions[0]!)).length;
+      const read = second.counters.stream('mentions').rows;
+      // Every new row was read; old rows only at the inclusive boundary, never the whole feed again.
+      expect(read).toBeGreaterThanOrEqual(mentionsAfter - mentionsBefore);
+      expect(read).toBeLessThan(mentionsBefore);
+      // Requests: one listing page, then per measured website 1 analytics + one page per feed (all fit in 500).
+      const websites = world.sandbox.truth.websites() as { last_analysis_at: string | null }[];
+      const measured = websites.filter((w) => w.last_analysis_at !== null).length;
+      expect(second.requests).toBe(1 + measured + websites.length * 3);
+    });
+
+    it('records each run in _aivis_runs and saves one state row per stream and website', async () => {
+      const summary = await world.sync();
+      const runs = await world.rows(runsTable);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ id: summary.runId, command: 'sync', status: 'succeeded' });
+      const counts = runs[0]!.counts as { streams: Record<string, { rows: number }> };
+      expect(counts.streams.mentions!.rows).toBe(summary.counters.stream('mentions').rows);
+      const state = await world.rows(stateTable);
+      const websites = world.sandbox.truth.websites().length;
+      expect(state).toHaveLength(websites * 3);
+      for (const row of state) expect((row.state as { cursor: unknown }).cursor).toBeNull();
+    });
+
+    it('marks a website removed from the listing, stops syncing it, and clears the mark when it returns', async () => {
+      await world.sync();
+      const [gone] = world.sandbox.truth.websites() as { id: string }[];
+      world.sandbox.removeWebsite(gone!.id);
+      world.sandbox.clock.advance({ days: 1 });
+      const second = await world.sync();
+      expect(second.counters.removedWebsites).toBe(1);
+      const marked = (await world.rows(websitesTable)).find((w) => w.id === gone!.id);
+      expect(marked?._removed_at).not.toBeNull();
+      expect(second.counters.websitesPlanned).toBe(world.sandbox.truth.websites().length);
+      await world.expectTruth();
+    });
+
+    it('syncs a never-analysed website without error and without an analytics row', async () => {
+      const summary = await world.sync();
+      const unmeasured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).filter((w) => w.last_analysis_at === null);
+      expect(unmeasured.length).toBeGreaterThan(0);
+      const latest = await world.rows(analyticsLatestTable);
+      for (const w of unmeasured) expect(latest.find((r) => r.website_id === w.id)).toBeUndefined();
+      expect(summary.exitCode).toBe(0);
+    });
+
+    it('refuses a listing that would remove every known website, writing nothing', async () => {
+      await world.sync();
+      for (const w of world.sandbox.truth.websites() as { id: string }[]) world.sandbox.removeWebsite(w.id);
+      await expect(world.sync()).rejects.toThrow(/would mark 5 of 5 known websites as removed \(all of them\); nothing was written/);
+      expect((await world.rows(websitesTable)).filter((w) => w._removed_at !== null)).toEqual([]);
+      const runs = await world.rows(runsTable);
+      expect(runs.map((r) => r.status).sort()).toEqual(['failed', 'succeeded']);
+      const allowed = await world.sync({ allowMassRemoval: true });
+      expect(allowed.counters.removedWebsites).toBe(5);
+    });
+
+    it('finishes and equals the truth under 429 storms, 500/503, resets and truncated bodies', async () => {
+      const { faults } = world.sandbox;
+      faults.set({ kind: 'rate_limited', fraction: 0.15, retryAfter: 0 });
+      faults.set({ kind: 'unavailable', fraction: 0.1 });
+      faults.set({ kind: 'internal_error', fraction: 0.05, retryAfter: 0 });
+      faults.set({ kind: 'reset', fraction: 0.05 });
+      faults.set({ kind: 'truncated_body', fraction: 0.05 });
+      const summary = await world.sync();
+      faults.clear();
+      expect(summary.status).toBe('succeeded');
+      await world.expectTruth();
+    });
+
+    it('never writes the API key into any table', async () => {
+      await world.sync();
+      for (const table of [...Object.values(STREAM_TABLES).flat(), runsTable, stateTable, rejectedTable]) {
+        expect(JSON.stringify(await world.rows(table), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).not.toContain(world.sandbox.apiKey);
+      }
+    });
+  });
+}
