@@ -94,7 +94,7 @@ export class BigqueryDestination implements Destination {
 
   async commit(flush: Flush): Promise<FlushResult> {
     const client = this.#open();
-    this.#lease?.assertHeld();
+    await this.#lease?.assertHeld();
     const before = { ...client.usage };
     const rowsWritten: Record<string, number> = {};
     // flushParts puts state last: rows are durable before the state that describes them.
@@ -127,7 +127,7 @@ export class BigqueryDestination implements Destination {
 
   async markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void> {
     if (!ids.length) return;
-    this.#lease?.assertHeld();
+    await this.#lease?.assertHeld();
     await this.#open().query(markRemovedSql(this.#ref(websitesTable.name)), {
       removed_at: { type: 'TIMESTAMP', value: removedAt },
       ids: { type: 'ARRAY<STRING>', value: ids },

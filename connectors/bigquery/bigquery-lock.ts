@@ -21,9 +21,9 @@ export interface LeaseOptions {
   readonly now: () => Date;
 }
 
-/** A held lease. `assertHeld` fails once a renewal found the lease taken by another run. */
+/** A held lease. `assertHeld` waits for a renewal in flight, and fails once one found the lease taken. */
 export interface BigqueryLease extends DestinationLock {
-  assertHeld(): void;
+  assertHeld(): Promise<void>;
 }
 
 export async function acquireLease(client: BigqueryClient, ref: TableRef, owner: LockOwner, options: LeaseOptions, logger: Logger): Promise<BigqueryLease> {
@@ -44,18 +44,20 @@ export async function acquireLease(client: BigqueryClient, ref: TableRef, owner:
 
   let lost: string | undefined;
   let released = false;
+  let renewing: Promise<void> = Promise.resolve();
   const renew = async () => {
     const renewed = await client.query(renewLockSql(ref), { ...who, expires_at: { type: 'TIMESTAMP', value: expiresAt() } });
     if (renewed.affectedRows !== 1) lost = `the BigQuery run lock of ${client.dataset} expired and was taken by another run`;
   };
   // Renew at a third of the lease, so two failed renewals in a row still leave time.
   const timer = setInterval(() => {
-    renew().catch((error: unknown) => logger.warn('could not renew the BigQuery run lock', { error }));
+    renewing = renew().catch((error: unknown) => logger.warn('could not renew the BigQuery run lock', { error }));
   }, Math.max(1000, Math.floor(options.leaseMs / 3)));
   timer.unref();
 
   return {
-    assertHeld() {
+    async assertHeld() {
+      await renewing;
       if (lost) throw new DestinationError(`${lost}; stopping before writing more`);
     },
     async release() {
