@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Client } from 'pg';
+import { inTransaction } from '../../src/destination/transaction.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
@@ -45,17 +46,7 @@ export async function connectPostgres(options: PostgresOptions, logger: Logger):
     async copyFrom(sql, chunks) {
       await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
     },
-    async transaction(work) {
-      await client.query('BEGIN');
-      try {
-        const result = await work();
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    },
+    transaction: (work) => inTransaction((sql) => client.query(sql), work),
     async end() {
       if (ended) return;
       ended = true;

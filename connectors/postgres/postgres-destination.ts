@@ -13,7 +13,8 @@ import type { PostgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock } from './postgres-lock.ts';
 import { ensurePostgresTables, postgresDdl } from './postgres-schema.ts';
 import * as sql from './postgres-sql.ts';
-import { csvField } from './postgres-types.ts';
+import { activeWebsiteIdsSql, deleteStateSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
+import { csvField, readExpression } from './postgres-types.ts';
 
 /** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */
 const COPY_CHUNK_ROWS = 500;
@@ -95,24 +96,24 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     async readState(): Promise<StateEntry[]> {
       const s = open();
       if (!(await tableExists(s, schema, stateTable.name))) return [];
-      const { rows } = await s.query<{ stream: string; scope: string; state: string; updated_at: string }>(sql.selectLogical(schema, stateTable));
+      const { rows } = await s.query<{ stream: string; scope: string; state: string; updated_at: string }>(selectSql(qualifiedName(schema, stateTable.name), stateTable, readExpression));
       return rows.map(stateEntryFromRow);
     },
 
     async deleteState(match) {
       const s = open();
       if (!(await tableExists(s, schema, stateTable.name))) return 0;
-      return (await s.query(sql.deleteState(schema, stateTable.name), [match.stream ?? null, match.scope ?? null])).rowCount;
+      return (await s.query(deleteStateSql(qualifiedName(schema, stateTable.name)), [match.stream ?? null, match.scope ?? null])).rowCount;
     },
 
     async listActiveWebsiteIds() {
-      const { rows } = await open().query<{ id: string }>(sql.activeWebsiteIds(schema, websitesTable.name));
+      const { rows } = await open().query<{ id: string }>(activeWebsiteIdsSql(qualifiedName(schema, websitesTable.name)));
       return rows.map((r) => r.id);
     },
 
     async markWebsitesRemoved(ids, removedAt) {
       if (ids.length === 0) return;
-      await open().query(sql.markRemoved(schema, websitesTable.name), [ids, removedAt]);
+      await open().query(markRemovedSql(qualifiedName(schema, websitesTable.name), ids.length), [removedAt, ...ids]);
     },
 
     acquireLock: (owner): Promise<DestinationLock> => acquirePostgresLock(options, logger, owner),

@@ -4,13 +4,15 @@
  * the holder for the refusal message.
  */
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
-import { lockHeldError, lockRow, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
+import { lockHeldError, lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { connectPostgres, type PostgresSession } from './postgres-client.ts';
 import type { PostgresOptions } from './postgres-config.ts';
 import { ensurePostgresTables } from './postgres-schema.ts';
-import { ADVISORY_UNLOCK, deleteLockRow, selectLogical, TABLE_EXISTS, TRY_ADVISORY_LOCK, upsertLockRow } from './postgres-sql.ts';
+import { deleteLockRowSql, selectSql } from '../../src/destination/sql-statements.ts';
+import { ADVISORY_UNLOCK, TABLE_EXISTS, TRY_ADVISORY_LOCK, upsertLockRow } from './postgres-sql.ts';
+import { readExpression } from './postgres-types.ts';
 
 export async function acquirePostgresLock(options: PostgresOptions, logger: Logger, owner: LockOwner): Promise<DestinationLock> {
   const { schema } = options;
@@ -26,26 +28,21 @@ export async function acquirePostgresLock(options: PostgresOptions, logger: Logg
     await session.end();
     throw error;
   }
-  let released = false;
-  return {
-    async release() {
-      if (released) return;
-      released = true;
-      try {
-        await session.query(deleteLockRow(schema, lockTable.name), [SYNC_LOCK_NAME, owner.runId]);
-        await session.query(ADVISORY_UNLOCK, [key]);
-      } finally {
-        await session.end();
-      }
-    },
-  };
+  return releaseOnce(async () => {
+    try {
+      await session.query(deleteLockRowSql(qualifiedName(schema, lockTable.name)), [SYNC_LOCK_NAME, owner.runId]);
+      await session.query(ADVISORY_UNLOCK, [key]);
+    } finally {
+      await session.end();
+    }
+  });
 }
 
 async function readHolder(session: PostgresSession, schema: string): Promise<LockOwner | undefined> {
   const { rows: present } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, lockTable.name)]);
   if (!present[0]?.present) return undefined;
   const { rows } = await session.query<{ run_id: string; host: string; pid: string; started_at: string }>(
-    selectLogical(schema, lockTable, `"name" = $1`),
+    selectSql(qualifiedName(schema, lockTable.name), lockTable, readExpression, `"name" = $1`),
     [SYNC_LOCK_NAME],
   );
   const row = rows[0];

@@ -4,7 +4,7 @@
  * file lock, a lease), depending on the destination.
  */
 import { LockHeldError } from '../errors.ts';
-import type { LockOwner } from './destination.ts';
+import type { DestinationLock, LockOwner } from './destination.ts';
 import { column, type Row, type TableSpec } from './table-spec.ts';
 
 export const lockTable: TableSpec = {
@@ -33,4 +33,10 @@ export function lockHeldError(schema: string, holder: LockOwner | undefined): Lo
     ? `run ${holder.runId} on ${holder.host} pid ${holder.pid} since ${holder.startedAt}`
     : 'a run that has not recorded its name yet';
   return new LockHeldError(`another aivis run holds the lock on schema "${schema}": ${who}`);
+}
+
+/** A `DestinationLock` whose `release` runs `free` once, however often it is called. */
+export function releaseOnce(free: () => Promise<void>): DestinationLock {
+  let released: Promise<void> | undefined;
+  return { release: () => (released ??= free()) };
 }

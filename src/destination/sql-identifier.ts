@@ -7,9 +7,9 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** `"schema"."table"`. */
-export function qualifiedName(schema: string, table: string): string {
-  return `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
+/** `"schema"."table"`, or `"catalog"."schema"."table"`: each part quoted. */
+export function qualifiedName(...parts: readonly string[]): string {
+  return parts.map(quoteIdentifier).join('.');
 }
 
 /** A string literal for DDL and statements that cannot take bind parameters. */

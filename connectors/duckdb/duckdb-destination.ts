@@ -1,0 +1,142 @@
+/** Wires the DuckDB pieces into a `Destination` (design §10): appender into staging, upsert, state, in one transaction. */
+import { randomBytes } from 'node:crypto';
+import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
+import { flushParts } from '../../src/destination/flush-parts.ts';
+import { lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
+import { activeWebsiteIdsSql, deleteLockRowSql, deleteStateSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
+import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
+import { DestinationError } from '../../src/errors.ts';
+import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
+import type { DuckdbOptions } from './duckdb-config.ts';
+import { takeProcessLock } from './duckdb-lock.ts';
+import { duckdbDdl, ensureDuckdbTables } from './duckdb-schema.ts';
+import * as sql from './duckdb-sql.ts';
+import { appendCell, decodeCell, readExpression } from './duckdb-types.ts';
+
+export function duckdbDestination(options: DuckdbOptions): Destination {
+  const { schema } = options;
+  let session: DuckdbSession | undefined;
+  const open = (): DuckdbSession => {
+    if (!session) throw new DestinationError('the DuckDB destination is not open (call open() first)');
+    return session;
+  };
+  const failure = (what: string, error: unknown) =>
+    error instanceof DestinationError ? error : new DestinationError(`DuckDB refused ${what}: ${(error as Error).message}`);
+
+  /** Stages and upserts each part; returns rows written per table. Runs in the caller's transaction. */
+  const upsertParts = async (s: DuckdbSession, parts: readonly TableRows[]) => {
+    const rowsWritten: Record<string, number> = {};
+    for (const { table, rows } of parts) {
+      await s.run(sql.createStaging(table));
+      await s.append(sql.stagingName(table), (appender) => {
+        rows.forEach((row, ordinal) => {
+          for (const c of table.columns) appendCell(appender, c.type, row[c.name]);
+          appender.appendBigInt(BigInt(ordinal));
+          appender.endRow();
+        });
+      });
+      rowsWritten[table.name] = await s.run(sql.upsertFromStaging(sql.tableName(options, table.name), table));
+      await s.run(sql.dropStaging(table));
+    }
+    return rowsWritten;
+  };
+
+  const tableExists = async (s: DuckdbSession, table: string) =>
+    Number((await s.all<{ n: bigint }>(sql.TABLE_EXISTS, [options.catalog, schema, table]))[0]?.n ?? 0) > 0;
+
+  return {
+    type: 'duckdb',
+    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5, identifierCase: 'preserve' },
+
+    async open() {
+      session ??= await connectDuckdb(options);
+    },
+
+    async check() {
+      const s = open();
+      const probe = sql.tableName(options, `_aivis_check_${randomBytes(4).toString('hex')}`);
+      try {
+        await ensureDuckdbTables(s, options, []);
+        await s.run(`CREATE TABLE ${probe} ("id" BIGINT PRIMARY KEY)`);
+        await s.run(`INSERT INTO ${probe} VALUES (1)`);
+        await s.run(`DROP TABLE ${probe}`);
+      } catch (error) {
+        throw failure(`to create tables in schema "${schema}" of "${options.path}"`, error);
+      }
+    },
+
+    async ensureTables(tables) {
+      const s = open();
+      try {
+        await s.transaction(() => ensureDuckdbTables(s, options, tables));
+      } catch (error) {
+        throw failure(`to create tables in schema "${schema}"`, error);
+      }
+    },
+
+    describeDdl: (tables) => duckdbDdl(options, tables),
+
+    async commit(flush): Promise<FlushResult> {
+      const s = open();
+      const parts = flushParts(flush);
+      if (parts.length === 0) return { rowsWritten: {} };
+      try {
+        const { [stateTable.name]: _state, ...rowsWritten } = await s.transaction(() => upsertParts(s, parts));
+        return { rowsWritten };
+      } catch (error) {
+        throw failure(`a flush into schema "${schema}"`, error);
+      }
+    },
+
+    async readState(): Promise<StateEntry[]> {
+      const s = open();
+      if (!(await tableExists(s, stateTable.name))) return [];
+      const rows = await s.all<Record<string, unknown>>(selectSql(sql.tableName(options, stateTable.name), stateTable, readExpression));
+      return rows.map((r) =>
+        stateEntryFromRow({ stream: String(r.stream), scope: String(r.scope), state: r.state, updated_at: String(decodeCell('timestamp', r.updated_at)) }),
+      );
+    },
+
+    async deleteState(match) {
+      const s = open();
+      if (!(await tableExists(s, stateTable.name))) return 0;
+      return s.run(deleteStateSql(sql.tableName(options, stateTable.name)), [match.stream ?? null, match.scope ?? null]);
+    },
+
+    async listActiveWebsiteIds() {
+      return (await open().all<{ id: string }>(activeWebsiteIdsSql(sql.tableName(options, websitesTable.name)))).map((r) => r.id);
+    },
+
+    async markWebsitesRemoved(ids, removedAt) {
+      if (ids.length === 0) return;
+      await open().run(markRemovedSql(sql.tableName(options, websitesTable.name), ids.length), [removedAt, ...ids]);
+    },
+
+    async acquireLock(owner): Promise<DestinationLock> {
+      const s = open();
+      const unlock = takeProcessLock(options.path, schema, owner);
+      try {
+        await s.transaction(async () => {
+          await ensureDuckdbTables(s, options, [lockTable]);
+          await upsertParts(s, [{ table: lockTable, rows: [lockRow(owner)] }]);
+        });
+      } catch (error) {
+        unlock();
+        throw failure(`to record the run lock in schema "${schema}"`, error);
+      }
+      return releaseOnce(async () => {
+        try {
+          if (session) await session.run(deleteLockRowSql(sql.tableName(options, lockTable.name)), [SYNC_LOCK_NAME, owner.runId]);
+        } finally {
+          unlock();
+        }
+      });
+    },
+
+    async close() {
+      session?.close();
+      session = undefined;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** The SQL only DuckDB runs: catalog queries and staging. Shared statements are in src/destination/sql-statements.ts. */
+import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
+import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import type { DuckdbOptions } from './duckdb-config.ts';
+import type { TableSpec } from '../../src/destination/table-spec.ts';
+import { fromStaging, stagingType } from './duckdb-types.ts';
+
+/** The staging table's extra column: position of a row in the flush, so the last one wins. */
+export const ORDINAL = '_aivis_ordinal';
+
+/** `"catalog"."schema"`. */
+export function schemaName({ catalog, schema }: DuckdbOptions): string {
+  return qualifiedName(catalog, schema);
+}
+
+/** `"catalog"."schema"."table"`. */
+export function tableName({ catalog, schema }: DuckdbOptions, table: string): string {
+  return qualifiedName(catalog, schema, table);
+}
+
+/** Parameters: catalog, schema. Rows: `table_name`, `column_name`. */
+export const EXISTING_COLUMNS = 'SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2';
+
+export function stagingName(table: TableSpec): string {
+  return `_aivis_stage_${table.name}`;
+}
+
+/** A fresh temp table per flush part; constraint-free, so a bad row fails at the target with its message. */
+export function createStaging(table: TableSpec): string {
+  const columns = [...table.columns.map((c) => `${quoteIdentifier(c.name)} ${stagingType(c.type)}`), `${quoteIdentifier(ORDINAL)} BIGINT`];
+  return `CREATE OR REPLACE TEMP TABLE ${quoteIdentifier(stagingName(table))} (${columns.join(', ')})`;
+}
+
+export function dropStaging(table: TableSpec): string {
+  return `DROP TABLE IF EXISTS temp.main.${quoteIdentifier(stagingName(table))}`;
+}
+
+export function upsertFromStaging(target: string, table: TableSpec): string {
+  return onConflictUpsert(table, {
+    target,
+    staging: `temp.main.${quoteIdentifier(stagingName(table))}`,
+    ordinal: ORDINAL,
+    read: fromStaging,
+  });
+}
+
+/** Parameters: catalog, schema, table. */
+export const TABLE_EXISTS = 'SELECT count(*) AS n FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 AND table_name = $3';

@@ -1,0 +1,75 @@
+/**
+ * Logical column types as DuckDB types, how a value goes into the staging appender, and how
+ * a column is read back in logical form. DuckDB stores U+0000 as is: no rule needed.
+ */
+import type { DuckDBAppender } from '@duckdb/node-api';
+import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
+import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+
+const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
+  string: 'VARCHAR',
+  int64: 'BIGINT',
+  float64: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMPTZ',
+  json: 'JSON',
+};
+
+/**
+ * Staging keeps timestamps and JSON as text: the upsert casts them, so a malformed value
+ * fails with DuckDB's own message naming the value.
+ */
+const STAGING_TYPES: Readonly<Record<ColumnType, string>> = { ...SQL_TYPES, timestamp: 'VARCHAR', json: 'VARCHAR' };
+
+export function duckdbType(type: ColumnType): string {
+  return SQL_TYPES[type];
+}
+
+export function stagingType(type: ColumnType): string {
+  return STAGING_TYPES[type];
+}
+
+/** The SELECT expression turning a staging column into its target type. */
+export function fromStaging(col: ColumnSpec): string {
+  const name = quoteIdentifier(col.name);
+  return STAGING_TYPES[col.type] === SQL_TYPES[col.type] ? name : `CAST(${name} AS ${SQL_TYPES[col.type]})`;
+}
+
+export function appendCell(appender: DuckDBAppender, type: ColumnType, value: CellValue | undefined): void {
+  if (value === null || value === undefined) return appender.appendNull();
+  switch (type) {
+    case 'int64':
+      return appender.appendBigInt(BigInt(value));
+    case 'float64':
+      return appender.appendDouble(Number(value));
+    case 'boolean':
+      return appender.appendBoolean(Boolean(value));
+    default:
+      return appender.appendVarchar(String(value));
+  }
+}
+
+/** A SELECT expression giving the column in logical JS form once passed through `decodeCell`. */
+export function readExpression(col: ColumnSpec): string {
+  const name = quoteIdentifier(col.name);
+  switch (col.type) {
+    case 'json':
+      return `CAST(${name} AS VARCHAR) AS ${name}`;
+    case 'timestamp':
+      return `epoch_us(${name}) AS ${name}`;
+    default:
+      return name;
+  }
+}
+
+export function decodeCell(type: ColumnType, value: unknown): CellValue {
+  if (value === null || value === undefined) return null;
+  return type === 'timestamp' ? isoFromMicros(value as bigint) : (value as CellValue);
+}
+
+/** Epoch microseconds as ISO-8601 UTC with six fractional digits. */
+export function isoFromMicros(micros: bigint): string {
+  const fraction = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
+  const seconds = (micros - fraction) / 1_000_000n;
+  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${fraction.toString().padStart(6, '0')}Z`;
+}
