@@ -1,7 +1,8 @@
 /**
  * An API call that failed for good (after the client's retries). The message says what
  * happened, carries the API's `request_id` for support, and says what to do; it is redacted
- * like every other text the process writes. Exit code 1.
+ * like every other text the process writes. The response body itself is not kept: a server
+ * could echo a secret in it. Exit code 1.
  */
 import { AivisError, ExitCode } from '../errors.ts';
 import { redact } from '../log/redact.ts';
@@ -18,9 +19,8 @@ export interface ApiErrorInit {
   /** The envelope's `error.code` (`not_found`, `invalid_cursor`, ...); `invalid_response` for a success that breaks the contract. */
   code?: string | undefined;
   requestId?: string | undefined;
+  /** The envelope's `details`, redacted (the importer maps them back to input lines). */
   details?: readonly ApiErrorDetail[];
-  /** The parsed response body, when there was one (an importer maps `details` back to lines). */
-  body?: unknown;
 }
 
 export class ApiError extends AivisError {
@@ -28,14 +28,12 @@ export class ApiError extends AivisError {
   readonly code: string | undefined;
   readonly requestId: string | undefined;
   readonly details: readonly ApiErrorDetail[];
-  readonly body: unknown;
 
   constructor(message: string, init: ApiErrorInit, options?: ErrorOptions) {
     super(redact(message), ExitCode.Failure, options);
     this.status = init.status;
     this.code = init.code;
     this.requestId = init.requestId;
-    this.details = init.details ?? [];
-    this.body = init.body;
+    this.details = (init.details ?? []).map((d) => ({ field: redact(d.field), issue: redact(d.issue) }));
   }
 }

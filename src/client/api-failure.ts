@@ -31,7 +31,7 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
     if (status === 415) return `unsupported media type ${tag}: ${where}${said}; the API takes only application/json`;
     return `API request refused ${tag}: ${where}${said}`;
   })();
-  return new ApiError(text, { status, code, requestId, details, body: response.json?.raw });
+  return new ApiError(text, { status, code, requestId, details });
 }
 
 export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): ApiError {
@@ -48,7 +48,7 @@ export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): 
 export function invalidResponse(request: HttpRequest, response: HttpResponse, issues: string): ApiError {
   return new ApiError(
     `invalid response (${response.status}, request_id ${response.requestId ?? 'none'}): ${request.method} ${request.path}: the body does not match the V2 contract: ${issues}`,
-    { status: response.status, code: 'invalid_response', requestId: response.requestId, body: response.json?.raw },
+    { status: response.status, code: 'invalid_response', requestId: response.requestId },
   );
 }
 

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Page } from '../../src/client/api-client.ts';
+import { ApiError } from '../../src/client/api-error.ts';
+import { websiteSchema } from '../../schemas/index.ts';
+import { clientFixture, type ClientFixture } from './support/client-fixture.ts';
+import { json } from './support/scripted-server.ts';
+
+const website = (n: number) => ({ id: `web_${n}`, domain_url: `https://site${n}.example`, country: 'DE', language: 'de', industry_niche: null, last_analysis_at: null });
+const page = (data: unknown[], meta: { has_more: boolean; next_cursor: string | null; scan_upper_bound?: string }, requestId: string) =>
+  json(200, { data, meta: { request_id: requestId, ...meta } });
+
+async function collect<T>(pages: AsyncIterable<Page<T>>): Promise<Page<T>[]> {
+  const out: Page<T>[] = [];
+  for await (const p of pages) out.push(p);
+  return out;
+}
+
+describe('paginate', () => {
+  let f: ClientFixture;
+  afterEach(async () => {
+    await f.close();
+  });
+
+  it('walks through empty pages while has_more, sends the same filters with every cursor, and stops on next_cursor null', async () => {
+    f = await clientFixture();
+    f.server.script(
+      page([website(1), website(2)], { has_more: true, next_cursor: 'c1', scan_upper_bound: '2026-03-01T00:00:00.123456789Z' }, 'r1'),
+      page([], { has_more: true, next_cursor: 'c2', scan_upper_bound: '2026-03-01T00:00:00.123456789Z' }, 'r2'),
+      page([], { has_more: true, next_cursor: 'c3' }, 'r3'),
+      page([website(3)], { has_more: false, next_cursor: null, scan_upper_bound: '2026-03-01T00:00:00.123456789Z' }, 'r4'),
+    );
+    const query: Record<string, string | undefined> = { limit: '2', updated_since: '2026-02-01T00:00Z', provider: undefined };
+    const pages = f.client.paginate({ path: '/public/v2/websites/web_1/mentions', query, recordSchema: websiteSchema });
+    // Filters are frozen when the scan starts: a later change by the caller is not sent.
+    query.updated_since = '2099-01-01T00:00Z';
+    const seen = await collect(pages);
+    expect(f.server.received.map((r) => r.url)).toEqual([
+      '/public/v2/websites/web_1/mentions?limit=2&updated_since=2026-02-01T00%3A00Z',
+      '/public/v2/websites/web_1/mentions?limit=2&updated_since=2026-02-01T00%3A00Z&cursor=c1',
+      '/public/v2/websites/web_1/mentions?limit=2&updated_since=2026-02-01T00%3A00Z&cursor=c2',
+      '/public/v2/websites/web_1/mentions?limit=2&updated_since=2026-02-01T00%3A00Z&cursor=c3',
+    ]);
+    expect(seen.map((p) => ({ cursor: p.cursor, ids: p.records.map((r) => (r.ok ? r.value.id : '!')), hasMore: p.hasMore, nextCursor: p.nextCursor, requestId: p.requestId }))).toEqual([
+      { cursor: null, ids: ['web_1', 'web_2'], hasMore: true, nextCursor: 'c1', requestId: 'r1' },
+      { cursor: 'c1', ids: [], hasMore: true, nextCursor: 'c2', requestId: 'r2' },
+      { cursor: 'c2', ids: [], hasMore: true, nextCursor: 'c3', requestId: 'r3' },
+      { cursor: 'c3', ids: ['web_3'], hasMore: false, nextCursor: null, requestId: 'r4' },
+    ]);
+    // Nanoseconds survive: the frontier is the string as sent, never a re-formatted Date.
+    expect(seen.map((p) => p.scanUpperBound)).toEqual(['2026-03-01T00:00:00.123456789Z', '2026-03-01T00:00:00.123456789Z', undefined, '2026-03-01T00:00:00.123456789Z']);
+  });
+
+  it('resumes at a saved cursor', async () => {
+    f = await clientFixture();
+    f.server.script(page([website(9)], { has_more: false, next_cursor: null }, 'r1'));
+    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', query: { limit: '100' }, cursor: 'saved', recordSchema: websiteSchema }));
+    expect(f.server.received.map((r) => r.url)).toEqual(['/public/v2/websites?limit=100&cursor=saved']);
+    expect(seen[0]!.cursor).toBe('saved');
+  });
+
+  it('surfaces an invalid record with its reason and raw form, and keeps the rest of the page', async () => {
+    f = await clientFixture();
+    const bad = { ...website(2), country: 'germany', extra_field: { kept: true } };
+    f.server.script(page([website(1), bad, website(3)], { has_more: false, next_cursor: null }, 'r1'));
+    const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    expect(only!.records).toEqual([
+      { ok: true, value: website(1), raw: website(1) },
+      { ok: false, raw: bad, error: expect.stringMatching(/^country: must be .*\(got "germany"\)$/) },
+      { ok: true, value: website(3), raw: website(3) },
+    ]);
+  });
+
+  it('keeps unknown fields and integers beyond 2^53 exact in raw', async () => {
+    f = await clientFixture();
+    const text = `{"data":[{"id":"web_1","domain_url":"https://a.example","country":"DE","language":null,"industry_niche":null,"last_analysis_at":null,"future_count":12345678901234567890}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}`;
+    f.server.script(json(200, text));
+    const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    const record = only!.records[0]!;
+    expect(record.ok).toBe(true);
+    expect(JSON.stringify(record.raw)).toBe(
+      '{"id":"web_1","domain_url":"https://a.example","country":"DE","language":null,"industry_niche":null,"last_analysis_at":null,"future_count":12345678901234567890}',
+    );
+  });
+
+  it('validates the big integer as the number it is, so the reason names the value', async () => {
+    f = await clientFixture();
+    const text = `{"data":[{"n":9007199254740993}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}`;
+    f.server.script(json(200, text));
+    const schema = z.object({ n: z.number().max(9007199254740991, 'too big') });
+    const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: schema }));
+    expect(only!.records[0]).toMatchObject({ ok: false, error: 'n: too big' });
+    expect(JSON.stringify(only!.records[0]!.raw)).toBe('{"n":9007199254740993}');
+  });
+
+  it('ends the scan with a warning naming the request_id when has_more comes without a cursor', async () => {
+    f = await clientFixture();
+    f.server.script(page([website(1)], { has_more: true, next_cursor: null }, 'r-odd'));
+    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    expect(seen).toHaveLength(1);
+    expect(f.server.received).toHaveLength(1);
+    const warnings = f.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
+    expect(warnings).toEqual([expect.objectContaining({ msg: 'the API said has_more but sent no next_cursor; the scan ends here', request_id: 'r-odd', path: '/public/v2/websites' })]);
+  });
+
+  it('fails on an envelope that breaks the contract, naming what is wrong and the request_id', async () => {
+    f = await clientFixture();
+    f.server.script(json(200, { data: [], meta: { request_id: 'r-bad', has_more: 'yes' } }));
+    const error = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-bad' });
+    expect((error as Error).message).toBe(
+      'invalid response (200, request_id r-bad): GET /public/v2/websites: the body does not match the V2 contract: meta.has_more: must be true or false (got "yes"); meta.next_cursor: is missing (send null when there is no value)',
+    );
+  });
+});
