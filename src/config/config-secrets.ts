@@ -61,7 +61,9 @@ export function registerConfigSecrets(data: unknown, unresolved: readonly Config
   const resolved = (path: ConfigPath) => !unresolved.some((p) => isUnder(path, p));
   for (const { path } of SECRET_FIELDS) {
     const value = valueAt(data, path);
-    if (typeof value === 'string' && resolved(path)) registerSecret(value);
+    if (typeof value !== 'string' || !resolved(path)) continue;
+    registerSecret(value);
+    registerSecret(value.trim()); // the API key is used trimmed
   }
   const url = valueAt(data, URL_PATH);
   const password = typeof url === 'string' && resolved(URL_PATH) ? urlPassword(url) : undefined;

@@ -33,7 +33,7 @@ export function substituteEnv(doc: Document, env: NodeJS.ProcessEnv, lineOf: Lin
       }
       const value = env[name];
       if (value === undefined) issue(`${where} refers to \${${name}}, which is not set in the environment`);
-      else if (value === '') issue(`${where} refers to \${${name}}, which is set but empty`);
+      else if (value.trim() === '') issue(`${where} refers to \${${name}}, which is set but empty`);
       return value ?? token;
     });
     scalar.value = scalar.type === 'PLAIN' ? typedPlain(text) : text;

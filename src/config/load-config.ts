@@ -64,7 +64,9 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   if (issues.length || !parsed.success) throw configErrorOf(file, issues);
 
   const config = resolveConfigPaths(parsed.data, dir);
-  const apiKey = keyFile.apiKey ?? config.source.api_key ?? '';
+  // Trimmed like the key file: a Secret created from a file often ends in a newline, which
+  // would otherwise break the Authorization header.
+  const apiKey = (keyFile.apiKey ?? config.source.api_key ?? '').trim();
   return { config, apiKey, path: absolute };
 }
 

@@ -102,6 +102,26 @@ describe('loadConfig: every secret is registered for redaction', () => {
     expect(redact(`${API_KEY} passphrase-x1`)).toBe('[REDACTED] [REDACTED]');
   });
 
+  it('trims the key from the environment (a Secret made from a file ends in a newline) and masks both forms', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key: \${AIVIS_API_KEY}
+    `);
+    const loaded = await loadConfig(file, { AIVIS_API_KEY: `${API_KEY}\n` });
+    expect(loaded.apiKey).toBe(API_KEY);
+    expect(redact(`Bearer-less ${API_KEY}.`)).toBe('Bearer-less [REDACTED].');
+    const blank = await configErrorLines(
+      yaml`
+        source:
+          base_url: https://api.example.com
+          api_key: \${AIVIS_API_KEY}
+      `,
+      { AIVIS_API_KEY: ' \n' },
+    );
+    expect(blank.lines).toEqual([`${blank.file}:3: source.api_key refers to \${AIVIS_API_KEY}, which is set but empty`]);
+  });
+
   it('redacts the key wherever a mistake puts it, even in a value quoted back', async () => {
     const { file, lines } = await configErrorLines(
       yaml`
