@@ -39,6 +39,13 @@ function faultReply(fault: FaultProfile): Reply | undefined {
   return errorReply(new ApiError(code, message, retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } }));
 }
 
+/** A successful list page turned into an empty one that points back at the same position. */
+function emptied(reply: Reply, cursor: string | null): Reply {
+  const body = reply.body as { data?: unknown; meta?: Record<string, unknown> };
+  if (reply.status !== 200 || !Array.isArray(body.data) || cursor === null) return reply;
+  return { ...reply, body: { data: [], meta: { ...body.meta, has_more: true, next_cursor: cursor } } };
+}
+
 function isLoopback(address: string | undefined): boolean {
   return address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true;
 }
@@ -61,7 +68,8 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       deliver(res, errorReply(new ApiError('not_found', `No endpoint ${req.method} ${url.pathname}.`)), requestId);
       return;
     }
-    const fault = route.access === 'admin' ? undefined : faults.take(route.name);
+    const cursor = url.searchParams.get('cursor');
+    const fault = route.access === 'admin' ? undefined : faults.take(route.name, cursor !== null);
     if (fault?.kind === 'reset') {
       req.socket.resetAndDestroy();
       return;
@@ -97,6 +105,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
         reply = errorReply(new ApiError('internal_error', 'Unexpected sandbox failure; see the sandbox log for this request id.'));
       }
     }
+    if (fault?.kind === 'empty_page') reply = emptied(reply, cursor);
     deliver(res, reply, requestId, fault);
   }
 

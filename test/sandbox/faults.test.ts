@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '../../schemas/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { call } from './sandbox-http.ts';
+import { call, walk } from './sandbox-http.ts';
 
 let sb: Sandbox;
 beforeEach(async () => {
@@ -94,6 +94,20 @@ describe('fault profiles', () => {
     expect(second).toEqual(first);
   });
 
+  it('empty_page: a continuation page comes back empty with has_more and the same cursor; following it loses nothing', async () => {
+    const site = sb.truth.websites()[0]!.id as string;
+    const first = await call(sb, `/public/v2/websites/${site}/mentions?limit=10`);
+    sb.faults.set({ kind: 'empty_page', count: 2, routes: ['mentions'] });
+    const cursor = first.body.meta.next_cursor as string;
+    const empty = await call(sb, `/public/v2/websites/${site}/mentions?limit=10&cursor=${encodeURIComponent(cursor)}`);
+    expect(empty.body.data).toEqual([]);
+    expect(empty.body.meta).toMatchObject({ has_more: true, next_cursor: cursor, scan_upper_bound: first.body.meta.scan_upper_bound });
+    const rest = await walk(sb, `/public/v2/websites/${site}/mentions?limit=10`, sb.apiKey, cursor);
+    expect(rest.metas[0].has_more).toBe(true);
+    expect(rest.metas[0].next_cursor).toBe(cursor);
+    expect([...first.body.data, ...rest.rows]).toEqual([...sb.truth.mentions(site)]);
+  });
+
   it('faulted requests are counted on arrival', async () => {
     sb.faults.set({ kind: 'rate_limited', count: 2 });
     await statuses(3);
@@ -101,7 +115,7 @@ describe('fault profiles', () => {
   });
 
   it('a bad profile is refused with a message naming the field', () => {
-    expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow('fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body');
+    expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow('fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body, empty_page');
     expect(() => sb.faults.set({ kind: 'reset', count: 0 })).toThrow('fault profile: count must be a positive integer');
     expect(() => sb.faults.set({ kind: 'reset', fraction: 2 })).toThrow('fault profile: fraction must be a number from 0 to 1');
   });

@@ -17,7 +17,12 @@ export type FaultKind =
   /** The real response, its body sent in `chunks` pieces `chunkDelayMs` apart. */
   | 'slow_body'
   /** The real response's headers (with the full Content-Length), half its body, then the connection closes. */
-  | 'truncated_body';
+  | 'truncated_body'
+  /**
+   * A list page that continues a scan (the request sends `cursor`) comes back empty with
+   * `has_more: true` and the same cursor: legal, and a client that stops there loses rows.
+   */
+  | 'empty_page';
 
 /** One fault setting, e.g. `{ kind: 'unavailable', count: 2, routes: ['mentions'] }`. */
 export interface FaultProfile {
@@ -39,11 +44,11 @@ export interface FaultProfile {
 export interface FaultInjector {
   set(profile: FaultProfile): void;
   clear(): void;
-  /** The fault for this request of `route`, if any; consumes one of `count`. */
-  take(route: string): FaultProfile | undefined;
+  /** The fault for this request of `route`, if any; consumes one of `count`. `continuation`: the request sends a cursor. */
+  take(route: string, continuation: boolean): FaultProfile | undefined;
 }
 
-const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body'];
+const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page'];
 
 /** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
 export function checkFaultProfile(input: unknown): FaultProfile {
@@ -72,8 +77,9 @@ export function createFaultInjector(seed: number): FaultInjector {
     clear() {
       active = undefined;
     },
-    take(route) {
+    take(route, continuation) {
       if (!active || (active.routes && !active.routes.includes(route))) return undefined;
+      if (active.kind === 'empty_page' && !continuation) return undefined;
       if (active.fraction !== undefined && !draws.chance(active.fraction)) return undefined;
       const fault = active;
       if (--remaining <= 0) active = undefined;
