@@ -7,7 +7,8 @@ import { DestinationError } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
-import { createSchemaSql, schemaName, tableName } from './snowflake-sql.ts';
+import { ensureSchema } from './snowflake-schema.ts';
+import { schemaName, tableName } from './snowflake-sql.ts';
 
 const PROBE_TABLE = '_aivis_check';
 
@@ -33,7 +34,7 @@ export async function checkSnowflakeAccess(client: SnowflakeClient, at: Snowflak
     code === NO_WAREHOUSE ? `role ${role} cannot use warehouse ${warehouse}: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}` : undefined;
 
   await step(
-    () => client.execute(createSchemaSql(at)),
+    () => ensureSchema(client, at),
     (code) =>
       code === NOT_ALLOWED
         ? `role ${role} lacks CREATE SCHEMA on database ${at.database} and schema ${schema} does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE ${at.database} TO ${grantee}`

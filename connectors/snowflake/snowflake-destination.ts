@@ -15,6 +15,7 @@ import { connectSnowflake, type SnowflakeClient, type SnowflakeRow } from './sno
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
 import { acquireLeaseLock } from './snowflake-lock.ts';
+import { ensureSchema } from './snowflake-schema.ts';
 import * as sql from './snowflake-sql.ts';
 import { fromDriverValue, toStagedText } from './snowflake-types.ts';
 
@@ -81,7 +82,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async ensureTables(tables) {
       const c = session();
-      await c.execute(sql.createSchemaSql(at));
+      await ensureSchema(c, at);
       const existing = new Map<string, Set<string>>();
       for (const row of await c.execute(sql.existingColumnsSql(at), [at.database.toUpperCase(), at.schema.toUpperCase()])) {
         const name = String(row.TABLE_NAME);

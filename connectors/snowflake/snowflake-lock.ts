@@ -11,7 +11,8 @@ import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
-import { createSchemaSql, createTableSql, selectAllSql, tableName } from './snowflake-sql.ts';
+import { ensureSchema } from './snowflake-schema.ts';
+import { createTableSql, selectAllSql, tableName } from './snowflake-sql.ts';
 import { fromDriverValue } from './snowflake-types.ts';
 
 /** How long a lock outlives its last renewal; a crashed run blocks the next one at most this long. */
@@ -36,7 +37,7 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
   const expiresAt = ident('expires_at');
   const expiry = () => new Date(now().getTime() + LEASE_MS).toISOString();
   try {
-    await client.execute(createSchemaSql(at));
+    await ensureSchema(client, at);
     await client.execute(createTableSql(at, snowflakeLockTable));
     // The row exists before anyone competes for it, so taking the lock is an UPDATE, never an INSERT race.
     await client.execute(

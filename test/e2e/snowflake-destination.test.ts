@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { ARRAY_BINDING_THRESHOLD } from '../../connectors/snowflake/snowflake-config.ts';
+import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
+import { ARRAY_BINDING_THRESHOLD, connectionOptions } from '../../connectors/snowflake/snowflake-config.ts';
 import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
@@ -158,10 +159,6 @@ describe('driver loading', () => {
 });
 
 async function tablesIn(schema: string): Promise<string[]> {
-  const reader = await open(schema.toLowerCase());
-  const { connectSnowflake } = await import('../../connectors/snowflake/snowflake-client.ts');
-  const { connectionOptions } = await import('../../connectors/snowflake/snowflake-config.ts');
-  await reader.close();
   const client = await connectSnowflake(connectionOptions(setup.config(schema)));
   const rows = await client.execute(`SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`, [schema]);
   await client.close();

@@ -28,8 +28,10 @@ export const insufficientPrivileges = (object: string) =>
 export function fromDuckDb(error: unknown): SnowflakeStandInError {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split('\n')[0] ?? message;
-  const missing = /^Catalog Error: (?:Table|Schema|Catalog) with name "?([^"!]+?)"? does not exist/.exec(first);
+  const missing = /^Catalog Error: (?:Table|Schema) with name "?([^"!]+?)"? does not exist/.exec(first);
   if (missing) return new SnowflakeStandInError('002003', '42S02', `SQL compilation error:\nObject '${missing[1]}' does not exist or not authorized.`);
+  const database = /^(?:Binder|Catalog) Error: Catalog (?:with name )?"?([^"!]+?)"? does not exist/.exec(first);
+  if (database) return new SnowflakeStandInError('002003', '02000', `SQL compilation error:\nDatabase '${database[1]}' does not exist or not authorized.`);
   const conversion = /^Conversion Error: Could not convert string "(.*)" to /.exec(first);
   if (conversion) return new SnowflakeStandInError('100038', '22018', `Numeric value '${conversion[1]}' is not recognized`);
   if (first.startsWith('Conversion Error') || first.startsWith('Invalid Input Error')) return new SnowflakeStandInError('100069', '22P02', first);

@@ -135,7 +135,9 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
         .then((data) => reply({ success: true, code: null, message: null, data }))
         .catch((error: unknown) => {
           const e = error instanceof SnowflakeStandInError ? error : new SnowflakeStandInError('000603', 'XX000', String(error));
-          reply({ success: false, code: e.code, message: e.message, data: { queryId: randomUUID(), sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 } });
+          // Only a statement has a query id; a refused login does not.
+          const queryId = url.pathname === '/queries/v1/query-request' ? { queryId: randomUUID() } : {};
+          reply({ success: false, code: e.code, message: e.message, data: { ...queryId, sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 } });
         });
     });
   });
