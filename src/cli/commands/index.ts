@@ -2,6 +2,7 @@
 import type { CommandModule } from 'yargs';
 import { backfillCommand } from './backfill.ts';
 import { checkCommand } from './check.ts';
+import { importPromptsCommand } from './import-prompts.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { stateCommand } from './state.ts';
 import { streamsCommand } from './streams.ts';
@@ -14,4 +15,5 @@ export const commands: CommandModule<object, any>[] = [
   backfillCommand,
   stateCommand,
   sandboxCommand,
+  importPromptsCommand,
 ];

@@ -1,0 +1,116 @@
+/**
+ * `aivis import-prompts --website ID --file F`: checks the whole file, then imports it in
+ * partitions with a journal (design §9). Exit 0 when every partition succeeded, 2 for bad
+ * input or flags (nothing sent), 1 when the service refused or an operation failed for good.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CommandModule } from 'yargs';
+import { parse as parseYaml } from 'yaml';
+import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
+import { ApiClient } from '../../client/api-client.ts';
+import { systemClock, type Clock } from '../../client/clock.ts';
+import type { Destination } from '../../destination/destination.ts';
+import { ConfigError, ExitCode } from '../../errors.ts';
+import { destinationSink } from '../../import/destination-sink.ts';
+import { defaultJournalPath, type ImportOptions } from '../../import/import-options.ts';
+import { renderReport } from '../../import/import-report.ts';
+import { runImport } from '../../import/import-run.ts';
+import { createLogger } from '../../log/logger.ts';
+import { redact } from '../../log/redact.ts';
+import { parseList } from '../cli-arguments.ts';
+import { createDestination } from '../destination-factory.ts';
+import { loadConfigFrom } from '../run-context.ts';
+
+export interface ImportPromptsArgs {
+  config?: string;
+  website: string;
+  file: string;
+  'validate-only'?: boolean;
+  classification?: ClassificationMode;
+  'defaults-tags'?: string;
+  'defaults-language'?: string;
+  'defaults-intent'?: string;
+  journal?: string;
+  json?: boolean;
+  exitCode?: number;
+}
+
+function importOptions(argv: ImportPromptsArgs): ImportOptions {
+  if (!/^web_[A-Za-z0-9_-]+$/.test(argv.website) || argv.website.length > 128) {
+    throw new ConfigError(`--website "${argv.website}" is not a website id (they look like web_123)`);
+  }
+  const defaults: PromptImportDefaults = {};
+  const tags = parseList(argv['defaults-tags']);
+  if (tags) defaults.tags = tags;
+  if (argv['defaults-language'] !== undefined) defaults.language = argv['defaults-language'];
+  if (argv['defaults-intent'] !== undefined) defaults.search_intent = argv['defaults-intent'] as PromptImportDefaults['search_intent'];
+  const validateOnly = argv['validate-only'] ?? false;
+  const file = path.resolve(argv.file);
+  return {
+    websiteId: argv.website,
+    file,
+    validateOnly,
+    mode: argv.classification ?? 'auto',
+    defaults,
+    journal: path.resolve(argv.journal ?? defaultJournalPath(file, validateOnly)),
+  };
+}
+
+/** Only a config that names a destination gets receipt tables (no surprise DuckDB file). */
+async function namesDestination(configPath: string): Promise<boolean> {
+  const document = parseYaml(await readFile(configPath, 'utf8')) as { destination?: unknown } | null;
+  return document?.destination !== undefined && document.destination !== null;
+}
+
+/** The command's work, with the clock injectable so tests run polls on virtual time. */
+export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clock; write?: (text: string) => void } = {}): Promise<number> {
+  const clock = deps.clock ?? systemClock;
+  const write = deps.write ?? ((text: string) => process.stdout.write(text));
+  const options = importOptions(argv);
+  const { config, apiKey, path: configPath } = await loadConfigFrom(argv);
+  const logger = createLogger();
+  const client = new ApiClient({
+    baseUrl: config.source.base_url,
+    apiKey,
+    requestsPerMinute: config.source.requests_per_minute,
+    timeoutMs: config.source.timeout_seconds * 1000,
+    maxRetries: config.source.max_retries,
+    logger,
+    clock,
+  });
+  let destination: Destination | undefined;
+  try {
+    if (await namesDestination(configPath)) {
+      destination = await createDestination(config.destination, { logger });
+      await destination.open();
+    }
+    const sink = destination && (await destinationSink(destination, { file: options.file, runId: randomUUID(), now: () => new Date(clock.now()) }));
+    const report = await runImport(options, { http: client, clock, logger, ...(sink ? { sink } : {}) });
+    write(redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report)) + '\n');
+    return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
+  } finally {
+    await destination?.close();
+    await client.close();
+  }
+}
+
+export const importPromptsCommand: CommandModule<object, ImportPromptsArgs> = {
+  command: 'import-prompts',
+  describe: 'Import prompts from a CSV or JSONL file into a website (append-only, in atomic partitions)',
+  builder: (yargs) =>
+    yargs
+      .option('website', { type: 'string', demandOption: true, describe: 'Website id, e.g. web_123' })
+      .option('file', { type: 'string', demandOption: true, describe: 'Input file: .csv (header row) or .jsonl (one object per line)' })
+      .option('validate-only', { type: 'boolean', default: false, describe: 'Validate on the service without creating prompts' })
+      .option('classification', { choices: ['auto', 'provided_only'] as const, default: 'auto' as const, describe: 'auto: derive missing fields; provided_only: never classify' })
+      .option('defaults-tags', { type: 'string', describe: 'Default tags, comma-separated (item tags replace them)' })
+      .option('defaults-language', { type: 'string', describe: 'Default language, ISO 639-1 (e.g. en)' })
+      .option('defaults-intent', { type: 'string', describe: 'Default search intent: informational, commercial or transactional' })
+      .option('journal', { type: 'string', describe: 'Journal file (default: beside the input file)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }) as never,
+  handler: async (argv) => {
+    argv.exitCode = await importPrompts(argv);
+  },
+};

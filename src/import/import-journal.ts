@@ -1,0 +1,103 @@
+/**
+ * The local journal of one import: partition -> attempts, each with its Idempotency-Key,
+ * receipt URL and status. Every change is written (temp file + fsync + atomic rename) BEFORE
+ * the request it announces, so a run killed at any point resumes by replaying the same key or
+ * polling the known receipt, never by importing a partition twice.
+ */
+import { open, readFile, rename } from 'node:fs/promises';
+import { ConfigError } from '../errors.ts';
+
+export type AttemptStatus = 'sending' | 'accepted' | 'succeeded' | 'failed';
+
+/** Item results of a terminal receipt, counted; the journal never holds prompt content. */
+export type ResultCounts = Record<string, number>;
+
+export interface JournalAttempt {
+  idempotency_key: string;
+  status: AttemptStatus;
+  /** Path of the receipt (the `Location` of the POST answer). */
+  receipt_url?: string;
+  import_id?: string;
+  error?: { code: string; retryable: boolean };
+  counts?: ResultCounts;
+  updated_at: string;
+}
+
+export interface JournalPartition {
+  first_line: number;
+  last_line: number;
+  items: number;
+  bytes: number;
+  body_sha256: string;
+  attempts: JournalAttempt[];
+}
+
+export interface JournalData {
+  version: 1;
+  website_id: string;
+  validate_only: boolean;
+  classification: string;
+  partitions: Record<string, JournalPartition>;
+}
+
+export class ImportJournal {
+  readonly path: string;
+  readonly data: JournalData;
+
+  private constructor(path: string, data: JournalData) {
+    this.path = path;
+    this.data = data;
+  }
+
+  /** Opens the journal at `path`, or starts an empty one; refuses one written for another import. */
+  static async open(path: string, expect: Omit<JournalData, 'version' | 'partitions'>): Promise<ImportJournal> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ImportJournal(path, { version: 1, ...expect, partitions: {} });
+      throw new ConfigError(`journal ${path} cannot be read: ${(error as Error).message}`);
+    }
+    let data: JournalData;
+    try {
+      data = JSON.parse(text) as JournalData;
+    } catch {
+      throw new ConfigError(`journal ${path} is not valid JSON; move it away to start a new import`);
+    }
+    for (const key of ['website_id', 'validate_only', 'classification'] as const) {
+      if (data[key] !== expect[key]) {
+        throw new ConfigError(
+          `journal ${path} belongs to another import (${key} ${JSON.stringify(data[key])}, this run ${JSON.stringify(expect[key])}); pass another --journal path`,
+        );
+      }
+    }
+    return new ImportJournal(path, data);
+  }
+
+  partition(index: number): JournalPartition | undefined {
+    return this.data.partitions[String(index)];
+  }
+
+  /** Records a partition's first attempt, or a change of its latest one, durably. */
+  async record(index: number, partition: Omit<JournalPartition, 'attempts'>, attempt: Omit<JournalAttempt, 'updated_at'>, now: Date): Promise<void> {
+    const entry = { ...partition, attempts: this.data.partitions[String(index)]?.attempts ?? [] };
+    this.data.partitions[String(index)] = entry;
+    const stamped = { ...attempt, updated_at: now.toISOString() };
+    const last = entry.attempts.at(-1);
+    if (last && last.idempotency_key === attempt.idempotency_key) entry.attempts[entry.attempts.length - 1] = stamped;
+    else entry.attempts.push(stamped);
+    await this.save();
+  }
+
+  private async save(): Promise<void> {
+    const temp = `${this.path}.tmp-${process.pid}`;
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(this.data, null, 2) + '\n');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, this.path);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * One `aivis import-prompts` run: check every input line (nothing is sent if any is bad),
+ * then partition by partition, in file order: import it (journal first), hand its receipt to
+ * the sink (the destination tables, when configured), and stop at the first partition that
+ * fails for good, with its items mapped back to input lines.
+ */
+import { access } from 'node:fs/promises';
+import type { Clock } from '../client/clock.ts';
+import { ConfigError } from '../errors.ts';
+import type { Logger } from '../log/logger.ts';
+import { receiptDiagnostics } from './import-diagnostics.ts';
+import { ImportJournal } from './import-journal.ts';
+import type { ImportOptions } from './import-options.ts';
+import { partitionReport, summarize, type ImportReport, type PartitionReport } from './import-report.ts';
+import { checkInput } from './input-check.ts';
+import { importPartition, type PartitionOutcome } from './partition-import.ts';
+import { partitionInput, type PartitionLimits } from './partitions.ts';
+import type { ImportHttp } from './receipt-client.ts';
+
+/** Receives every partition outcome this run fetched a terminal receipt for. */
+export interface ReceiptSink {
+  write(outcome: PartitionOutcome): Promise<void>;
+}
+
+export interface ImportRunDeps {
+  readonly http: ImportHttp;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly sink?: ReceiptSink;
+  /** Operations per partition before retryable failures give up; default 5. */
+  readonly maxAttempts?: number;
+  /** Tests shrink these to cut small files into several partitions. */
+  readonly limits?: PartitionLimits;
+}
+
+export async function runImport(options: ImportOptions, deps: ImportRunDeps): Promise<ImportReport> {
+  await access(options.file).catch(() => {
+    throw new ConfigError(`--file ${options.file}: the file does not exist or cannot be read`);
+  });
+  const checked = await checkInput(options);
+  deps.logger.info('input checked', { file: options.file, items: checked.items });
+  const journal = await ImportJournal.open(options.journal, {
+    website_id: options.websiteId,
+    validate_only: options.validateOnly,
+    classification: options.mode,
+  });
+  const partitions: PartitionReport[] = [];
+  let diagnostics: string[] | undefined;
+  for await (const partition of partitionInput(options, deps.limits)) {
+    const outcome = await importPartition(partition, {
+      http: deps.http,
+      journal,
+      clock: deps.clock,
+      logger: deps.logger,
+      websiteId: options.websiteId,
+      maxAttempts: deps.maxAttempts ?? 5,
+    });
+    if (outcome.receipt) await deps.sink?.write(outcome);
+    partitions.push(partitionReport(outcome));
+    deps.logger.info('partition done', { partition: partition.index + 1, import_id: outcome.importId, status: outcome.status, origin: outcome.origin });
+    if (outcome.status === 'failed') {
+      diagnostics = failureDiagnostics(outcome);
+      break;
+    }
+  }
+  const base = { website_id: options.websiteId, file: options.file, journal: options.journal, validate_only: options.validateOnly, classification: options.mode, partitions };
+  return summarize(diagnostics ? { ...base, diagnostics } : base);
+}
+
+function failureDiagnostics(outcome: PartitionOutcome): string[] {
+  const { partition, error, receipt } = outcome;
+  const head = `partition ${partition.index + 1} failed with ${error?.code} (not retryable); the run stopped before the next partition:`;
+  const summary = receipt?.status === 'failed' ? receipt.summary : undefined;
+  const capacity =
+    error?.code === 'prompt_limit_exceeded' && summary
+      ? [`active prompts ${summary.active_count ?? '?'}, projected ${summary.projected_active_count ?? '?'}, prompt_limit ${summary.prompt_limit ?? '?'}: free capacity, then validate and import again`]
+      : [];
+  return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition.lines) : [])];
+}

@@ -1,0 +1,13 @@
+/** Reads the input file by its extension: `.csv` or `.jsonl`. */
+import { extname } from 'node:path';
+import { ConfigError } from '../errors.ts';
+import { readCsvItems } from './csv-items.ts';
+import type { InputRecord } from './input-record.ts';
+import { readJsonlItems } from './jsonl-items.ts';
+
+export function readInputItems(path: string): AsyncGenerator<InputRecord> {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') return readCsvItems(path);
+  if (extension === '.jsonl') return readJsonlItems(path);
+  throw new ConfigError(`--file ${path}: the file must end in .csv or .jsonl (got "${extension || 'no extension'}")`);
+}

@@ -1,0 +1,64 @@
+/**
+ * Pass two: cuts the checked input into requests of at most 1,000 items and 5 MiB, measured
+ * in bytes of the exact body that will be sent (multibyte text counts as its UTF-8 bytes).
+ * Each partition is an independent atomic operation (spec 4.7 rule 7). One partition is in
+ * memory at a time.
+ */
+import { createHash } from 'node:crypto';
+import { IMPORT_LIMITS } from './import-limits.ts';
+import type { ImportOptions } from './import-options.ts';
+import { readInputItems } from './input-items.ts';
+
+export interface Partition {
+  /** 0-based position in the file. */
+  readonly index: number;
+  /** Input line of each item, by item index: maps receipt items back to the file. */
+  readonly lines: readonly number[];
+  /** The request body, byte for byte as sent on every attempt. */
+  readonly body: Uint8Array;
+  /** sha256 hex of `body`. */
+  readonly bodySha256: string;
+}
+
+export interface PartitionLimits {
+  maxItems: number;
+  maxBodyBytes: number;
+}
+
+const encoder = new TextEncoder();
+
+/** The request envelope around the items, in a fixed key order so the bytes are stable. */
+function envelope(options: ImportOptions): { head: Uint8Array; tail: Uint8Array } {
+  const tail = `],"defaults":${JSON.stringify(options.defaults)},"classification":${JSON.stringify({ mode: options.mode })},"validate_only":${options.validateOnly}}`;
+  return { head: encoder.encode('{"items":['), tail: encoder.encode(tail) };
+}
+
+function assemble(index: number, head: Uint8Array, tail: Uint8Array, items: Uint8Array[], lines: number[]): Partition {
+  const comma = encoder.encode(',');
+  const parts = [head, ...items.flatMap((item, i) => (i === 0 ? [item] : [comma, item])), tail];
+  const body = Buffer.concat(parts);
+  return { index, lines, body, bodySha256: createHash('sha256').update(body).digest('hex') };
+}
+
+export async function* partitionInput(options: ImportOptions, limits: PartitionLimits = IMPORT_LIMITS): AsyncGenerator<Partition> {
+  const { head, tail } = envelope(options);
+  let items: Uint8Array[] = [];
+  let lines: number[] = [];
+  let size = head.length + tail.length;
+  let index = 0;
+  for await (const record of readInputItems(options.file)) {
+    if (!record.item) continue; // pass one refused the file before any partition is cut
+    const encoded = encoder.encode(JSON.stringify(record.item));
+    const grown = size + encoded.length + (items.length ? 1 : 0);
+    if (items.length && (items.length >= limits.maxItems || grown > limits.maxBodyBytes)) {
+      yield assemble(index++, head, tail, items, lines);
+      items = [];
+      lines = [];
+      size = head.length + tail.length;
+    }
+    size += encoded.length + (items.length ? 1 : 0);
+    items.push(encoded);
+    lines.push(record.line);
+  }
+  if (items.length) yield assemble(index, head, tail, items, lines);
+}

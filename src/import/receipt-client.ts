@@ -1,0 +1,63 @@
+/**
+ * The two import calls through the shared API client: POST one partition's exact bytes with
+ * its key, and GET a receipt until it is terminal, waiting `Retry-After` (at least the spec's
+ * 2 seconds) between polls. 429/500/503 and lost responses are the client's retries (same
+ * bytes, same key; spec 4.7 rule 3 and 4.8).
+ */
+import { formatIssues } from '../../schemas/format-issues.ts';
+import { promptImportReceiptEnvelopeSchema, type PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
+import type { ApiResponse, RequestOptions } from '../client/api-client.ts';
+import type { Clock } from '../client/clock.ts';
+import { parseRetryAfter } from '../client/retry-after.ts';
+import { AivisError } from '../errors.ts';
+
+/** What the importer needs of `ApiClient`. */
+export interface ImportHttp {
+  request(options: RequestOptions): Promise<ApiResponse>;
+}
+
+export const MIN_POLL_MS = 2000;
+
+export interface PostAnswer {
+  receipt: PromptImportReceipt;
+  /** Receipt path below the base URL, from `Location`. */
+  receiptPath: string;
+  /** 200: the operation was already terminal (a replay); 202: accepted or still running. */
+  status: number;
+}
+
+function decode(response: ApiResponse, what: string): PromptImportReceipt {
+  const parsed = promptImportReceiptEnvelopeSchema.safeParse(response.body);
+  if (!parsed.success) {
+    throw new AivisError(`invalid receipt (${response.status}, request_id ${response.requestId ?? 'none'}) from ${what}: ${formatIssues(parsed.error)}`);
+  }
+  return parsed.data.data as PromptImportReceipt;
+}
+
+/** `Location` may carry a base-path prefix; requests take the path from `/public/v2/` on. */
+function receiptPathOf(location: unknown, receipt: PromptImportReceipt): string {
+  const text = typeof location === 'string' ? location : '';
+  const at = text.indexOf('/public/v2/');
+  return at >= 0 ? text.slice(at) : `/public/v2/websites/${receipt.website_id}/prompt-imports/${receipt.id}`;
+}
+
+export async function postPartition(http: ImportHttp, websiteId: string, key: string, body: Uint8Array): Promise<PostAnswer> {
+  const path = `/public/v2/websites/${encodeURIComponent(websiteId)}/prompts:import`;
+  const response = await http.request({ method: 'POST', path, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key }, body });
+  const receipt = decode(response, `POST ${path}`);
+  return { receipt, receiptPath: receiptPathOf(response.headers.location, receipt), status: response.status };
+}
+
+export const isTerminal = (receipt: PromptImportReceipt) => receipt.status === 'succeeded' || receipt.status === 'failed';
+
+/** Polls until `succeeded` or `failed`; a 404 (expired or unknown receipt) propagates as ApiError. */
+export async function pollReceipt(http: ImportHttp, clock: Clock, path: string, onProgress?: (receipt: PromptImportReceipt) => void): Promise<PromptImportReceipt> {
+  for (;;) {
+    const response = await http.request({ method: 'GET', path });
+    const receipt = decode(response, `GET ${path}`);
+    if (isTerminal(receipt)) return receipt;
+    onProgress?.(receipt);
+    const wait = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? MIN_POLL_MS;
+    await clock.sleep(Math.max(MIN_POLL_MS, wait));
+  }
+}

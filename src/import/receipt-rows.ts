@@ -1,0 +1,62 @@
+/**
+ * A terminal receipt as rows of `prompt_imports` and `prompt_import_items`. `_raw` is the
+ * receipt (or item) as the API sent it; receipts hold no prompt text, so neither do rows.
+ */
+import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
+import type { TableRows } from '../destination/destination.ts';
+import type { Row } from '../destination/table-spec.ts';
+import { promptImportItemsTable, promptImportsTable } from '../tables/prompt-imports.ts';
+import type { PartitionOutcome } from './partition-import.ts';
+
+export interface RowContext {
+  readonly file: string;
+  readonly runId: string;
+  readonly syncedAt: string;
+}
+
+export function receiptRows(outcome: PartitionOutcome & { receipt: PromptImportReceipt }, context: RowContext): TableRows[] {
+  const { receipt, partition, counts } = outcome;
+  const load = { _synced_at: context.syncedAt, _run_id: context.runId };
+  const terminal = receipt.status === 'succeeded' || receipt.status === 'failed' ? receipt : undefined;
+  const importRow: Row = {
+    id: receipt.id,
+    website_id: receipt.website_id,
+    status: receipt.status,
+    validate_only: receipt.validate_only,
+    classification_mode: String((receipt as Record<string, unknown>).classification_mode ?? 'unknown'),
+    error_code: receipt.status === 'failed' ? receipt.error.code : null,
+    error_retryable: receipt.status === 'failed' ? receipt.error.retryable : null,
+    created: counts.created ?? 0,
+    would_create: counts.would_create ?? 0,
+    skipped_request_duplicate: counts.skipped_request_duplicate ?? 0,
+    skipped_active_duplicate: counts.skipped_active_duplicate ?? 0,
+    skipped_inactive_duplicate: counts.skipped_inactive_duplicate ?? 0,
+    failed: counts.failed ?? 0,
+    not_processed: counts.not_processed ?? 0,
+    input_file: context.file,
+    partition_index: partition.index,
+    first_line: partition.lines[0] ?? 0,
+    last_line: partition.lines.at(-1) ?? 0,
+    created_at: receipt.created_at,
+    completed_at: terminal?.completed_at ?? null,
+    expires_at: receipt.expires_at,
+    ...load,
+    _raw: JSON.stringify(receipt),
+  };
+  const itemRows: Row[] = (terminal?.items ?? []).map((item) => ({
+    import_id: receipt.id,
+    item_index: item.index,
+    website_id: receipt.website_id,
+    client_id: item.client_id ?? null,
+    input_line: partition.lines[item.index] ?? 0,
+    status: item.status,
+    code: 'code' in item && item.code !== undefined ? item.code : null,
+    provenance: 'provenance' in item && item.provenance !== undefined ? JSON.stringify(item.provenance) : null,
+    ...load,
+    _raw: JSON.stringify(item),
+  }));
+  return [
+    { table: promptImportsTable, rows: [importRow] },
+    { table: promptImportItemsTable, rows: itemRows },
+  ];
+}
