@@ -86,7 +86,6 @@ def aivis_pod(task_id: str, arguments: list[str] | str, **kwargs) -> KubernetesP
             read_only_root_filesystem=True,
             capabilities=k8s.V1Capabilities(drop=["ALL"]),
         ),
-        automount_service_account_token=False,
         # Exit 3 -> task skipped (AirflowSkipException), not failed and not retried.
         skip_on_exit_code=PARTIAL,
         get_logs=True,  # aivis writes JSON log lines and a summary on stderr
