@@ -1,0 +1,170 @@
+/** What the conformance suite cannot say about Postgres: check() messages, connection errors, secrets, the lock across processes, COPY chunks. */
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import os from 'node:os';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { createPostgresDestination } from '../../connectors/postgres/index.ts';
+import type { Destination } from '../../src/destination/destination.ts';
+import { DestinationError, LockHeldError } from '../../src/errors.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { redact } from '../../src/log/redact.ts';
+import { mentionsTable } from '../../src/tables/index.ts';
+import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
+
+const url = inject('postgresUrl');
+const admin = new pg.Pool({ connectionString: url, max: 2 });
+const opened: Destination[] = [];
+afterAll(async () => {
+  for (const d of opened) await d.close();
+  await admin.end();
+});
+
+const unique = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
+const withUser = (user: string, password: string) => {
+  const u = new URL(url);
+  u.username = user;
+  u.password = password;
+  return u.toString();
+};
+async function openDestination(schema: string, target = url): Promise<Destination> {
+  const d = createPostgresDestination({ type: 'postgres', url: target, schema }, { logger: silentLogger });
+  opened.push(d);
+  await d.open();
+  return d;
+}
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+/** A login role with only the privileges given, and a password that must never be shown. */
+async function restrictedRole(grants: (role: string) => string[]): Promise<{ role: string; password: string }> {
+  const role = unique('aivis_role');
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+  for (const sql of grants(role)) await admin.query(sql);
+  return { role, password };
+}
+
+describe('postgres destination: check()', () => {
+  it('creates the schema and leaves no probe table behind', async () => {
+    const schema = unique('check_ok');
+    const d = await openDestination(schema);
+    await d.check();
+    const { rows } = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+    expect(rows).toEqual([]);
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    expect(rowCount).toBe(1);
+  });
+
+  it('names the missing CREATE privilege on the schema, and never the password', async () => {
+    const schema = unique('check_ro');
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const { role, password } = await restrictedRole((r) => [`GRANT USAGE ON SCHEMA ${schema} TO ${r}`]);
+    const d = await openDestination(schema, withUser(role, password));
+    const error = await d.check().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestinationError);
+    expect((error as Error).message).toBe(`permission denied to create tables in schema "${schema}" (grant USAGE, CREATE ON SCHEMA ${schema} TO ${role})`);
+    expect((error as Error).message).not.toContain(password);
+  });
+
+  it('names the missing CREATE privilege on the database when the schema does not exist', async () => {
+    const schema = unique('check_nodb');
+    const { role, password } = await restrictedRole(() => []);
+    const d = await openDestination(schema, withUser(role, password));
+    await expect(d.check()).rejects.toThrow(
+      `permission denied to create schema "${schema}" in database "postgres" (create it, or grant CREATE ON DATABASE postgres TO ${role})`,
+    );
+  });
+});
+
+describe('postgres destination: connecting', () => {
+  it('says it cannot reach a server that is not there', async () => {
+    const port = await closedPort();
+    const d = createPostgresDestination({ type: 'postgres', url: `postgres://aivis:s3cret-pass@127.0.0.1:${port}/db`, schema: 'aivis' }, { logger: silentLogger });
+    await expect(d.open()).rejects.toThrow(new DestinationError(`cannot reach Postgres at 127.0.0.1:${port}: connection refused`));
+  });
+
+  it('says the password was refused without echoing it, and registers it for redaction', async () => {
+    const { role } = await restrictedRole(() => []);
+    const wrong = `wrong-${randomBytes(6).toString('hex')}`;
+    const d = createPostgresDestination({ type: 'postgres', url: withUser(role, wrong), schema: 'aivis' }, { logger: silentLogger });
+    const error = await d.open().catch((e: unknown) => e);
+    const { hostname, port } = new URL(url);
+    expect((error as Error).message).toBe(`Postgres at ${hostname}:${port} refused the password of user "${role}"`);
+    expect(redact(`url was ${withUser(role, wrong)}`)).not.toContain(wrong);
+  });
+
+  it('names a database that does not exist', async () => {
+    const target = new URL(url);
+    target.pathname = '/no_such_database';
+    const d = createPostgresDestination({ type: 'postgres', url: target.toString(), schema: 'aivis' }, { logger: silentLogger });
+    await expect(d.open()).rejects.toThrow(`database "no_such_database" does not exist on Postgres at ${target.host}`);
+  });
+});
+
+describe('postgres destination: loading', () => {
+  it('streams a flush larger than one COPY chunk and counts every row', async () => {
+    const schema = unique('copy');
+    const d = await openDestination(schema);
+    await d.ensureTables([mentionsTable]);
+    const rows = Array.from({ length: 1234 }, (_, n) => ({
+      id: `men_${String(n).padStart(5, '0')}`,
+      website_id: 'web_1',
+      analysis_id: 'ana_1',
+      observed_at: '2026-03-01T00:00:00.000001Z',
+      available_at: '2026-03-01T00:00:01Z',
+      provider: 'chatgpt',
+      sentence_text: `sentence ${n}, with "quotes"\nand a newline`,
+      sentence_text_truncated: n % 2 === 0,
+      position_in_response: n,
+      sentiment: n / 7,
+      mention_spans: '[]',
+      _synced_at: '2026-03-01T00:00:02Z',
+      _run_id: 'run_1',
+      _raw: JSON.stringify({ n }),
+    }));
+    const result = await d.commit({ tables: [{ table: mentionsTable, rows }], state: [] });
+    expect(result.rowsWritten).toEqual({ mentions: 1234 });
+    const { rows: counted } = await admin.query(`SELECT count(*)::int AS n, sum(position_in_response)::int AS s FROM "${schema}".mentions`);
+    expect(counted).toEqual([{ n: 1234, s: (1233 * 1234) / 2 }]);
+  });
+
+  it('describeDdl is what ensureTables runs', async () => {
+    const schema = unique('ddl');
+    const d = await openDestination(schema);
+    for (const statement of d.describeDdl([mentionsTable])) await admin.query(statement);
+    // Running ensureTables after the DDL must find nothing to create or add.
+    await d.ensureTables([mentionsTable]);
+    const { rows } = await admin.query('SELECT column_name FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position', [schema]);
+    expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(mentionsTable.columns.map((c) => c.name));
+  });
+});
+
+describe('postgres destination: run lock across processes', () => {
+  it('refuses while another process holds it, naming it, and frees it when that process is killed', async () => {
+    const schema = unique('lock');
+    const holder = await spawnLockHolder('postgres', url, schema);
+    try {
+      const d = await openDestination(schema);
+      const owner = { runId: 'run-here', host: os.hostname(), pid: process.pid, startedAt: '2026-03-01T01:00:00.000Z' };
+      const refusal = d.acquireLock(owner);
+      await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
+      await expect(refusal).rejects.toThrow(
+        `another aivis run holds the lock on schema "${schema}": run held-by-child on ${os.hostname()} pid ${holder.pid} since 2026-03-01T00:00:00.000Z`,
+      );
+      await holder.kill();
+      // The server frees a session's advisory locks once it sees the connection gone.
+      const lock = await vi.waitFor(() => d.acquireLock(owner), { timeout: 10_000, interval: 50 });
+      const { rows } = await admin.query(`SELECT run_id, pid FROM "${schema}"._aivis_lock`);
+      expect(rows).toEqual([{ run_id: 'run-here', pid: String(process.pid) }]);
+      await lock.release();
+      expect((await admin.query(`SELECT * FROM "${schema}"._aivis_lock`)).rowCount).toBe(0);
+    } finally {
+      await holder.kill();
+    }
+  });
+});
