@@ -1,0 +1,81 @@
+/**
+ * The API key never appears in a log line or an error, whatever goes wrong: every failure
+ * path of the client runs against a server that echoes the Authorization header back in its
+ * error messages, details and headers.
+ */
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { websiteSchema } from '../../schemas/index.ts';
+import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
+import { json, reset, stall, truncated, type Responder } from './support/scripted-server.ts';
+import { until } from './support/test-clock.ts';
+
+/** An error envelope that quotes the credentials it received, as a careless gateway might. */
+const echo =
+  (status: number, code: string, headers: Record<string, string> = {}): Responder =>
+  (res, req) => {
+    const auth = String(req.headers.authorization);
+    json(
+      status,
+      { error: { code, message: `bad credentials ${auth} (key ${auth.slice(7)})`, details: [{ field: auth, issue: `key ${auth.slice(7)}` }] }, meta: { request_id: 'r-echo' } },
+      { 'x-echo': auth, ...headers },
+    )(res, req);
+  };
+
+describe('the API key never leaks', () => {
+  let f: ClientFixture;
+  afterEach(async () => {
+    await f.close();
+  });
+
+  const paths: [string, Responder[]][] = [
+    ['401', [echo(401, 'unauthorized')]],
+    ['403', [echo(403, 'forbidden')]],
+    ['404', [echo(404, 'not_found')]],
+    ['400 with details', [echo(400, 'invalid_request')]],
+    ['429 until retries run out', [echo(429, 'rate_limited', { 'retry-after': '1' }), echo(429, 'rate_limited', { 'retry-after': '1' })]],
+    ['500 until retries run out', [echo(500, 'internal_error'), echo(500, 'internal_error')]],
+    ['connection resets', [reset, reset]],
+    ['truncated bodies', [truncated, truncated]],
+    ['a body that is not JSON', [json(200, `{"oops": "${API_KEY}`), json(200, `{"oops": "${API_KEY}`)]],
+    ['an envelope that breaks the contract', [json(200, { data: { id: API_KEY }, meta: { request_id: 'r1' } })]],
+  ];
+
+  it.each(paths)('%s', async (_what, responders) => {
+    f = await clientFixture({ client: { maxRetries: 1 } });
+    f.server.script(...responders);
+    const error = await f.client.getResource('/public/v2/websites/web_1', {}, websiteSchema).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    // The server did receive the key (so the test can fail), and echoed it.
+    expect(f.server.received[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    const everything = [inspect(error, { depth: 10 }), (error as Error).stack ?? '', JSON.stringify(error), ...f.lines].join('\n');
+    expect(everything).not.toContain(API_KEY);
+    expect(f.lines.length).toBeGreaterThan(0);
+  });
+
+  it('a timeout', async () => {
+    f = await clientFixture({ client: { maxRetries: 0, timeoutMs: 1_000 } });
+    f.server.script(stall);
+    const pending = f.client.request({ method: 'GET', path: '/public/v2/websites' }).catch((e: unknown) => e);
+    await until(() => f.server.received.length === 1, 'the request');
+    f.clock.advance(1_000);
+    const error = await pending;
+    expect((error as Error).message).toContain('request timed out');
+    expect([inspect(error, { depth: 10 }), ...f.lines].join('\n')).not.toContain(API_KEY);
+  });
+
+  it('a key with a line break is refused without quoting it', async () => {
+    f = await clientFixture();
+    const { ApiClient } = await import('../../src/client/api-client.ts');
+    const key = 'aivis_second_secret_key\n';
+    const error = (() => {
+      try {
+        new ApiClient({ baseUrl: f.server.baseUrl, apiKey: key });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error?.message).toBe('the API key contains spaces, line breaks or non-ASCII characters: check source.api_key or source.api_key_file');
+    expect(f.server.received).toHaveLength(0);
+  });
+});
