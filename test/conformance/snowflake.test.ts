@@ -4,21 +4,17 @@
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { connectSnowflake, type SnowflakeClient } from '../../connectors/snowflake/snowflake-client.ts';
-import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
-import { decodeRow } from '../../connectors/snowflake/snowflake-destination.ts';
-import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
-import { normalizeRow } from './normalize.ts';
+import { snowflakeRowReader, type SnowflakeRowReader } from '../stand-ins/snowflake/row-reader.ts';
 import { runConformanceSuite } from './suite.ts';
 
 let setup: StandInSetup;
-let reader: SnowflakeClient;
+let reader: SnowflakeRowReader;
 
 beforeAll(async () => {
   setup = await startStandIn();
-  reader = await connectSnowflake(connectionOptions(setup.config('AIVIS')));
+  reader = await snowflakeRowReader(setup);
 });
 
 afterAll(async () => {
@@ -32,8 +28,5 @@ afterAll(async () => {
 runConformanceSuite({
   name: 'snowflake',
   create: async (schema) => createSnowflakeDestination(setup.config(schema), { logger: silentLogger }),
-  async readRows(_destination, schema, table) {
-    const rows = await reader.execute(selectAllSql(snowflakeLocation(setup.config(schema)), table));
-    return rows.map((row) => normalizeRow(table, decodeRow(table, row)));
-  },
+  readRows: (_destination, schema, table) => reader.rows(schema, table),
 });
