@@ -30,6 +30,8 @@ export interface BigqueryStandIn {
   readonly engine: StandInEngine;
   /** Every job in the order it was inserted. */
   readonly jobs: readonly StandInJob[];
+  /** Called when a job has finished, before its insert is answered (e.g. to kill a client right there). */
+  onJobDone: ((job: StandInJob) => void) | undefined;
   /** Answers 403 for operations that need `permission` (e.g. `bigquery.tables.create`). */
   deny(permission: string): void;
   allowAll(): void;
@@ -42,6 +44,7 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
   const denied = new Set<string>();
   const jobs: StandInJob[] = [];
   const byId = new Map<string, StandInJob>();
+  const hooks: { onJobDone: ((job: StandInJob) => void) | undefined } = { onJobDone: undefined };
 
   const requirePermission = (permission: string, dataset = '') => {
     if (denied.has(permission)) throw accessDenied(permission, projectId, dataset);
@@ -129,6 +132,7 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
         if (!(error instanceof BigqueryFault)) throw error;
         fail(job, error);
       }
+      hooks.onJobDone?.(job);
       return [200, job];
     }
     const m = /^\/bigquery\/v2\/projects\/([^/]+)(\/.*)$/.exec(url.pathname);
@@ -174,6 +178,7 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
       const job = insertJob(json as Partial<StandInJob>, 'US');
       if (!job.configuration.query) throw new BigqueryFault(400, 'invalid', 'The stand-in runs query jobs and multipart load jobs only');
       await runQueryJob(job);
+      hooks.onJobDone?.(job);
       return [200, job];
     }
     if (method === 'POST' && rest === '/queries') {
@@ -227,6 +232,12 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
     projectId,
     engine,
     jobs,
+    get onJobDone() {
+      return hooks.onJobDone;
+    },
+    set onJobDone(hook) {
+      hooks.onJobDone = hook;
+    },
     deny: (permission) => void denied.add(permission),
     allowAll: () => denied.clear(),
     async close() {
