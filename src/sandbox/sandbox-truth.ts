@@ -3,6 +3,7 @@
  * time: every listed website, the latest snapshot, and every committed history point,
  * mention and citation, in feed order. Feeds are iterables that generate rows on demand.
  */
+import type { Website } from '../../schemas/website.ts';
 import { type SnapshotInclude, latestSnapshot } from './data/latest-snapshot.ts';
 import { websiteResource } from './data/website-fields.ts';
 import type { FeedFamily } from './feed/feed-batch.ts';
@@ -12,7 +13,7 @@ import { PRIMARY_WORKSPACE } from './world/api-keys.ts';
 
 /** See `Sandbox.truth`. */
 export interface SandboxTruth {
-  websites(): Record<string, unknown>[];
+  websites(): Website[];
   /** `{ data, meta }` as the analytics read returns it, without `meta.request_id`; null = 404. */
   snapshot(websiteId: string, include?: SnapshotInclude[]): { data: unknown; meta: unknown } | null;
   history(websiteId: string): Iterable<Record<string, unknown>>;

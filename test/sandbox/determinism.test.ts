@@ -19,7 +19,8 @@ async function session(sb: Sandbox): Promise<string[]> {
   sb.clock.advance({ hours: 9, minutes: 30 });
   texts.push(JSON.stringify(await walk(sb, '/public/v2/websites?limit=3')));
   await read(`/public/v2/websites/${added}/analytics`);
-  texts.push(JSON.stringify(await walk(sb, `/public/v2/websites/${ids[0]}/citations?limit=17&provider=gemini`)));
+  texts.push(JSON.stringify(await walk(sb, `/public/v2/websites/${ids[0]}/citations?limit=17&analysis_id=ana_none`)));
+  texts.push(JSON.stringify(await walk(sb, `/public/v2/websites/${ids[0]}/citations?limit=17`)));
   texts.push(JSON.stringify(await walk(sb, `/public/v2/websites/${ids[0]}/analytics/history?limit=2`)));
   return texts;
 }

@@ -86,6 +86,9 @@ describe('query parameters (spec part 4)', () => {
       { field: 'provider', issue: 'unknown parameter; this endpoint accepts updated_since, limit, cursor' },
     ]);
     expect(await rejected(`/public/v2/websites/${id}?limit=1`)).toEqual([{ field: 'limit', issue: 'unknown parameter; this endpoint accepts no parameters' }]);
+    expect(await rejected(`/public/v2/websites/${id}/citations?provider=gemini`)).toEqual([
+      { field: 'provider', issue: 'unknown parameter; this endpoint accepts updated_since, analysis_id, limit, cursor' },
+    ]);
   });
 
   it('a path website_id that cannot be an id is 400, naming the field', async () => {

@@ -109,11 +109,13 @@ describe('feeds', () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
   });
 
-  it('filters mentions and citations by provider and analysis_id', async () => {
+  it('filters mentions by provider, and mentions and citations by analysis_id', async () => {
+    const mentions = await walk(sb, `/public/v2/websites/${measured}/mentions?limit=500`);
+    const gemini = await walk(sb, `/public/v2/websites/${measured}/mentions?provider=gemini&limit=5`);
+    expect(gemini.rows).toEqual(mentions.rows.filter((r) => r.provider === 'gemini'));
+    expect(gemini.rows.length).toBeGreaterThan(0);
     for (const feed of ['mentions', 'citations']) {
       const all = await walk(sb, `/public/v2/websites/${measured}/${feed}?limit=500`);
-      const gemini = await walk(sb, `/public/v2/websites/${measured}/${feed}?provider=gemini&limit=5`);
-      expect(gemini.rows).toEqual(all.rows.filter((r) => r.provider === 'gemini'));
       const analysis = all.rows[0].analysis_id;
       const one = await walk(sb, `/public/v2/websites/${measured}/${feed}?analysis_id=${analysis}`);
       expect(one.rows).toEqual(all.rows.filter((r) => r.analysis_id === analysis));

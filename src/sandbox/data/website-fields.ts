@@ -1,11 +1,12 @@
 /** The Website resource (spec 2.2) of one registry record at a given data time. */
+import type { Website } from '../../../schemas/website.ts';
 import { Rng } from '../prng.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { latestCommitted } from '../world/analysis-schedule.ts';
 import type { WebsiteRecord } from '../world/website-registry.ts';
 import { COUNTRIES, DOMAIN_WORDS, LANGUAGES, NICHES } from './text-fragments.ts';
 
-export function websiteResource(seed: number, website: WebsiteRecord, nowMs: number): Record<string, unknown> {
+export function websiteResource(seed: number, website: WebsiteRecord, nowMs: number): Website {
   const rng = Rng.of(seed, 'website', website.id);
   const latest = latestCommitted(website, nowMs);
   return {

@@ -2,7 +2,8 @@
  * The three list feeds of a website (spec 4.4-4.6): history, mentions, citations. One scan =
  * the pages of one cursor chain; its first page fixes the scan's ceiling (data time then) and
  * its `scan_upper_bound` (the committed frontier then), and every later page reuses both.
- * Citations take the mention parameters (the spec shows none).
+ * Citations (parameters not shown in the spec) take `updated_since` and `analysis_id`, as the
+ * bundled OpenAPI document reads 4.6 ("scoped to a website and analysis").
  */
 import { type FeedFamily, committedFrontier } from '../feed/feed-batch.ts';
 import { type FeedPosition, feedPage } from '../feed/feed-scan.ts';
@@ -69,5 +70,5 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
 export const feedRoutes: RouteModule = (env) => [
   feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, ['updated_since']),
   feedRoute('mentions', '/public/v2/websites/{website_id}/mentions', env.feeds.mentions, ['updated_since', 'provider', 'analysis_id']),
-  feedRoute('citations', '/public/v2/websites/{website_id}/citations', env.feeds.citations, ['updated_since', 'provider', 'analysis_id']),
+  feedRoute('citations', '/public/v2/websites/{website_id}/citations', env.feeds.citations, ['updated_since', 'analysis_id']),
 ];
