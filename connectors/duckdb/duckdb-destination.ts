@@ -17,6 +17,8 @@ import { appendCell, decodeCell, readExpression } from './duckdb-types.ts';
 export function duckdbDestination(options: DuckdbOptions): Destination {
   const { schema } = options;
   let session: DuckdbSession | undefined;
+  /** The table a flush was writing when it failed, for the message. */
+  let current = '';
   const open = (): DuckdbSession => {
     if (!session) throw new DestinationError('the DuckDB destination is not open (call open() first)');
     return session;
@@ -24,10 +26,15 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
   const failure = (what: string, error: unknown) =>
     error instanceof DestinationError ? error : new DestinationError(`DuckDB refused ${what}: ${(error as Error).message}`);
 
-  /** Stages and upserts each part; returns rows written per table. Runs in the caller's transaction. */
+  /**
+   * Stages and upserts each part; returns rows written per table. Runs in the caller's
+   * transaction. Staging goes through the appender: measured on 5,000 rows of 8 columns it
+   * took 15-70 ms against 0.9-1.7 s for 500-row prepared INSERTs.
+   */
   const upsertParts = async (s: DuckdbSession, parts: readonly TableRows[]) => {
     const rowsWritten: Record<string, number> = {};
     for (const { table, rows } of parts) {
+      current = table.name;
       await s.run(sql.createStaging(table));
       await s.append(sql.stagingName(table), (appender) => {
         rows.forEach((row, ordinal) => {
@@ -85,7 +92,7 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
         const { [stateTable.name]: _state, ...rowsWritten } = await s.transaction(() => upsertParts(s, parts));
         return { rowsWritten };
       } catch (error) {
-        throw failure(`a flush into schema "${schema}"`, error);
+        throw failure(`a flush into ${sql.tableName(options, current)}`, error);
       }
     },
 

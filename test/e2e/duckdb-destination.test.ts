@@ -6,9 +6,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDuckdbDestination } from '../../connectors/duckdb/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { LockHeldError } from '../../src/errors.ts';
+import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES, websitesTable } from '../../src/tables/index.ts';
+import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-destination-'));
@@ -61,6 +62,16 @@ describe('duckdb destination', () => {
     const ddl = d.describeDdl([websitesTable]);
     expect(ddl[0]).toBe('CREATE SCHEMA IF NOT EXISTS "check"."reporting"');
     expect(ddl[1]).toContain('CREATE TABLE IF NOT EXISTS "check"."reporting"."websites"');
+  });
+
+  it('a refused value fails the flush with a message naming the table and the value', async () => {
+    const d = destination(path.join(dir, 'bad.duckdb'));
+    await d.open();
+    await d.ensureTables([kindsTable]);
+    const error = await d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { j: '{"not json' })] }], state: [] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestinationError);
+    expect((error as Error).message).toMatch(/^DuckDB refused a flush into "bad"\."aivis"\."conformance_kinds": Conversion Error: Malformed JSON/);
+    expect((error as Error).message).toContain('{"not json');
   });
 
   it('works with the default layout, a file named like its schema (aivis.duckdb, schema aivis)', async () => {

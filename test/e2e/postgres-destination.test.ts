@@ -10,6 +10,7 @@ import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { mentionsTable } from '../../src/tables/index.ts';
+import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
 
 const url = inject('postgresUrl');
@@ -131,6 +132,15 @@ describe('postgres destination: loading', () => {
     expect(result.rowsWritten).toEqual({ mentions: 1234 });
     const { rows: counted } = await admin.query(`SELECT count(*)::int AS n, sum(position_in_response)::int AS s FROM "${schema}".mentions`);
     expect(counted).toEqual([{ n: 1234, s: (1233 * 1234) / 2 }]);
+  });
+
+  it('a refused value fails the flush with a message naming the table and the value', async () => {
+    const schema = unique('bad');
+    const d = await openDestination(schema);
+    await d.ensureTables([kindsTable]);
+    await expect(d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { t: 'yesterday-ish' })] }], state: [] })).rejects.toThrow(
+      `Postgres refused a flush into "${schema}"."conformance_kinds": invalid input syntax for type timestamp with time zone: "yesterday-ish"`,
+    );
   });
 
   it('describeDdl is what ensureTables runs', async () => {
