@@ -6,7 +6,6 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import { ApiClient } from '../client/api-client.ts';
 import { loadConfig } from '../config/load-config.ts';
 import type { Destination } from '../destination/destination.ts';
-import { ConfigError } from '../errors.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { DestinationStateStore } from '../state/destination-state-store.ts';
 import { FileStateStore } from '../state/file-state-store.ts';
@@ -22,8 +21,7 @@ export interface RunContext {
   close(): Promise<void>;
 }
 
-export async function loadConfigFrom(argv: { config?: string }) {
-  if (!argv.config) throw new ConfigError('no config file: pass --config FILE or set AIVIS_CONFIG');
+export function loadConfigFrom(argv: { config?: string }) {
   return loadConfig(argv.config);
 }
 

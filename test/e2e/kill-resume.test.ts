@@ -8,32 +8,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createPostgresDestination } from '../../connectors/postgres/index.ts';
-import { createLogger, silentLogger } from '../../src/log/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
-import { normalizeRow } from '../conformance/normalize.ts';
-import { openWorld, SANDBOX, type SyncTarget } from './sync-suite.ts';
+import { postgresTarget } from '../support/targets/postgres-target.ts';
+import { openWorld, SANDBOX } from './sync-suite.ts';
 
 const url = inject('postgresUrl');
-const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c TimeZone=UTC' });
+const target = postgresTarget(url);
+const { pool } = target;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-kill-'));
 afterAll(async () => {
-  await pool.end();
+  await target.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const target: SyncTarget = {
-  name: 'postgres',
-  create: async (schema) => createPostgresDestination({ type: 'postgres', url, schema }, { logger: silentLogger }),
-  async readRows(_destination, schema, table) {
-    const columns = table.columns.map((c) => `"${c.name}"::text AS "${c.name}"`).join(', ');
-    const { rows } = await pool.query(`SELECT ${columns} FROM "${schema}"."${table.name}"`);
-    return rows.map((row) => normalizeRow(table, row));
-  },
-  cleanup: async (schema) => void (await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)),
-};
 
 /** Enough evidence that flushes (5,000 rows on Postgres) commit mid-scan cursors before a kill. */
 const BIG = { ...SANDBOX, mentionsPerAnalysis: 1500, citationsPerAnalysis: 300 };

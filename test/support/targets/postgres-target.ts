@@ -1,0 +1,33 @@
+/** Postgres as a test target: a destination per schema, and the tests' own reads of it. */
+import pg from 'pg';
+import { createPostgresDestination } from '../../../connectors/postgres/index.ts';
+import type { Destination } from '../../../src/destination/destination.ts';
+import type { TableSpec } from '../../../src/destination/table-spec.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { normalizeRow, type LogicalRow } from '../../conformance/normalize.ts';
+
+export interface TestTarget {
+  readonly name: string;
+  create(schema: string): Promise<Destination>;
+  readRows(destination: Destination, schema: string, table: TableSpec): Promise<LogicalRow[]>;
+  cleanup?(schema: string): Promise<void>;
+  /** Releases what the target itself holds (pools, folders). */
+  close(): Promise<void>;
+}
+
+export function postgresTarget(url: string): TestTarget & { readonly pool: pg.Pool } {
+  // The tests' own reads: every column as Postgres' text form, in UTC, then normalized.
+  const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c TimeZone=UTC' });
+  return {
+    name: 'postgres',
+    pool,
+    create: async (schema) => createPostgresDestination({ type: 'postgres', url, schema }, { logger: silentLogger }),
+    async readRows(_destination, schema, table) {
+      const columns = table.columns.map((c) => `"${c.name}"::text AS "${c.name}"`).join(', ');
+      const { rows } = await pool.query(`SELECT ${columns} FROM "${schema}"."${table.name}"`);
+      return rows.map((row) => normalizeRow(table, row));
+    },
+    cleanup: async (schema) => void (await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)),
+    close: () => pool.end(),
+  };
+}
