@@ -37,6 +37,8 @@ export interface JournalData {
   website_id: string;
   validate_only: boolean;
   classification: string;
+  /** When the journal was started; salts the keys of validations (see idempotency-key.ts). */
+  created_at: string;
   partitions: Record<string, JournalPartition>;
 }
 
@@ -50,12 +52,12 @@ export class ImportJournal {
   }
 
   /** Opens the journal at `path`, or starts an empty one; refuses one written for another import. */
-  static async open(path: string, expect: Omit<JournalData, 'version' | 'partitions'>): Promise<ImportJournal> {
+  static async open(path: string, expect: Omit<JournalData, 'version' | 'partitions' | 'created_at'>, now: Date): Promise<ImportJournal> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ImportJournal(path, { version: 1, ...expect, partitions: {} });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ImportJournal(path, { version: 1, ...expect, created_at: now.toISOString(), partitions: {} });
       throw new ConfigError(`journal ${path} cannot be read: ${(error as Error).message}`);
     }
     let data: JournalData;

@@ -43,7 +43,7 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
     website_id: options.websiteId,
     validate_only: options.validateOnly,
     classification: options.mode,
-  });
+  }, new Date(deps.clock.now()));
   const partitions: PartitionReport[] = [];
   let diagnostics: string[] | undefined;
   for await (const partition of partitionInput(options, deps.limits)) {
@@ -54,6 +54,7 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
       logger: deps.logger,
       websiteId: options.websiteId,
       maxAttempts: deps.maxAttempts ?? 5,
+      keySalt: options.validateOnly ? journal.data.created_at : '',
     });
     if (outcome.receipt) await deps.sink?.write(outcome);
     partitions.push(partitionReport(outcome));

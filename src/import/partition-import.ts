@@ -49,6 +49,8 @@ export interface PartitionDeps {
   readonly websiteId: string;
   /** Operations per partition before giving up on retryable failures. */
   readonly maxAttempts: number;
+  /** See `idempotencyKey`: empty for writes, the journal's start for validations. */
+  readonly keySalt: string;
 }
 
 function journalMeta(partition: Partition): Omit<JournalPartition, 'attempts'> {
@@ -82,7 +84,7 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
       if (n >= deps.maxAttempts) {
         throw new AivisError(`partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${n} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`);
       }
-      attempt = { idempotency_key: idempotencyKey(deps.websiteId, partition.bodySha256, n), status: 'sending' };
+      attempt = { idempotency_key: idempotencyKey(deps.websiteId, partition.bodySha256, n, deps.keySalt), status: 'sending' };
       if (n > 0) logger.info('retrying partition as a new operation', { partition: partition.index + 1, attempt: n + 1, idempotency_key: attempt.idempotency_key });
       await record(attempt);
     }

@@ -17,7 +17,7 @@ import { destinationSink } from '../../import/destination-sink.ts';
 import { defaultJournalPath, type ImportOptions } from '../../import/import-options.ts';
 import { renderReport } from '../../import/import-report.ts';
 import { runImport } from '../../import/import-run.ts';
-import { createLogger } from '../../log/logger.ts';
+import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
@@ -65,12 +65,12 @@ async function namesDestination(configPath: string): Promise<boolean> {
 }
 
 /** The command's work, with the clock injectable so tests run polls on virtual time. */
-export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clock; write?: (text: string) => void } = {}): Promise<number> {
+export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clock; write?: (text: string) => void; logger?: Logger } = {}): Promise<number> {
   const clock = deps.clock ?? systemClock;
   const write = deps.write ?? ((text: string) => process.stdout.write(text));
   const options = importOptions(argv);
   const { config, apiKey, path: configPath } = await loadConfigFrom(argv);
-  const logger = createLogger();
+  const logger = deps.logger ?? createLogger();
   const client = new ApiClient({
     baseUrl: config.source.base_url,
     apiKey,

@@ -1,0 +1,85 @@
+/**
+ * What the import end-to-end tests share: a real sandbox on loopback whose rate limiter and
+ * import processing run on the same virtual time as the client (every client wait advances
+ * the sandbox clock, so no test sleeps), a config file, input files, and the command itself.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Clock } from '../../src/client/clock.ts';
+import { importPrompts, type ImportPromptsArgs } from '../../src/cli/commands/import-prompts.ts';
+import { AivisError } from '../../src/errors.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+
+export interface Harness {
+  sandbox: Sandbox;
+  clock: Clock & { slept: number[] };
+  dir: string;
+  config: string;
+  websiteId: string;
+  /** Runs `aivis import-prompts` with these flags; errors become their exit code and message. */
+  run(args: Partial<ImportPromptsArgs>): Promise<{ code: number; out: string; error?: string }>;
+  admin(method: 'PUT' | 'DELETE', route: string, body?: unknown): Promise<unknown>;
+  file(name: string, text: string): Promise<string>;
+}
+
+export async function startHarness(extraConfig = ''): Promise<Harness> {
+  let now = Date.parse('2026-03-01T00:00:00Z');
+  let sandbox: Sandbox | undefined;
+  const slept: number[] = [];
+  const clock: Clock & { slept: number[] } = {
+    slept,
+    now: () => now,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+      sandbox?.clock.advance({ minutes: ms / 60_000 });
+    },
+    // Request deadlines never pass on their own in these tests.
+    deadline: () => () => {},
+  };
+  sandbox = await startSandbox({ websites: 2, now: () => now });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-import-'));
+  const keyFile = path.join(dir, 'api-key');
+  await writeFile(keyFile, sandbox.apiKey);
+  const config = path.join(dir, 'aivis.yaml');
+  await writeFile(config, `source:\n  base_url: ${sandbox.baseUrl}\n  api_key_file: ${keyFile}\n${extraConfig}`);
+  const websiteId = sandbox.addWebsites(1)[0]!;
+  const started = sandbox;
+  return {
+    sandbox: started,
+    clock,
+    dir,
+    config,
+    websiteId,
+    async run(args) {
+      let out = '';
+      const argv = { config, website: websiteId, file: '', ...args } as ImportPromptsArgs;
+      try {
+        const code = await importPrompts(argv, { clock, write: (text) => (out += text), logger: silentLogger });
+        return { code, out };
+      } catch (error) {
+        if (error instanceof AivisError) return { code: error.exitCode, out, error: error.message };
+        throw error;
+      }
+    },
+    async admin(method, route, body) {
+      const response = await fetch(`${started.baseUrl}${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
+      if (!response.ok) throw new Error(`admin ${method} ${route}: ${response.status} ${await response.text()}`);
+      return response.json();
+    },
+    file: async (name, text) => {
+      const target = path.join(dir, name);
+      await writeFile(target, text);
+      return target;
+    },
+  };
+}
+
+/** `n` distinct prompts that classify confidently in mode auto, as CSV with a header. */
+export function promptsCsv(n: number, start = 0): string {
+  const rows = ['client_id,prompt_text'];
+  for (let i = start; i < start + n; i++) rows.push(`p${i},What is the best CRM for team number ${i}?`);
+  return rows.join('\n') + '\n';
+}
