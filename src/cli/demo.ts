@@ -1,0 +1,75 @@
+/**
+ * `npm run demo`: the whole product in one command, offline. Starts the sandbox in-process,
+ * writes a config for it, runs the real `aivis sync` into `./aivis-demo.duckdb`, and prints
+ * the latest visibility of each website from the synced tables (read with DuckDB itself: the
+ * demo's destination is DuckDB by definition).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { startSandbox } from '../sandbox/index.ts';
+import { main } from './main.ts';
+
+const DATABASE = path.resolve('aivis-demo.duckdb');
+const KEY_VARIABLE = 'AIVIS_DEMO_API_KEY';
+
+async function demo(): Promise<number> {
+  const sandbox = await startSandbox({ seed: 42, websites: 8 });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-demo-'));
+  const configPath = path.join(dir, 'aivis.yaml');
+  try {
+    await writeFile(
+      configPath,
+      ['source:', `  base_url: ${sandbox.baseUrl}`, `  api_key: \${${KEY_VARIABLE}}`, 'destination:', '  type: duckdb', `  path: ${DATABASE}`, '  schema: aivis', ''].join('\n'),
+    );
+    process.env[KEY_VARIABLE] = sandbox.apiKey;
+    process.stdout.write(`sandbox of the V2 API at ${sandbox.baseUrl}; syncing into ${DATABASE}\n\n`);
+    const code = await main(['sync', '--config', configPath]);
+    if (code !== 0 && code !== 3) return code;
+    process.stdout.write('\nlatest visibility per website (aivis.analytics_latest joined to aivis.websites):\n');
+    process.stdout.write((await latestVisibility()) + '\n');
+    return code;
+  } finally {
+    await sandbox.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function latestVisibility(): Promise<string> {
+  const instance = await DuckDBInstance.create(DATABASE);
+  const connection = await instance.connect();
+  try {
+    const reader = await connection.runAndReadAll(`
+      SELECT w.domain_url, a.website_id IS NOT NULL AS measured, a.visibility, a.share_of_voice, strftime(a.as_of, '%Y-%m-%d') AS as_of,
+             a.is_partial, a.projection_version
+      FROM aivis.websites w LEFT JOIN aivis.analytics_latest a ON a.website_id = w.id
+      WHERE w._removed_at IS NULL
+      ORDER BY a.visibility DESC NULLS LAST, w.domain_url`);
+    const rows = reader.getRowObjectsJS();
+    const header = ['website', 'visibility', 'share of voice', 'as of', 'partial', 'projection'];
+    const cells = rows.map((r) => [
+      String(r.domain_url),
+      // NULL metric of a published snapshot: measured, but the metric is unavailable (see unavailable_reasons).
+      !r.measured ? 'not measured' : r.visibility === null ? 'unavailable' : Number(r.visibility).toFixed(1),
+      r.share_of_voice === null ? '-' : Number(r.share_of_voice).toFixed(1),
+      String(r.as_of ?? '-'),
+      r.is_partial === null ? '-' : r.is_partial ? 'yes' : 'no',
+      String(r.projection_version ?? '-'),
+    ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+    const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ');
+    return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+demo().then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
