@@ -108,6 +108,17 @@ describe('fault profiles', () => {
     expect([...first.body.data, ...rest.rows]).toEqual([...sb.truth.mentions(site)]);
   });
 
+  it('profiles stack in order of set; each count runs out on its own; clear removes all', async () => {
+    sb.faults.set({ kind: 'unavailable', count: 1 });
+    sb.faults.set({ kind: 'internal_error', count: 2 });
+    sb.faults.set({ kind: 'rate_limited', routes: ['websites.get'] });
+    const site = sb.truth.websites()[0]!.id;
+    expect(await statuses(4)).toEqual([503, 500, 500, 200]);
+    expect(await statuses(2, `/public/v2/websites/${site}`)).toEqual([429, 429]);
+    sb.faults.clear();
+    expect(await statuses(1, `/public/v2/websites/${site}`)).toEqual([200]);
+  });
+
   it('faulted requests are counted on arrival', async () => {
     sb.faults.set({ kind: 'rate_limited', count: 2 });
     await statuses(3);

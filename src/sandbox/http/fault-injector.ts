@@ -41,6 +41,11 @@ export interface FaultProfile {
   chunkDelayMs?: number;
 }
 
+/**
+ * The active fault profiles. Profiles stack: each `set` adds one, a request meets the first
+ * (in order of `set`) that fires for it, a profile with `count` leaves when used up, and
+ * `clear` removes them all.
+ */
 export interface FaultInjector {
   set(profile: FaultProfile): void;
   clear(): void;
@@ -64,26 +69,35 @@ export function checkFaultProfile(input: unknown): FaultProfile {
   return p as FaultProfile;
 }
 
+interface ActiveFault {
+  profile: FaultProfile;
+  remaining: number;
+  draws: Rng;
+}
+
 export function createFaultInjector(seed: number): FaultInjector {
-  let active: FaultProfile | undefined;
-  let remaining = 0;
-  let draws = new Rng(seed);
+  let active: ActiveFault[] = [];
+  let sets = 0;
+  const fires = (fault: ActiveFault, route: string, continuation: boolean) => {
+    const { profile } = fault;
+    if (profile.routes && !profile.routes.includes(route)) return false;
+    if (profile.kind === 'empty_page' && !continuation) return false;
+    return profile.fraction === undefined || fault.draws.chance(profile.fraction);
+  };
   return {
     set(profile) {
-      active = { ...checkFaultProfile(profile) };
-      remaining = profile.count ?? Infinity;
-      draws = Rng.of(seed, 'faults', profile.kind);
+      const checked = { ...checkFaultProfile(profile) };
+      // Seeded per `set` call, so the same calls fail the same requests on every run.
+      active.push({ profile: checked, remaining: checked.count ?? Infinity, draws: Rng.of(seed, 'faults', ++sets, checked.kind) });
     },
     clear() {
-      active = undefined;
+      active = [];
     },
     take(route, continuation) {
-      if (!active || (active.routes && !active.routes.includes(route))) return undefined;
-      if (active.kind === 'empty_page' && !continuation) return undefined;
-      if (active.fraction !== undefined && !draws.chance(active.fraction)) return undefined;
-      const fault = active;
-      if (--remaining <= 0) active = undefined;
-      return fault;
+      const fault = active.find((candidate) => fires(candidate, route, continuation));
+      if (!fault) return undefined;
+      if (--fault.remaining <= 0) active = active.filter((other) => other !== fault);
+      return fault.profile;
     },
   };
 }
