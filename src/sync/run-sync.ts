@@ -49,9 +49,14 @@ export interface RunSyncOptions {
   readonly now?: () => Date;
   /** Live counters, for a progress display. */
   readonly counters?: RunCounters;
+  /**
+   * Stops the run between pages (SIGTERM, SIGINT): what was read is committed, the run row
+   * says why it stopped, the lock is released, and the abort reason is thrown.
+   */
+  readonly signal?: AbortSignal;
 }
 
-export type RunStatus = 'succeeded' | 'partial' | 'failed';
+export type RunStatus = 'succeeded' | 'partial' | 'failed' | 'stopped';
 
 export interface RunSummary {
   readonly runId: string;
@@ -92,7 +97,14 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     } catch (caught) {
       error = caught;
     }
-    const status: RunStatus = error !== undefined ? 'failed' : counters.failedWebsites.length > 0 || counters.rejected > 0 ? 'partial' : 'succeeded';
+    const status: RunStatus =
+      error === undefined
+        ? counters.failedWebsites.length > 0 || counters.rejected > 0
+          ? 'partial'
+          : 'succeeded'
+        : options.signal?.aborted && error === options.signal.reason
+          ? 'stopped'
+          : 'failed';
     const finishedAt = now().toISOString();
     try {
       await destination.commit({ tables: [finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })], state: [] });
@@ -138,8 +150,9 @@ async function syncAll(run: RunContext): Promise<void> {
 
   const abort = new AbortController();
   let fatal: unknown;
+  const stopped = () => abort.signal.aborted || run.signal?.aborted === true;
   await forEachConcurrent(planned, run.concurrency ?? 4, async (website) => {
-    if (abort.signal.aborted) return;
+    if (stopped()) return;
     try {
       await syncWebsite(run, buffer, saved, website.id, website.last_analysis_at !== null);
     } catch (error) {
@@ -154,9 +167,10 @@ async function syncAll(run: RunContext): Promise<void> {
     }
     counters.websitesDone++;
   });
-  // Pages read before a fatal error are whole and valid: keep them.
+  // Pages read before a fatal error or a stop are whole and valid: keep them.
   await buffer.flush();
   if (fatal !== undefined) throw fatal;
+  run.signal?.throwIfAborted();
 }
 
 /**
@@ -245,6 +259,7 @@ async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<stri
           saved: state,
           since: run.since,
           now: run.now,
+          signal: run.signal,
         }),
       );
     }

@@ -30,6 +30,8 @@ export interface ScanFeedInput {
   /** Backfill: read from this `updated_since` and save no state (the frontier never moves back). */
   readonly since?: string;
   readonly now: () => Date;
+  /** Checked between pages: a stop never splits a page from its state. */
+  readonly signal?: AbortSignal;
 }
 
 export async function scanFeed(input: ScanFeedInput): Promise<void> {
@@ -55,6 +57,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
   let state = start;
   const pages = client.paginate({ path: stream.path(context.websiteId), query, cursor: start.cursor, recordSchema: stream.recordSchema });
   for await (const page of pages) {
+    input.signal?.throwIfAborted();
     state = afterPage(state, page);
     const tables = pageRows(input, page);
     await input.buffer.add({

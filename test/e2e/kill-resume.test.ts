@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.ts';
-import { stateTable } from '../../src/tables/index.ts';
+import { runsTable, stateTable } from '../../src/tables/index.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
 import { openWorld, SANDBOX } from './sync-suite.ts';
 
@@ -113,6 +113,20 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     await world.expectTruth();
     const state = await world.rows(stateTable);
     for (const row of state) expect((row.state as { cursor: string | null }).cursor).toBeNull();
+  });
+
+  it('stops between pages on SIGTERM: saves what it read, records the stop, releases the lock', async () => {
+    const { child, done } = startCli(['sync', '--config', configPath], env);
+    await until(async () => (await savedCursors()) >= 1 || child.exitCode !== null, 'a mid-scan checkpoint');
+    child.kill('SIGTERM');
+    const stopped = await done;
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('aivis: stopped by SIGTERM: every page read before it is saved, and the next run resumes from there');
+    const runs = await world.rows(runsTable);
+    expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there']]);
+    const resumed = await startCli(['sync', '--config', configPath], env).done;
+    expect(resumed.code).toBe(0);
+    await world.expectTruth();
   });
 
   it('restarts a scan from the saved frontier when the API refuses the saved cursor', async () => {
