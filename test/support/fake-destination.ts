@@ -13,7 +13,8 @@ import type {
   StateEntry,
 } from '../../src/destination/destination.ts';
 import { lockHeldError } from '../../src/destination/lock-table.ts';
-import { stateEntryFromRow, stateTableRows } from '../../src/destination/state-rows.ts';
+import { flushParts } from '../../src/destination/flush-parts.ts';
+import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { DestinationError } from '../../src/errors.ts';
@@ -121,7 +122,7 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
     async commit(flush: Flush): Promise<FlushResult> {
       commitCalls += 1;
       if (faults.failCommitBefore === commitCalls) throw new DestinationError(`fake: commit ${commitCalls} failed before applying`);
-      const parts = [...flush.tables, ...(flush.state.length ? [stateTableRows(flush.state)] : [])];
+      const parts = flushParts(flush);
       const check = (part: (typeof parts)[number]) => {
         if (faults.failOnTable === part.table.name) throw new DestinationError(`fake: commit failed on table "${part.table.name}"`);
         table(part.table.name);
