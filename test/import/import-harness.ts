@@ -6,7 +6,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ApiClient } from '../../src/client/api-client.ts';
 import type { Clock } from '../../src/client/clock.ts';
+import { defaultJournalPath, type ImportOptions } from '../../src/import/import-options.ts';
 import { importPrompts, type ImportPromptsArgs } from '../../src/cli/commands/import-prompts.ts';
 import { AivisError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
@@ -22,6 +24,10 @@ export interface Harness {
   run(args: Partial<ImportPromptsArgs>): Promise<{ code: number; out: string; error?: string }>;
   admin(method: 'PUT' | 'DELETE', route: string, body?: unknown): Promise<unknown>;
   file(name: string, text: string): Promise<string>;
+  /** A real API client of the sandbox key on the virtual clock. */
+  client(): ApiClient;
+  /** Import options for `file` into the harness website, journal beside it. */
+  options(file: string, overrides?: Partial<ImportOptions>): ImportOptions;
 }
 
 export async function startHarness(extraConfig = ''): Promise<Harness> {
@@ -69,6 +75,16 @@ export async function startHarness(extraConfig = ''): Promise<Harness> {
       if (!response.ok) throw new Error(`admin ${method} ${route}: ${response.status} ${await response.text()}`);
       return response.json();
     },
+    client: () => new ApiClient({ baseUrl: started.baseUrl, apiKey: started.apiKey, clock, random: () => 0.5 }),
+    options: (file, overrides = {}) => ({
+      websiteId,
+      file,
+      validateOnly: false,
+      mode: 'auto',
+      defaults: {},
+      journal: defaultJournalPath(file, overrides.validateOnly ?? false),
+      ...overrides,
+    }),
     file: async (name, text) => {
       const target = path.join(dir, name);
       await writeFile(target, text);
