@@ -11,7 +11,8 @@ export interface EvidenceRow {
   websiteId: string;
   analysis: Analysis;
   provider: string;
-  stampMs: number;
+  /** The batch's publication stamp, formatted once per batch. */
+  availableAt: string;
   id: string;
 }
 
@@ -32,7 +33,7 @@ export function mentionRecord(row: EvidenceRow): Record<string, unknown> {
     id: row.id,
     analysis_id: row.analysis.id,
     observed_at: formatTimestamp(row.analysis.asOfMs + rng.int(0, 59) * MINUTE + rng.int(0, 59) * 1000),
-    available_at: formatTimestamp(row.stampMs),
+    available_at: row.availableAt,
     provider: row.provider,
     sentence_text: text,
     sentence_text_truncated: truncated,
@@ -51,7 +52,7 @@ export function citationRecord(row: EvidenceRow): Record<string, unknown> {
     analysis_id: row.analysis.id,
     provider: row.provider,
     observed_at: formatTimestamp(row.analysis.asOfMs + rng.int(0, 59) * MINUTE + rng.int(0, 59) * 1000),
-    available_at: formatTimestamp(row.stampMs),
+    available_at: row.availableAt,
     url: `https://${domain}/articles/${rng.token(6)}?ref=ai&q=${encodeURIComponent('visibilité ✓')}`,
     domain,
     title: rng.chance(0.1) ? null : rng.pick(PAGE_TITLES),

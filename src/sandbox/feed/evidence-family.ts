@@ -8,7 +8,7 @@
 import { MENTION_PROVIDERS } from '../../../schemas/keys.ts';
 import type { EvidenceRow } from '../data/evidence-records.ts';
 import { Rng } from '../prng.ts';
-import { HOUR, MINUTE } from '../timestamps.ts';
+import { HOUR, MINUTE, formatTimestamp } from '../timestamps.ts';
 import { type Analysis, measuredAnalyses } from '../world/analysis-schedule.ts';
 import type { WebsiteRecord } from '../world/website-registry.ts';
 import { type FeedBatch, type FeedFamily, rowId } from './feed-batch.ts';
@@ -34,6 +34,7 @@ function batchesOfAnalysis(seed: number, website: WebsiteRecord, analysis: Analy
   const main = layout.perAnalysis - late;
   const head = `${layout.idPrefix}${website.id.slice(4)}_${analysis.index.toString(36).padStart(4, '0')}`;
   const make = (tag: string, provider: string, stampMs: number, commitMs: number, size: number): FeedBatch => {
+    const availableAt = formatTimestamp(stampMs);
     const batch: FeedBatch = {
       stampMs,
       commitMs,
@@ -41,7 +42,7 @@ function batchesOfAnalysis(seed: number, website: WebsiteRecord, analysis: Analy
       size,
       analysisId: analysis.id,
       provider,
-      row: (index) => layout.record({ seed, websiteId: website.id, analysis, provider, stampMs, id: rowId(batch, index) }),
+      row: (index) => layout.record({ seed, websiteId: website.id, analysis, provider, availableAt, id: rowId(batch, index) }),
     };
     return batch;
   };
