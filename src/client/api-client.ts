@@ -28,6 +28,10 @@ export type { ClientStats } from './client-stats.ts';
 export type { Page, PaginateOptions } from './paginator.ts';
 export type { RecordResult } from './record-result.ts';
 
+/**
+ * How to reach the API and how patiently.
+ * @example new ApiClient({ baseUrl: 'https://api.example.com', apiKey, limiter: workspaceLimiter, logger })
+ */
 export interface ApiClientOptions {
   /** API origin, e.g. `https://api.example.com`; request paths start with `/public/v2/`. */
   baseUrl: string;
@@ -59,6 +63,7 @@ export interface ApiResponse {
   requestId: string | undefined;
 }
 
+/** One request of `ApiClient.request`: the importer's POSTs and receipt polls. */
 export interface RequestOptions {
   method: 'GET' | 'POST';
   path: string;

@@ -13,6 +13,7 @@ export interface ApiErrorDetail {
   issue: string;
 }
 
+/** The facts an ApiError carries besides its message. */
 export interface ApiErrorInit {
   /** HTTP status; 0 when no complete response arrived (connection failure, timeout, cut body). */
   status: number;

@@ -16,8 +16,10 @@ export function withJsonBody(next: Send): Send {
     let json: JsonBody | undefined;
     try {
       json = response.text === '' ? undefined : parseJsonBody(response.text);
-    } catch (error) {
-      if (success) throw new NetworkError('bad_body', `the ${response.status} response body is not complete JSON (${response.text.length} characters): ${(error as Error).message}`);
+    } catch {
+      // The parser's own message quotes the start of the body, which could be a secret
+      // echoed back (a fragment that redaction cannot recognise): say only what and how long.
+      if (success) throw new NetworkError('bad_body', `the ${response.status} response body is not complete JSON (${response.text.length} characters)`);
     }
     if (success && json === undefined && response.status !== 204) {
       throw new NetworkError('bad_body', `the ${response.status} response body is empty`);

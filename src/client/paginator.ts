@@ -9,6 +9,10 @@ import type { ListMeta } from '../../schemas/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { validateRecord, type RecordResult } from './record-result.ts';
 
+/**
+ * One scan of a list endpoint.
+ * @example { path: `/public/v2/websites/${id}/mentions`, query: { limit: '500', updated_since: frontier }, cursor: saved, recordSchema: mentionSchema }
+ */
 export interface PaginateOptions<T> {
   /** e.g. `/public/v2/websites/web_1/mentions` */
   path: string;
@@ -20,6 +24,7 @@ export interface PaginateOptions<T> {
   recordSchema: z.ZodType<T>;
 }
 
+/** One page of a scan, as the engine checkpoints it. */
 export interface Page<T> {
   /** The cursor that fetched this page (null for the first page). */
   cursor: string | null;

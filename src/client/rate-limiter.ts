@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './clock.ts';
 export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 const WINDOW_MS = 60_000;
 
+/** How to build a limiter; share the instance, not the options, between the clients of one workspace. */
 export interface RateLimiterOptions {
   /** Budget per 60 s window; default 90 (the API allows 100, the rest is headroom for other tools). */
   requestsPerMinute?: number;

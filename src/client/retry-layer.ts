@@ -13,6 +13,7 @@ import type { RateLimiter } from './rate-limiter.ts';
 import { parseRetryAfter } from './retry-after.ts';
 import type { AttemptFailure, RetryPolicy } from './retry-policy.ts';
 
+/** What the retry layer decides with (policy), waits on (limiter, clock) and reports to (stats, logger). */
 export interface RetryLayerDeps {
   policy: RetryPolicy;
   limiter: RateLimiter;

@@ -24,6 +24,7 @@ export interface RetryDecision {
   pauseLimiter: boolean;
 }
 
+/** Bounds of the retries; the defaults are design §5's. */
 export interface RetryPolicyOptions {
   /** Retries after the first attempt; default 6. */
   maxRetries?: number;

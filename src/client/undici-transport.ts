@@ -7,6 +7,7 @@ import { Agent } from 'undici';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 
+/** The innermost `Send`, and the connections it keeps open until `close`. */
 export interface UndiciTransport {
   send(request: HttpRequest): Promise<HttpResponse>;
   close(): Promise<void>;

@@ -101,6 +101,12 @@ describe('ApiClient against the sandbox: every read endpoint', () => {
     expect(raws).toEqual([...sb.truth.mentions(id!)].filter((m) => m.provider === 'gemini'));
   });
 
+  it('serves the OpenAPI document through request()', async () => {
+    const response = await client().request({ method: 'GET', path: '/public/v2/openapi.json' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), paths: expect.objectContaining({ '/public/v2/websites': expect.any(Object) }) });
+  });
+
   it('a tampered cursor is refused with code invalid_cursor', async () => {
     const pages = client().paginate({ path: '/public/v2/websites', cursor: 'not-a-real-cursor', recordSchema: websiteSchema });
     await expect(allRecords(pages)).rejects.toMatchObject({ status: 400, code: 'invalid_cursor', message: expect.stringMatching(/^cursor refused \(400 invalid_cursor, request_id [^)]+\): GET \/public\/v2\/websites: /) });
