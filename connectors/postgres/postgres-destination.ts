@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
+import { activeWebsiteIdsSql, deleteStateSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -13,7 +14,6 @@ import type { PostgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock } from './postgres-lock.ts';
 import { ensurePostgresTables, postgresDdl } from './postgres-schema.ts';
 import * as sql from './postgres-sql.ts';
-import { activeWebsiteIdsSql, deleteStateSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
 import { csvField, readExpression } from './postgres-types.ts';
 
 /** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */

@@ -2,15 +2,12 @@
  * The SQL only Postgres runs: catalog queries, COPY staging, the advisory lock. Shared
  * statements (DDL, state, removals) are in src/destination/sql-statements.ts.
  */
-import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
+import { onConflictUpsert, STAGING_ORDINAL } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { columnDefinition, quotedList } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { postgresType } from './postgres-types.ts';
-
-/** The staging table's extra column: position of a row in the flush, so the last one wins. */
-export const ORDINAL = '_aivis_ordinal';
 
 /** Parameters: schema name. Rows: `table_name`, `column_name`. */
 export const EXISTING_COLUMNS = 'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1';
@@ -27,16 +24,16 @@ export function stagingName(table: TableSpec): string {
 
 /** Constraint-free, so a bad row fails at the target with the target's own message. */
 export function createStaging(table: TableSpec): string {
-  const columns = [...table.columns.map((c) => columnDefinition(c, postgresType, true)), `${quoteIdentifier(ORDINAL)} BIGINT NOT NULL`];
+  const columns = [...table.columns.map((c) => columnDefinition(c, postgresType, true)), `${quoteIdentifier(STAGING_ORDINAL)} BIGINT NOT NULL`];
   return `CREATE TEMP TABLE ${quoteIdentifier(stagingName(table))} (${columns.join(', ')}) ON COMMIT DROP`;
 }
 
 export function copyIntoStaging(table: TableSpec): string {
-  return `COPY ${quoteIdentifier(stagingName(table))} (${quotedList([...table.columns.map((c) => c.name), ORDINAL])}) FROM STDIN WITH (FORMAT csv)`;
+  return `COPY ${quoteIdentifier(stagingName(table))} (${quotedList([...table.columns.map((c) => c.name), STAGING_ORDINAL])}) FROM STDIN WITH (FORMAT csv)`;
 }
 
 export function upsertFromStaging(schema: string, table: TableSpec): string {
-  return onConflictUpsert(table, { target: qualifiedName(schema, table.name), staging: quoteIdentifier(stagingName(table)), ordinal: ORDINAL });
+  return onConflictUpsert(table, { target: qualifiedName(schema, table.name), staging: quoteIdentifier(stagingName(table)) });
 }
 
 /** Parameter: lock key text. One advisory lock per database and schema. */

@@ -11,8 +11,3 @@ export function quoteIdentifier(name: string): string {
 export function qualifiedName(...parts: readonly string[]): string {
   return parts.map(quoteIdentifier).join('.');
 }
-
-/** A string literal for DDL and statements that cannot take bind parameters. */
-export function quoteLiteral(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
