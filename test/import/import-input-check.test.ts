@@ -1,0 +1,99 @@
+/**
+ * Every input rule, checked before anything is sent: the error names the line and field,
+ * the exit code is 2, and the sandbox saw no request at all.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './import-harness.ts';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  expect(h.sandbox.stats.requests).toBe(0);
+  await h.sandbox.close();
+});
+
+const long = (n: number) => 'x'.repeat(n);
+const preview = (n: number) => `"${'x'.repeat(40)}"... (${n} characters)`;
+const ok = (extra: Record<string, unknown>) => JSON.stringify({ prompt_text: 'What is the best CRM?', ...extra });
+
+describe('input check', () => {
+  it('names the line and field of every broken item rule in a JSONL file', async () => {
+    const lines = [
+      ok({ client_id: 'ok-1', tags: ['Discovery'] }),
+      JSON.stringify({ prompt_text: '  hey  ' }),
+      JSON.stringify({ prompt_text: long(2001) }),
+      JSON.stringify({ client_id: 'no-text' }),
+      '',
+      ok({ client_id: 'bad id!' }),
+      ok({ client_id: 'ok-1' }),
+      ok({ tags: Array.from({ length: 21 }, (_, i) => `Discovery${i}`) }),
+      ok({ tags: ['Discovery', long(81)] }),
+      ok({ tags: ['Discovery', ' discovery '] }),
+      ok({ tags: ['crm'] }),
+      ok({ language: 'EN' }),
+      ok({ search_intent: 'navigational' }),
+      ok({ category: long(101), topic: long(121), seed_keyword: long(256) }),
+      ok({ colour: 'red' }),
+      '{"prompt_text": "broken',
+      '["not", "an", "object"]',
+    ];
+    const file = await h.file('bad.jsonl', lines.join('\n') + '\n');
+    const result = await h.run({ file });
+    expect(result.code).toBe(2);
+    expect(result.error).toBe(
+      [
+        `${file}: 17 problems; nothing was sent:`,
+        'line 2, field prompt_text: must be 5 to 2000 characters after trimming (got 3)',
+        'line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 2001)',
+        'line 4, field prompt_text: is missing',
+        'line 6, field client_id: must be 1 to 128 letters, digits, ".", "_" or "-" (got "bad id!")',
+        'line 7, field client_id: repeats the client_id of line 1; client_ids must be unique',
+        'line 8, field tags: must be an array of at most 20 tags (got an array of 21 items)',
+        `line 9, field tags[1]: must be a tag of at most 80 characters (got ${preview(81)})`,
+        'line 10, field tags[1]: repeats tags[0] after normalization (got " discovery ")',
+        'line 11, field tags: must hold at least one journey tag (Discovery, Comparison, Evaluation, Validation, Objections, Alternatives, Implementation) when classification is auto',
+        'line 12, field language: must be a lowercase two-letter ISO 639-1 code such as en (got "EN")',
+        'line 13, field search_intent: must be informational, commercial, transactional (got "navigational")',
+        `line 14, field category: must be a string of at most 100 characters or null (got ${preview(101)})`,
+        `line 14, field topic: must be a string of at most 120 characters or null (got ${preview(121)})`,
+        `line 14, field seed_keyword: must be a string of at most 255 characters or null (got ${preview(256)})`,
+        'line 15, field colour: is not an import field',
+        'line 16: is not valid JSON (Unterminated string in JSON at position 23 (line 1 column 24))',
+        'line 17: must be a JSON object such as {"prompt_text": "..."}',
+      ].join('\n  '),
+    );
+  });
+
+  it('reports CSV rows by the line they start on: field counts, unclosed quotes, multi-line cells', async () => {
+    const file = await h.file('bad.csv', 'prompt_text,language\n"What is the best\nCRM?",en\n"What is the best ERP?",en,extra\n"hey",en\n"unterminated,en\n');
+    const result = await h.run({ file });
+    expect(result.code).toBe(2);
+    expect(result.error).toBe(
+      [
+        `${file}: 3 problems; nothing was sent:`,
+        'line 4: has 3 fields; the header has 2',
+        'line 5, field prompt_text: must be 5 to 2000 characters after trimming (got 3)',
+        'line 6: a quoted field is never closed (missing ")',
+      ].join('\n  '),
+    );
+  });
+
+  it('refuses unknown CSV columns, bad defaults flags, provided_only without a language, and unusable files', async () => {
+    const header = await h.run({ file: await h.file('h.csv', 'prompt,lang\nx,y\n') });
+    expect(header).toMatchObject({ code: 2, error: expect.stringMatching(/h\.csv line 1: unknown column "prompt"; unknown column "lang"; the column "prompt_text" is missing \(columns: prompt_text, client_id, tags, language, search_intent, category, topic, seed_keyword\)$/) });
+    const flags = await h.run({ file: await h.file('a.csv', 'prompt_text\nzzzz qqqq xxxx\n'), classification: 'provided_only', 'defaults-language': 'EN', 'defaults-intent': 'buy' });
+    expect(flags).toMatchObject({
+      code: 2,
+      error: 'bad request defaults; nothing was sent:\n  --defaults-language: must be a lowercase two-letter ISO 639-1 code such as en (got "EN")\n  --defaults-intent: must be informational, commercial, transactional (got "buy")',
+    });
+    const noLanguage = await h.run({ file: await h.file('b.csv', 'prompt_text\nzzzz qqqq xxxx\n'), classification: 'provided_only' });
+    expect(noLanguage.error).toMatch(/b\.csv: 1 problem; nothing was sent:\n {2}line 2, field language: is missing \(classification provided_only needs a language on the item or in defaults\)$/);
+    expect(await h.run({ file: await h.file('p.txt', 'x') })).toMatchObject({ code: 2, error: expect.stringMatching(/p\.txt: the file must end in \.csv or \.jsonl \(got "\.txt"\)$/) });
+    expect(await h.run({ file: `${h.dir}/missing.csv` })).toMatchObject({ code: 2, error: expect.stringMatching(/missing\.csv: the file does not exist or cannot be read$/) });
+    expect(await h.run({ file: await h.file('e.csv', '') })).toMatchObject({ code: 2, error: expect.stringMatching(/e\.csv is empty: expected a header row/) });
+    expect(await h.run({ file: await h.file('n.jsonl', '\n\n') })).toMatchObject({ code: 2, error: expect.stringMatching(/n\.jsonl holds no prompts; nothing was sent$/) });
+    expect(await h.run({ file: await h.file('w.csv', 'prompt_text\nWhat is the best CRM?\n'), website: 'site-1' })).toMatchObject({ code: 2, error: '--website "site-1" is not a website id (they look like web_123)' });
+  });
+});
