@@ -65,27 +65,36 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** An option that must be a whole number >= 0, or its default. */
+function wholeNumber(options: SandboxOptions, name: keyof SandboxOptions, fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new RangeError(`startSandbox: ${name} must be a whole number >= 0, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const start = options.start ?? '2026-01-01T00:00:00Z';
   const startMs = parseTimestamp(start);
   if (startMs === null) throw new RangeError(`startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got ${JSON.stringify(start)}`);
-  const seed = options.seed ?? 1;
+  const seed = wholeNumber(options, 'seed', 1);
   const env = createSandboxEnv({
     seed,
     startMs,
-    websites: options.websites ?? 5,
-    analysesPerWebsite: options.analysesPerWebsite ?? 6,
-    mentionsPerAnalysis: options.mentionsPerAnalysis ?? 24,
-    citationsPerAnalysis: options.citationsPerAnalysis ?? 12,
+    websites: wholeNumber(options, 'websites', 5),
+    analysesPerWebsite: wholeNumber(options, 'analysesPerWebsite', 6),
+    mentionsPerAnalysis: wholeNumber(options, 'mentionsPerAnalysis', 24),
+    citationsPerAnalysis: wholeNumber(options, 'citationsPerAnalysis', 12),
   });
   const faults = createFaultInjector(seed);
   const stats = createStats();
-  const limiter = createRateLimiter(options.requestsPerMinute ?? 100, options.now ?? Date.now);
+  const limiter = createRateLimiter(wholeNumber(options, 'requestsPerMinute', 100), options.now ?? Date.now);
   const routes = [...routeModules, adminRoutes(faults, stats)].flatMap((module) => module(env));
   const server = createSandboxServer({ env, routes, faults, limiter, stats });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(wholeNumber(options, 'port', 0), '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -8,6 +8,26 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
+describe('programmatic options', () => {
+  it('refuses bad options with a message naming the option', async () => {
+    await expect(startSandbox({ websites: -1 })).rejects.toThrow('startSandbox: websites must be a whole number >= 0, got -1');
+    await expect(startSandbox({ mentionsPerAnalysis: 1.5 })).rejects.toThrow('startSandbox: mentionsPerAnalysis must be a whole number >= 0, got 1.5');
+    await expect(startSandbox({ start: '2026-01-01' })).rejects.toThrow('startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got "2026-01-01"');
+    expect(() => sb.addWebsites(-2)).toThrow('addWebsites: count must be a whole number >= 0, got -2');
+  });
+
+  it('starts its data clock at start', async () => {
+    const later = await startSandbox({ start: '2027-06-15T12:00:00Z' });
+    try {
+      expect(later.clock.now()).toBe('2027-06-15T12:00:00Z');
+      const last = later.truth.websites()[0]!.last_analysis_at!;
+      expect(last < '2027-06-15T12:00:00Z' && last >= '2027-06-14T12:00:00Z').toBe(true);
+    } finally {
+      await later.close();
+    }
+  });
+});
+
 describe('admin surface /_sandbox', () => {
   it('advances the data clock', async () => {
     const moved = await call(sb, '/_sandbox/advance', null, 'POST', { days: 1, hours: 2, minutes: 30 });

@@ -65,6 +65,7 @@ export function createWebsiteRegistry(init: InitialWebsites): WebsiteRegistry {
     listed: (workspaceId, afterSeq = 0) => all.filter((w) => w.workspaceId === workspaceId && !w.removed && w.seq > afterSeq),
     find: (workspaceId, id) => all.find((w) => w.id === id && w.workspaceId === workspaceId && !w.removed),
     add(workspaceId, count, nowMs) {
+      if (!Number.isInteger(count) || count < 0) throw new RangeError(`addWebsites: count must be a whole number >= 0, got ${count}`);
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const offset = Rng.of(init.seed, 'added-offset', nextSeq).int(2, 8) * HOUR;
