@@ -9,7 +9,7 @@ import { citationSchema, historyPointSchema, mentionSchema, snapshotDataSchema, 
 import { ApiClient, type ApiClientOptions, type Page } from '../../src/client/api-client.ts';
 import { ApiError } from '../../src/client/api-error.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { TestClock } from './support/test-clock.ts';
+import { settle, TestClock, until } from './support/test-clock.ts';
 
 let sb: Sandbox;
 let clock: TestClock;
@@ -170,6 +170,20 @@ describe('ApiClient against the sandbox: faults and the workspace limit', () => 
     sb.faults.set({ kind: 'slow_body', count: 1, chunks: 5, chunkDelayMs: 0 });
     const { raws } = await listAll(client());
     expect(raws).toEqual(sb.truth.websites());
+  });
+
+  it('times out a body that comes too slowly, then retries', async () => {
+    // The sandbox waits on the real clock between pieces; the client's deadline is on the test
+    // clock, so the test passes it at once and never waits for the sandbox.
+    sb.faults.set({ kind: 'slow_body', count: 1, chunks: 2, chunkDelayMs: 2_000 });
+    const c = client({ timeoutMs: 15_000 });
+    const result = listAll(c);
+    await until(() => sb.stats.requests === 1, 'the first request');
+    await settle();
+    clock.advance(15_000);
+    const { raws } = await result;
+    expect(raws).toEqual(sb.truth.websites());
+    expect(c.stats).toMatchObject({ requests: 2, networkErrors: 1, retries: 1 });
   });
 
   it('gives up on a 503 storm after maxRetries, naming the last request_id', async () => {
