@@ -3,7 +3,8 @@
  *
  * U+0000 rule: Postgres TEXT and JSONB cannot hold U+0000, so it is stored as U+FFFD (the
  * replacement character), in text columns and inside JSON strings and keys alike. Documented
- * in the README's Postgres section; the conformance suite checks it.
+ * in the README's Postgres section; the conformance suite checks it. JSONB also refuses
+ * escapes of unpaired UTF-16 surrogates (`"\ud800"`); they become U+FFFD too.
  */
 import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
@@ -29,12 +30,18 @@ export function storedText(text: string): string {
 }
 
 /**
- * JSON text with every `\u0000` escape turned into `\ufffd`. Escapes are matched in pairs
- * from the left, so an escaped backslash followed by `u0000` (literal text) is left alone.
+ * JSON text JSONB accepts: every `\u0000` escape, and every escape of an unpaired UTF-16
+ * surrogate (JSONB refuses both), becomes `\ufffd`. Escapes are matched from the left in
+ * whole units (a surrogate pair, one escape, or a backslash and its character), so an escaped
+ * backslash followed by `u0000` is literal text and stays.
  */
 export function storedJson(json: string): string {
-  return json.includes('\\u0000') ? json.replace(/\\(?:u0000|[\s\S])/g, (m) => (m === '\\u0000' ? '\\ufffd' : m)) : json;
+  return UNSTORABLE_ESCAPE_HINT.test(json) ? json.replace(JSON_ESCAPE, (m) => (m === '\\u0000' || LONE_SURROGATE.test(m) ? '\\ufffd' : m)) : json;
 }
+
+const UNSTORABLE_ESCAPE_HINT = /\\u(?:0000|d[89a-f])/i;
+const JSON_ESCAPE = /\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[\s\S])/g;
+const LONE_SURROGATE = /^\\u[dD][89a-fA-F][0-9a-fA-F]{2}$/;
 
 /** One CSV field: NULL is an empty unquoted field, every text is quoted (so '' stays ''). */
 export function csvField(type: ColumnType, value: CellValue | undefined): string {

@@ -143,6 +143,19 @@ describe('postgres destination: loading', () => {
     );
   });
 
+  it('unpaired UTF-16 surrogates, which JSONB refuses, are stored as U+FFFD instead of failing the flush', async () => {
+    const schema = unique('surrogate');
+    const d = await openDestination(schema);
+    await d.ensureTables([kindsTable]);
+    const j = JSON.stringify({ lone: '\ud800 high', low: 'low \udc00', pair: '😀' });
+    expect(j).toContain('\\ud800');
+    await d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { s: 'text \ud800', j })] }], state: [] });
+    const { rows } = await admin.query(`SELECT s, j::text AS j FROM "${schema}".conformance_kinds`);
+    expect(rows.map((r: { s: string; j: string }) => ({ s: r.s, j: JSON.parse(r.j) as unknown }))).toEqual([
+      { s: 'text \ufffd', j: { lone: '\ufffd high', low: 'low \ufffd', pair: '😀' } },
+    ]);
+  });
+
   it('describeDdl is what ensureTables runs', async () => {
     const schema = unique('ddl');
     const d = await openDestination(schema);
