@@ -10,6 +10,7 @@ import type { BigQuery, Dataset, Query } from '@google-cloud/bigquery';
 import type { CellValue } from '../../src/destination/table-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { BigqueryClientOptions } from './bigquery-config.ts';
+import { DestinationError } from '../../src/errors.ts';
 import { apiErrorCode, bigqueryError } from './bigquery-errors.ts';
 import { decodeCell, type BigqueryField } from './bigquery-types.ts';
 
@@ -43,9 +44,8 @@ export interface BigqueryClient {
   readonly dataset: string;
   /** Jobs issued and bytes processed since the client opened; callers diff it per flush. */
   readonly usage: Readonly<BigqueryUsage>;
-  /** Creates the dataset in the configured location unless it exists. */
+  /** Creates the dataset in the configured location unless it exists; refuses one in another location. */
   ensureDataset(): Promise<void>;
-  datasetExists(): Promise<boolean>;
   /** The table's fields, or undefined when the table does not exist. */
   tableFields(table: string): Promise<BigqueryField[] | undefined>;
   /** Creates the table; an "already exists" answer counts as success (a racing run made it). */
@@ -85,7 +85,14 @@ class SdkClient implements BigqueryClient {
   }
 
   async ensureDataset(): Promise<void> {
-    if (await this.datasetExists()) return;
+    const location = await this.#datasetLocation();
+    if (location !== undefined) {
+      // Jobs run in the configured location; in another one BigQuery answers "dataset not found".
+      if (location.toUpperCase() !== this.#location.toUpperCase()) {
+        throw new DestinationError(`BigQuery dataset ${this.project}:${this.dataset} is in location ${location}, but destination.location is ${this.#location}: set location: ${location}`);
+      }
+      return;
+    }
     try {
       await this.#dataset.create({ location: this.#location });
     } catch (error) {
@@ -93,12 +100,12 @@ class SdkClient implements BigqueryClient {
     }
   }
 
-  async datasetExists(): Promise<boolean> {
+  async #datasetLocation(): Promise<string | undefined> {
     try {
-      await this.#dataset.getMetadata();
-      return true;
+      const [metadata] = await this.#dataset.getMetadata();
+      return String(metadata.location ?? this.#location);
     } catch (error) {
-      if (apiErrorCode(error) === 404) return false;
+      if (apiErrorCode(error) === 404) return undefined;
       throw bigqueryError(`read dataset ${this.project}:${this.dataset}`, error, this.dataset);
     }
   }

@@ -15,7 +15,8 @@ import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { stateTable, websitesTable } from '../../src/tables/index.ts';
 import { openBigqueryClient, type BigqueryClient } from './bigquery-client.ts';
-import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions, credentialsAvoidMetadataServer } from './bigquery-config.ts';
+import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions } from './bigquery-config.ts';
+import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-credentials.ts';
 import { apiErrorCode } from './bigquery-errors.ts';
 import { acquireLease, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
 import {
@@ -33,7 +34,7 @@ import { ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
 
 export interface BigqueryDestinationDeps {
   readonly logger: Logger;
-  /** A ready google-auth-library client (tests, embedders); otherwise `key_file` or ADC. */
+  /** A ready google-auth-library client (tests, embedders); otherwise `key_file`, else ADC. */
   readonly authClient?: unknown;
   /** Clock of lock leases and staging expiry. */
   readonly now?: () => Date;
@@ -63,7 +64,8 @@ export class BigqueryDestination implements Destination {
     if (credentialsAvoidMetadataServer(this.#config, process.env, this.#deps.authClient !== undefined)) {
       process.env.METADATA_SERVER_DETECTION ??= 'none';
     }
-    this.#client = await openBigqueryClient(clientOptions(this.#config, this.#deps.authClient), this.#config.dataset, this.#deps.logger);
+    const authClient = this.#deps.authClient ?? (this.#config.key_file ? await keyFileAuthClient(this.#config.key_file) : undefined);
+    this.#client = await openBigqueryClient(clientOptions(this.#config, authClient), this.#config.dataset, this.#deps.logger);
   }
 
   async check(): Promise<void> {

@@ -3,15 +3,17 @@
  * against the stand-in: `check` naming the missing permission, job and byte counts for the
  * run summary, staging tables that expire, table layout, and the lease lock with a clock.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { credentialsAvoidMetadataServer } from '../../connectors/bigquery/bigquery-config.ts';
+import { credentialsAvoidMetadataServer, keyFileAuthClient } from '../../connectors/bigquery/bigquery-credentials.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { DestinationError, LockHeldError } from '../../src/errors.ts';
+import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
+import { redact } from '../../src/log/redact.ts';
 import { ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
 import { BYTES_PER_REFERENCED_TABLE } from '../stand-ins/bigquery/stand-in-engine.ts';
@@ -51,6 +53,12 @@ describe('BigQuery destination: check', () => {
     await d.check();
     expect(standIn.engine.datasets.get(dataset)).toEqual({ location: 'EU' });
     expect(tablesOf(dataset)).toEqual([]);
+  });
+
+  it('refuses a dataset in another location than the configured one', async () => {
+    await standIn.engine.createDataset('in_us', 'US');
+    const { d } = await destination({ dataset: 'in_us' });
+    await expect(d.check()).rejects.toThrow('BigQuery dataset aivis-test:in_us is in location US, but destination.location is EU: set location: US');
   });
 
   it('names the missing table permission and the role that grants it', async () => {
@@ -148,5 +156,29 @@ describe('BigQuery credentials', () => {
     expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty }, true)).toBe(true);
     // Nothing on disk: on GCE/GKE the metadata server is how ADC finds the workload's identity.
     expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty }, false)).toBe(false);
+  });
+
+  it('turns a service-account key_file into a JWT client without a console warning, and registers its private key as a secret', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-sa-'));
+    const file = path.join(dir, 'sa.json');
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    await writeFile(file, JSON.stringify({ type: 'service_account', client_email: 'aivis@p.iam.gserviceaccount.com', private_key: key, private_key_id: 'k1' }));
+    const warn = vi.spyOn(console, 'warn');
+    const client = (await keyFileAuthClient(file)) as { email: string; scopes: string[] };
+    expect({ email: client.email, scopes: client.scopes }).toEqual({ email: 'aivis@p.iam.gserviceaccount.com', scopes: ['https://www.googleapis.com/auth/bigquery'] });
+    expect(warn).not.toHaveBeenCalled();
+    expect(redact(`oops ${key}`)).toBe('oops [REDACTED]');
+  });
+
+  it('names key_file and what is wrong with it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-sa-'));
+    const user = path.join(dir, 'adc.json');
+    await writeFile(user, JSON.stringify({ type: 'authorized_user', client_id: 'x', refresh_token: 'y' }));
+    await expect(keyFileAuthClient(path.join(dir, 'missing.json'))).rejects.toThrow(
+      new ConfigError(`destination.key_file ${path.join(dir, 'missing.json')}: cannot read a service-account key (no such file)`),
+    );
+    await expect(keyFileAuthClient(user)).rejects.toThrow(
+      `destination.key_file ${user}: not a service-account key (type "authorized_user"); for other credentials leave key_file out and use Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)`,
+    );
   });
 });
