@@ -1,4 +1,7 @@
+import { describe, expect, it } from 'vitest';
+import { stateTable } from '../../src/tables/index.ts';
 import { createFakeDestination, createFakeStore, type FakeDestination, type FakeStore } from '../support/fake-destination.ts';
+import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from './fixtures.ts';
 import { normalizeRow } from './normalize.ts';
 import { runConformanceSuite } from './suite.ts';
 
@@ -16,4 +19,48 @@ runConformanceSuite({
   async cleanup(schema) {
     stores.delete(schema);
   },
+});
+
+describe('fake destination fault injection', () => {
+  const entry = stateEntry('mentions', 'web_1', 'f1');
+  const flush = {
+    tables: [
+      { table: kindsTable, rows: [kindsRow('r001', { i: 1 })] },
+      { table: pairsTable, rows: [{ a: 'a', b: 'b', v: 1, first_seen: '2026-01-01T00:00:00Z' }] },
+    ],
+    state: [entry],
+  };
+  const fresh = async (options: Parameters<typeof createFakeDestination>[0]) => {
+    const d = createFakeDestination(options);
+    await d.ensureTables([kindsTable, pairsTable, stateTable]);
+    return d;
+  };
+
+  it('fails the Nth commit before applying it', async () => {
+    const d = await fresh({ faults: { failCommitBefore: 2 } });
+    await d.commit(flushOf(kindsTable, [kindsRow('r000')]));
+    await expect(d.commit(flush)).rejects.toThrow('fake: commit 2 failed before applying');
+    expect(d.rows(kindsTable.name).map((r) => r.id)).toEqual(['r000']);
+    expect(await d.readState()).toEqual([]);
+    expect([d.commitCalls, d.commitsApplied]).toEqual([2, 1]);
+  });
+
+  it('fails the Nth commit after applying it', async () => {
+    const d = await fresh({ faults: { failCommitAfter: 1 } });
+    await expect(d.commit(flush)).rejects.toThrow('fake: commit 1 applied, then failed');
+    expect(d.rows(pairsTable.name)).toHaveLength(1);
+    expect(await d.readState()).toEqual([entry]);
+    expect([d.commitCalls, d.commitsApplied]).toEqual([1, 1]);
+  });
+
+  it('fails on a table: nothing applied when transactional, earlier tables but no state otherwise', async () => {
+    const transactional = await fresh({ faults: { failOnTable: pairsTable.name } });
+    await expect(transactional.commit(flush)).rejects.toThrow('fake: commit failed on table "conformance_pairs"');
+    expect(transactional.rows(kindsTable.name)).toEqual([]);
+
+    const plain = await fresh({ transactional: false, faults: { failOnTable: pairsTable.name } });
+    await expect(plain.commit(flush)).rejects.toThrow('fake: commit failed on table "conformance_pairs"');
+    expect(plain.rows(kindsTable.name).map((r) => r.id)).toEqual(['r001']);
+    expect(await plain.readState()).toEqual([]);
+  });
 });
