@@ -5,7 +5,7 @@
  * `meta.request_id` on every response.
  */
 import http from 'node:http';
-import { authenticate, authorize } from './http/access-check.ts';
+import { passGate } from './http/access-check.ts';
 import { ApiError } from './http/api-error.ts';
 import { deliver } from './http/deliver.ts';
 import type { FaultInjector, FaultProfile } from './http/fault-injector.ts';
@@ -14,7 +14,6 @@ import { type Reply, errorReply } from './http/reply.ts';
 import { type Route, type RouteContext, matchRoute } from './router.ts';
 import type { SandboxEnv } from './sandbox-env.ts';
 import type { SandboxStats } from './sandbox-stats.ts';
-import type { ApiKeyModel } from './world/api-keys.ts';
 
 /** What the server is assembled from. */
 export interface ServerParts {
@@ -44,10 +43,6 @@ function emptied(reply: Reply, cursor: string | null): Reply {
   const body = reply.body as { data?: unknown; meta?: Record<string, unknown> };
   if (reply.status !== 200 || !Array.isArray(body.data) || cursor === null) return reply;
   return { ...reply, body: { data: [], meta: { ...body.meta, has_more: true, next_cursor: cursor } } };
-}
-
-function isLoopback(address: string | undefined): boolean {
-  return address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true;
 }
 
 export function createSandboxServer(parts: ServerParts): http.Server {
@@ -81,21 +76,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
     }
     let reply: Reply;
     try {
-      let key: ApiKeyModel | null = null;
-      if (route.access === 'admin' && !isLoopback(req.socket.remoteAddress)) {
-        throw new ApiError('forbidden', 'The sandbox control surface answers loopback callers only.');
-      }
-      if (route.access === 'read' || route.access === 'prompts_write') {
-        key = authenticate(req, env.keys);
-        const admission = limiter.admit(key.workspaceId);
-        if (!admission.ok) {
-          stats.throttled++;
-          throw new ApiError('rate_limited', `Rate limit exceeded for this workspace; retry after ${admission.retryAfterSeconds} s.`, {
-            headers: { 'Retry-After': String(admission.retryAfterSeconds) },
-          });
-        }
-        authorize(route.access, key, env.keys);
-      }
+      const key = passGate(route.access, req, { keys: env.keys, limiter, stats });
       const ctx: RouteContext = { req, url, params: match.params, requestId, key, env };
       reply = await route.handle(ctx);
     } catch (error) {

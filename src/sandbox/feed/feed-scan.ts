@@ -43,7 +43,7 @@ export function* feedRows(batches: readonly FeedBatch[], window: FeedWindow): Ge
   for (const batch of visible) {
     let first = 0;
     if (after) {
-      const order = batch.stampMs - after.s || (batch.prefix < after.p ? -1 : batch.prefix > after.p ? 1 : 0);
+      const order = compareBatches(batch, { stampMs: after.s, prefix: after.p });
       if (order < 0) continue;
       if (order === 0) first = after.i + 1;
     }

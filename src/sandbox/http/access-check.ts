@@ -5,8 +5,45 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Access } from '../router.ts';
+import type { SandboxStats } from '../sandbox-stats.ts';
 import type { ApiKeyModel, KeyRegistry } from '../world/api-keys.ts';
 import { ApiError } from './api-error.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+/** What the gate of a request consults. */
+export interface GateParts {
+  keys: KeyRegistry;
+  limiter: RateLimiter;
+  stats: SandboxStats;
+}
+
+/**
+ * Lets a request through to its route or throws the error envelope's cause, in the order a
+ * client can act on: 401 (who are you), 429 (the workspace budget, counted for every
+ * authenticated call), 403 (what this key may do). Returns the key, or null for routes
+ * that need none.
+ */
+export function passGate(access: Access, req: IncomingMessage, parts: GateParts): ApiKeyModel | null {
+  if (access === 'admin') {
+    if (!isLoopback(req.socket.remoteAddress)) throw new ApiError('forbidden', 'The sandbox control surface answers loopback callers only.');
+    return null;
+  }
+  if (access === 'public') return null;
+  const key = authenticate(req, parts.keys);
+  const admission = parts.limiter.admit(key.workspaceId);
+  if (!admission.ok) {
+    parts.stats.throttled++;
+    throw new ApiError('rate_limited', `Rate limit exceeded for this workspace; retry after ${admission.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(admission.retryAfterSeconds) },
+    });
+  }
+  authorize(access, key, parts.keys);
+  return key;
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '::1' || address?.startsWith('127.') === true || address?.startsWith('::ffff:127.') === true;
+}
 
 export function authenticate(req: IncomingMessage, keys: KeyRegistry): ApiKeyModel {
   const header = req.headers.authorization;
