@@ -24,12 +24,21 @@ export function postgresOptions(config: PostgresConfig): PostgresOptions {
   }
   // The password may appear raw or percent-decoded in driver messages: mask both.
   registerSecret(url.password);
-  registerSecret(decodeURIComponent(url.password));
+  registerSecret(decode(url.password));
   return {
     connectionString: config.url,
     schema: config.schema,
     address: `${url.hostname || 'localhost'}:${url.port || '5432'}`,
-    user: decodeURIComponent(url.username) || process.env.PGUSER || process.env.USER || 'postgres',
-    database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres',
+    user: decode(url.username) || process.env.PGUSER || process.env.USER || 'postgres',
+    database: decode(url.pathname.slice(1)) || decode(url.username) || 'postgres',
   };
+}
+
+/** Percent-decoding that keeps malformed input as written instead of throwing. */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
