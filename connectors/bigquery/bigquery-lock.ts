@@ -1,19 +1,22 @@
 /**
  * The run lock as a lease row in `_aivis_lock`: BigQuery has no sessions to hang an advisory
- * lock on. A run takes the row with one conditional MERGE, renews the lease while it runs,
- * and deletes the row when done; a crashed run's lease simply expires. Times come from the
+ * lock on. A run takes the row with one conditional UPDATE, renews the lease while it runs,
+ * and ends the lease when done; a crashed run's lease simply expires. Times come from the
  * injected clock, so a lease's expiry is testable without waiting.
  */
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
 import { lockHeldError, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
-import { DestinationError } from '../../src/errors.ts';
+import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { BigqueryClient, QueryParam } from './bigquery-client.ts';
-import { acquireLockSql, releaseLockSql, renewLockSql, selectLockSql, type TableRef } from './bigquery-sql.ts';
+import { acquireLockSql, createLockRowSql, releaseLockSql, renewLockSql, selectLockSql, type TableRef } from './bigquery-sql.ts';
 
 /** The shared lock row plus the lease's end: liveness is the lease, not a connection. */
 export const leaseLockTable: TableSpec = { ...lockTable, columns: [...lockTable.columns, column('expires_at', 'timestamp', false)] };
+
+/** The end of a lease nobody holds. */
+const EPOCH = '1970-01-01T00:00:00.000Z';
 
 export interface LeaseOptions {
   /** How long a lease lasts without renewal: how long a crashed run blocks the next one. */
@@ -28,10 +31,10 @@ export interface BigqueryLease extends DestinationLock {
 
 export async function acquireLease(client: BigqueryClient, ref: TableRef, owner: LockOwner, options: LeaseOptions, logger: Logger): Promise<BigqueryLease> {
   const expiresAt = () => new Date(options.now().getTime() + options.leaseMs).toISOString();
-  const who: Record<string, QueryParam> = {
-    name: { type: 'STRING', value: SYNC_LOCK_NAME },
-    run_id: { type: 'STRING', value: owner.runId },
-  };
+  const name: Record<string, QueryParam> = { name: { type: 'STRING', value: SYNC_LOCK_NAME } };
+  const who: Record<string, QueryParam> = { ...name, run_id: { type: 'STRING', value: owner.runId } };
+  const epoch: Record<string, QueryParam> = { epoch: { type: 'TIMESTAMP', value: EPOCH } };
+  await client.query(createLockRowSql(ref), { ...name, ...epoch });
   const taken = await client.query(acquireLockSql(ref), {
     ...who,
     host: { type: 'STRING', value: owner.host },
@@ -40,14 +43,14 @@ export async function acquireLease(client: BigqueryClient, ref: TableRef, owner:
     now: { type: 'TIMESTAMP', value: options.now().toISOString() },
     expires_at: { type: 'TIMESTAMP', value: expiresAt() },
   });
-  if (taken.affectedRows !== 1) throw await heldError(client, ref, options.now());
+  if (taken.affectedRows < 1) throw await heldError(client, ref, options.now());
 
   let lost: string | undefined;
   let released = false;
   let renewing: Promise<void> = Promise.resolve();
   const renew = async () => {
     const renewed = await client.query(renewLockSql(ref), { ...who, expires_at: { type: 'TIMESTAMP', value: expiresAt() } });
-    if (renewed.affectedRows !== 1) lost = `the BigQuery run lock of ${client.dataset} expired and was taken by another run`;
+    if (renewed.affectedRows < 1) lost = `the BigQuery run lock of ${client.dataset} expired and was taken by another run`;
   };
   // Renew at a third of the lease, so two failed renewals in a row still leave time.
   const timer = setInterval(() => {
@@ -64,16 +67,18 @@ export async function acquireLease(client: BigqueryClient, ref: TableRef, owner:
       if (released) return;
       released = true;
       clearInterval(timer);
-      await client.query(releaseLockSql(ref), who);
+      await client.query(releaseLockSql(ref), { ...who, ...epoch });
     },
   };
 }
 
 async function heldError(client: BigqueryClient, ref: TableRef, now: Date): Promise<Error> {
   const { rows } = await client.query(selectLockSql(ref), { name: { type: 'STRING', value: SYNC_LOCK_NAME } });
-  const row = rows[0];
-  const holder = row && { runId: String(row.run_id), host: String(row.host), pid: Number(row.pid), startedAt: String(row.started_at) };
+  const row = rows.find((r) => Date.parse(String(r.expires_at)) >= now.getTime());
+  if (!row) return new LockHeldError(`could not take the BigQuery run lock of ${client.dataset}: another run held it and let it go a moment ago; run again`);
+  const holder = { runId: String(row.run_id), host: String(row.host), pid: Number(row.pid), startedAt: String(row.started_at) };
+  const seconds = Math.round((Date.parse(String(row.expires_at)) - now.getTime()) / 1000);
   const error = lockHeldError(client.dataset, holder);
-  if (row) error.message += ` (lease ends ${String(row.expires_at)}, ${Math.max(0, Math.round((Date.parse(String(row.expires_at)) - now.getTime()) / 1000))} s from now, unless renewed)`;
+  error.message += ` (lease ends ${String(row.expires_at)}, ${seconds} s from now, unless renewed)`;
   return error;
 }

@@ -86,19 +86,27 @@ export function markRemovedSql(websites: TableRef): string {
 }
 
 /**
- * Takes the lease when nobody holds it, when it expired, or when this run already holds it.
- * One DML statement, so two runs racing for it cannot both win (BigQuery serializes DML on
- * one table; the loser's statement fails or affects no row).
+ * The lock row exists before anyone takes it, with a lease that ended at the epoch, so that
+ * taking it is an UPDATE. BigQuery never runs two mutating DML statements on one table at
+ * once (the second waits or fails), while two INSERTs (or MERGEs that insert) can both
+ * succeed: two runs starting together would both think they hold an inserted lock. Should
+ * two runs create the row at once, both copies carry the same name and every UPDATE below
+ * covers both.
  */
+export function createLockRowSql(lock: TableRef): string {
+  return [
+    `INSERT INTO ${quoteTable(lock)} (name, run_id, host, pid, started_at, expires_at)`,
+    "SELECT @name, '', '', 0, '', @epoch FROM (SELECT 1)",
+    `WHERE NOT EXISTS (SELECT 1 FROM ${quoteTable(lock)} WHERE name = @name)`,
+  ].join('\n');
+}
+
+/** Takes the lease when it ended (or was released), or when this run already holds it. */
 export function acquireLockSql(lock: TableRef): string {
   return [
-    `MERGE INTO ${quoteTable(lock)} AS T`,
-    'USING (SELECT @name AS name) AS S',
-    'ON T.name = S.name',
-    'WHEN MATCHED AND (T.expires_at < @now OR T.run_id = @run_id) THEN UPDATE SET',
-    '  run_id = @run_id, host = @host, pid = @pid, started_at = @started_at, expires_at = @expires_at',
-    'WHEN NOT MATCHED THEN INSERT (name, run_id, host, pid, started_at, expires_at)',
-    '  VALUES (@name, @run_id, @host, @pid, @started_at, @expires_at)',
+    `UPDATE ${quoteTable(lock)}`,
+    'SET run_id = @run_id, host = @host, pid = @pid, started_at = @started_at, expires_at = @expires_at',
+    'WHERE name = @name AND (expires_at < @now OR run_id = @run_id)',
   ].join('\n');
 }
 
@@ -110,6 +118,7 @@ export function renewLockSql(lock: TableRef): string {
   return `UPDATE ${quoteTable(lock)} SET expires_at = @expires_at WHERE name = @name AND run_id = @run_id`;
 }
 
+/** Ends the lease and keeps the row, so the next run takes it with an UPDATE too. */
 export function releaseLockSql(lock: TableRef): string {
-  return `DELETE FROM ${quoteTable(lock)} WHERE name = @name AND run_id = @run_id`;
+  return `UPDATE ${quoteTable(lock)} SET expires_at = @epoch WHERE name = @name AND run_id = @run_id`;
 }

@@ -147,6 +147,20 @@ describe('BigQuery destination: lease lock', () => {
   });
 });
 
+describe('BigQuery destination: racing runs', () => {
+  it('of two runs taking the lock at once, exactly one gets it', async () => {
+    const { d: first, dataset } = await destination();
+    const { d: second } = await destination({ dataset });
+    const outcomes = await Promise.allSettled([first.acquireLock(owner('run-a', 1)), second.acquireLock(owner('run-b', 2))]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refusal = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(refusal.reason).toBeInstanceOf(LockHeldError);
+    await (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+    const { rows } = await standIn.engine.query(`SELECT COUNT(*) FROM \`aivis-test.${dataset}._aivis_lock\``);
+    expect(rows).toEqual([{ f: [{ v: '1' }] }]);
+  });
+});
+
 describe('BigQuery credentials', () => {
   it('keeps google-auth-library off the metadata server unless ADC has nothing else to use', async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'aivis-gcloud-'));
