@@ -2,7 +2,7 @@
  * Everything the routes of one sandbox share: the seeded world (workspaces, keys, websites,
  * feeds), the virtual data clock and the cursor codec.
  */
-import { type FeedFamily } from './feed/feed-batch.ts';
+import type { FeedFamily } from './feed/feed-batch.ts';
 import { evidenceFamily } from './feed/evidence-family.ts';
 import { historyFamily } from './feed/history-family.ts';
 import { citationRecord, mentionRecord } from './data/evidence-records.ts';
