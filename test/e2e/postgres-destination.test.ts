@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { createPostgresDestination } from '../../connectors/postgres/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { DestinationError, LockHeldError } from '../../src/errors.ts';
+import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { mentionsTable } from '../../src/tables/index.ts';
@@ -189,5 +189,21 @@ describe('postgres destination: run lock across processes', () => {
     } finally {
       await holder.kill();
     }
+  });
+});
+
+describe('postgres destination: config', () => {
+  const create = (target: string) => createPostgresDestination({ type: 'postgres', url: target, schema: 'aivis' }, { logger: silentLogger });
+
+  it('refuses a URL that is not postgres:// without echoing it', () => {
+    expect(() => create('mysql://u:hunter2-secret@db:3306/x')).toThrow(new ConfigError('destination.url must start with postgres:// (got mysql://)'));
+    expect(() => create('not a url with hunter2-secret')).toThrow(
+      new ConfigError('destination.url is not a URL: write it as postgres://user:password@host:5432/database'),
+    );
+  });
+
+  it('registers the password, raw and percent-decoded, for redaction', () => {
+    create('postgres://user:p%40ss-w0rd-%25x@127.0.0.1:5432/db');
+    expect(redact('a p%40ss-w0rd-%25x b p@ss-w0rd-%x c')).toBe('a [REDACTED] b [REDACTED] c');
   });
 });
