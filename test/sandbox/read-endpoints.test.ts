@@ -146,6 +146,8 @@ describe('feeds', () => {
     expect(counts.some((c) => c !== null && c > 2 ** 32)).toBe(true);
     expect(counts).toContain(MAX_COUNT);
     expect(history.some((h) => h.meta.data_quality.is_partial)).toBe(true);
+    // A field the spec names without placing it: clients keep it without knowing it.
+    expect(history.every((h) => h.meta.data_quality.postprocess_status === (h.meta.data_quality.is_partial ? 'pending' : 'complete'))).toBe(true);
     expect(history.some((h) => Object.values(h.metrics).includes(null) && Object.keys(h.meta.unavailable_reasons).length > 0)).toBe(true);
     expect(new Set(history.map((h) => h.meta.metric_definition_bundle_version)).size).toBe(2);
   });

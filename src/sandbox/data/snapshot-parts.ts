@@ -82,6 +82,14 @@ function versionTags(analysis: Analysis): Record<string, unknown> {
   };
 }
 
+/**
+ * The documented flag, plus `postprocess_status`, which the spec names without placing: a
+ * field clients must keep (in `_raw`) without knowing it.
+ */
+function dataQuality(isPartial: boolean) {
+  return { is_partial: isPartial, postprocess_status: isPartial ? 'pending' : 'complete' };
+}
+
 export function snapshotParts(seed: number, website: WebsiteRecord, analysis: Analysis): SnapshotParts {
   const rng = Rng.of(seed, 'snapshot', website.id, analysis.index);
   const site = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.12);
@@ -107,7 +115,7 @@ export function snapshotParts(seed: number, website: WebsiteRecord, analysis: An
       metrics: site.metrics,
       counts,
     },
-    meta: { ...versionTags(analysis), unavailable_reasons: site.unavailable, data_quality: { is_partial: rng.chance(0.15) } },
+    meta: { ...versionTags(analysis), unavailable_reasons: site.unavailable, data_quality: dataQuality(rng.chance(0.15)) },
     providers,
     competitors,
   };
