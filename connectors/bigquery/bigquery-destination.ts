@@ -151,7 +151,11 @@ export class BigqueryDestination implements Destination {
   }
 
   async close(): Promise<void> {
-    // The REST client holds no connection to close; an unreleased lease just expires.
+    // The REST client holds no connection to close. A lease still held would otherwise be
+    // renewed for as long as the process lives: end it.
+    const lease = this.#lease;
+    this.#lease = undefined;
+    await lease?.release().catch((error: unknown) => this.#deps.logger.warn('could not end the BigQuery run lock lease; it expires on its own', { error }));
     this.#client = undefined;
   }
 

@@ -161,6 +161,17 @@ describe('BigQuery destination: racing runs', () => {
   });
 });
 
+describe('BigQuery destination: close', () => {
+  it('ends a lease still held, so its renewals stop and the next run need not wait', async () => {
+    const { d: first, dataset } = await destination();
+    await first.acquireLock(owner('run-a', 1));
+    await first.close();
+    const { d: next } = await destination({ dataset });
+    const lock = await next.acquireLock(owner('run-b', 2));
+    await lock.release();
+  });
+});
+
 describe('BigQuery credentials', () => {
   it('keeps google-auth-library off the metadata server unless ADC has nothing else to use', async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'aivis-gcloud-'));
