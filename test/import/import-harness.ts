@@ -11,7 +11,7 @@ import type { Clock } from '../../src/client/clock.ts';
 import { defaultJournalPath, type ImportOptions } from '../../src/import/import-options.ts';
 import { importPrompts, type ImportPromptsArgs } from '../../src/cli/commands/import-prompts.ts';
 import { AivisError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/log/logger.ts';
+import { createLogger, silentLogger } from '../../src/log/logger.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 
 export interface Harness {
@@ -63,7 +63,7 @@ export async function startHarness(extraConfig = ''): Promise<Harness> {
       let out = '';
       const argv = { config, website: websiteId, file: '', ...args } as ImportPromptsArgs;
       try {
-        const code = await importPrompts(argv, { clock, write: (text) => (out += text), logger: silentLogger });
+        const code = await importPrompts(argv, { clock, write: (text) => (out += text), logger: process.env.AIVIS_TEST_IMPORT_LOG ? createLogger({ level: "debug" }) : silentLogger });
         return { code, out };
       } catch (error) {
         if (error instanceof AivisError) return { code: error.exitCode, out, error: error.message };
