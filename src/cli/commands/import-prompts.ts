@@ -38,6 +38,9 @@ export interface ImportPromptsArgs {
 }
 
 function importOptions(argv: ImportPromptsArgs): ImportOptions {
+  for (const flag of ['website', 'file'] as const) {
+    if (typeof argv[flag] !== 'string' || argv[flag] === '') throw new ConfigError(`--${flag} is required (aivis import-prompts --website ID --file F)`);
+  }
   if (!/^web_[A-Za-z0-9_-]+$/.test(argv.website) || argv.website.length > 128) {
     throw new ConfigError(`--website "${argv.website}" is not a website id (they look like web_123)`);
   }
