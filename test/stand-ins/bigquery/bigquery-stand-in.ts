@@ -7,6 +7,11 @@
  * the time their insert returns, which the client handles like a fast real job.
  *
  * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job.
+ *
+ * It also answers `POST /token` like Google's STS token exchange, so a process that only has
+ * Application Default Credentials (`GOOGLE_APPLICATION_CREDENTIALS` naming an
+ * `external_account` file whose `token_url` is `${url}/token`) gets a token over loopback:
+ * that is how CLI tests run the product's own credential path. `tokenExchanges` counts them.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -30,6 +35,8 @@ export interface BigqueryStandIn {
   readonly engine: StandInEngine;
   /** Every job in the order it was inserted. */
   readonly jobs: readonly StandInJob[];
+  /** Token exchanges served on `POST /token`. */
+  readonly tokenExchanges: number;
   /** Called when a job has finished, before its insert is answered (e.g. to kill a client right there). */
   onJobDone: ((job: StandInJob) => void) | undefined;
   /** Answers 403 for operations that need `permission` (e.g. `bigquery.tables.create`). */
@@ -45,6 +52,7 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
   const jobs: StandInJob[] = [];
   const byId = new Map<string, StandInJob>();
   const hooks: { onJobDone: ((job: StandInJob) => void) | undefined } = { onJobDone: undefined };
+  let tokenExchanges = 0;
 
   const requirePermission = (permission: string, dataset = '') => {
     if (denied.has(permission)) throw accessDenied(permission, projectId, dataset);
@@ -212,6 +220,11 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
         res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
         res.end(payload === undefined ? '' : JSON.stringify(payload, (_k, v: unknown) => (v === undefined ? undefined : v)));
       };
+      if (req.method === 'POST' && req.url === '/token') {
+        tokenExchanges++;
+        send(200, { access_token: `stand-in-sts-${tokenExchanges}`, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 });
+        return;
+      }
       if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
         send(401, { error: { code: 401, message: 'Request is missing required authentication credential. Expected OAuth 2 access token.', errors: [{ reason: 'required', message: 'Login Required.', domain: 'global' }], status: 'UNAUTHENTICATED' } });
         return;
@@ -232,6 +245,9 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
     projectId,
     engine,
     jobs,
+    get tokenExchanges() {
+      return tokenExchanges;
+    },
     get onJobDone() {
       return hooks.onJobDone;
     },
