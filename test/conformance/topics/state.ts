@@ -9,7 +9,7 @@ import type { ConformanceTarget } from '../suite.ts';
 const byKey = (entries: StateEntry[]) => [...entries].sort((a, b) => `${a.stream}/${a.scope}`.localeCompare(`${b.stream}/${b.scope}`));
 
 export function stateTopic(target: ConformanceTarget): void {
-  conformanceTest(target, 'state', 'visible once committed, per stream and scope', async ({ destination, rows }) => {
+  conformanceTest(target, 'state', 'visible once committed, per stream and scope', async ({ destination, rows, another }) => {
     await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
     expect(await destination.readState()).toEqual([]);
     const entries = [
@@ -19,6 +19,8 @@ export function stateTopic(target: ConformanceTarget): void {
     ];
     await destination.commit(flushOf(kindsTable, [kindsRow('r001')], entries));
     expect(byKey(await destination.readState())).toEqual(byKey(entries));
+    // Durable, not just cached: a second destination on the schema (a later run) reads the same.
+    expect(byKey(await (await another()).readState())).toEqual(byKey(entries));
     expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001')]));
   });
 
