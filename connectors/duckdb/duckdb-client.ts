@@ -28,9 +28,9 @@ const FILE_LOCKED = /Could not set lock on file .*\(PID (\d+)\)/;
 
 export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSession> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  if (options.path !== ':memory:') await mkdir(path.dirname(options.path), { recursive: true });
   let instance: DuckDBInstance;
   try {
+    if (options.path !== ':memory:') await mkdir(path.dirname(options.path), { recursive: true });
     instance = await DuckDBInstance.fromCache(options.path);
   } catch (error) {
     throw openError(error, options.path);

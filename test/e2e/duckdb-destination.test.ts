@@ -1,5 +1,5 @@
 /** What the conformance suite cannot say about DuckDB: another process on the file, check(), nested paths, the default file name. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -72,6 +72,15 @@ describe('duckdb destination', () => {
     expect(error).toBeInstanceOf(DestinationError);
     expect((error as Error).message).toMatch(/^DuckDB refused a flush into "bad"\."aivis"\."conformance_kinds": Conversion Error: Malformed JSON/);
     expect((error as Error).message).toContain('{"not json');
+  });
+
+  it('says which file it cannot open when its folder cannot be made', async () => {
+    const blocker = path.join(dir, 'a-file');
+    writeFileSync(blocker, 'not a folder');
+    const file = path.join(blocker, 'aivis.duckdb');
+    await expect(destination(file).open()).rejects.toThrow(
+      new DestinationError(`cannot open the DuckDB file "${file}": EEXIST: file already exists, mkdir '${blocker}'`),
+    );
   });
 
   it('works with the default layout, a file named like its schema (aivis.duckdb, schema aivis)', async () => {
