@@ -27,6 +27,7 @@ import {
   deleteStateSql,
   markRemovedSql,
   mergeSql,
+  quoteTable,
   selectStateSql,
   type TableRef,
 } from './bigquery-sql.ts';
@@ -76,7 +77,7 @@ export class BigqueryDestination implements Destination {
     await client.createTable(probe, { fields: probeTable.columns.map(targetField), expiresAt: this.#now().getTime() + 3_600_000 });
     try {
       await client.load(probe, [ndjsonLine(probeTable.columns, { ok: true })]);
-      const { rows } = await client.query(`SELECT COUNT(*) AS n FROM ${this.#quoted(probe)}`);
+      const { rows } = await client.query(`SELECT COUNT(*) AS n FROM ${quoteTable(this.#ref(probe))}`);
       if (rows[0]?.n !== 1) throw new DestinationError(`BigQuery check: wrote 1 row into ${client.dataset}.${probe} but read back ${String(rows[0]?.n)}`);
     } finally {
       await this.#dropQuietly(probe);
@@ -166,10 +167,6 @@ export class BigqueryDestination implements Destination {
 
   #ref(table: string): TableRef {
     return { project: this.#config.project, dataset: this.#config.dataset, table };
-  }
-
-  #quoted(table: string): string {
-    return `\`${this.#config.project}.${this.#config.dataset}.${table}\``;
   }
 
   async #ensureTable(table: TableSpec): Promise<void> {
