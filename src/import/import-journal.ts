@@ -5,7 +5,7 @@
  * polling the known receipt, never by importing a partition twice.
  */
 import { open, readFile, rename } from 'node:fs/promises';
-import { ConfigError } from '../errors.ts';
+import { AivisError, ConfigError, ExitCode } from '../errors.ts';
 
 export type AttemptStatus = 'sending' | 'accepted' | 'succeeded' | 'failed';
 
@@ -91,15 +91,20 @@ export class ImportJournal {
     await this.save();
   }
 
+  /** The request it announces is only sent once this resolves, so a failure here sends nothing. */
   private async save(): Promise<void> {
     const temp = `${this.path}.tmp-${process.pid}`;
-    const handle = await open(temp, 'w');
     try {
-      await handle.writeFile(JSON.stringify(this.data, null, 2) + '\n');
-      await handle.sync();
-    } finally {
-      await handle.close();
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(JSON.stringify(this.data, null, 2) + '\n');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, this.path);
+    } catch (error) {
+      throw new AivisError(`cannot write the journal ${this.path} (${(error as Error).message}); pass --journal with a path in a writable folder`, ExitCode.Failure, { cause: error });
     }
-    await rename(temp, this.path);
   }
 }

@@ -85,6 +85,7 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
         throw new AivisError(`partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${n} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`);
       }
       attempt = { idempotency_key: idempotencyKey(deps.websiteId, partition.bodySha256, n, deps.keySalt), status: 'sending' };
+      origin = 'this_run';
       if (n > 0) logger.info('retrying partition as a new operation', { partition: partition.index + 1, attempt: n + 1, idempotency_key: attempt.idempotency_key });
       await record(attempt);
     }
