@@ -1,0 +1,174 @@
+/**
+ * The CLI verbs as a user runs them: the real `aivis` process against the sandbox over
+ * loopback and a DuckDB file, checking stdout, stderr and exit codes.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-cli-'));
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 11, websites: 3, requestsPerMinute: 0, mentionsPerAnalysis: 40, citationsPerAnalysis: 10 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function aivis(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
+    env: { ...process.env, AIVIS_TEST_KEY: sandbox.apiKey, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+let configs = 0;
+/** A config file for the sandbox and a fresh DuckDB file; `extra` lines are appended. */
+function config(extra: string[] = [], keyVariable = 'AIVIS_TEST_KEY'): { path: string; database: string } {
+  const name = `c${++configs}`;
+  const database = path.join(dir, `${name}.duckdb`);
+  const file = path.join(dir, `${name}.yaml`);
+  const lines = ['source:', `  base_url: ${sandbox.baseUrl}`, `  api_key: \${${keyVariable}}`, '  requests_per_minute: 6000', '  max_retries: 1'];
+  lines.push('destination:', '  type: duckdb', `  path: ${database}`, '  schema: aivis', ...extra, '');
+  writeFileSync(file, lines.join('\n'));
+  return { path: file, database };
+}
+
+async function query(database: string, sql: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(database);
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('aivis check', () => {
+  it('proves the config, the key and the destination, and exits 0', async () => {
+    const { path: file } = config();
+    const result = await aivis(['check', '--config', file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean)).toEqual([
+      `ok   config ${file}`,
+      `ok   API ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+      'ok   destination duckdb: reachable, can create and write tables',
+    ]);
+  });
+
+  it('says what to fix for a key without read scope, and exits 1 without printing the key', async () => {
+    const { path: file } = config();
+    const result = await aivis(['check', '--config', file], { AIVIS_TEST_KEY: sandbox.keys.noReadScope });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /FAIL API http:\/\/127\.0\.0\.1:\d+: access forbidden \(403 forbidden, request_id [\w.-]+\): V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner/,
+    );
+    expect(result.stdout + result.stderr).not.toContain(sandbox.keys.noReadScope);
+  });
+
+  it('reports a workspace without V2 the same way', async () => {
+    const { path: file } = config();
+    const result = await aivis(['check', '--config', file], { AIVIS_TEST_KEY: sandbox.keys.v2Disabled });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('access forbidden (403 forbidden');
+  });
+});
+
+describe('aivis streams', () => {
+  it('prints every stream with its tables and DDL for the configured destination', async () => {
+    const { path: file } = config();
+    const result = await aivis(['streams', '--config', file]);
+    expect(result.code).toBe(0);
+    for (const table of ['websites', 'analytics_latest', 'analytics_providers', 'analytics_competitors', 'analytics_history', 'mentions', 'citations', '_aivis_state', '_aivis_runs', '_aivis_rejected']) {
+      // DuckDB names tables catalog.schema.table; the catalog is the database file's name.
+      expect(result.stdout).toMatch(new RegExp(`CREATE TABLE IF NOT EXISTS "c\\d+"\\."aivis"\\."${table}"`));
+    }
+    expect(result.stdout).toContain('-- stream mentions (enabled): mentions');
+  });
+});
+
+describe('aivis sync, state and backfill', () => {
+  it('logs JSON lines on stderr, prints the summary, and saves state that state show lists and state reset clears', async () => {
+    const { path: file, database } = config();
+    const sync = await aivis(['sync', '--config', file]);
+    expect(sync.code).toBe(0);
+    const logs = jsonLines(sync.stderr);
+    expect(logs.map((l) => l.msg)).toContain('run started');
+    expect(logs.at(-1)).toMatchObject({ level: 'info', msg: 'run finished', status: 'succeeded', rejected: 0 });
+    expect(sync.stdout).toMatch(/^aivis sync run_\w+: succeeded in \d+\.\ds\n {2}websites {2}3\/3 synced, 0 failed, 0 marked removed\n/);
+    expect(sync.stdout + sync.stderr).not.toContain(sandbox.apiKey);
+
+    const shown = jsonLines((await aivis(['state', 'show', '--config', file])).stdout);
+    expect(shown).toHaveLength(9);
+    for (const entry of shown) expect(entry).toMatchObject({ cursor: null, pending_upper_bound: null, frontier: expect.stringMatching(/Z$/) });
+
+    const [website] = sandbox.truth.websites() as { id: string }[];
+    const reset = await aivis(['state', 'reset', '--config', file, '--stream', 'mentions', '--website', website!.id]);
+    expect(reset.stdout).toBe('deleted 1 state entry; the next sync reads those feeds from the beginning\n');
+    const after = jsonLines((await aivis(['state', 'show', '--config', file, '--stream', 'mentions'])).stdout);
+    expect(after.map((e) => e.scope)).not.toContain(website!.id);
+    expect(after).toHaveLength(2);
+    expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis._aivis_runs')).toEqual([{ n: 1 }]);
+  });
+
+  it('backfill re-reads a window and leaves every saved frontier where it was', async () => {
+    const { path: file, database } = config();
+    expect((await aivis(['sync', '--config', file])).code).toBe(0);
+    const before = (await aivis(['state', 'show', '--config', file])).stdout;
+    const backfill = await aivis(['backfill', '--config', file, '--stream', 'mentions', '--since', '2020-01-01T00:00:00Z']);
+    expect(backfill.code).toBe(0);
+    const truthMentions = (sandbox.truth.websites() as { id: string }[]).reduce((n, w) => n + [...sandbox.truth.mentions(w.id)].length, 0);
+    expect(backfill.stdout).toMatch(new RegExp(`\\n {2}mentions +${truthMentions} +0\\n`));
+    expect((await aivis(['state', 'show', '--config', file])).stdout).toBe(before);
+    expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis.mentions')).toEqual([{ n: truthMentions }]);
+  });
+
+  it('state.store: file keeps state in the file, not in the destination', async () => {
+    const statePath = path.join(dir, 'file-state.json');
+    const { path: file, database } = config(['state:', '  store: file', `  path: ${statePath}`]);
+    expect((await aivis(['sync', '--config', file])).code).toBe(0);
+    expect(existsSync(statePath)).toBe(true);
+    const saved = JSON.parse(readFileSync(statePath, 'utf8')) as { version: number; entries: unknown[] };
+    expect(saved.version).toBe(1);
+    expect(saved.entries).toHaveLength(9);
+    expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis._aivis_state')).toEqual([{ n: 0 }]);
+    expect(jsonLines((await aivis(['state', 'show', '--config', file])).stdout)).toHaveLength(9);
+  });
+});
+
+describe('usage errors exit 2 with a message naming the problem', () => {
+  it.each([
+    [['sync', '--streams', 'mentions,bogus'], 'aivis: unknown stream "bogus" in --streams (streams: websites, analytics, analytics_history, mentions, citations)'],
+    [['sync', '--websites', 'site1'], 'aivis: "site1" in --websites is not a website id (they look like web_123)'],
+    [['backfill', '--stream', 'mentions', '--since', 'yesterday'], 'aivis: --since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z'],
+  ])('%j', async (args, message) => {
+    const { path: file } = config();
+    const result = await aivis([...args, '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(message);
+  });
+});
