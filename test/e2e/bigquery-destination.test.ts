@@ -3,7 +3,9 @@
  * against the stand-in: `check` naming the missing permission, job and byte counts for the
  * run summary, staging tables that expire, table layout, and the lease lock with a clock.
  */
+import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -169,6 +171,50 @@ describe('BigQuery destination: close', () => {
     const { d: next } = await destination({ dataset });
     const lock = await next.acquireLock(owner('run-b', 2));
     await lock.release();
+  });
+});
+
+/**
+ * A fresh process: which Google modules are resolved before and after `open()`, and what
+ * `METADATA_SERVER_DETECTION` ends up as, for the credentials in `env`.
+ */
+async function lazyLoadProbe(env: NodeJS.ProcessEnv): Promise<{ before: string[]; after: string[]; detection: string | null }> {
+  const script = `
+    import { registerHooks } from 'node:module';
+    const seen = new Set();
+    registerHooks({ resolve(specifier, context, next) {
+      if (specifier.startsWith('@google-cloud/') || specifier === 'google-auth-library') seen.add(specifier);
+      return next(specifier, context);
+    } });
+    const { createDestination } = await import('./src/cli/destination-factory.ts');
+    const { silentLogger } = await import('./src/log/logger.ts');
+    const d = await createDestination({ type: 'bigquery', project: 'p', dataset: 'aivis', location: 'US' }, { logger: silentLogger });
+    d.describeDdl([]);
+    const before = [...seen].sort();
+    await d.open();
+    console.log(JSON.stringify({ before, after: [...seen].sort(), detection: process.env.METADATA_SERVER_DETECTION ?? null }));
+  `;
+  const { METADATA_SERVER_DETECTION: _ignored, GOOGLE_APPLICATION_CREDENTIALS: _alsoIgnored, ...base } = process.env;
+  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect({ code, err }).toEqual({ code: 0, err: '' });
+  return JSON.parse(out) as { before: string[]; after: string[]; detection: string | null };
+}
+
+describe('BigQuery SDK loading', () => {
+  it('loads the SDK only when the destination opens, and turns the metadata probe off when ADC names a file', async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'aivis-gcloud-'));
+    const withFile = await lazyLoadProbe({ CLOUDSDK_CONFIG: empty, GOOGLE_APPLICATION_CREDENTIALS: path.join(empty, 'adc.json') });
+    expect(withFile.before).toEqual([]);
+    expect(withFile.after).toEqual(expect.arrayContaining(['@google-cloud/bigquery', 'google-auth-library']));
+    expect(withFile.detection).toBe('none');
+    // Nothing on disk: ADC may be a GCE/GKE workload, which needs the metadata server.
+    const onGke = await lazyLoadProbe({ CLOUDSDK_CONFIG: empty });
+    expect(onGke.detection).toBeNull();
   });
 });
 
