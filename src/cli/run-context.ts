@@ -4,6 +4,7 @@
  */
 import type { AivisConfig } from '../../schemas/config.ts';
 import { ApiClient } from '../client/api-client.ts';
+import type { Clock } from '../client/clock.ts';
 import { loadConfig } from '../config/load-config.ts';
 import type { Destination } from '../destination/destination.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
@@ -25,7 +26,8 @@ export function loadConfigFrom(argv: { config?: string }) {
   return loadConfig(argv.config);
 }
 
-export function createClient(config: AivisConfig, apiKey: string, logger: Logger): ApiClient {
+/** `clock`: the import command's tests run its receipt polls on virtual time. */
+export function createClient(config: AivisConfig, apiKey: string, logger: Logger, clock?: Clock): ApiClient {
   return new ApiClient({
     baseUrl: config.source.base_url,
     apiKey,
@@ -33,6 +35,7 @@ export function createClient(config: AivisConfig, apiKey: string, logger: Logger
     timeoutMs: config.source.timeout_seconds * 1000,
     maxRetries: config.source.max_retries,
     logger,
+    ...(clock ? { clock } : {}),
   });
 }
 

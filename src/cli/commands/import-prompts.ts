@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
-import { ApiClient } from '../../client/api-client.ts';
 import { systemClock, type Clock } from '../../client/clock.ts';
 import type { Destination } from '../../destination/destination.ts';
 import { ConfigError, ExitCode } from '../../errors.ts';
@@ -21,7 +20,7 @@ import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
-import { loadConfigFrom } from '../run-context.ts';
+import { createClient, loadConfigFrom } from '../run-context.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
@@ -74,15 +73,7 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
   const options = importOptions(argv);
   const { config, apiKey, path: configPath } = await loadConfigFrom(argv);
   const logger = deps.logger ?? createLogger();
-  const client = new ApiClient({
-    baseUrl: config.source.base_url,
-    apiKey,
-    requestsPerMinute: config.source.requests_per_minute,
-    timeoutMs: config.source.timeout_seconds * 1000,
-    maxRetries: config.source.max_retries,
-    logger,
-    clock,
-  });
+  const client = createClient(config, apiKey, logger, clock);
   let destination: Destination | undefined;
   try {
     if (await namesDestination(configPath)) {
