@@ -11,13 +11,14 @@ import type { Logger } from '../../src/log/logger.ts';
 import { stateTable, websitesTable } from '../../src/tables/index.ts';
 import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
-import { connectSnowflake, type SnowflakeClient, type SnowflakeRow } from './snowflake-client.ts';
+import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
 import { acquireLeaseLock } from './snowflake-lock.ts';
 import { ensureSchema } from './snowflake-schema.ts';
 import * as sql from './snowflake-sql.ts';
-import { fromDriverValue, toStagedText } from './snowflake-types.ts';
+import { decodeRow } from './snowflake-rows.ts';
+import { toStagedText } from './snowflake-types.ts';
 
 export interface SnowflakeDeps {
   readonly logger: Logger;
@@ -147,7 +148,8 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     },
 
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
-      return acquireLeaseLock({ client: await connectSnowflake(options), at, logger: deps.logger, now }, owner);
+      const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
+      return acquireLeaseLock({ client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now }, owner);
     },
 
     async close() {
@@ -157,9 +159,4 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       await c?.close();
     },
   };
-}
-
-/** A driver row (upper-case keys) as a logical row (contract names and JS types). */
-export function decodeRow(table: TableSpec, row: SnowflakeRow): Row {
-  return Object.fromEntries(table.columns.map((c) => [c.name, fromDriverValue(c.type, row[c.name.toUpperCase()])]));
 }

@@ -3,6 +3,10 @@
  * advisory lock, so the holder renews `expires_at` while it runs; a crashed run stops renewing
  * and loses the lock when the lease runs out. Taking the lock is one conditional UPDATE,
  * which Snowflake serializes against other UPDATEs of the table, so two runs cannot both win.
+ *
+ * A run killed inside a flush leaves its transaction open ("detached"), holding locks on the
+ * tables it was merging into for hours. The lock row records the holder's data session, so
+ * the run that takes over an expired lease aborts that session's transactions first.
  */
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
 import { lockHeldError, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
@@ -10,31 +14,40 @@ import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
+import { decodeRow } from './snowflake-rows.ts';
 import { ident } from './snowflake-identifier.ts';
 import { ensureSchema } from './snowflake-schema.ts';
 import { createTableSql, selectAllSql, tableName } from './snowflake-sql.ts';
-import { fromDriverValue } from './snowflake-types.ts';
 
 /** How long a lock outlives its last renewal; a crashed run blocks the next one at most this long. */
 export const LEASE_MS = 10 * 60_000;
 const RENEW_EVERY_MS = LEASE_MS / 5;
+const EPOCH = `'1970-01-01T00:00:00Z'::TIMESTAMP_TZ`;
 
-export const snowflakeLockTable: TableSpec = { ...lockTable, columns: [...lockTable.columns, column('expires_at', 'timestamp', false)] };
+export const snowflakeLockTable: TableSpec = {
+  ...lockTable,
+  columns: [...lockTable.columns, column('expires_at', 'timestamp', false), column('session_id', 'string')],
+};
 
 export interface LeaseLockDeps {
   /** A session of its own: renewals must not join a data transaction. Closed on release. */
   readonly client: SnowflakeClient;
+  /** `CURRENT_SESSION()` of the session that writes the data. */
+  readonly dataSession: string;
   readonly at: SnowflakeLocation;
   readonly logger: Logger;
   readonly now: () => Date;
 }
 
+interface Holder extends LockOwner {
+  readonly expiresAt: string;
+  readonly sessionId: string | null;
+}
+
 export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): Promise<DestinationLock> {
   const { client, at, now } = deps;
   const table = tableName(at, snowflakeLockTable.name);
-  const name = ident('name');
-  const runId = ident('run_id');
-  const expiresAt = ident('expires_at');
+  const [name, runId, expiresAt, sessionId] = ['name', 'run_id', 'expires_at', 'session_id'].map(ident) as [string, string, string, string];
   const expiry = () => new Date(now().getTime() + LEASE_MS).toISOString();
   try {
     await ensureSchema(client, at);
@@ -43,15 +56,17 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
     await client.execute(
       `MERGE INTO ${table} AS T USING (SELECT ? AS ${name}) AS S ON T.${name} = S.${name} ` +
         `WHEN NOT MATCHED THEN INSERT (${['name', 'run_id', 'host', 'pid', 'started_at', 'expires_at'].map(ident).join(', ')}) ` +
-        `VALUES (S.${name}, '', '', 0, '1970-01-01T00:00:00Z'::TIMESTAMP_TZ, '1970-01-01T00:00:00Z'::TIMESTAMP_TZ)`,
+        `VALUES (S.${name}, '', '', 0, ${EPOCH}, ${EPOCH})`,
       [SYNC_LOCK_NAME],
     );
+    const previous = await readHolder(deps);
     const [taken] = await client.execute(
-      `UPDATE ${table} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?::TIMESTAMP_TZ, ${expiresAt} = ?::TIMESTAMP_TZ ` +
+      `UPDATE ${table} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?::TIMESTAMP_TZ, ${expiresAt} = ?::TIMESTAMP_TZ, ${sessionId} = ? ` +
         `WHERE ${name} = ? AND (${expiresAt} < ?::TIMESTAMP_TZ OR ${runId} = ?)`,
-      [owner.runId, owner.host, String(owner.pid), owner.startedAt, expiry(), SYNC_LOCK_NAME, now().toISOString(), owner.runId],
+      [owner.runId, owner.host, String(owner.pid), owner.startedAt, expiry(), deps.dataSession, SYNC_LOCK_NAME, now().toISOString(), owner.runId],
     );
-    if (Number(taken?.['number of rows updated'] ?? 0) < 1) throw await heldError(deps);
+    if (Number(taken?.['number of rows updated'] ?? 0) < 1) throw heldError(at, await readHolder(deps));
+    if (previous?.sessionId && previous.runId !== owner.runId) await abortDetached(deps, previous);
   } catch (error) {
     await client.close();
     throw error;
@@ -59,7 +74,7 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
 
   const renew = async () => {
     const [renewed] = await client.execute(`UPDATE ${table} SET ${expiresAt} = ?::TIMESTAMP_TZ WHERE ${name} = ? AND ${runId} = ?`, [expiry(), SYNC_LOCK_NAME, owner.runId]);
-    if (Number(renewed?.['number of rows updated'] ?? 0) < 1) deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', { runId: owner.runId });
+    if (Number(renewed?.['number of rows updated'] ?? 0) < 1) deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', { run_id: owner.runId });
   };
   const timer = setInterval(() => void renew().catch((error: unknown) => deps.logger.warn('could not renew the Snowflake run lock lease', { error })), RENEW_EVERY_MS);
   timer.unref();
@@ -70,7 +85,7 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
       released = true;
       clearInterval(timer);
       try {
-        await client.execute(`UPDATE ${table} SET ${expiresAt} = '1970-01-01T00:00:00Z'::TIMESTAMP_TZ WHERE ${name} = ? AND ${runId} = ?`, [SYNC_LOCK_NAME, owner.runId]);
+        await client.execute(`UPDATE ${table} SET ${expiresAt} = ${EPOCH}, ${sessionId} = NULL WHERE ${name} = ? AND ${runId} = ?`, [SYNC_LOCK_NAME, owner.runId]);
       } finally {
         await client.close();
       }
@@ -78,11 +93,36 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
   };
 }
 
-async function heldError(deps: LeaseLockDeps): Promise<Error> {
-  const [row] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, `${ident('name')} = ?`), [SYNC_LOCK_NAME]);
-  const value = (col: string) => fromDriverValue(snowflakeLockTable.columns.find((c) => c.name === col)!.type, row?.[col.toUpperCase()]);
-  const holder = row && { runId: String(value('run_id')), host: String(value('host')), pid: Number(value('pid')), startedAt: new Date(String(value('started_at'))).toISOString() };
-  const error = lockHeldError(deps.at.schema, holder);
-  error.message += `; its lease expires at ${String(value('expires_at'))} unless that run renews it`;
+async function readHolder(deps: LeaseLockDeps): Promise<Holder | undefined> {
+  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, `${ident('name')} = ?`), [SYNC_LOCK_NAME]);
+  if (!raw) return undefined;
+  const row = decodeRow(snowflakeLockTable, raw);
+  return {
+    runId: String(row.run_id),
+    host: String(row.host),
+    pid: Number(row.pid),
+    // LockOwner.startedAt is a Date's ISO string; the column keeps microseconds.
+    startedAt: new Date(String(row.started_at)).toISOString(),
+    expiresAt: String(row.expires_at),
+    sessionId: row.session_id === null ? null : String(row.session_id),
+  };
+}
+
+function heldError(at: SnowflakeLocation, holder: Holder | undefined): Error {
+  const error = lockHeldError(at.schema, holder);
+  if (holder) error.message += `; its lease expires at ${holder.expiresAt} unless that run renews it`;
   return error;
+}
+
+/** Ends the transactions a crashed holder's data session left open (same user: no extra grant). */
+async function abortDetached(deps: LeaseLockDeps, previous: Holder): Promise<void> {
+  try {
+    for (const transaction of await deps.client.execute('SHOW TRANSACTIONS')) {
+      if (String(transaction.session) !== previous.sessionId) continue;
+      await deps.client.execute('SELECT SYSTEM$ABORT_TRANSACTION(?)', [String(transaction.id)]);
+      deps.logger.warn('aborted a transaction left open by a crashed run', { run_id: previous.runId, transaction: String(transaction.id) });
+    }
+  } catch (error) {
+    deps.logger.warn('could not abort transactions left open by a crashed run; they end when Snowflake times them out', { run_id: previous.runId, error });
+  }
 }

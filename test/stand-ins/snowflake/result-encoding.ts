@@ -84,10 +84,18 @@ export function encodeResult(result: DuckDBResultReader, sql: string): EncodedRe
   return { rowtype, rowset };
 }
 
-/** A one-row result such as DDL status text or DML counts. */
-export function singleRow(columns: readonly { name: string; value: string; type?: 'fixed' | 'text' }[]): EncodedResult {
+/** A result built here rather than by DuckDB: DDL status text, DML counts, SHOW output. */
+export function literalResult(
+  columns: readonly { name: string; type?: 'fixed' | 'text' }[],
+  rows: readonly (readonly (string | null)[])[],
+): EncodedResult {
   return {
     rowtype: columns.map((c) => ({ name: c.name, type: c.type ?? 'text', scale: c.type === 'fixed' ? 0 : null, precision: c.type === 'fixed' ? 38 : null, length: null, nullable: false })),
-    rowset: [columns.map((c) => c.value)],
+    rowset: rows.map((row) => [...row]),
   };
+}
+
+/** A one-row result such as DDL status text or DML counts. */
+export function singleRow(columns: readonly { name: string; value: string; type?: 'fixed' | 'text' }[]): EncodedResult {
+  return literalResult(columns, [columns.map((c) => c.value)]);
 }

@@ -133,4 +133,22 @@ describe('Snowflake stand-in', () => {
     expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.session_end.t')).toEqual([{ N: '0' }]);
     await destroy(other);
   });
+  it('a transaction left open holds its tables against other sessions until SYSTEM$ABORT_TRANSACTION ends it', async () => {
+    const killed = await connect();
+    await run(killed, 'CREATE SCHEMA analytics.detached');
+    await run(killed, 'CREATE TABLE analytics.detached.t (id VARCHAR)');
+    const session = (await run(killed, 'SELECT CURRENT_SESSION() AS s'))[0]!.S;
+    await run(killed, 'BEGIN');
+    await run(killed, `INSERT INTO analytics.detached.t VALUES ('uncommitted')`);
+    const next = await connect();
+    await expect(run(next, `INSERT INTO analytics.detached.t VALUES ('blocked')`)).rejects.toMatchObject({ code: '000625' });
+    const transactions = await run(next, 'SHOW TRANSACTIONS');
+    expect(transactions).toEqual([{ id: expect.any(String), user: LOADER.name, session, name: expect.any(String), state: 'running' }]);
+    await run(next, 'SELECT SYSTEM$ABORT_TRANSACTION(?)', [transactions[0]!.id]);
+    expect(setup.standIn.openTransactions()).toBe(0);
+    await run(next, `INSERT INTO analytics.detached.t VALUES ('after')`);
+    expect(await run(next, 'SELECT id FROM analytics.detached.t')).toEqual([{ ID: 'after' }]);
+    await destroy(next);
+    await destroy(killed);
+  });
 });

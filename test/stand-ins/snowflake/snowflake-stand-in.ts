@@ -15,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { SnowflakeStandInError, sessionGone } from './snowflake-errors.ts';
+import { accountStatement, type AccountSession } from './stand-in-account.ts';
+import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
 import { StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
 
@@ -35,11 +37,17 @@ export interface SnowflakeStandIn {
   readonly stats: StandInStats;
   /** Open sessions (a connector that forgets `destroy()` leaves one behind). */
   openSessions(): number;
+  /** Open transactions, detached ones (of killed clients) included. */
+  openTransactions(): number;
+  /**
+   * Called with each statement's text as it arrives, before it runs: a test kills a client
+   * process from here at an exact point of its work. `undefined` removes the hook.
+   */
+  onStatement(hook: ((sqlText: string) => void) | undefined): void;
   close(): Promise<void>;
 }
 
-interface Session {
-  readonly handler: StandInSession;
+interface Session extends AccountSession {
   /** Statements of one session run one at a time, as on one Snowflake session. */
   queue: Promise<unknown>;
 }
@@ -52,10 +60,14 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   setup.closeSync();
   const stats: StandInStats = { logins: 0, statements: 0, stageBindAttempts: 0, maxBindValues: 0 };
   const sessions = new Map<string, Session>();
+  let statementHook: ((sqlText: string) => void) | undefined;
+  let nextSession = 1000;
+  let nextTransaction = 1_700_000_000_000;
+  const locks = new TableLocks();
   const readOnlyRoles = new Set(options.readOnlyRoles ?? []);
 
   const login = async (url: URL, data: LoginData) => {
-    authenticate(options.users, data);
+    const user = authenticate(options.users, data);
     stats.logins++;
     const connection = await instance.connect();
     const database = url.searchParams.get('databaseName')?.toUpperCase();
@@ -72,13 +84,15 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       }
     }
     const token = randomUUID();
-    sessions.set(token, { handler: new StandInSession({ connection, readOnly: readOnlyRoles.has(role), stats }), queue: Promise.resolve() });
+    const id = String(nextSession++);
+    const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, readOnly: readOnlyRoles.has(role), stats });
+    sessions.set(token, { id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {
       token,
       masterToken: randomUUID(),
       validityInSeconds: 3600,
       masterValidityInSeconds: 14400,
-      sessionId: sessions.size,
+      sessionId: Number(id),
       parameters: [],
       sessionInfo: { databaseName: database ?? null, schemaName: schema ?? null, warehouseName: url.searchParams.get('warehouse'), roleName: role },
     };
@@ -93,7 +107,10 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
 
   const query = async (req: http.IncomingMessage, body: { sqlText: string; bindings?: Record<string, WireBind> }) => {
     const [, session] = sessionOf(req);
-    const run = session.queue.then(() => session.handler.execute(body.sqlText, body.bindings));
+    statementHook?.(body.sqlText);
+    const run = session.queue.then(
+      async () => (await accountStatement(body.sqlText, body.bindings, sessions.values(), session)) ?? session.handler.execute(body.sqlText, body.bindings),
+    );
     session.queue = run.catch(() => undefined);
     const result = await run;
     const queryId = randomUUID();
@@ -148,6 +165,10 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     url: `http://127.0.0.1:${port}`,
     stats,
     openSessions: () => sessions.size,
+    openTransactions: () => [...sessions.values()].filter((s) => s.handler.transactionId !== undefined).length,
+    onStatement: (hook) => {
+      statementHook = hook;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,10 +7,13 @@
  *   journal of the transaction's statements and replays them after DuckDB's rollback);
  * - DDL inside a transaction commits the transaction first;
  * - a MERGE where one target row matches several source rows fails (merge-check.ts);
+ * - DML on a table another session's open transaction wrote fails (stand-in-locks.ts);
  * - stage-based binds (`CREATE TEMPORARY STAGE SYSTEM$BIND`, `PUT`) are refused, and counted.
  */
 import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import { duplicateSourceCheck } from './merge-check.ts';
+import { appendRows } from './stand-in-append.ts';
+import type { TableLocks } from './stand-in-locks.ts';
 import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
 import { duplicateMergeRow, fromDuckDb, insufficientPrivileges, SnowflakeStandInError, stageBindRefused } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
@@ -36,7 +39,13 @@ export interface StandInStats {
 }
 
 export interface SessionContext {
+  /** Snowflake's session id (`CURRENT_SESSION()`, the `session` column of SHOW TRANSACTIONS). */
+  readonly id: string;
+  /** A new transaction id, unique in the account. */
+  readonly nextTransactionId: () => string;
   readonly connection: DuckDBConnection;
+  /** The account's table locks, shared by every session. */
+  readonly locks: TableLocks;
   readonly readOnly: boolean;
   readonly stats: StandInStats;
 }
@@ -72,6 +81,7 @@ export class StandInSession {
   readonly #ctx: SessionContext;
   /** Statements of the open transaction, or undefined outside one. */
   #journal: Executed[] | undefined;
+  #transactionId: string | undefined;
 
   constructor(ctx: SessionContext) {
     this.#ctx = ctx;
@@ -90,8 +100,11 @@ export class StandInSession {
     switch (keyword) {
       case 'BEGIN':
       case 'START':
-        if (!this.#journal) await this.#run('BEGIN TRANSACTION');
-        this.#journal ??= [];
+        if (!this.#journal) {
+          await this.#run('BEGIN TRANSACTION');
+          this.#journal = [];
+          this.#transactionId = this.#ctx.nextTransactionId();
+        }
         return status(typeId);
       case 'COMMIT':
       case 'ROLLBACK':
@@ -102,7 +115,8 @@ export class StandInSession {
       this.#checkWritable(sqlText);
       await this.#endTransaction('COMMIT');
     }
-    const sql = rewriteSql(sqlText);
+    const sql = rewriteSql(sqlText.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
+    this.#ctx.locks.acquire(sql, this.#ctx.id, this.#transactionId);
     const executed: Executed[] = [];
     try {
       const result = await this.#statement(keyword, sql, rows, executed);
@@ -112,6 +126,16 @@ export class StandInSession {
       if (this.#journal) await this.#undoStatement();
       throw error instanceof SnowflakeStandInError ? error : fromDuckDb(error);
     }
+  }
+
+  /** The open transaction's id, if any (SHOW TRANSACTIONS lists it). */
+  get transactionId(): string | undefined {
+    return this.#transactionId;
+  }
+
+  /** SYSTEM$ABORT_TRANSACTION from another session: rolls back this session's open transaction. */
+  async abortTransaction(): Promise<void> {
+    await this.#endTransaction('ROLLBACK');
   }
 
   /** Rolls back whatever is open (Snowflake rolls back an open transaction when a session ends). */
@@ -128,16 +152,24 @@ export class StandInSession {
     };
     if (keyword === 'MERGE') return this.#merge(sql, rows[0] ?? [], runLogged);
     const results: DuckDBResultReader[] = [];
+    let appended = 0;
     const values = keyword === 'INSERT' && rows.length > 1 ? /^([\s\S]*\bVALUES\s*)(\([^()]*\))\s*;?\s*$/.exec(sql) : null;
     if (values) {
+      const chunks = [];
       for (let i = 0; i < rows.length; i += VALUES_ROWS_PER_STATEMENT) {
         const chunk = rows.slice(i, i + VALUES_ROWS_PER_STATEMENT);
-        results.push(await runLogged(values[1] + chunk.map(() => values[2]).join(', '), chunk.flat()));
+        chunks.push({ sql: values[1] + chunk.map(() => values[2]).join(', '), params: chunk.flat() });
+      }
+      if (await appendRows(this.#ctx.connection, sql, rows)) {
+        appended = rows.length;
+        executed.push(...chunks); // the same rows as SQL, should the transaction be replayed
+      } else {
+        for (const chunk of chunks) results.push(await runLogged(chunk.sql, chunk.params));
       }
     } else {
       for (const params of rows.length ? rows : [[]]) results.push(await runLogged(sql, params));
     }
-    const count = () => String(results.reduce((n, r) => n + Number(r.getRows()[0]?.[0] ?? 0), 0));
+    const count = () => String(results.reduce((n, r) => n + Number(r.getRows()[0]?.[0] ?? 0), appended));
     switch (keyword) {
       case 'INSERT':
         return singleRow([{ name: 'number of rows inserted', value: count(), type: 'fixed' }]);
@@ -175,6 +207,8 @@ export class StandInSession {
   async #endTransaction(how: 'COMMIT' | 'ROLLBACK'): Promise<void> {
     if (!this.#journal) return;
     this.#journal = undefined;
+    this.#transactionId = undefined;
+    this.#ctx.locks.release(this.#ctx.id);
     await this.#run(how);
   }
 
