@@ -1,0 +1,50 @@
+/**
+ * The two sizes of a bench run. The default finishes in well under 15 minutes on a shared
+ * 2-core machine (measured: see README "Performance"); `--quick` is a first look in about
+ * two minutes, too small for the memory figure to say much about flatness.
+ */
+import type { SandboxOptions } from '../../src/sandbox/index.ts';
+
+export interface BenchSizes {
+  readonly name: 'default' | 'quick';
+  /** Figure 1: a full sync, then an incremental one after `advanceDays` of data time. */
+  readonly efficiency: SandboxOptions;
+  readonly advanceDays: number;
+  /** Figure 2: enough requests for several minutes at `budget`; the clock runs `clockFactor` times fast. */
+  readonly budget: SandboxOptions;
+  readonly requestsPerMinute: number;
+  readonly clockFactor: number;
+  /** Figure 3: mention rows loaded, in flushes of the destination's own flush size. */
+  readonly loadRows: number;
+  readonly loadRounds: number;
+  /** Figure 4: mention rows per `aivis sync` process. */
+  readonly memoryRows: readonly number[];
+  /** Figure 5. */
+  readonly endToEnd: SandboxOptions;
+}
+
+export const DEFAULT_SIZES: BenchSizes = {
+  name: 'default',
+  efficiency: { seed: 7, websites: 40, analysesPerWebsite: 10, mentionsPerAnalysis: 120, citationsPerAnalysis: 60 },
+  advanceDays: 2,
+  budget: { seed: 5, websites: 120, analysesPerWebsite: 3, mentionsPerAnalysis: 20, citationsPerAnalysis: 10 },
+  requestsPerMinute: 90,
+  clockFactor: 20,
+  loadRows: 60_000,
+  loadRounds: 2,
+  memoryRows: [10_000, 100_000, 1_000_000],
+  endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
+};
+
+export const QUICK_SIZES: BenchSizes = {
+  name: 'quick',
+  efficiency: { seed: 7, websites: 10, analysesPerWebsite: 4, mentionsPerAnalysis: 120, citationsPerAnalysis: 60 },
+  advanceDays: 2,
+  budget: { seed: 5, websites: 60, analysesPerWebsite: 2, mentionsPerAnalysis: 10, citationsPerAnalysis: 5 },
+  requestsPerMinute: 90,
+  clockFactor: 20,
+  loadRows: 15_000,
+  loadRounds: 1,
+  memoryRows: [10_000, 30_000, 100_000],
+  endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
+};

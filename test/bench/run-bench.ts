@@ -1,0 +1,57 @@
+/**
+ * `npm run bench [-- --quick]`: how close aivis gets to the API's ceiling and to the
+ * warehouse's own load speed (issue 7), all figures from one run as ratios. Prints a Markdown
+ * table on stdout, progress on stderr, and writes test/bench/results.json.
+ *
+ * PostgreSQL: `AIVIS_BENCH_DATABASE_URL`, or an embedded server started here.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BenchFigure } from './bench-figure.ts';
+import { describeMachine, machineLine } from './bench-machine.ts';
+import { openBenchPostgres } from './bench-postgres.ts';
+import { DEFAULT_SIZES, QUICK_SIZES } from './bench-sizes.ts';
+import { budgetUse } from './budget-use.ts';
+import { endToEnd } from './end-to-end.ts';
+import { loadSpeed } from './load-speed.ts';
+import { mentionBatches } from './mention-rows.ts';
+import { peakMemory } from './peak-memory.ts';
+import { requestEfficiency } from './request-efficiency.ts';
+import { resultsTable } from './results-table.ts';
+import { round } from './bench-figure.ts';
+
+const RESULTS = path.join(import.meta.dirname, 'results.json');
+const FLUSH_ROWS = 5000; // the Postgres and DuckDB destinations' maxRowsPerFlush
+
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--quick');
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown argument ${unknown.join(' ')} (usage: npm run bench [-- --quick])\n`);
+  process.exit(2);
+}
+const sizes = process.argv.includes('--quick') ? QUICK_SIZES : DEFAULT_SIZES;
+const started = performance.now();
+const progress = (what: string) => process.stderr.write(`bench [${Math.round((performance.now() - started) / 1000)} s] ${what}\n`);
+
+progress(`size ${sizes.name}; starting PostgreSQL`);
+const postgres = await openBenchPostgres();
+try {
+  const machine = await describeMachine(postgres.version);
+  const figures: BenchFigure[] = [];
+  progress('1/5 request efficiency');
+  figures.push(...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)));
+  progress('2/5 budget use');
+  figures.push(await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor));
+  progress('3/5 load speed');
+  figures.push(...(await loadSpeed(await postgres.database('load'), await mentionBatches(sizes.loadRows, FLUSH_ROWS), sizes.loadRounds)));
+  progress(`4/5 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
+  figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
+  progress('5/5 end-to-end throughput');
+  figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
+  const seconds = round((performance.now() - started) / 1000, 1);
+  const table = resultsTable(figures);
+  process.stdout.write(`${table}\n\nMachine: ${machineLine(machine)}. Size: ${sizes.name}; bench wall time ${seconds} s.\n`);
+  await writeFile(RESULTS, JSON.stringify({ finishedAt: new Date().toISOString(), size: sizes.name, seconds, machine, figures }, null, 2) + '\n');
+  progress(`wrote ${path.relative(process.cwd(), RESULTS)}`);
+} finally {
+  await postgres.stop();
+}
