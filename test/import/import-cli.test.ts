@@ -1,10 +1,12 @@
 /**
  * `aivis import-prompts` as a user runs it: the real CLI process against a sandbox on
- * loopback. The process polls on real time (the receipts' Retry-After: 2), so this file keeps
- * to one small partition; the 2,500-line case runs in-process on virtual time
- * (import-happy.test.ts).
+ * loopback, including a real SIGKILL while a receipt is being polled. The process polls on
+ * real time (the receipts' Retry-After: 2), so this file keeps to one small partition per
+ * run; the 2,500-line case runs in-process on virtual time (import-happy.test.ts).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptsCsv, startHarness, type Harness } from './import-harness.ts';
@@ -27,7 +29,43 @@ afterAll(async () => {
   await h.sandbox.close();
 });
 
+/** Resolves once the journal file holds `text`; driven by file events, not by sleeping. */
+function journalShows(file: string, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = async () => {
+      const content = await readFile(file, 'utf8').catch(() => '');
+      if (!content.includes(text)) return;
+      watcher.close();
+      resolve();
+    };
+    const watcher = watch(path.dirname(file), () => void check());
+    void check();
+  });
+}
+
 describe('aivis import-prompts (process)', () => {
+  it('killed (SIGKILL) between the 202 and the terminal receipt, resumes by polling the same receipt', async () => {
+    const file = await h.file('killed.csv', promptsCsv(3, 500));
+    const journal = `${file}.import-journal.json`;
+    const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', 'import-prompts', '--config', h.config, '--website', h.websiteId, '--file', file], {
+      cwd: ROOT,
+      env: { ...process.env, AIVIS_LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    await journalShows(journal, '"status": "accepted"');
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const recorded = JSON.parse(await readFile(journal, 'utf8')).partitions['0'].attempts;
+    expect(recorded.map((a: any) => a.status)).toEqual(['accepted']);
+    const posts = h.sandbox.stats.byRoute['prompts.import'];
+
+    const resumed = await aivis(['import-prompts', '--config', h.config, '--website', h.websiteId, '--file', file, '--json']);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).partitions).toMatchObject([{ import_id: recorded[0].import_id, origin: 'this_run', counts: { created: 3 } }]);
+    expect(h.sandbox.stats.byRoute['prompts.import']).toBe(posts);
+  });
+
   it('imports, then says nothing new on the second run; the API key never appears', async () => {
     const file = await h.file('prompts.csv', promptsCsv(3));
     const args = ['import-prompts', '--config', h.config, '--website', h.websiteId, '--file', file];
