@@ -6,9 +6,8 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   const { counters } = summary;
   const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
   const lines = [`aivis ${summary.command} ${summary.runId}: ${summary.status} in ${seconds.toFixed(1)}s`];
-  lines.push(
-    `  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${counters.failedWebsites.length} failed, ${counters.removedWebsites} marked removed`,
-  );
+  const failed = new Set(counters.failedWebsites.map((f) => f.websiteId)).size;
+  lines.push(`  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${failed} failed, ${counters.removedWebsites} marked removed`);
   lines.push(`  ${'stream'.padEnd(18)}${'rows'.padStart(10)}${'rejected'.padStart(10)}`);
   for (const [name, c] of Object.entries(counters.streams)) {
     lines.push(`  ${name.padEnd(18)}${String(c.rows).padStart(10)}${String(c.rejected).padStart(10)}`);
@@ -19,9 +18,9 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   const jobs = counters.warehouseJobs > 0 ? `, ${counters.warehouseJobs} warehouse jobs, ${counters.bytesProcessed} bytes processed` : '';
   lines.push(`  ${destinationType}  ${counters.flushes} flushes${jobs}`);
   for (const failure of counters.failedWebsites.slice(0, 10)) {
-    lines.push(`  FAILED ${failure.websiteId} (${failure.stream}): ${failure.error}`);
+    lines.push(`  FAILED ${failure.websiteId} ${failure.stream}: ${failure.error}`);
   }
-  if (counters.failedWebsites.length > 10) lines.push(`  ... and ${counters.failedWebsites.length - 10} more failed websites`);
+  if (counters.failedWebsites.length > 10) lines.push(`  ... and ${counters.failedWebsites.length - 10} more failed streams`);
   if (counters.rejected > 0) {
     lines.push(`  ${counters.rejected} records rejected: see _aivis_rejected where _run_id = '${summary.runId}'`);
   }

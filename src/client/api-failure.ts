@@ -14,7 +14,8 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
   const { status, requestId } = response;
   const tag = `(${status} ${code ?? 'no error code'}, request_id ${requestId ?? 'none'})`;
   const where = `${request.method} ${request.path}`;
-  const said = message === undefined ? '' : `: ${message}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
+  // The API's sentence ends in its own full stop; ours continues after it.
+  const said = message === undefined ? '' : `: ${message.replace(/\.$/, '')}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
   const after = response.retries ? ` after ${response.retries} retries` : '';
   const text = ((): string => {
     if (status === 401) return `API key rejected ${tag}: check source.api_key or source.api_key_file`;

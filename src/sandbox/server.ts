@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { passGate } from './http/access-check.ts';
 import { ApiError } from './http/api-error.ts';
+import { withMalformedRecord } from './http/malformed-record.ts';
 import { deliver } from './http/deliver.ts';
 import type { FaultInjector, FaultProfile } from './http/fault-injector.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
@@ -64,7 +65,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       return;
     }
     const cursor = url.searchParams.get('cursor');
-    const fault = route.access === 'admin' ? undefined : faults.take(route.name, cursor !== null);
+    const fault = route.access === 'admin' ? undefined : faults.take(route.name, cursor !== null, match.params.website_id);
     if (fault?.kind === 'reset') {
       req.socket.resetAndDestroy();
       return;
@@ -87,6 +88,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       }
     }
     if (fault?.kind === 'empty_page') reply = emptied(reply, cursor);
+    if (fault?.kind === 'malformed_record') reply = withMalformedRecord(reply, fault);
     deliver(res, reply, requestId, fault);
   }
 

@@ -9,6 +9,7 @@ export class RunCounters {
   readonly streams: Record<string, StreamCounts> = {};
   websitesPlanned = 0;
   websitesDone = 0;
+  /** One entry per website and stream that failed (after retries); the rest of the run went on. */
   readonly failedWebsites: { websiteId: string; stream: string; error: string }[] = [];
   removedWebsites = 0;
   flushes = 0;

@@ -3,8 +3,8 @@
  * lock -> tables -> run row -> listing -> reconciliation -> per-website streams -> summary.
  *
  * Failures are contained where design §4 wants them: a bad record goes to `_aivis_rejected`;
- * a website whose requests fail (after the client's retries) is recorded and the others go
- * on; an unusable key, a refused listing or a failed commit ends the run.
+ * a website's stream whose requests fail (after the client's retries) is recorded and
+ * everything else goes on; an unusable key, a refused listing or a failed commit ends the run.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -156,14 +156,9 @@ async function syncAll(run: RunContext): Promise<void> {
     try {
       await syncWebsite(run, buffer, saved, website.id, website.last_analysis_at !== null);
     } catch (error) {
-      if (isFatal(error)) {
-        fatal ??= error;
-        abort.abort();
-        return;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      counters.failedWebsites.push({ websiteId: website.id, stream: (error as StreamFailure).stream, error: message });
-      logger.error('website failed; its state did not move, the other websites go on', { website_id: website.id, error: message });
+      fatal ??= error;
+      abort.abort();
+      return;
     }
     counters.websitesDone++;
   });
@@ -174,20 +169,12 @@ async function syncAll(run: RunContext): Promise<void> {
 }
 
 /**
- * Only a website's own API failures (after the client's retries) are contained to it; a key
- * the API refuses, a destination failure or a bug ends the run.
+ * Only a website's own API failures (after the client's retries) are contained to it, and
+ * to the one stream that failed; a key the API refuses, a destination failure or a bug ends
+ * the run.
  */
-function isFatal(error: unknown): boolean {
-  return !(error instanceof StreamFailure);
-}
-
-/** A website's stream failed on the API side; other websites may still succeed. */
-class StreamFailure extends Error {
-  readonly stream: string;
-  constructor(stream: string, cause: ApiError) {
-    super(cause.message, { cause });
-    this.stream = stream;
-  }
+function isWebsiteLocal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status !== 401 && error.status !== 403;
 }
 
 async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
@@ -228,18 +215,19 @@ function planWebsites(run: RunContext, listing: Listing) {
 
 async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean) {
   const context = { websiteId, runId: run.runId, syncedAt: run.syncedAt };
-  const guard = async <T>(stream: string, task: () => Promise<T>): Promise<T> => {
+  /** Runs one stream; a website-local failure is recorded (its state stays put) and the next stream goes on. */
+  const guard = async (stream: string, task: () => Promise<void>): Promise<void> => {
     try {
-      return await task();
+      await task();
     } catch (error) {
-      const websiteLocal = error instanceof ApiError && error.status !== 401 && error.status !== 403;
-      throw websiteLocal ? new StreamFailure(stream, error) : error;
+      if (!isWebsiteLocal(error)) throw error;
+      run.counters.failedWebsites.push({ websiteId, stream, error: error.message });
+      run.logger.error('stream failed for this website; its state did not move, the rest go on', { website_id: websiteId, stream, error: error.message });
     }
   };
   if (run.streams.includes('analytics') && measured) {
     const include = run.config.streams?.analytics?.include ?? ['providers', 'competitors'];
-    const tables = await guard('analytics', () => syncAnalytics({ client: run.client, counters: run.counters, include, context }));
-    await buffer.add({ tables });
+    await guard('analytics', async () => buffer.add({ tables: await syncAnalytics({ client: run.client, counters: run.counters, include, context }) }));
   }
   for (const stream of FEED_STREAMS) {
     if (!run.streams.includes(stream.name)) continue;

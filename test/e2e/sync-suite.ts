@@ -195,6 +195,45 @@ export function runSyncSuite(target: SyncTarget): void {
       await world.expectTruth();
     });
 
+    it('rejects a record that breaks the schema into _aivis_rejected with its reason, loads the rest, and exits 3', async () => {
+      const [website] = world.sandbox.truth.websites() as { id: string }[];
+      const id = website!.id;
+      world.sandbox.faults.set({ kind: 'malformed_record', routes: ['mentions'], websites: [id], count: 1, field: 'sentiment', value: 250 });
+      const summary = await world.sync();
+      expect(summary.status).toBe('partial');
+      expect(summary.exitCode).toBe(3);
+      expect(summary.counters.stream('mentions').rejected).toBe(1);
+      const rejected = await world.rows(rejectedTable);
+      expect(rejected).toHaveLength(1);
+      const raw = rejected[0]!._raw as { id: string; sentiment: number };
+      expect(rejected[0]).toMatchObject({ stream: 'mentions', scope: id, error: 'sentiment: must be a number from 0 to 100 or null (got 250)', _run_id: summary.runId });
+      expect(raw.sentiment).toBe(250);
+      const expectedIds = [...world.sandbox.truth.mentions(id)].map((m) => m.id as string).filter((m) => m !== raw.id);
+      const loaded = (await world.rows(STREAM_TABLES.mentions[0]!)).filter((r) => r.website_id === id).map((r) => r.id);
+      expect(loaded.sort()).toEqual(expectedIds.sort());
+      expect((await world.rows(runsTable))[0]).toMatchObject({ status: 'partial' });
+    });
+
+    it('reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)', async () => {
+      const [failing] = world.sandbox.truth.websites() as { id: string }[];
+      world.sandbox.faults.set({ kind: 'unavailable', routes: ['mentions'], websites: [failing!.id] });
+      const summary = await world.sync();
+      expect(summary.exitCode).toBe(3);
+      expect(summary.counters.failedWebsites.map((f) => [f.websiteId, f.stream])).toEqual([[failing!.id, 'mentions']]);
+      expect(summary.counters.failedWebsites[0]!.error).toBe(
+        `API server error (503 temporarily_unavailable, request_id ${summary.counters.failedWebsites[0]!.error.match(/req_\d+/)![0]}): ` +
+          `GET /public/v2/websites/${failing!.id}/mentions still failing after 8 retries: A required dependency is unavailable (injected fault); retry later; try again later`,
+      );
+      const state = await world.rows(stateTable);
+      expect(state.filter((r) => r.stream === 'mentions').map((r) => r.scope)).not.toContain(failing!.id);
+      // Its other streams went on: only the failed scan's state is missing.
+      expect(state).toHaveLength(world.sandbox.truth.websites().length * 3 - 1);
+      expect(summary.counters.websitesDone).toBe(world.sandbox.truth.websites().length);
+      world.sandbox.faults.clear();
+      expect((await world.sync()).exitCode).toBe(0);
+      await world.expectTruth();
+    });
+
     it('never writes the API key into any table', async () => {
       await world.sync();
       for (const table of [...Object.values(STREAM_TABLES).flat(), runsTable, stateTable, rejectedTable]) {

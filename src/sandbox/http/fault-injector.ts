@@ -22,7 +22,9 @@ export type FaultKind =
    * A list page that continues a scan (the request sends `cursor`) comes back empty with
    * `has_more: true` and the same cursor: legal, and a client that stops there loses rows.
    */
-  | 'empty_page';
+  | 'empty_page'
+  /** The real response with one record made invalid: `field` (a dot path) of the first record set to `value`. */
+  | 'malformed_record';
 
 /** One fault setting, e.g. `{ kind: 'unavailable', count: 2, routes: ['mentions'] }`. */
 export interface FaultProfile {
@@ -33,6 +35,12 @@ export interface FaultProfile {
   fraction?: number;
   /** Route names (e.g. `websites.list`, `mentions`); absent = every `/public/v2` route. */
   routes?: string[];
+  /** Only requests for these websites (the path's website id); absent = any. */
+  websites?: string[];
+  /** malformed_record: the dot path to overwrite in the first record (e.g. `sentiment`, `counts.brand_citations`). */
+  field?: string;
+  /** malformed_record: the value written there (any JSON). */
+  value?: unknown;
   /** `Retry-After` value sent verbatim: seconds, an HTTP-date, or garbage to test clients. */
   retryAfter?: number | string;
   /** slow_body: pieces of the body (default 4). */
@@ -50,10 +58,10 @@ export interface FaultInjector {
   set(profile: FaultProfile): void;
   clear(): void;
   /** The fault for this request of `route`, if any; consumes one of `count`. `continuation`: the request sends a cursor. */
-  take(route: string, continuation: boolean): FaultProfile | undefined;
+  take(route: string, continuation: boolean, websiteId?: string): FaultProfile | undefined;
 }
 
-const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page'];
+const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page', 'malformed_record'];
 
 /** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
 export function checkFaultProfile(input: unknown): FaultProfile {
@@ -63,6 +71,8 @@ export function checkFaultProfile(input: unknown): FaultProfile {
   if (p.count !== undefined && !(Number.isInteger(p.count) && p.count > 0)) throw new TypeError('fault profile: count must be a positive integer');
   if (p.fraction !== undefined && !(typeof p.fraction === 'number' && p.fraction >= 0 && p.fraction <= 1)) throw new TypeError('fault profile: fraction must be a number from 0 to 1');
   if (p.routes !== undefined && !(Array.isArray(p.routes) && p.routes.every((r) => typeof r === 'string'))) throw new TypeError('fault profile: routes must be an array of route names');
+  if (p.websites !== undefined && !(Array.isArray(p.websites) && p.websites.every((w) => typeof w === 'string'))) throw new TypeError('fault profile: websites must be an array of website ids');
+  if (p.kind === 'malformed_record' && !(typeof p.field === 'string' && p.field.length > 0)) throw new TypeError('fault profile: malformed_record needs field, a dot path such as sentiment');
   for (const key of ['chunks', 'chunkDelayMs'] as const) {
     if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! >= 0)) throw new TypeError(`fault profile: ${key} must be a non-negative integer`);
   }
@@ -78,9 +88,10 @@ interface ActiveFault {
 export function createFaultInjector(seed: number): FaultInjector {
   let active: ActiveFault[] = [];
   let sets = 0;
-  const fires = (fault: ActiveFault, route: string, continuation: boolean) => {
+  const fires = (fault: ActiveFault, route: string, continuation: boolean, websiteId: string | undefined) => {
     const { profile } = fault;
     if (profile.routes && !profile.routes.includes(route)) return false;
+    if (profile.websites && !(websiteId !== undefined && profile.websites.includes(websiteId))) return false;
     if (profile.kind === 'empty_page' && !continuation) return false;
     return profile.fraction === undefined || fault.draws.chance(profile.fraction);
   };
@@ -93,8 +104,8 @@ export function createFaultInjector(seed: number): FaultInjector {
     clear() {
       active = [];
     },
-    take(route, continuation) {
-      const fault = active.find((candidate) => fires(candidate, route, continuation));
+    take(route, continuation, websiteId) {
+      const fault = active.find((candidate) => fires(candidate, route, continuation, websiteId));
       if (!fault) return undefined;
       if (--fault.remaining <= 0) active = active.filter((other) => other !== fault);
       return fault.profile;
