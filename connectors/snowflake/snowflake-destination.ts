@@ -14,7 +14,7 @@ import { checkSnowflakeAccess } from './snowflake-check.ts';
 import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
-import { acquireLeaseLock } from './snowflake-lock.ts';
+import { acquireLeaseLock, type LeaseLock } from './snowflake-lock.ts';
 import { ensureSchema } from './snowflake-schema.ts';
 import * as sql from './snowflake-sql.ts';
 import { decodeRow } from './snowflake-rows.ts';
@@ -34,6 +34,8 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   const options = connectionOptions(config);
   const now = deps.now ?? (() => new Date());
   let client: SnowflakeClient | undefined;
+  /** The run lock this destination holds, checked before each flush writes. */
+  let lease: LeaseLock | undefined;
   /** Staging tables this session has created (temporary tables live as long as the session). */
   const staged = new Set<string>();
 
@@ -111,6 +113,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     async commit(flush: Flush): Promise<FlushResult> {
       const parts = flush.state.length ? [...flush.tables, stateTableRows(flush.state)] : [...flush.tables];
       const nonEmpty = parts.filter((p) => p.rows.length);
+      await lease?.ensureHeld();
       await prepareStages(nonEmpty.map((p) => p.table));
       const rowsWritten: Record<string, number> = {};
       await session().transaction(async () => {
@@ -149,7 +152,14 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
-      return acquireLeaseLock({ client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now }, owner);
+      const taken = await acquireLeaseLock({ client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now }, owner);
+      lease = taken;
+      return {
+        async release() {
+          if (lease === taken) lease = undefined;
+          await taken.release();
+        },
+      };
     },
 
     async close() {

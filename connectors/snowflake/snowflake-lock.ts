@@ -11,6 +11,7 @@
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
 import { lockHeldError, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
+import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
@@ -44,7 +45,13 @@ interface Holder extends LockOwner {
   readonly sessionId: string | null;
 }
 
-export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): Promise<DestinationLock> {
+/** The lock, plus the check a flush makes before it writes. */
+export interface LeaseLock extends DestinationLock {
+  /** Throws if another run has taken the lock since this run's lease ran out. */
+  ensureHeld(): Promise<void>;
+}
+
+export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): Promise<LeaseLock> {
   const { client, at, now } = deps;
   const table = tableName(at, snowflakeLockTable.name);
   const [name, runId, expiresAt, sessionId] = ['name', 'run_id', 'expires_at', 'session_id'].map(ident) as [string, string, string, string];
@@ -72,14 +79,26 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
     throw error;
   }
 
+  let renewedAt = now().getTime();
+  let lost = false;
   const renew = async () => {
+    if (lost) return;
     const [renewed] = await client.execute(`UPDATE ${table} SET ${expiresAt} = ?::TIMESTAMP_TZ WHERE ${name} = ? AND ${runId} = ?`, [expiry(), SYNC_LOCK_NAME, owner.runId]);
-    if (Number(renewed?.['number of rows updated'] ?? 0) < 1) deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', { run_id: owner.runId });
+    if (Number(renewed?.['number of rows updated'] ?? 0) >= 1) renewedAt = now().getTime();
+    else {
+      lost = true;
+      deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', { run_id: owner.runId });
+    }
   };
   const timer = setInterval(() => void renew().catch((error: unknown) => deps.logger.warn('could not renew the Snowflake run lock lease', { error })), RENEW_EVERY_MS);
   timer.unref();
   let released = false;
   return {
+    async ensureHeld() {
+      // A paused process (or a timer that could not run) may have outlived its lease unnoticed.
+      if (!lost && now().getTime() - renewedAt >= RENEW_EVERY_MS) await renew();
+      if (lost) throw new DestinationError(`this run lost the lock on schema "${at.schema}" to another run after its lease expired (was the process paused?); stopping before writing more`);
+    },
     async release() {
       if (released) return;
       released = true;

@@ -13,7 +13,7 @@ import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { analyticsLatestTable, ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
+import { analyticsLatestTable, ENGINE_TABLES, mentionsTable, stateTable } from '../../src/tables/index.ts';
 import { keyPairFiles, LOADER, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 
 let setup: StandInSetup;
@@ -98,6 +98,22 @@ describe('Snowflake lock lease', () => {
     );
     clock += 2000;
     const lock = await next.acquireLock(owner('run-next'));
+    await lock.release();
+  });
+
+  it('a holder that outlived its lease (a paused process) finds the lock taken and writes nothing', async () => {
+    let clock = Date.parse('2026-03-01T12:00:00Z');
+    const now = () => new Date(clock);
+    const paused = await open('lease_paused', {}, now);
+    await paused.ensureTables([stateTable]);
+    await paused.acquireLock(owner('run-paused'));
+    clock += LEASE_MS + 1000;
+    const next = await open('lease_paused', {}, now);
+    const lock = await next.acquireLock(owner('run-next'));
+    await expect(paused.commit({ tables: [], state: [{ stream: 'mentions', scope: 'web_1', state: { frontier: 'late', cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:11:00Z' }] })).rejects.toThrow(
+      'this run lost the lock on schema "lease_paused" to another run after its lease expired (was the process paused?); stopping before writing more',
+    );
+    expect(await next.readState()).toEqual([]);
     await lock.release();
   });
 });
