@@ -1,52 +1,5 @@
-/**
- * The conformance suite on BigQuery: the real `@google-cloud/bigquery` client against the
- * local stand-in (test/stand-ins/bigquery), each test on its own dataset. The suite reads rows
- * back through a second SDK client, decoding raw cells itself rather than with the connector's decoder.
- */
-import { BigQuery } from '@google-cloud/bigquery';
-import { afterAll, beforeAll } from 'vitest';
-import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
-import { normalizeRow } from './normalize.ts';
+/** The conformance suite on BigQuery: the real client against the local stand-in, a dataset per test. */
+import { useBigqueryTarget } from '../support/targets/bigquery-target.ts';
 import { runConformanceSuite } from './suite.ts';
 
-let standIn: BigqueryStandIn;
-let reader: BigQuery;
-
-beforeAll(async () => {
-  standIn = await startBigqueryStandIn();
-  reader = new BigQuery({ projectId: standIn.projectId, apiEndpoint: standIn.url, authClient: fakeAuthClient(), location: 'US' });
-});
-afterAll(() => standIn?.close());
-
-runConformanceSuite({
-  name: 'bigquery',
-  create: async (schema) =>
-    createBigqueryDestination(
-      { type: 'bigquery', project: standIn.projectId, dataset: schema, location: 'US', api_endpoint: standIn.url },
-      { logger: silentLogger, authClient: fakeAuthClient() },
-    ),
-  async readRows(_destination, schema, table) {
-    const order = table.primaryKey.map((k) => `\`${k}\``).join(', ');
-    const names = table.columns.map((c) => `\`${c.name}\``).join(', ');
-    const [job] = await reader.createQueryJob({ query: `SELECT ${names} FROM \`${standIn.projectId}.${schema}.${table.name}\` ORDER BY ${order}` });
-    const [rows] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [{ f: { v: string | null }[] }[]];
-    return rows.map((row) =>
-      normalizeRow(table, Object.fromEntries(table.columns.map((c, i) => [c.name, c.type === 'timestamp' ? microsText(row.f[i]?.v ?? null) : row.f[i]?.v]))),
-    );
-  },
-});
-
-/**
- * Raw cells, decoded here rather than by the connector or the SDK: the SDK's own parsing puts
- * TIMESTAMPs before 1970 one second early (9.3: `-14182939999999` -> `20:17:39.000001`).
- */
-function microsText(cell: string | null): string | null {
-  if (cell === null) return null;
-  const micros = BigInt(cell);
-  const seconds = micros / 1_000_000n - (micros % 1_000_000n < 0n ? 1n : 0n);
-  const fraction = (micros - seconds * 1_000_000n).toString().padStart(6, '0');
-  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
-}
+runConformanceSuite(useBigqueryTarget());
