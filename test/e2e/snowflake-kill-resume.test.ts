@@ -4,7 +4,6 @@
  * takes over aborts the transaction the killed one left open and finishes equal to the
  * sandbox's truth. The CLI runs as a real child process; the sandbox and the stand-in here.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,8 @@ import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts'
 import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
-import { LOADER } from '../stand-ins/snowflake/stand-in-fixture.ts';
+import { runCli } from '../stand-ins/snowflake/cli-process.ts';
+import { configYaml, LOADER } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
 import { openWorld, SANDBOX, type SyncTarget } from './sync-suite.ts';
 
@@ -33,21 +33,6 @@ const target: SyncTarget = {
 /** Enough mentions (4 measured websites x 6,000) for several 20,000-row flushes. */
 const BIG = { ...SANDBOX, mentionsPerAnalysis: 1500, citationsPerAnalysis: 300 };
 
-function runCli(configPath: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', 'sync', '--config', configPath], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
-
 describe('killed and resumed sync into Snowflake (real CLI process)', () => {
   let world: Awaited<ReturnType<typeof openWorld>>;
   let configPath: string;
@@ -56,28 +41,8 @@ describe('killed and resumed sync into Snowflake (real CLI process)', () => {
   beforeEach(async () => {
     clockOffsetMs = 0;
     world = await openWorld(target, BIG);
-    const config = sf.setup().config(world.schema);
     configPath = path.join(dir, `${world.schema}.yaml`);
-    writeFileSync(
-      configPath,
-      [
-        'source:',
-        `  base_url: ${world.sandbox.baseUrl}`,
-        '  api_key: ${AIVIS_E2E_API_KEY}',
-        '  requests_per_minute: 6000',
-        'destination:',
-        '  type: snowflake',
-        `  account: ${config.account}`,
-        `  username: ${config.username}`,
-        '  password: ${AIVIS_E2E_SNOWFLAKE_PASSWORD}',
-        `  warehouse: ${config.warehouse}`,
-        `  database: ${config.database}`,
-        `  schema: ${world.schema}`,
-        `  role: ${config.role}`,
-        `  access_url: ${config.access_url}`,
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(configPath, configYaml(world.sandbox.baseUrl, sf.setup().config(world.schema)));
     env = { AIVIS_E2E_API_KEY: world.sandbox.apiKey, AIVIS_E2E_SNOWFLAKE_PASSWORD: LOADER.password };
   });
   afterEach(async () => {
@@ -87,7 +52,7 @@ describe('killed and resumed sync into Snowflake (real CLI process)', () => {
 
   it('equals the truth after a SIGKILL inside a flush, once the killed run’s lease expires', async () => {
     const { standIn } = sf.setup();
-    const killed = runCli(configPath, env);
+    const killed = runCli(['sync', '--config', configPath], env);
     let mentionMerges = 0;
     // Killed as its second mentions MERGE reaches Snowflake: that MERGE runs, its COMMIT never comes.
     standIn.onStatement((sql) => {
@@ -101,7 +66,7 @@ describe('killed and resumed sync into Snowflake (real CLI process)', () => {
     expect(saved.some((row) => (row.state as { cursor: string | null }).cursor !== null)).toBe(true);
 
     // At once, the lease still stands: refused, naming the killed run.
-    const refused = await runCli(configPath, env).done;
+    const refused = await runCli(['sync', '--config', configPath], env).done;
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`another aivis run holds the lock on schema "${world.schema}": run run_`);
     expect(refused.stderr).toContain(` pid ${killed.child.pid} since `);

@@ -50,3 +50,31 @@ export async function startStandIn(extraUsers: { name: string; publicKeyPem?: st
     }),
   };
 }
+
+/**
+ * The config file a user would write for `config`, against the sandbox at `baseUrl`. Secrets
+ * are `${VAR}` references (the loader refuses them as text): `AIVIS_E2E_API_KEY`, and
+ * `AIVIS_E2E_SNOWFLAKE_PASSWORD` or `AIVIS_E2E_SNOWFLAKE_PASSPHRASE`.
+ */
+export function configYaml(baseUrl: string, config: SnowflakeConfig): string {
+  const auth = config.private_key_file
+    ? [`  private_key_file: ${config.private_key_file}`, ...(config.private_key_passphrase ? ['  private_key_passphrase: ${AIVIS_E2E_SNOWFLAKE_PASSPHRASE}'] : [])]
+    : ['  password: ${AIVIS_E2E_SNOWFLAKE_PASSWORD}'];
+  return [
+    'source:',
+    `  base_url: ${baseUrl}`,
+    '  api_key: ${AIVIS_E2E_API_KEY}',
+    '  requests_per_minute: 6000',
+    'destination:',
+    '  type: snowflake',
+    `  account: ${config.account}`,
+    `  username: ${config.username}`,
+    ...auth,
+    `  warehouse: ${config.warehouse}`,
+    `  database: ${config.database}`,
+    `  schema: ${config.schema}`,
+    ...(config.role ? [`  role: ${config.role}`] : []),
+    `  access_url: ${config.access_url}`,
+    '',
+  ].join('\n');
+}

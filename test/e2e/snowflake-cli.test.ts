@@ -1,0 +1,74 @@
+/**
+ * The product's own path to Snowflake, as a user runs it: `aivis check | streams --config
+ * FILE` in a child process, secrets from the environment, key-pair auth, the destination
+ * factory and the lazily loaded driver, against the stand-in.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { runCli } from '../stand-ins/snowflake/cli-process.ts';
+import { configYaml, keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
+
+const PASSPHRASE = 'cli key passphrase';
+const keys = keyPairFiles(PASSPHRASE);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-sf-cli-'));
+let setup: StandInSetup;
+let sandbox: Sandbox;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  setup = await startStandIn([{ name: 'KEY_LOADER', publicKeyPem: keys.publicKeyPem }]);
+  sandbox = await startSandbox({ requestsPerMinute: 0, websites: 2, seed: 5 });
+  env = { AIVIS_E2E_API_KEY: sandbox.apiKey, AIVIS_E2E_SNOWFLAKE_PASSPHRASE: PASSPHRASE, AIVIS_E2E_SNOWFLAKE_PASSWORD: READER.password };
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await setup?.standIn.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function configFile(name: string, overrides: Parameters<StandInSetup['config']>[1]): string {
+  const file = path.join(dir, `${name}.yaml`);
+  writeFileSync(file, configYaml(sandbox.baseUrl, setup.config(name, overrides)));
+  return file;
+}
+
+const keyPair = { username: 'key_loader', password: undefined, private_key_file: keys.privateKeyFile, private_key_passphrase: PASSPHRASE };
+
+describe('aivis CLI with a Snowflake destination', () => {
+  it('check passes with key-pair auth and says what it proved', async () => {
+    const file = configFile('cli_check', keyPair);
+    const result = await runCli(['check', '--config', file], env).done;
+    expect(result.stdout).toBe(
+      [
+        `ok   config ${file}`,
+        `ok   API ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+        'ok   destination snowflake: reachable, can create and write tables',
+        '',
+      ].join('\n'),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('check fails with exit 1 naming the grant a read-only role lacks, never printing the password', async () => {
+    const file = configFile('cli_readonly', { username: READER.name, password: READER.password, role: 'AIVIS_READER_ROLE' });
+    const result = await runCli(['check', '--config', file], env).done;
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'FAIL destination snowflake: role AIVIS_READER_ROLE lacks CREATE SCHEMA on database analytics and schema analytics.cli_readonly does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE analytics TO ROLE AIVIS_READER_ROLE',
+    );
+    expect(result.stdout + result.stderr).not.toContain(READER.password);
+  });
+
+  it('streams prints the Snowflake DDL with unquoted names', async () => {
+    const file = configFile('cli_streams', keyPair);
+    const result = await runCli(['streams', '--config', file], env).done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('CREATE SCHEMA IF NOT EXISTS analytics.cli_streams');
+    expect(result.stdout).toContain('CREATE TABLE IF NOT EXISTS analytics.cli_streams.mentions (id VARCHAR NOT NULL, website_id VARCHAR NOT NULL,');
+    expect(result.stdout).toContain('mention_spans VARIANT NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY (id))');
+  });
+});
