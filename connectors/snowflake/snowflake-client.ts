@@ -88,17 +88,26 @@ function firstWords(sql: string): string {
   return sql.trim().split(/\s+/).slice(0, 3).join(' ');
 }
 
-/** The driver's error as a DestinationError with Snowflake's code and query id. */
-function snowflakeError(error: SnowflakeError, action: string): DestinationError {
+/** A statement or login Snowflake refused; `snowflakeCode` lets callers explain known refusals. */
+export class SnowflakeStatementError extends DestinationError {
+  /** Snowflake's error code, e.g. `003001` (insufficient privileges). */
+  readonly snowflakeCode: string | undefined;
+  constructor(message: string, snowflakeCode: string | undefined) {
+    super(message);
+    this.snowflakeCode = snowflakeCode;
+  }
+}
+
+/** The driver's error with Snowflake's code, SQL state and query id; never the bound values. */
+function snowflakeError(error: SnowflakeError, action: string): SnowflakeStatementError {
   const details = [error.code ? `code ${error.code}` : '', error.sqlState ? `SQL state ${error.sqlState}` : '', error.data?.queryId ? `query ${error.data.queryId}` : '']
     .filter(Boolean)
     .join(', ');
-  const failure = new DestinationError(redact(`Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}`));
-  Object.assign(failure, { snowflakeCode: error.code === undefined ? undefined : String(error.code) });
-  return failure;
+  const message = redact(`Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}`);
+  return new SnowflakeStatementError(message, error.code === undefined ? undefined : String(error.code));
 }
 
-/** Snowflake's error code of a failure from `execute`, e.g. `003001` (insufficient privileges). */
+/** Snowflake's error code of a failure from `execute`, if it was Snowflake's refusal. */
 export function snowflakeCode(error: unknown): string | undefined {
-  return (error as { snowflakeCode?: string } | undefined)?.snowflakeCode;
+  return error instanceof SnowflakeStatementError ? error.snowflakeCode : undefined;
 }

@@ -8,12 +8,11 @@ import { stateEntryFromRow, stateTableRows } from '../../src/destination/state-r
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { stateTable } from '../../src/tables/index.ts';
 import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
 import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
-import { ident } from './snowflake-identifier.ts';
 import { acquireLeaseLock, type LeaseLock } from './snowflake-lock.ts';
 import { ensureSchema } from './snowflake-schema.ts';
 import * as sql from './snowflake-sql.ts';
@@ -42,11 +41,6 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   const session = (): SnowflakeClient => {
     if (!client) throw new DestinationError('Snowflake destination used before open() or after close()');
     return client;
-  };
-
-  const readTable = async (table: TableSpec, where = '', binds: string[] = []): Promise<Row[]> => {
-    const rows = await session().execute(sql.selectAllSql(at, table, where), binds);
-    return rows.map((row) => decodeRow(table, row));
   };
 
   /** Creates staging tables before the transaction: DDL would commit an open Snowflake transaction. */
@@ -124,29 +118,28 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     },
 
     async readState(): Promise<StateEntry[]> {
-      const rows = await readTable(stateTable);
-      return rows.map((row) => stateEntryFromRow(row as { stream: string; scope: string; state: unknown; updated_at: string }));
+      const rows = await session().execute(sql.selectAllSql(at, stateTable));
+      return rows.map((row) => stateEntryFromRow(decodeRow(stateTable, row) as { stream: string; scope: string; state: unknown; updated_at: string }));
     },
 
     async deleteState(match) {
       const filters = Object.entries(match).filter((entry): entry is [string, string] => entry[1] !== undefined);
-      const where = filters.map(([name]) => `${ident(name)} = ?`).join(' AND ');
-      const [counts] = await session().execute(`DELETE FROM ${sql.tableName(at, stateTable.name)}${where ? ` WHERE ${where}` : ''}`, filters.map(([, v]) => v));
+      const [counts] = await session().execute(
+        sql.deleteStateSql(at, filters.map(([name]) => name)),
+        filters.map(([, value]) => value),
+      );
       return Number(counts?.['number of rows deleted'] ?? 0);
     },
 
     async listActiveWebsiteIds() {
-      const rows = await session().execute(`SELECT ${ident('id')} FROM ${sql.tableName(at, websitesTable.name)} WHERE ${ident('_removed_at')} IS NULL ORDER BY 1`);
+      const rows = await session().execute(sql.activeWebsitesSql(at));
       return rows.map((row) => String(row.ID));
     },
 
     async markWebsitesRemoved(ids, removedAt) {
       for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
         const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
-        await session().execute(
-          `UPDATE ${sql.tableName(at, websitesTable.name)} SET ${ident('_removed_at')} = ?::TIMESTAMP_TZ WHERE ${ident('_removed_at')} IS NULL AND ${ident('id')} IN (${chunk.map(() => '?').join(', ')})`,
-          [removedAt, ...chunk],
-        );
+        await session().execute(sql.markRemovedSql(at, chunk.length), [removedAt, ...chunk]);
       }
     },
 

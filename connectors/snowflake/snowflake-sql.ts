@@ -5,6 +5,7 @@
  */
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
+import { stateTable, websitesTable } from '../../src/tables/index.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
 import { fromStagedText, SQL_TYPES } from './snowflake-types.ts';
@@ -82,4 +83,20 @@ export function mergeSql(at: SnowflakeLocation, table: TableSpec): string {
 
 export function selectAllSql(at: SnowflakeLocation, table: TableSpec, where = ''): string {
   return `SELECT ${table.columns.map((c) => ident(c.name)).join(', ')} FROM ${tableName(at, table.name)}${where ? ` WHERE ${where}` : ''}`;
+}
+
+/** Binds: one value per filter column, in order. */
+export function deleteStateSql(at: SnowflakeLocation, filterColumns: readonly string[]): string {
+  const where = filterColumns.map((name) => `${ident(name)} = ?`).join(' AND ');
+  return `DELETE FROM ${tableName(at, stateTable.name)}${where ? ` WHERE ${where}` : ''}`;
+}
+
+export function activeWebsitesSql(at: SnowflakeLocation): string {
+  return `SELECT ${ident('id')} FROM ${tableName(at, websitesTable.name)} WHERE ${ident('_removed_at')} IS NULL ORDER BY 1`;
+}
+
+/** Binds: the removal time, then `count` website ids. Only unmarked websites are marked. */
+export function markRemovedSql(at: SnowflakeLocation, count: number): string {
+  const removedAt = ident('_removed_at');
+  return `UPDATE ${tableName(at, websitesTable.name)} SET ${removedAt} = ?::TIMESTAMP_TZ WHERE ${removedAt} IS NULL AND ${ident('id')} IN (${Array(count).fill('?').join(', ')})`;
 }
