@@ -5,14 +5,15 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { AivisError, ExitCode } from '../errors.ts';
+import { AivisError, ConfigError, ExitCode } from '../errors.ts';
 import { redact } from '../log/redact.ts';
 import { commands } from './commands/index.ts';
 
 export async function main(argv: string[]): Promise<number> {
-  let usageError: string | undefined;
   const parser = yargs(argv)
     .scriptName('aivis')
+    // Flags are read by their written names (`--full-refresh`); no camelCase twins in messages.
+    .parserConfiguration({ 'camel-case-expansion': false })
     .usage('$0 <command> [options]')
     .option('config', {
       type: 'string',
@@ -25,17 +26,13 @@ export async function main(argv: string[]): Promise<number> {
     .help()
     .version()
     .exitProcess(false)
+    // Throwing here (not just noting the message) keeps yargs from running the handler anyway.
     .fail((msg, err) => {
-      if (err) throw err;
-      usageError = msg;
+      throw err ?? new ConfigError(`${msg}\nRun 'aivis --help' for usage.`);
     });
   for (const command of commands) parser.command(command);
   try {
     const parsed = await parser.parseAsync();
-    if (usageError !== undefined) {
-      process.stderr.write(`aivis: ${usageError}\nRun 'aivis --help' for usage.\n`);
-      return ExitCode.Usage;
-    }
     const code = (parsed as { exitCode?: number }).exitCode;
     return typeof code === 'number' ? code : ExitCode.Success;
   } catch (error) {

@@ -1,12 +1,13 @@
 /**
  * Pages through a V2 list endpoint (spec 4.10): the filters are copied once and sent unchanged
- * with every cursor of the scan; empty pages with `has_more` are walked through; only
- * `next_cursor: null` (or `has_more: false`) ends the scan. One page is held at a time, so
- * memory stays flat however long the scan.
+ * with every cursor of the scan; empty pages are walked through; only `next_cursor: null`
+ * ends the scan (design §4), whatever `has_more` says. One page is held at a time, so memory
+ * stays flat however long the scan.
  */
 import type { z } from 'zod';
 import type { ListMeta } from '../../schemas/index.ts';
 import type { Logger } from '../log/logger.ts';
+import { ApiError } from './api-error.ts';
 import { validateRecord, type RecordResult } from './record-result.ts';
 
 /**
@@ -61,15 +62,26 @@ async function* scan<T>(
   logger: Logger,
 ): AsyncGenerator<Page<T>> {
   let cursor = firstCursor;
+  let emptyInARow = 0;
   for (;;) {
     const { data, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
     const records = data.value.map((value, i) => validateRecord(schema, value, data.raw[i]));
     yield { cursor, records, hasMore: meta.has_more, nextCursor: meta.next_cursor, scanUpperBound: meta.scan_upper_bound, requestId };
-    if (!meta.has_more) return;
     if (meta.next_cursor === null) {
-      logger.warn('the API said has_more but sent no next_cursor; the scan ends here', { path, request_id: requestId });
+      if (meta.has_more) logger.warn('the API said has_more but sent no next_cursor; the scan ends here', { path, request_id: requestId });
       return;
+    }
+    // A server stuck on empty pages would burn the workspace's whole budget: stop, keeping the position.
+    emptyInARow = records.length === 0 ? emptyInARow + 1 : 0;
+    if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
+      throw new ApiError(
+        `the API sent ${emptyInARow} empty pages in a row without ending the scan (last request_id ${requestId}): GET ${path} stopped; its saved position is kept for the next run`,
+        { status: 200, code: 'invalid_response', requestId },
+      );
     }
     cursor = meta.next_cursor;
   }
 }
+
+/** Empty pages in a row that end a scan as broken (the spec lets a scan pass a few, not forever). */
+export const MAX_EMPTY_PAGES_IN_A_ROW = 100;

@@ -165,6 +165,8 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     [['sync', '--streams', 'mentions,bogus'], 'aivis: unknown stream "bogus" in --streams (streams: websites, analytics, analytics_history, mentions, citations)'],
     [['sync', '--websites', 'site1'], 'aivis: "site1" in --websites is not a website id (they look like web_123)'],
     [['backfill', '--stream', 'mentions', '--since', 'yesterday'], 'aivis: --since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z'],
+    [['backfill'], "aivis: Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
+    [['sync', '--full-refrsh'], "aivis: Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
   ])('%j', async (args, message) => {
     const { path: file } = config();
     const result = await aivis([...args, '--config', file]);
