@@ -74,6 +74,8 @@ const TYPE_IDS: Readonly<Record<string, number>> = {
   DROP: 0x6300,
 };
 const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
+/** The driver's stage bind path: `CREATE TEMPORARY STAGE SYSTEM$BIND...`, then `PUT file://...`. */
+const STAGE_PATH = /^\s*(?:PUT\s|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?STAGE\b)|SYSTEM\$BIND/i;
 /** Rows per DuckDB statement when an array-bound INSERT is expanded to a multi-row VALUES. */
 const VALUES_ROWS_PER_STATEMENT = 500;
 
@@ -90,7 +92,7 @@ export class StandInSession {
   async execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined): Promise<StatementResult> {
     this.#ctx.stats.statements++;
     const keyword = leadingKeyword(sqlText);
-    if (/^\s*PUT\s/i.test(sqlText) || /\bSTAGE\b/i.test(sqlText) || sqlText.includes('SYSTEM$BIND')) {
+    if (STAGE_PATH.test(sqlText)) {
       this.#ctx.stats.stageBindAttempts++;
       throw stageBindRefused();
     }
