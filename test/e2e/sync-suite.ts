@@ -136,6 +136,18 @@ export function runSyncSuite(target: SyncTarget): void {
       expect(second.requests).toBe(1 + measured + websites.length * 3);
     });
 
+    it('stays equal to the truth across syncs every few hours of data time, while writes are in flight', async () => {
+      // Each analysis commits its evidence over ~an hour, one provider's write slower than the
+      // others, plus late evidence hours later: a client that trusted its own clock, or the
+      // newest timestamp it saw, would lose some of these rows.
+      for (let step = 0; step < 8; step++) {
+        world.sandbox.clock.advance({ hours: 3 });
+        const summary = await world.sync();
+        expect(summary.status).toBe('succeeded');
+        await world.expectTruth();
+      }
+    });
+
     it('records each run in _aivis_runs and saves one state row per stream and website', async () => {
       const summary = await world.sync();
       const runs = await world.rows(runsTable);
