@@ -24,7 +24,8 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
     print(true, `config ${path}`);
     let failed = false;
 
-    const client = createClient(config, apiKey, logger);
+    // A check answers quickly: one retry for a blip, not the sync's patient backoff.
+    const client = createClient({ ...config, source: { ...config.source, max_retries: Math.min(config.source.max_retries, 1) } }, apiKey, logger);
     try {
       const response = await client.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '1' } });
       const listed = (response.body as { data?: unknown[] }).data?.length ?? 0;
