@@ -31,7 +31,7 @@ export async function checkSnowflakeAccess(client: SnowflakeClient, at: Snowflak
     }
   };
   const common = (code: string | undefined) =>
-    code === NO_WAREHOUSE ? `role ${role} cannot use warehouse ${warehouse}: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}` : undefined;
+    code === NO_WAREHOUSE ? `warehouse ${warehouse} does not exist or role ${role} cannot use it: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}` : undefined;
 
   await step(
     () => ensureSchema(client, at),
@@ -52,11 +52,12 @@ export async function checkSnowflakeAccess(client: SnowflakeClient, at: Snowflak
           ? `role ${role} cannot use schema ${schema}: GRANT USAGE ON SCHEMA ${schemaName(at)} TO ${grantee}`
           : common(code),
   );
-  await step(
-    async () => {
-      await client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']);
-      await client.execute(`DROP TABLE ${probe}`);
-    },
-    (code) => (code === NOT_ALLOWED ? `role ${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there` : common(code)),
-  );
+  try {
+    await step(
+      () => client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']),
+      (code) => (code === NOT_ALLOWED ? `role ${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there` : common(code)),
+    );
+  } finally {
+    await client.execute(`DROP TABLE IF EXISTS ${probe}`);
+  }
 }

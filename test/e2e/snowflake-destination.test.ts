@@ -64,8 +64,8 @@ describe('Snowflake check', () => {
   it('passes for a role that can create and write tables, and leaves no probe table', async () => {
     const destination = await open('check_ok');
     await destination.check();
-    await destination.ensureTables([]);
-    expect(await tablesIn('CHECK_OK')).toEqual([]);
+    await destination.ensureTables([stateTable]);
+    expect(await tablesIn('check_ok')).toEqual(['_AIVIS_STATE']);
   });
 
   it('names the missing CREATE TABLE grant and the statement that fixes it', async () => {
@@ -75,6 +75,14 @@ describe('Snowflake check', () => {
     await expect(reader.check()).rejects.toThrow(
       'role AIVIS_READER_ROLE lacks CREATE TABLE on schema analytics.check_grants: GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE (Snowflake: CREATE TABLE IF failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
     );
+  });
+
+  it('names a warehouse the role cannot use', async () => {
+    const destination = await open('check_wh', { warehouse: 'nope' });
+    await expect(destination.check()).rejects.toThrow(
+      'warehouse nope does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON WAREHOUSE nope TO ROLE AIVIS_LOADER_ROLE (Snowflake: INSERT INTO analytics.check_wh._aivis_check failed: No active warehouse selected in the current session.',
+    );
+    expect(await tablesIn('check_wh')).toEqual([]); // the probe table is dropped even so
   });
 
   it('names a database that does not exist', async () => {
@@ -176,7 +184,7 @@ describe('driver loading', () => {
 
 async function tablesIn(schema: string): Promise<string[]> {
   const client = await connectSnowflake(connectionOptions(setup.config(schema)));
-  const rows = await client.execute(`SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`, [schema]);
+  const rows = await client.execute(`SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`, [schema.toUpperCase()]);
   await client.close();
   return rows.map((r) => String(r.TABLE_NAME));
 }

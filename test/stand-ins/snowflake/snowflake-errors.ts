@@ -21,6 +21,8 @@ export const duplicateMergeRow = () =>
   new SnowflakeStandInError('100090', '42P18', 'Duplicate row detected during DML action\nRow Values: [...]');
 export const stageBindRefused = () =>
   new SnowflakeStandInError('003001', '42501', 'SQL access control error:\nInsufficient privileges to operate on stage (the stand-in refuses stage-based binds and PUT)');
+export const noWarehouse = () =>
+  new SnowflakeStandInError('000606', '57P03', "No active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.");
 export const insufficientPrivileges = (object: string) =>
   new SnowflakeStandInError('003001', '42501', `SQL access control error:\nInsufficient privileges to operate on ${object}`);
 

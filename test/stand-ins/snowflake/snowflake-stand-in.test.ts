@@ -4,7 +4,7 @@
  */
 import type { Connection } from 'snowflake-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE, keyPairFiles, LOADER, startStandIn, type StandInSetup } from './stand-in-fixture.ts';
+import { DATABASE, keyPairFiles, LOADER, startStandIn, WAREHOUSE, type StandInSetup } from './stand-in-fixture.ts';
 
 type Sdk = typeof import('snowflake-sdk');
 let sdk: Sdk;
@@ -26,6 +26,7 @@ async function connect(options: Record<string, unknown> = {}): Promise<Connectio
     password: LOADER.password,
     accessUrl: setup.standIn.url,
     database: DATABASE,
+    warehouse: WAREHOUSE,
     ...options,
   } as Parameters<Sdk['createConnection']>[0]);
   await new Promise<void>((resolve, reject) => connection.connect((error) => (error ? reject(error) : resolve())));

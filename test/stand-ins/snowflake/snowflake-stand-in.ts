@@ -6,7 +6,7 @@
  * `sql-rewrite.ts` for the rewrites and `stand-in-session.ts` for the Snowflake semantics kept.
  *
  * @example
- * const sf = await startSnowflakeStandIn({ users: [{ name: 'LOADER', password: 'pw' }], databases: ['ANALYTICS'] });
+ * const sf = await startSnowflakeStandIn({ users: [{ name: 'LOADER', password: 'pw' }], databases: ['ANALYTICS'], warehouses: ['LOADING'] });
  * snowflake.createConnection({ account: 'acct', username: 'loader', password: 'pw', accessUrl: sf.url, ... });
  */
 import { randomUUID } from 'node:crypto';
@@ -27,6 +27,8 @@ export interface SnowflakeStandInOptions {
   readonly users: readonly StandInUser[];
   /** Databases that exist (upper-case names, as Snowflake stores unquoted ones). */
   readonly databases: readonly string[];
+  /** Warehouses (upper-case) every role may use. */
+  readonly warehouses: readonly string[];
   /** Roles (upper-case) that may read and write but not create schemas or tables. */
   readonly readOnlyRoles?: readonly string[];
 }
@@ -65,6 +67,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   let nextTransaction = 1_700_000_000_000;
   const locks = new TableLocks();
   const readOnlyRoles = new Set(options.readOnlyRoles ?? []);
+  const warehouses = new Set(options.warehouses);
 
   const login = async (url: URL, data: LoginData) => {
     const user = authenticate(options.users, data);
@@ -85,7 +88,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     }
     const token = randomUUID();
     const id = String(nextSession++);
-    const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, readOnly: readOnlyRoles.has(role), stats });
+    const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, readOnly: readOnlyRoles.has(role), warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''), stats });
     sessions.set(token, { id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {
       token,

@@ -9,6 +9,7 @@ import { startSnowflakeStandIn, type SnowflakeStandIn } from './snowflake-stand-
 export const LOADER = { name: 'AIVIS_LOADER', password: 'loader-secret-pw' } as const;
 export const READER = { name: 'AIVIS_READER', password: 'reader-secret-pw' } as const;
 export const DATABASE = 'ANALYTICS';
+export const WAREHOUSE = 'LOADING';
 
 /** An encrypted key pair as `openssl genrsa | openssl pkcs8 -v2 aes256` would write it. */
 export function keyPairFiles(passphrase: string): { privateKeyFile: string; publicKeyPem: string } {
@@ -32,6 +33,7 @@ export async function startStandIn(extraUsers: { name: string; publicKeyPem?: st
   const standIn = await startSnowflakeStandIn({
     users: [LOADER, READER, ...extraUsers],
     databases: [DATABASE],
+    warehouses: [WAREHOUSE],
     readOnlyRoles: ['AIVIS_READER_ROLE'],
   });
   return {
@@ -41,7 +43,7 @@ export async function startStandIn(extraUsers: { name: string; publicKeyPem?: st
       account: 'aivis-test',
       username: LOADER.name.toLowerCase(),
       password: LOADER.password,
-      warehouse: 'LOADING',
+      warehouse: WAREHOUSE.toLowerCase(),
       database: DATABASE.toLowerCase(),
       schema,
       role: 'AIVIS_LOADER_ROLE',

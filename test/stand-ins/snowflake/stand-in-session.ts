@@ -6,6 +6,7 @@
  *   open until COMMIT or ROLLBACK (DuckDB aborts the whole transaction, so the session keeps a
  *   journal of the transaction's statements and replays them after DuckDB's rollback);
  * - DDL inside a transaction commits the transaction first;
+ * - DML needs a warehouse the session may use (error 000606 otherwise);
  * - a MERGE where one target row matches several source rows fails (merge-check.ts);
  * - DML on a table another session's open transaction wrote fails (stand-in-locks.ts);
  * - stage-based binds (`CREATE TEMPORARY STAGE SYSTEM$BIND`, `PUT`) are refused, and counted.
@@ -15,7 +16,7 @@ import { duplicateSourceCheck } from './merge-check.ts';
 import { appendRows } from './stand-in-append.ts';
 import type { TableLocks } from './stand-in-locks.ts';
 import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
-import { duplicateMergeRow, fromDuckDb, insufficientPrivileges, SnowflakeStandInError, stageBindRefused } from './snowflake-errors.ts';
+import { duplicateMergeRow, fromDuckDb, insufficientPrivileges, noWarehouse, SnowflakeStandInError, stageBindRefused } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
 
 /** A bind as `snowflake-sdk` sends it: one value, or one value per row (array binds). */
@@ -47,6 +48,8 @@ export interface SessionContext {
   /** The account's table locks, shared by every session. */
   readonly locks: TableLocks;
   readonly readOnly: boolean;
+  /** Whether the session has a warehouse it may use; DML needs one. */
+  readonly warehouse: boolean;
   readonly stats: StandInStats;
 }
 
@@ -74,6 +77,7 @@ const TYPE_IDS: Readonly<Record<string, number>> = {
   DROP: 0x6300,
 };
 const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
+const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** The driver's stage bind path: `CREATE TEMPORARY STAGE SYSTEM$BIND...`, then `PUT file://...`. */
 const STAGE_PATH = /^\s*(?:PUT\s|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?STAGE\b)|SYSTEM\$BIND/i;
 /** Rows per DuckDB statement when an array-bound INSERT is expanded to a multi-row VALUES. */
@@ -113,6 +117,7 @@ export class StandInSession {
         await this.#endTransaction(keyword);
         return status(typeId);
     }
+    if (DML.has(keyword) && !this.#ctx.warehouse) throw noWarehouse();
     if (DDL.has(keyword)) {
       this.#checkWritable(sqlText);
       await this.#endTransaction('COMMIT');
