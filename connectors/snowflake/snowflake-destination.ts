@@ -19,6 +19,7 @@ import * as sql from './snowflake-sql.ts';
 import { decodeRow } from './snowflake-rows.ts';
 import { toStagedText } from './snowflake-types.ts';
 
+/** What the destination needs besides its config. */
 export interface SnowflakeDeps {
   readonly logger: Logger;
   /** The clock of lock leases (tests move it instead of waiting). */

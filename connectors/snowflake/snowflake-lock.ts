@@ -30,6 +30,7 @@ export const snowflakeLockTable: TableSpec = {
   columns: [...lockTable.columns, column('expires_at', 'timestamp', false), column('session_id', 'string')],
 };
 
+/** What taking and keeping the lease needs. */
 export interface LeaseLockDeps {
   /** A session of its own: renewals must not join a data transaction. Closed on release. */
   readonly client: SnowflakeClient;

@@ -1,6 +1,7 @@
 /** `aivis <args>` as a user runs it: a child process, loopback guard loaded, output collected. */
 import { spawn } from 'node:child_process';
 
+/** How the process ended and what it printed. */
 export interface CliResult {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;

@@ -6,6 +6,7 @@
  */
 import { countPlaceholders, splitSql } from './sql-rewrite.ts';
 
+/** The query that finds a target row matched by several source rows. */
 export interface DuplicateCheck {
   /** A query returning a row iff some target row matches more than one source row. */
   readonly sql: string;

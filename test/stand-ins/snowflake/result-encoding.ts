@@ -8,6 +8,7 @@
  */
 import { DuckDBTimestampTZValue, DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 
+/** One column of a result, as Snowflake describes it (`rowtype[]`). */
 export interface RowType {
   readonly name: string;
   readonly type: string;
@@ -17,6 +18,7 @@ export interface RowType {
   readonly nullable: boolean;
 }
 
+/** A result in Snowflake's JSON encoding: `rowtype` and a `rowset` of strings. */
 export interface EncodedResult {
   readonly rowtype: RowType[];
   readonly rowset: (string | null)[][];

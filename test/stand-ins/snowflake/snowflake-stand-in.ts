@@ -23,6 +23,7 @@ import { StandInSession, type StandInStats, type WireBind } from './stand-in-ses
 export type { StandInUser } from './stand-in-login.ts';
 export type { StandInStats } from './stand-in-session.ts';
 
+/** The account the stand-in plays: who may log in, and what exists. */
 export interface SnowflakeStandInOptions {
   readonly users: readonly StandInUser[];
   /** Databases that exist (upper-case names, as Snowflake stores unquoted ones). */
@@ -33,6 +34,7 @@ export interface SnowflakeStandInOptions {
   readonly readOnlyRoles?: readonly string[];
 }
 
+/** A running stand-in. */
 export interface SnowflakeStandIn {
   /** `http://127.0.0.1:PORT`, the driver's `accessUrl`. */
   readonly url: string;

@@ -7,6 +7,7 @@
 import { literalResult, type EncodedResult } from './result-encoding.ts';
 import type { StandInSession, WireBind } from './stand-in-session.ts';
 
+/** A session as account statements see it: its id, its user, its statements. */
 export interface AccountSession {
   readonly id: string;
   readonly user: string;

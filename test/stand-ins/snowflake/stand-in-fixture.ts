@@ -23,6 +23,7 @@ export function keyPairFiles(passphrase: string): { privateKeyFile: string; publ
   return { privateKeyFile, publicKeyPem: publicKey };
 }
 
+/** A running stand-in with the tests' usual account (users, database, warehouse, roles). */
 export interface StandInSetup {
   readonly standIn: SnowflakeStandIn;
   /** A password config for `schema`, as a user would write it. */

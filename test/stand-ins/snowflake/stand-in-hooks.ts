@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { snowflakeRowReader, type SnowflakeRowReader } from './row-reader.ts';
 import { startStandIn, type StandInSetup } from './stand-in-fixture.ts';
 
+/** The file's stand-in and row reader, available once `beforeAll` ran. */
 export interface StandInHooks {
   setup(): StandInSetup;
   reader(): SnowflakeRowReader;

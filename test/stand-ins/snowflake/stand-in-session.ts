@@ -25,6 +25,7 @@ export interface WireBind {
   readonly value: string | null | (string | null)[];
 }
 
+/** A result with the statement type id the driver reads (DML 0x3xxx, DDL >= 0x6000). */
 export interface StatementResult extends EncodedResult {
   readonly statementTypeId: number;
 }
@@ -39,6 +40,7 @@ export interface StandInStats {
   maxBindValues: number;
 }
 
+/** What a session gets from the account: its id, its DuckDB connection, shared locks and counters. */
 export interface SessionContext {
   /** Snowflake's session id (`CURRENT_SESSION()`, the `session` column of SHOW TRANSACTIONS). */
   readonly id: string;
