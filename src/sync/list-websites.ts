@@ -3,7 +3,7 @@
  * basis of removal reconciliation, so it is read whole before anything is written: a run
  * whose listing fails part-way writes nothing and infers no removal.
  */
-import type { Website } from '../../schemas/index.ts';
+import { websiteIdSchema, type Website } from '../../schemas/index.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { websitesStream } from '../streams/index.ts';
 import { PAGE_LIMIT } from './scan-feed.ts';
@@ -13,20 +13,28 @@ export interface Listing {
   readonly rejected: { readonly raw: unknown; readonly error: string }[];
   /** Every id the listing named, valid record or not: a listed website is never "removed". */
   readonly seenIds: ReadonlySet<string>;
+  /**
+   * The websites to sync: every listed id that is a valid website id, including those whose
+   * record broke the schema elsewhere (their evidence is not at fault). `measured` is false
+   * only when the record says `last_analysis_at: null` (analytics would be a certain 404).
+   */
+  readonly plan: readonly { readonly id: string; readonly measured: boolean }[];
 }
 
 export async function listWebsites(client: ApiClient): Promise<Listing> {
   const websites: Listing['websites'][number][] = [];
   const rejected: Listing['rejected'][number][] = [];
   const seenIds = new Set<string>();
+  const plan: Listing['plan'][number][] = [];
   const pages = client.paginate({ path: websitesStream.path, query: { limit: PAGE_LIMIT }, recordSchema: websitesStream.recordSchema });
   for await (const page of pages) {
     for (const record of page.records) {
-      const id = (record.raw as { id?: unknown } | null)?.id;
-      if (typeof id === 'string') seenIds.add(id);
+      const raw = (record.raw ?? {}) as { id?: unknown; last_analysis_at?: unknown };
+      if (typeof raw.id === 'string') seenIds.add(raw.id);
       if (record.ok) websites.push({ website: record.value, raw: record.raw });
       else rejected.push({ raw: record.raw, error: record.error });
+      if (websiteIdSchema.safeParse(raw.id).success) plan.push({ id: raw.id as string, measured: raw.last_analysis_at !== null });
     }
   }
-  return { websites, rejected, seenIds };
+  return { websites, rejected, seenIds, plan };
 }

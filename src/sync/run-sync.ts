@@ -143,6 +143,7 @@ async function syncAll(run: RunContext): Promise<void> {
 
   const listing = await listWebsites(client);
   if (run.streams.includes('websites') && run.command === 'sync') await reconcile(run, listing, buffer);
+  else await recordListingRejections(run, listing, buffer);
 
   const saved = new Map((await run.stateStore.load()).map((e) => [stateKey(e.stream, e.scope), e.state]));
   const planned = planWebsites(run, listing);
@@ -154,7 +155,7 @@ async function syncAll(run: RunContext): Promise<void> {
   await forEachConcurrent(planned, run.concurrency ?? 4, async (website) => {
     if (stopped()) return;
     try {
-      await syncWebsite(run, buffer, saved, website.id, website.last_analysis_at !== null);
+      await syncWebsite(run, buffer, saved, website.id, website.measured);
     } catch (error) {
       fatal ??= error;
       abort.abort();
@@ -183,16 +184,9 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   const removed = websitesToRemove(active, listing.seenIds);
   checkMassRemoval(removed.length, active.length, run.allowMassRemoval ?? false);
   const context = { runId: run.runId, syncedAt: run.syncedAt };
-  const rejected = listing.rejected.map((r) => rejectedRow({ stream: 'websites', scope: '*', error: r.error, raw: r.raw, ...context }));
-  await buffer.add({
-    tables: [
-      { table: websitesTable, rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)) },
-      { table: rejectedTable, rows: rejected },
-    ],
-  });
-  const counts = counters.stream('websites');
-  counts.rows += listing.websites.length;
-  counts.rejected += rejected.length;
+  await buffer.add({ tables: [{ table: websitesTable, rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)) }] });
+  counters.stream('websites').rows += listing.websites.length;
+  await recordListingRejections(run, listing, buffer);
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
   if (removed.length > 0) {
@@ -202,15 +196,23 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   }
 }
 
+/** Listing records that break the schema are kept in `_aivis_rejected` whatever streams run. */
+async function recordListingRejections(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
+  if (listing.rejected.length === 0) return;
+  const context = { runId: run.runId, syncedAt: run.syncedAt };
+  const rows = listing.rejected.map((r) => rejectedRow({ stream: 'websites', scope: '*', error: r.error, raw: r.raw, ...context }));
+  await buffer.add({ tables: [{ table: rejectedTable, rows }] });
+  run.counters.stream('websites').rejected += rows.length;
+  run.logger.warn('website records rejected', { count: rows.length });
+}
+
 function planWebsites(run: RunContext, listing: Listing) {
   const include = run.config.websites?.include;
   const only = run.websites;
   for (const id of only ?? []) {
     if (!listing.seenIds.has(id)) run.logger.warn('website not in the listing (removed, or not in this workspace); skipped', { website_id: id });
   }
-  return listing.websites
-    .map((w) => w.website)
-    .filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
+  return listing.plan.filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
 }
 
 async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean) {

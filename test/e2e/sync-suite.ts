@@ -226,6 +226,24 @@ export function runSyncSuite(target: SyncTarget): void {
       expect((await world.rows(runsTable))[0]).toMatchObject({ status: 'partial' });
     });
 
+    it('rejects a malformed website record but still syncs that website and never marks it removed', async () => {
+      await world.sync();
+      const [website] = world.sandbox.truth.websites() as { id: string }[];
+      world.sandbox.clock.advance({ days: 1 });
+      world.sandbox.faults.set({ kind: 'malformed_record', routes: ['websites.list'], count: 1, field: 'country', value: 'Atlantis' });
+      const summary = await world.sync();
+      expect(summary.exitCode).toBe(3);
+      expect(summary.counters.removedWebsites).toBe(0);
+      const rejected = await world.rows(rejectedTable);
+      expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([['websites', '*', 'country: must be two uppercase letters such as US (got "Atlantis")']]);
+      expect((rejected[0]!._raw as { id: string }).id).toBe(website!.id);
+      const row = (await world.rows(websitesTable)).find((w) => w.id === website!.id);
+      expect(row?._removed_at).toBeNull();
+      // Its evidence still arrived: every data table other than websites equals the truth.
+      const mentions = (await world.rows(STREAM_TABLES.mentions[0]!)).filter((m) => m.website_id === website!.id);
+      expect(mentions).toHaveLength([...world.sandbox.truth.mentions(website!.id)].length);
+    });
+
     it('reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)', async () => {
       const [failing] = world.sandbox.truth.websites() as { id: string }[];
       world.sandbox.faults.set({ kind: 'unavailable', routes: ['mentions'], websites: [failing!.id] });
