@@ -36,8 +36,8 @@ interface SyncProcess {
 }
 
 /** Runs `aivis sync` once; rejects with its stderr unless it exits 0. */
-function runCli(configFile: string, env: NodeJS.ProcessEnv): Promise<{ stderr: string; seconds: number }> {
-  const args = ['-v', process.execPath, '--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', 'sync', '--config', configFile];
+function runCli(configFile: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[]): Promise<{ stderr: string; seconds: number }> {
+  const args = ['-v', process.execPath, ...nodeFlags, '--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', 'sync', '--config', configFile];
   const start = performance.now();
   return new Promise((resolve, reject) => {
     execFile('/usr/bin/time', args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
@@ -47,14 +47,14 @@ function runCli(configFile: string, env: NodeJS.ProcessEnv): Promise<{ stderr: s
   });
 }
 
-async function syncPeak(mentions: number, databaseUrl: string, dir: string): Promise<SyncProcess> {
+async function syncPeak(mentions: number, databaseUrl: string, dir: string, nodeFlags: readonly string[]): Promise<SyncProcess> {
   const perAnalysis = Math.ceil(mentions / ((WEBSITES * 4) / 5) / ANALYSES);
   const sandbox = await spawnSandbox({ seed: 3, websites: WEBSITES, analysesPerWebsite: ANALYSES, mentionsPerAnalysis: perAnalysis, citationsPerAnalysis: 0, requestsPerMinute: 0 });
   const configFile = path.join(dir, `aivis-${mentions}.yaml`);
   await writeFile(configFile, CONFIG);
   try {
     const env = { ...process.env, AIVIS_BASE_URL: sandbox.baseUrl, AIVIS_API_KEY: sandbox.apiKey, DATABASE_URL: databaseUrl, AIVIS_CONFIG: undefined };
-    const { stderr, seconds } = await runCli(configFile, env);
+    const { stderr, seconds } = await runCli(configFile, env, nodeFlags);
     const kb = MAX_RSS.exec(stderr)?.[1];
     if (kb === undefined) throw new Error(`no "Maximum resident set size" in the output of /usr/bin/time:\n${stderr.slice(-1000)}`);
     return { peakMb: Number(kb) / 1024, seconds, rows: perAnalysis * ANALYSES * ((WEBSITES * 4) / 5) };
@@ -63,22 +63,25 @@ async function syncPeak(mentions: number, databaseUrl: string, dir: string): Pro
   }
 }
 
-/** One sync per size, each into a fresh database (`database(n)`). */
-export async function peakMemory(sizes: readonly number[], database: (n: number) => Promise<string>): Promise<BenchFigure[]> {
+/**
+ * One sync per size, each into a fresh database (`database(n)`), the node process started
+ * with `nodeFlags` (e.g. V8 heap caps).
+ */
+export async function peakMemory(sizes: readonly number[], database: (n: number) => Promise<string>, nodeFlags: readonly string[] = []): Promise<BenchFigure[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-bench-memory-'));
   try {
     const runs: SyncProcess[] = [];
-    for (const size of sizes) runs.push(await syncPeak(size, await database(size), dir));
+    for (const size of sizes) runs.push(await syncPeak(size, await database(size), dir, nodeFlags));
     const smallest = runs[0]!;
     return runs.map((run) => {
       const value = round(run.peakMb, 1);
       const growth = round(run.peakMb / smallest.peakMb, 2);
       return {
-        key: `peak_memory.${run.rows}`,
-        figure: `Peak RSS of aivis sync, ${run.rows.toLocaleString('en-US')} mentions (MB)`,
+        key: `peak_memory${nodeFlags.length > 0 ? '_flagged' : ''}.${run.rows}`,
+        figure: `Peak RSS of aivis sync, ${run.rows.toLocaleString('en-US')} mentions${nodeFlags.length > 0 ? `, node ${nodeFlags.join(' ')}` : ''} (MB)`,
         value,
         ...atMost(256)(value),
-        measured: `${value} MB, ${growth}x the ${smallest.rows.toLocaleString('en-US')}-row run; ${Math.round(run.rows / run.seconds)} rows/s in ${round(run.seconds, 1)} s`,
+        measured: `${value} MB${run === smallest ? '' : `, ${growth}x the ${smallest.rows.toLocaleString('en-US')}-row run`}; ${Math.round(run.rows / run.seconds)} rows/s in ${round(run.seconds, 1)} s`,
         inputs: `W=${WEBSITES} (8 measured), H=${ANALYSES}, M=${run.rows / 40}, streams websites+mentions, 6000 req/min, Postgres, flush 5000 rows`,
         detail: { peakMb: value, growthVsSmallest: growth, rows: run.rows, seconds: round(run.seconds, 1) },
       };
