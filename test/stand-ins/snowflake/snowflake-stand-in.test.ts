@@ -79,6 +79,11 @@ describe('Snowflake stand-in', () => {
     const rows = Array.from({ length: 1200 }, (_, i) => [`r${i}`, i % 2 ? null : String(i)]);
     expect(await run(c, 'INSERT INTO analytics.binds.t VALUES (?, ?)', rows)).toEqual([{ 'number of rows inserted': '1200' }]);
     expect(await run(c, 'SELECT COUNT(*) AS n, COUNT(n) AS filled FROM analytics.binds.t')).toEqual([{ N: '1200', FILLED: '600' }]);
+    // One bad row fails the whole statement: no row of it lands.
+    await run(c, 'CREATE TABLE analytics.binds.nums (id VARCHAR, n NUMBER(38,0))');
+    const bad = [...Array.from({ length: 10 }, (_, i) => [`ok${i}`, String(i)]), ['bad', 'not a number']];
+    await expect(run(c, 'INSERT INTO analytics.binds.nums VALUES (?, ?)', bad)).rejects.toMatchObject({ code: '100038' });
+    expect(await run(c, 'SELECT COUNT(*) AS n FROM analytics.binds.nums')).toEqual([{ N: '0' }]);
     await destroy(c);
   });
 

@@ -1,8 +1,8 @@
 /**
  * A fast path for array-bound `INSERT INTO t (every column, in order) VALUES (?, ...)`: the
- * rows go through DuckDB's appender (about 20 times faster than multi-row VALUES), inside the
- * session's transaction, with DuckDB's casts and errors. Anything else returns false and runs
- * as SQL.
+ * rows go through DuckDB's appender (about 20 times faster than multi-row VALUES), with
+ * DuckDB's casts and errors; the caller makes it all-or-nothing. Anything else returns false
+ * and runs as SQL.
  */
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { splitSql } from './sql-rewrite.ts';

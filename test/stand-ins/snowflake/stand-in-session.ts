@@ -169,7 +169,7 @@ export class StandInSession {
         const chunk = rows.slice(i, i + VALUES_ROWS_PER_STATEMENT);
         chunks.push({ sql: values[1] + chunk.map(() => values[2]).join(', '), params: chunk.flat() });
       }
-      if (await appendRows(this.#ctx.connection, sql, rows)) {
+      if (await this.#atomically(() => appendRows(this.#ctx.connection, sql, rows))) {
         appended = rows.length;
         executed.push(...chunks); // the same rows as SQL, should the transaction be replayed
       } else {
@@ -204,6 +204,20 @@ export class StandInSession {
       { name: 'number of rows inserted', value: counted('INSERT'), type: 'fixed' },
       { name: 'number of rows updated', value: counted('UPDATE'), type: 'fixed' },
     ]);
+  }
+
+  /** Runs `work` as one statement would: all or nothing, inside or outside a transaction. */
+  async #atomically<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#journal) return work(); // a failure undoes it with the rest of the statement
+    await this.#run('BEGIN TRANSACTION');
+    try {
+      const result = await work();
+      await this.#run('COMMIT');
+      return result;
+    } catch (error) {
+      await this.#run('ROLLBACK');
+      throw error;
+    }
   }
 
   /** DuckDB aborted the transaction; restore Snowflake's "only the statement failed". */
