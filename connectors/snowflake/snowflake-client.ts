@@ -48,8 +48,22 @@ export async function connectSnowflake(options: ConnectionOptions): Promise<Snow
   await new Promise<void>((resolve, reject) =>
     connection.connect((error) => (error ? reject(snowflakeError(error, `login as ${options.username} on account ${options.account}`)) : resolve())),
   );
-  return createClient(connection);
+  const client = createClient(connection);
+  try {
+    for (const statement of SESSION_SETUP) await client.execute(statement);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
 }
+
+/**
+ * Session parameters our SQL relies on, whatever the account or user sets: statements
+ * outside BEGIN commit on their own (the lock session's UPDATEs must), and ISO-8601 text
+ * such as `2026-01-02T03:04:05.123456Z` casts to TIMESTAMP_TZ.
+ */
+const SESSION_SETUP = ['ALTER SESSION SET AUTOCOMMIT = TRUE', "ALTER SESSION SET TIMESTAMP_INPUT_FORMAT = 'AUTO'"];
 
 function createClient(connection: Connection): SnowflakeClient {
   let closed = false;

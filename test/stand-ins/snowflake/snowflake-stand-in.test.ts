@@ -149,7 +149,7 @@ describe('Snowflake stand-in', () => {
     const next = await connect();
     await expect(run(next, `INSERT INTO analytics.detached.t VALUES ('blocked')`)).rejects.toMatchObject({ code: '000625' });
     const transactions = await run(next, 'SHOW TRANSACTIONS');
-    expect(transactions).toEqual([{ id: expect.any(String), user: LOADER.name, session, name: expect.any(String), state: 'running' }]);
+    expect(transactions).toEqual([{ id: expect.any(String), user: LOADER.name, session, name: expect.any(String), started_on: null, state: 'running', scope: '0' }]);
     await run(next, 'SELECT SYSTEM$ABORT_TRANSACTION(?)', [transactions[0]!.id]);
     expect(setup.standIn.openTransactions()).toBe(0);
     await run(next, `INSERT INTO analytics.detached.t VALUES ('after')`);

@@ -25,8 +25,17 @@ export async function accountStatement(
     // Like Snowflake without the account-level form: the caller's own user's transactions.
     const rows = [...sessions]
       .filter((s) => s.user === caller.user && s.handler.transactionId !== undefined)
-      .map((s) => [s.handler.transactionId!, s.user, s.id, s.handler.transactionId!, 'running']);
-    const columns = [{ name: 'id', type: 'fixed' as const }, { name: 'user' }, { name: 'session', type: 'fixed' as const }, { name: 'name' }, { name: 'state' }];
+      .map((s) => [s.handler.transactionId!, s.user, s.id, s.handler.transactionId!, null, 'running', '0']);
+    // Snowflake's columns, lower-case as SHOW prints them (started_on left NULL here).
+    const columns = [
+      { name: 'id', type: 'fixed' as const },
+      { name: 'user' },
+      { name: 'session', type: 'fixed' as const },
+      { name: 'name' },
+      { name: 'started_on' },
+      { name: 'state' },
+      { name: 'scope', type: 'fixed' as const },
+    ];
     return { ...literalResult(columns, rows), statementTypeId: 0x1000 };
   }
   const abort = /^\s*SELECT\s+SYSTEM\$ABORT_TRANSACTION\(\s*(\?|\d+)\s*\)/i.exec(sqlText);

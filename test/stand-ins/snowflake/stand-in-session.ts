@@ -80,6 +80,8 @@ const TYPE_IDS: Readonly<Record<string, number>> = {
 };
 const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
 const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+/** `ALTER SESSION SET` of a value the stand-in always has: autocommit on, AUTO timestamp input. */
+const SESSION_DEFAULTS = /^\s*ALTER\s+SESSION\s+SET\s+(?:AUTOCOMMIT\s*=\s*TRUE|TIMESTAMP_INPUT_FORMAT\s*=\s*'AUTO')\s*;?\s*$/i;
 /** The driver's stage bind path: `CREATE TEMPORARY STAGE SYSTEM$BIND...`, then `PUT file://...`. */
 const STAGE_PATH = /^\s*(?:PUT\s|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?STAGE\b)|SYSTEM\$BIND/i;
 /** Rows per DuckDB statement when an array-bound INSERT is expanded to a multi-row VALUES. */
@@ -102,6 +104,7 @@ export class StandInSession {
       this.#ctx.stats.stageBindAttempts++;
       throw stageBindRefused();
     }
+    if (SESSION_DEFAULTS.test(sqlText)) return status(0x6000); // the only session settings the stand-in has
     const rows = bindRows(bindings);
     this.#ctx.stats.maxBindValues = Math.max(this.#ctx.stats.maxBindValues, rows.length * (rows[0]?.length ?? 0));
     const typeId = TYPE_IDS[keyword] ?? 0x6000;
