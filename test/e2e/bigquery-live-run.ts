@@ -7,10 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import { LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { ENGINE_TABLES } from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
+import { kindsTable } from '../conformance/fixtures.ts';
+import { exerciseLiveDestination } from '../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT!;
 const location = process.env.AIVIS_TEST_BIGQUERY_LOCATION ?? 'US';
@@ -22,22 +21,10 @@ const destination = createBigqueryDestination(config, { logger: silentLogger });
 const other = createBigqueryDestination(config, { logger: silentLogger });
 const admin = new BigQuery({ projectId: project, location, ...(keyFile ? { keyFilename: keyFile } : {}) });
 try {
-  await destination.open();
-  await other.open();
-  await destination.check();
-  await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
-  const lock = await destination.acquireLock(owner('live-1', process.pid));
-  const refused = await other.acquireLock(owner('live-2', process.pid)).then(
-    () => 'acquired',
-    (error: unknown) => (error instanceof LockHeldError ? 'refused' : String(error)),
-  );
-  const result = await destination.commit(
-    flushOf(kindsTable, [kindsRow('r1', { i: 1 }), kindsRow('r1', { i: 9007199254740993n, j: '{"a":[1,2]}', t: '2026-01-02T03:04:05.123456Z' })], [stateEntry('mentions', 'web_1', 'f1')]),
-  );
-  const [rows] = await admin.query({ query: `SELECT id, CAST(i AS STRING) AS i, TO_JSON_STRING(j) AS j, FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', t) AS t FROM \`${project}.${dataset}.${kindsTable.name}\``, location });
-  const state = await destination.readState();
-  await lock.release();
-  process.stdout.write(JSON.stringify({ refused, result, rows, state }) + '\n');
+  await exerciseLiveDestination(destination, other, async () => {
+    const [rows] = await admin.query({ query: `SELECT id, CAST(i AS STRING) AS i, TO_JSON_STRING(j) AS j, FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', t) AS t FROM \`${project}.${dataset}.${kindsTable.name}\``, location });
+    return rows as unknown[];
+  });
 } finally {
   await destination.close();
   await other.close();

@@ -3,12 +3,11 @@
  * (`AIVIS_TEST_BIGQUERY_KEY_FILE`, `GOOGLE_APPLICATION_CREDENTIALS`, or gcloud ADC). The work
  * runs in a child process without the loopback guard; every other test stays on loopback.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runLiveScript } from '../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT;
 const credentials =
@@ -19,14 +18,7 @@ const missing = !project ? 'AIVIS_TEST_BIGQUERY_PROJECT is not set' : !credentia
 
 describe('BigQuery live', () => {
   it.skipIf(missing !== undefined)(`check, load, MERGE, state and lock on a throwaway dataset${missing ? ` (skipped: ${missing})` : ''}`, { timeout: 300_000 }, async () => {
-    const child = spawn(process.execPath, ['test/e2e/bigquery-live-run.ts'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect({ code, err }).toEqual({ code: 0, err: '' });
-    const seen = JSON.parse(out) as Record<string, unknown>;
+    const seen = await runLiveScript('test/e2e/bigquery-live-run.ts');
     expect(seen.refused).toBe('refused');
     expect(seen.rows).toEqual([{ id: 'r1', i: '9007199254740993', j: '{"a":[1,2]}', t: '2026-01-02T03:04:05.123456Z' }]);
     expect((seen.result as { rowsWritten: unknown }).rowsWritten).toEqual({ conformance_kinds: 1 });

@@ -11,10 +11,9 @@ import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts
 import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
 import { decodeRow } from '../../connectors/snowflake/snowflake-rows.ts';
 import { schemaName, selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
-import { LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { ENGINE_TABLES } from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
+import { kindsTable } from '../conformance/fixtures.ts';
+import { exerciseLiveDestination } from '../support/live-destination.ts';
 
 const env = (name: string) => process.env[`AIVIS_TEST_SNOWFLAKE_${name}`];
 const config: SnowflakeConfig = {
@@ -33,29 +32,12 @@ const destination = createSnowflakeDestination(config, { logger: silentLogger })
 const other = createSnowflakeDestination(config, { logger: silentLogger });
 const admin = await connectSnowflake(connectionOptions(config));
 try {
-  await destination.open();
-  await other.open();
-  await destination.check();
-  await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
-  const lock = await destination.acquireLock(owner('live-1', process.pid));
-  const refused = await other.acquireLock(owner('live-2', process.pid)).then(
-    () => 'acquired',
-    (error: unknown) => (error instanceof LockHeldError ? 'refused' : String(error)),
+  await exerciseLiveDestination(destination, other, async () =>
+    (await admin.execute(selectAllSql(snowflakeLocation(config), kindsTable))).map((row) => {
+      const decoded = decodeRow(kindsTable, row);
+      return { ...decoded, i: String(decoded.i), j: JSON.parse(String(decoded.j)) as unknown };
+    }),
   );
-  const result = await destination.commit(
-    flushOf(
-      kindsTable,
-      [kindsRow('r1', { i: 1 }), kindsRow('r1', { i: 9007199254740993n, j: '{"a":[1,2]}', t: '2026-01-02T03:04:05.123456Z', b: true, f: 0.1 })],
-      [stateEntry('mentions', 'web_1', 'f1')],
-    ),
-  );
-  const rows = (await admin.execute(selectAllSql(snowflakeLocation(config), kindsTable))).map((row) => {
-    const decoded = decodeRow(kindsTable, row);
-    return { ...decoded, i: String(decoded.i), j: JSON.parse(String(decoded.j)) as unknown };
-  });
-  const state = await destination.readState();
-  await lock.release();
-  process.stdout.write(JSON.stringify({ refused, result, rows, state }) + '\n');
 } finally {
   await destination.close();
   await other.close();

@@ -4,9 +4,8 @@
  * `_PRIVATE_KEY_PASSPHRASE`). The work runs in a child process without the loopback guard;
  * every other test stays on loopback.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { runLiveScript } from '../support/live-destination.ts';
 
 const env = (name: string) => process.env[`AIVIS_TEST_SNOWFLAKE_${name}`];
 const missing = !env('ACCOUNT')
@@ -16,14 +15,7 @@ const missing = !env('ACCOUNT')
 
 describe('Snowflake live', () => {
   it.skipIf(missing !== undefined)(`check, load, MERGE, state and lock on a throwaway schema${missing ? ` (skipped: ${missing})` : ''}`, { timeout: 300_000 }, async () => {
-    const child = spawn(process.execPath, ['test/e2e/snowflake-live-run.ts'], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect({ code, err }).toEqual({ code: 0, err: '' });
-    const seen = JSON.parse(out) as Record<string, unknown>;
+    const seen = await runLiveScript('test/e2e/snowflake-live-run.ts');
     expect(seen.refused).toBe('refused');
     expect(seen.rows).toEqual([{ id: 'r1', s: null, i: '9007199254740993', f: 0.1, b: true, t: '2026-01-02T03:04:05.123456Z', j: { a: [1, 2] } }]);
     expect((seen.result as { rowsWritten: unknown }).rowsWritten).toEqual({ conformance_kinds: 1 });
