@@ -13,7 +13,7 @@ import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { openBigqueryClient, type BigqueryClient } from './bigquery-client.ts';
 import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions } from './bigquery-config.ts';
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-credentials.ts';
@@ -25,6 +25,7 @@ import {
   createDatasetDdl,
   createTableDdl,
   deleteStateSql,
+  markAbandonedRunsSql,
   markRemovedSql,
   mergeSql,
   quoteTable,
@@ -135,6 +136,11 @@ export class BigqueryDestination implements Destination {
       removed_at: { type: 'TIMESTAMP', value: removedAt },
       ids: { type: 'ARRAY<STRING>', value: ids },
     });
+  }
+
+  async markAbandonedRuns(currentRunId: string): Promise<void> {
+    await this.#lease?.assertHeld();
+    await this.#open().query(markAbandonedRunsSql(this.#ref(runsTable.name)), { run_id: { type: 'STRING', value: currentRunId } });
   }
 
   async acquireLock(owner: LockOwner): Promise<DestinationLock> {

@@ -81,6 +81,11 @@ export function activeWebsitesSql(websites: TableRef): string {
   return `SELECT id FROM ${quoteTable(websites)} WHERE _removed_at IS NULL ORDER BY id`;
 }
 
+/** Parameter `@run_id`: see `Destination.markAbandonedRuns`. */
+export function markAbandonedRunsSql(runs: TableRef): string {
+  return `UPDATE ${quoteTable(runs)} SET status = 'abandoned' WHERE status = 'running' AND id <> @run_id`;
+}
+
 export function markRemovedSql(websites: TableRef): string {
   return `UPDATE ${quoteTable(websites)} SET _removed_at = @removed_at WHERE _removed_at IS NULL AND id IN UNNEST(@ids)`;
 }

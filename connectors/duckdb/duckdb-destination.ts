@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
-import { activeWebsiteIdsSql, deleteLockRowSql, deleteStateSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
+import { activeWebsiteIdsSql, deleteLockRowSql, deleteStateSql, markAbandonedRunsSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import { DestinationError } from '../../src/errors.ts';
-import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import { takeProcessLock } from './duckdb-lock.ts';
@@ -118,6 +118,10 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
     async markWebsitesRemoved(ids, removedAt) {
       if (ids.length === 0) return;
       await open().run(markRemovedSql(sql.tableName(options, websitesTable.name), ids.length), [removedAt, ...ids]);
+    },
+
+    async markAbandonedRuns(currentRunId) {
+      await open().run(markAbandonedRunsSql(sql.tableName(options, runsTable.name)), [currentRunId]);
     },
 
     async acquireLock(owner): Promise<DestinationLock> {

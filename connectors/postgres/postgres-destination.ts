@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
-import { activeWebsiteIdsSql, deleteStateSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
+import { activeWebsiteIdsSql, deleteStateSql, markAbandonedRunsSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
-import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { connectPostgres, errorCode, type PostgresSession } from './postgres-client.ts';
 import type { PostgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock } from './postgres-lock.ts';
@@ -114,6 +114,10 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     async markWebsitesRemoved(ids, removedAt) {
       if (ids.length === 0) return;
       await open().query(markRemovedSql(qualifiedName(schema, websitesTable.name), ids.length), [removedAt, ...ids]);
+    },
+
+    async markAbandonedRuns(currentRunId) {
+      await open().query(markAbandonedRunsSql(qualifiedName(schema, runsTable.name)), [currentRunId]);
     },
 
     acquireLock: (owner): Promise<DestinationLock> => acquirePostgresLock(options, logger, owner),

@@ -144,6 +144,10 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       }
     },
 
+    async markAbandonedRuns(currentRunId) {
+      await session().execute(sql.markAbandonedRunsSql(at), [currentRunId]);
+    },
+
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
       const taken = await acquireLeaseLock({ client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now }, owner);

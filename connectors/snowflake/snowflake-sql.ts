@@ -5,7 +5,7 @@
  */
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
-import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import { ident } from './snowflake-identifier.ts';
 import { fromStagedText, SQL_TYPES } from './snowflake-types.ts';
@@ -93,6 +93,12 @@ export function deleteStateSql(at: SnowflakeLocation, filterColumns: readonly st
 
 export function activeWebsitesSql(at: SnowflakeLocation): string {
   return `SELECT ${ident('id')} FROM ${tableName(at, websitesTable.name)} WHERE ${ident('_removed_at')} IS NULL ORDER BY 1`;
+}
+
+/** Bind: the current run id. See `Destination.markAbandonedRuns`. */
+export function markAbandonedRunsSql(at: SnowflakeLocation): string {
+  const status = ident('status');
+  return `UPDATE ${tableName(at, runsTable.name)} SET ${status} = 'abandoned' WHERE ${status} = 'running' AND ${ident('id')} <> ?`;
 }
 
 /** Binds: the removal time, then `count` website ids. Only unmarked websites are marked. */

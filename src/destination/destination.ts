@@ -122,6 +122,13 @@ export interface Destination {
   markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void>;
 
   /**
+   * Marks `_aivis_runs` rows still `running`, other than `currentRunId`, as `abandoned`: called
+   * while holding the run lock, so no other run is alive and those rows belong to runs that
+   * were killed before they could record their end. `finished_at` stays NULL (unknown).
+   */
+  markAbandonedRuns(currentRunId: string): Promise<void>;
+
+  /**
    * Takes the run lock for this destination schema. Throws `LockHeldError` naming the
    * holder when another live run has it. A crashed holder loses it (connection-bound lock
    * or an expired lease, depending on the destination).

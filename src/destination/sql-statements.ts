@@ -50,6 +50,11 @@ export function markRemovedSql(target: string, idCount: number): string {
   return `UPDATE ${target} SET "_removed_at" = CAST($1 AS TIMESTAMPTZ) WHERE "id" IN (${ids}) AND "_removed_at" IS NULL`;
 }
 
+/** Parameters: the current run id. See `Destination.markAbandonedRuns`. */
+export function markAbandonedRunsSql(target: string): string {
+  return `UPDATE ${target} SET "status" = 'abandoned' WHERE "status" = 'running' AND "id" <> $1`;
+}
+
 /** Parameters: lock name, run id. Deletes the row only while it still names this run. */
 export function deleteLockRowSql(target: string): string {
   return `DELETE FROM ${target} WHERE "name" = $1 AND "run_id" = $2`;

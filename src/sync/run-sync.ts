@@ -90,6 +90,8 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   try {
     await destination.ensureTables([...ENGINE_TABLES, ...streams.flatMap((s) => STREAM_TABLES[s])]);
     await destination.commit({ tables: [startRunRow(runId, command, startedAt)], state: [] });
+    // We hold the lock: any other run still "running" was killed before it could say so.
+    await destination.markAbandonedRuns(runId);
     logger.info('run started', { run_id: runId, command, streams, destination: destination.type });
     let error: unknown;
     try {

@@ -10,6 +10,7 @@ import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { LogicalRow } from './normalize.ts';
 import { locksTopic } from './topics/locks.ts';
 import { removalsTopic } from './topics/removals.ts';
+import { runsTopic } from './topics/runs.ts';
 import { schemaTopic } from './topics/schema.ts';
 import { stateTopic } from './topics/state.ts';
 import { typesTopic } from './topics/types.ts';
@@ -44,6 +45,7 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     stateTopic(target);
     schemaTopic(target);
     removalsTopic(target);
+    runsTopic(target);
     locksTopic(target);
   });
 }

@@ -91,15 +91,17 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
   };
 
   it('equals the truth after SIGKILLs at several points, with no duplicates', async () => {
-    // Kill once right after the listing, once after the first mid-scan checkpoint, once later on.
-    const killPoints: (() => Promise<boolean>)[] = [
-      async () => world.sandbox.stats.requests >= 3,
-      async () => (await savedCursors()) >= 1,
-      async () => (await savedCursors()) >= 2,
+    // Kill once right after the listing, once after a mid-scan checkpoint, once later on; each
+    // point counts from the child's own start, so every child gets going before it dies.
+    const killPoints: ((requestsAtStart: number) => Promise<boolean>)[] = [
+      async (at) => world.sandbox.stats.requests >= at + 3,
+      async (at) => world.sandbox.stats.requests >= at + 5 && (await savedCursors()) >= 1,
+      async (at) => world.sandbox.stats.requests >= at + 20 && (await savedCursors()) >= 1,
     ];
     for (const point of killPoints) {
+      const requestsAtStart = world.sandbox.stats.requests;
       const { child, done } = startCli(['sync', '--config', configPath], env);
-      await until(async () => (await point()) || child.exitCode !== null, 'the kill point');
+      await until(async () => (await point(requestsAtStart)) || child.exitCode !== null, 'the kill point');
       child.kill('SIGKILL');
       const killed = await done;
       expect(killed.signal ?? `exited ${killed.code}: ${killed.stderr}`).toBe('SIGKILL');
@@ -111,6 +113,8 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/: succeeded in /);
     await world.expectTruth();
+    // The killed runs could not record their end; the run after them marked them.
+    expect((await world.rows(runsTable)).map((r) => r.status).sort()).toEqual(['abandoned', 'abandoned', 'abandoned', 'succeeded']);
     const state = await world.rows(stateTable);
     for (const row of state) expect((row.state as { cursor: string | null }).cursor).toBeNull();
   });

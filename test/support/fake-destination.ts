@@ -18,7 +18,7 @@ import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { DestinationError } from '../../src/errors.ts';
-import { stateTable, websitesTable } from '../../src/tables/index.ts';
+import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 
 interface StoredTable {
   spec: TableSpec;
@@ -164,6 +164,12 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         const key = keyOf(websitesTable, { id });
         const row = stored.rows.get(key);
         if (row && (row._removed_at === null || row._removed_at === undefined)) stored.rows.set(key, { ...row, _removed_at: removedAt });
+      }
+    },
+    async markAbandonedRuns(currentRunId) {
+      const runs = table(runsTable.name);
+      for (const [key, row] of runs.rows) {
+        if (row.status === 'running' && row.id !== currentRunId) runs.rows.set(key, { ...row, status: 'abandoned' });
       }
     },
     async acquireLock(owner): Promise<DestinationLock> {
