@@ -37,7 +37,6 @@ async function timed(work: () => Promise<void>): Promise<number> {
 }
 
 async function commitAll(destination: Destination, batches: readonly MentionBatch[]): Promise<void> {
-  await destination.ensureTables([...ENGINE_TABLES, mentionsTable]);
   for (const { rows, state } of batches) await destination.commit({ tables: [{ table: mentionsTable, rows }], state: [state] });
 }
 
@@ -58,6 +57,7 @@ async function postgresRates(databaseUrl: string, batches: readonly MentionBatch
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    await destination.ensureTables([...ENGINE_TABLES, mentionsTable]);
     const aivisSeconds = await timed(() => commitAll(destination, batches));
     await client.query(`CREATE TABLE "${schema}".plain (LIKE "${schema}".mentions)`);
     const columns = mentionsTable.columns;
@@ -82,6 +82,7 @@ async function duckdbRates(batches: readonly MentionBatch[], rows: number): Prom
   const instance = await DuckDBInstance.fromCache(file);
   const connection = await instance.connect();
   try {
+    await destination.ensureTables([...ENGINE_TABLES, mentionsTable]);
     const aivisSeconds = await timed(() => commitAll(destination, batches));
     await connection.run('CREATE TABLE aivis.plain AS FROM aivis.mentions LIMIT 0');
     const columns = mentionsTable.columns;

@@ -62,7 +62,7 @@ export async function requestEfficiency(databaseUrl: string, sandboxOptions: San
         ...atMost(1.02)(value),
         measured:
           `${requests} requests / ${minimum} minimum (${rows} records returned, ${summary.counters.rows} rows loaded); ` +
-          `${unmeasured} unmeasured websites, whose analytics call the engine skips: ${round(requests / (minimum - unmeasured))} without those calls`,
+          `${unmeasured} unmeasured websites, whose analytics call the engine skips; without those calls in the minimum: ${round(requests / (minimum - unmeasured)).toFixed(3)}`,
         inputs,
         detail: { requests, minimum, records: rows, rowsLoaded: summary.counters.rows, unmeasuredWebsites: unmeasured },
       };
