@@ -18,8 +18,8 @@ import { scaledClock } from './scaled-clock.ts';
 const MINUTE = 60_000;
 const API_LIMIT = 100;
 
-/** Most arrivals inside any closed 60 s window. */
-function busiestMinute(arrivals: readonly number[]): number {
+/** Most arrivals inside any closed 60 s window (`arrivals` sorted). */
+export function busiestMinute(arrivals: readonly number[]): number {
   let most = 0;
   let first = 0;
   for (let last = 0; last < arrivals.length; last++) {
@@ -27,6 +27,19 @@ function busiestMinute(arrivals: readonly number[]): number {
     most = Math.max(most, last - first + 1);
   }
   return most;
+}
+
+/**
+ * Arrivals per minute over the whole minutes from the first arrival (`arrivals` sorted, in
+ * ms); the trailing partial minute is left out. Undefined when the run spans no whole minute.
+ */
+export function wholeMinuteRate(arrivals: readonly number[]): { perMinute: number; minutes: number } | undefined {
+  const start = arrivals[0];
+  const end = arrivals[arrivals.length - 1];
+  if (start === undefined || end === undefined) return undefined;
+  const minutes = Math.floor((end - start) / MINUTE);
+  if (minutes < 1) return undefined;
+  return { perMinute: arrivals.filter((at) => at < start + minutes * MINUTE).length / minutes, minutes };
 }
 
 export async function budgetUse(databaseUrl: string, sandboxOptions: SandboxOptions, budget: number, factor: number): Promise<BenchFigure> {
@@ -47,11 +60,10 @@ export async function budgetUse(databaseUrl: string, sandboxOptions: SandboxOpti
     const config = benchConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, databaseUrl }, { requests_per_minute: budget });
     await syncOnce({ config, client, destination, now: () => new Date(clock.now()) });
     arrivals.sort((a, b) => a - b);
-    const start = arrivals[0]!;
-    const end = arrivals[arrivals.length - 1]!;
-    const minutes = Math.floor((end - start) / MINUTE);
-    if (minutes < 1) throw new Error(`budget use: the sync took less than a minute of API time (${arrivals.length} requests); give it more websites`);
-    const perMinute = arrivals.filter((at) => at < start + minutes * MINUTE).length / minutes;
+    const rate = wholeMinuteRate(arrivals);
+    if (!rate) throw new Error(`budget use: the sync took less than a minute of API time (${arrivals.length} requests); give it more websites`);
+    const { perMinute, minutes } = rate;
+    const span = (arrivals[arrivals.length - 1]! - arrivals[0]!) / MINUTE;
     const throttled = sandbox.stats.throttled + client.stats.throttled;
     const value = round(perMinute / budget);
     return {
@@ -60,9 +72,9 @@ export async function budgetUse(databaseUrl: string, sandboxOptions: SandboxOpti
       value,
       target: '>= 0.95, 0 429s',
       met: atLeast(0.95)(value).met && throttled === 0,
-      measured: `${round(perMinute, 1)}/min over the first ${minutes} whole minutes of ${round((end - start) / MINUTE, 1)} (${arrivals.length} requests), busiest minute ${busiestMinute(arrivals)}, ${throttled} 429s`,
+      measured: `${round(perMinute, 1)}/min over the first ${minutes} whole minutes of ${round(span, 1)} (${arrivals.length} requests), busiest minute ${busiestMinute(arrivals)}, ${throttled} 429s`,
       inputs: `budget ${budget}/min, API limit ${API_LIMIT}/min, ${worldInputs(sandboxOptions)}; clock x${factor}`,
-      detail: { budget, apiLimit: API_LIMIT, perMinute: round(perMinute, 2), requests: arrivals.length, minutes: round((end - start) / MINUTE, 2), busiestMinute: busiestMinute(arrivals), throttled, clockFactor: factor },
+      detail: { budget, apiLimit: API_LIMIT, perMinute: round(perMinute, 2), requests: arrivals.length, minutes: round(span, 2), busiestMinute: busiestMinute(arrivals), throttled, clockFactor: factor },
     };
   } finally {
     await client.close();

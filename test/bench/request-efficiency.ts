@@ -32,7 +32,7 @@ const PER_PAGE = Number(PAGE_LIMIT);
 const WEBSITES_PATH = '/public/v2/websites';
 
 /** The spec's minimum for what this client was sent; one analytics call per listed website. */
-function minimumRequests(recordsByPath: ReadonlyMap<string, number>): number {
+export function minimumRequests(recordsByPath: ReadonlyMap<string, number>): number {
   const pages = (rows: number) => Math.max(1, Math.ceil(rows / PER_PAGE));
   const listed = recordsByPath.get(WEBSITES_PATH) ?? 0;
   let minimum = pages(listed) + listed;

@@ -7,13 +7,14 @@
  */
 import type { Profiler } from 'node:inspector';
 
-export type Share = 'api_wait' | 'parse' | 'validate' | 'load' | 'gc' | 'other';
+export type Share = 'api_wait' | 'http' | 'parse' | 'validate' | 'load' | 'gc' | 'other';
 
 /** Code of each kind, by the file a stack frame belongs to. */
 const CODE: readonly [Share, RegExp][] = [
   ['load', /\/connectors\/|\/node_modules\/(pg|pg-copy-streams|pg-protocol|pg-types)\//],
   ['validate', /\/node_modules\/zod\/|\/schemas\/|\/src\/streams\/|\/record-result\.ts$/],
   ['parse', /\/json-body\.ts$/],
+  ['http', /\/node_modules\/undici\/|\/src\/client\//],
 ];
 
 const WAITING = new Set(['(idle)', '(program)']);
@@ -42,7 +43,7 @@ export function timeShares(profile: Profiler.Profile, commits: Intervals): Recor
     kindOf.set(id, kind ?? 'other');
     return kind ?? 'other';
   };
-  const totals: Record<Share, number> = { api_wait: 0, parse: 0, validate: 0, load: 0, gc: 0, other: 0 };
+  const totals: Record<Share, number> = { api_wait: 0, http: 0, parse: 0, validate: 0, load: 0, gc: 0, other: 0 };
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   let at = profile.startTime;
