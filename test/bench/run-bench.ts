@@ -55,7 +55,7 @@ try {
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(`${table}\n\nMachine: ${machineLine(machine)}. Size: ${sizes.name}; bench wall time ${seconds} s.\n`);
-  await writeFile(RESULTS, JSON.stringify({ finishedAt: new Date().toISOString(), size: sizes.name, seconds, machine, figures }, null, 2) + '\n');
+  await writeFile(RESULTS, JSON.stringify({ finishedAt: new Date().toISOString(), size: sizes.name, seconds, machine, sizes, figures }, null, 2) + '\n');
   progress(`wrote ${path.relative(process.cwd(), RESULTS)}`);
 } finally {
   await postgres.stop();
