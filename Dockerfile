@@ -8,8 +8,8 @@
 # Three stages so the image holds production dependencies and compiled JavaScript only:
 # no TypeScript compiler, no test-only packages (embedded-postgres alone is ~100 MB).
 #
-# linux/amd64 only for now: package-lock.json pins DuckDB's native binding for linux-x64
-# (glibc and musl) and no arm64 one, so `npm ci` on arm64 would miss it.
+# Builds for linux/amd64 and linux/arm64: package-lock.json carries DuckDB's native binding
+# for both (and for macOS and Windows, for local `npm ci`).
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
