@@ -37,11 +37,10 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
       current = table.name;
       await s.run(sql.createStaging(table));
       await s.append(sql.stagingName(table), (appender) => {
-        rows.forEach((row, ordinal) => {
+        for (const row of rows) {
           for (const c of table.columns) appendCell(appender, c.type, row[c.name]);
-          appender.appendBigInt(BigInt(ordinal));
           appender.endRow();
-        });
+        }
       });
       rowsWritten[table.name] = await s.run(sql.upsertFromStaging(sql.tableName(options, table.name), table));
       await s.run(sql.dropStaging(table));

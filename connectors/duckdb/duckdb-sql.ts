@@ -1,5 +1,5 @@
 /** The SQL only DuckDB runs: catalog queries and staging. Shared statements are in src/destination/sql-statements.ts. */
-import { onConflictUpsert, STAGING_ORDINAL } from '../../src/destination/on-conflict-upsert.ts';
+import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
@@ -24,7 +24,7 @@ export function stagingName(table: TableSpec): string {
 
 /** A fresh temp table per flush part; constraint-free, so a bad row fails at the target with its message. */
 export function createStaging(table: TableSpec): string {
-  const columns = [...table.columns.map((c) => `${quoteIdentifier(c.name)} ${stagingType(c.type)}`), `${quoteIdentifier(STAGING_ORDINAL)} BIGINT`];
+  const columns = table.columns.map((c) => `${quoteIdentifier(c.name)} ${stagingType(c.type)}`);
   return `CREATE OR REPLACE TEMP TABLE ${quoteIdentifier(stagingName(table))} (${columns.join(', ')})`;
 }
 

@@ -135,14 +135,14 @@ async function tableExists(session: PostgresSession, schema: string, table: stri
   return rows[0]?.present === true;
 }
 
-/** CSV text of a part's rows, each ending with its ordinal, a few hundred rows per chunk. */
+/** CSV text of a part's rows, a few hundred rows per chunk. */
 function* csvChunks(part: TableRows): Generator<string> {
   const columns = part.table.columns;
   let chunk = '';
-  for (let ordinal = 0; ordinal < part.rows.length; ordinal++) {
-    const row = part.rows[ordinal]!;
-    chunk += columns.map((c) => csvField(c.type, row[c.name])).join(',') + `,${ordinal}\n`;
-    if ((ordinal + 1) % COPY_CHUNK_ROWS === 0) {
+  for (let i = 0; i < part.rows.length; i++) {
+    const row = part.rows[i]!;
+    chunk += columns.map((c) => csvField(c.type, row[c.name])).join(',') + '\n';
+    if ((i + 1) % COPY_CHUNK_ROWS === 0) {
       yield chunk;
       chunk = '';
     }

@@ -2,7 +2,7 @@
  * The SQL only Postgres runs: catalog queries, COPY staging, the advisory lock. Shared
  * statements (DDL, state, removals) are in src/destination/sql-statements.ts.
  */
-import { onConflictUpsert, STAGING_ORDINAL } from '../../src/destination/on-conflict-upsert.ts';
+import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { columnDefinition, quotedList } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
@@ -24,12 +24,12 @@ export function stagingName(table: TableSpec): string {
 
 /** Constraint-free, so a bad row fails at the target with the target's own message. */
 export function createStaging(table: TableSpec): string {
-  const columns = [...table.columns.map((c) => columnDefinition(c, postgresType, true)), `${quoteIdentifier(STAGING_ORDINAL)} BIGINT NOT NULL`];
+  const columns = table.columns.map((c) => columnDefinition(c, postgresType, true));
   return `CREATE TEMP TABLE ${quoteIdentifier(stagingName(table))} (${columns.join(', ')}) ON COMMIT DROP`;
 }
 
 export function copyIntoStaging(table: TableSpec): string {
-  return `COPY ${quoteIdentifier(stagingName(table))} (${quotedList([...table.columns.map((c) => c.name), STAGING_ORDINAL])}) FROM STDIN WITH (FORMAT csv)`;
+  return `COPY ${quoteIdentifier(stagingName(table))} (${quotedList(table.columns.map((c) => c.name))}) FROM STDIN WITH (FORMAT csv)`;
 }
 
 export function upsertFromStaging(schema: string, table: TableSpec): string {

@@ -1,19 +1,16 @@
 /**
- * The upsert Postgres and DuckDB share: `INSERT ... SELECT DISTINCT ON (key) ... ORDER BY key,
- * ordinal DESC ON CONFLICT (key) DO UPDATE`. DISTINCT ON keeps the last row of each key in
- * the flush; insertOnly columns are never in the SET list.
+ * The upsert Postgres and DuckDB share: `INSERT ... SELECT ... ON CONFLICT (key) DO UPDATE`.
+ * The staged rows are unique per key already (`flushParts` keeps the last row of each key);
+ * insertOnly columns are never in the SET list.
  */
 import { quoteIdentifier } from './sql-identifier.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 import { updatableColumns } from './upsert-columns.ts';
 
-/** The staging column numbering rows in flush order, so the last row of a key wins. */
-export const STAGING_ORDINAL = '_aivis_ordinal';
-
 export interface OnConflictUpsert {
   /** Quoted, qualified target table. */
   readonly target: string;
-  /** Quoted staging table holding the rows plus `STAGING_ORDINAL`. */
+  /** Quoted staging table holding the rows. */
   readonly staging: string;
   /** The SELECT expression reading a column from staging (e.g. a cast); defaults to the column. */
   readonly read?: (column: ColumnSpec) => string;
@@ -26,8 +23,7 @@ export function onConflictUpsert(table: TableSpec, { target, staging, read }: On
   const updates = updatableColumns(table).map((c) => `${quoteIdentifier(c)} = EXCLUDED.${quoteIdentifier(c)}`);
   return [
     `INSERT INTO ${target} (${list(table.columns.map((c) => c.name))})`,
-    `SELECT DISTINCT ON (${key}) ${select} FROM ${staging}`,
-    `ORDER BY ${key}, ${quoteIdentifier(STAGING_ORDINAL)} DESC`,
+    `SELECT ${select} FROM ${staging}`,
     updates.length ? `ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}` : `ON CONFLICT (${key}) DO NOTHING`,
   ].join('\n');
 }
