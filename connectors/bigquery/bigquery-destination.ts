@@ -20,7 +20,6 @@ import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-cr
 import { apiErrorCode } from './bigquery-errors.ts';
 import { acquireLease, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
 import {
-  ORDINAL_COLUMN,
   activeWebsitesSql,
   createDatasetDdl,
   createTableDdl,
@@ -44,7 +43,6 @@ export interface BigqueryDestinationDeps {
   readonly leaseMs?: number;
 }
 
-const ORDINAL: ColumnSpec = { name: ORDINAL_COLUMN, type: 'int64', nullable: true };
 
 export class BigqueryDestination implements Destination {
   readonly type = 'bigquery';
@@ -104,7 +102,7 @@ export class BigqueryDestination implements Destination {
     // flushParts puts state last: rows are durable before the state that describes them.
     for (const { table, rows } of flushParts(flush)) {
       await this.#upsert(table, rows);
-      if (table.name !== stateTable.name) rowsWritten[table.name] = distinctKeys(table, rows);
+      if (table.name !== stateTable.name) rowsWritten[table.name] = rows.length;
     }
     return { rowsWritten, jobs: client.usage.jobs - before.jobs, bytesProcessed: client.usage.bytesProcessed - before.bytesProcessed };
   }
@@ -191,8 +189,7 @@ export class BigqueryDestination implements Destination {
   async #upsert(table: TableSpec, rows: readonly Row[]): Promise<void> {
     const client = this.#open();
     const staging = `_aivis_stage_${table.name}_${randomUUID().replaceAll('-', '')}`;
-    const columns = [...table.columns, ORDINAL];
-    await client.createTable(staging, { fields: columns.map(stagingField), expiresAt: this.#now().getTime() + STAGING_TTL_MS });
+    await client.createTable(staging, { fields: table.columns.map(stagingField), expiresAt: this.#now().getTime() + STAGING_TTL_MS });
     try {
       await client.load(staging, stagingLines(table.columns, rows));
       await client.query(mergeSql(this.#ref(table.name), this.#ref(staging), table));
@@ -220,9 +217,5 @@ export class BigqueryDestination implements Destination {
 }
 
 function* stagingLines(columns: readonly ColumnSpec[], rows: readonly Row[]): Generator<string> {
-  for (let i = 0; i < rows.length; i++) yield ndjsonLine(columns, rows[i]!, { [ORDINAL_COLUMN]: i });
-}
-
-function distinctKeys(table: TableSpec, rows: readonly Row[]): number {
-  return new Set(rows.map((row) => JSON.stringify(table.primaryKey.map((k) => String(row[k]))))).size;
+  for (const row of rows) yield ndjsonLine(columns, row);
 }

@@ -7,8 +7,6 @@ import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { BIGQUERY_TYPES } from './bigquery-types.ts';
 
-/** The staging column that orders rows of one flush: the highest ordinal of a key wins. */
-export const ORDINAL_COLUMN = '_aivis_ord';
 
 /** A table's fully qualified name: `` `project.dataset.table` ``. */
 export interface TableRef {
@@ -38,11 +36,11 @@ export function mergeSql(target: TableRef, staging: TableRef, table: TableSpec):
     return col?.type === 'json' ? `PARSE_JSON(S.${quoteName(name)}, wide_number_mode=>'round')` : `S.${quoteName(name)}`;
   };
   const updates = updatableColumns(table).map((n) => `${quoteName(n)} = ${value(n)}`);
-  const partition = table.primaryKey.map(quoteName).join(', ');
   return [
     `MERGE INTO ${quoteTable(target)} AS T`,
-    `USING (SELECT * EXCEPT (${ORDINAL_COLUMN}) FROM ${quoteTable(staging)} WHERE TRUE`,
-    `  QUALIFY ROW_NUMBER() OVER (PARTITION BY ${partition} ORDER BY ${ORDINAL_COLUMN} DESC) = 1) AS S`,
+    // Staged rows are unique per key (`flushParts` keeps the last of each): BigQuery refuses a
+    // MERGE that matches one target row with several source rows.
+    `USING ${quoteTable(staging)} AS S`,
     `ON ${table.primaryKey.map((k) => `T.${quoteName(k)} = S.${quoteName(k)}`).join(' AND ')}`,
     ...(updates.length ? [`WHEN MATCHED THEN UPDATE SET ${updates.join(', ')}`] : []),
     `WHEN NOT MATCHED THEN INSERT (${names.map(quoteName).join(', ')}) VALUES (${names.map(value).join(', ')})`,

@@ -40,10 +40,9 @@ export function stagingField(col: ColumnSpec): BigqueryField {
  * One row as an NDJSON line. INT64 goes as a quoted decimal so no JSON parser on the way can
  * round it; JSON columns go as their text in a string (see `stagingField`).
  */
-export function ndjsonLine(columns: readonly ColumnSpec[], row: Row, extra: Readonly<Record<string, CellValue>> = {}): string {
+export function ndjsonLine(columns: readonly ColumnSpec[], row: Row): string {
   const out: Record<string, string | number | boolean | null> = {};
   for (const col of columns) out[col.name] = encodeLoadValue(row[col.name] ?? null);
-  for (const [name, value] of Object.entries(extra)) out[name] = encodeLoadValue(value);
   return JSON.stringify(out) + '\n';
 }
 

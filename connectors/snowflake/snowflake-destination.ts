@@ -4,7 +4,8 @@
  * transaction per flush. Wires the config, client, SQL, types and lock files together.
  */
 import type { Destination, DestinationLock, Flush, FlushResult, LockOwner, StateEntry } from '../../src/destination/destination.ts';
-import { stateEntryFromRow, stateTableRows } from '../../src/destination/state-rows.ts';
+import { flushParts } from '../../src/destination/flush-parts.ts';
+import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -57,9 +58,9 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   const upsert = async (table: TableSpec, rows: readonly Row[]): Promise<number> => {
     const c = session();
     await c.execute(sql.clearStageSql(table));
-    const perBatch = Math.max(1, Math.floor(ARRAY_BINDING_THRESHOLD / (table.columns.length + 1)));
+    const perBatch = Math.max(1, Math.floor(ARRAY_BINDING_THRESHOLD / table.columns.length));
     for (let start = 0; start < rows.length; start += perBatch) {
-      const batch = rows.slice(start, start + perBatch).map((row, i) => [String(start + i), ...table.columns.map((col) => toStagedText(col.type, row[col.name]))]);
+      const batch = rows.slice(start, start + perBatch).map((row) => table.columns.map((col) => toStagedText(col.type, row[col.name])));
       await c.execute(sql.insertStageSql(table), batch);
     }
     const [counts] = await c.execute(sql.mergeSql(at, table));
@@ -106,16 +107,16 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     },
 
     async commit(flush: Flush): Promise<FlushResult> {
-      const parts = flush.state.length ? [...flush.tables, stateTableRows(flush.state)] : [...flush.tables];
-      const nonEmpty = parts.filter((p) => p.rows.length);
+      // One part per table, one row per key (the last), state last.
+      const parts = flushParts(flush);
       await lease?.ensureHeld();
-      await prepareStages(nonEmpty.map((p) => p.table));
+      await prepareStages(parts.map((p) => p.table));
       const rowsWritten: Record<string, number> = {};
       await session().transaction(async () => {
-        for (const part of nonEmpty) rowsWritten[part.table.name] = (rowsWritten[part.table.name] ?? 0) + (await upsert(part.table, part.rows));
+        for (const part of parts) rowsWritten[part.table.name] = await upsert(part.table, part.rows);
       });
-      if (flush.state.length) delete rowsWritten[stateTable.name];
-      return { rowsWritten, jobs: nonEmpty.length };
+      delete rowsWritten[stateTable.name];
+      return { rowsWritten, jobs: parts.length };
     },
 
     async readState(): Promise<StateEntry[]> {

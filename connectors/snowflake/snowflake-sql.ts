@@ -18,7 +18,6 @@ export const tableName = (at: SnowflakeLocation, table: string): string => `${sc
 export const stageName = (table: TableSpec): string => ident(`_aivis_stage_${table.name}`);
 
 /** Staged row order: the last staged row of a key wins the MERGE. */
-const SEQ = ident('_aivis_seq');
 
 export function createSchemaSql(at: SnowflakeLocation): string {
   return `CREATE SCHEMA IF NOT EXISTS ${schemaName(at)}`;
@@ -50,26 +49,26 @@ export function useSchemaSql(at: SnowflakeLocation): string {
  */
 export function createStageSql(table: TableSpec): string {
   const columns = table.columns.map((c) => `${ident(c.name)} VARCHAR`);
-  return `CREATE OR REPLACE TEMPORARY TABLE ${stageName(table)} (${SEQ} NUMBER(38,0), ${columns.join(', ')})`;
+  return `CREATE OR REPLACE TEMPORARY TABLE ${stageName(table)} (${columns.join(', ')})`;
 }
 
 export function clearStageSql(table: TableSpec): string {
   return `DELETE FROM ${stageName(table)}`;
 }
 
-/** One row per bind row: `_aivis_seq` then the table's columns in order. */
+/** One row per bind row: the table's columns in order. */
 export function insertStageSql(table: TableSpec): string {
-  const names = [SEQ, ...table.columns.map((c) => ident(c.name))];
+  const names = table.columns.map((c) => ident(c.name));
   return `INSERT INTO ${stageName(table)} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
 }
 
 /**
- * Upserts the staged rows: deduplicated by primary key first (the last staged row wins), as
- * Snowflake fails a MERGE whose source has two rows for one target row.
+ * Upserts the staged rows. They are unique per key already (`flushParts` keeps the last row
+ * of each key), as Snowflake fails a MERGE whose source has two rows for one target row.
  */
 export function mergeSql(at: SnowflakeLocation, table: TableSpec): string {
   const key = table.primaryKey.map(ident);
-  const source = `SELECT ${table.columns.map((c) => `${fromStagedText(c.type, ident(c.name))} AS ${ident(c.name)}`).join(', ')} FROM ${stageName(table)} QUALIFY ROW_NUMBER() OVER (PARTITION BY ${key.join(', ')} ORDER BY ${SEQ} DESC) = 1`;
+  const source = `SELECT ${table.columns.map((c) => `${fromStagedText(c.type, ident(c.name))} AS ${ident(c.name)}`).join(', ')} FROM ${stageName(table)}`;
   const updates = updatableColumns(table).map((name) => `${ident(name)} = S.${ident(name)}`);
   const all = table.columns.map((c) => ident(c.name));
   return [
