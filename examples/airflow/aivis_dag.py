@@ -50,7 +50,6 @@ def aivis_pod(task_id: str, arguments: list[str] | str, **kwargs) -> KubernetesP
                     secret_key_ref=k8s.V1SecretKeySelector(name="aivis-database", key="url")
                 ),
             ),
-            k8s.V1EnvVar(name="NODE_OPTIONS", value="--enable-source-maps --max-old-space-size=320"),
         ],
         volumes=[
             k8s.V1Volume(name="config", config_map=k8s.V1ConfigMapVolumeSource(name="aivis-config")),

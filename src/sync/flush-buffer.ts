@@ -7,10 +7,17 @@
  * Units arrive from several website workers at once; adds and flushes run one at a time.
  * A failed commit poisons the buffer: every later add fails with the same error, because
  * committing a later page's state over an earlier page's lost rows would skip those rows.
+ *
+ * Besides the destination's row and time bounds, a flush is bounded in bytes: rows vary
+ * (a mention with a long sentence and its `_raw` is several KB), and a bound in rows alone
+ * would let a warehouse's large flushes outgrow a container's heap.
  */
 import type { Destination, FlushResult, StateEntry, TableRows } from '../destination/destination.ts';
 import type { Row, TableSpec } from '../destination/table-spec.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
+
+/** Text held by one flush at most (UTF-16 code units of the rows' strings, roughly bytes / 2). */
+export const MAX_FLUSH_TEXT = 32 * 1024 * 1024;
 
 export interface DurableUnit {
   readonly tables: readonly TableRows[];
@@ -33,6 +40,7 @@ export class FlushBuffer {
   #rows = new Map<string, { table: TableSpec; rows: Row[] }>();
   #state = new Map<string, StateEntry>();
   #rowCount = 0;
+  #text = 0;
   #oldest: number | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #failure: unknown;
@@ -52,11 +60,15 @@ export class FlushBuffer {
         if (rows.length === 0) continue;
         let bucket = this.#rows.get(table.name);
         if (!bucket) this.#rows.set(table.name, (bucket = { table, rows: [] }));
-        for (const row of rows) bucket.rows.push(row);
+        for (const row of rows) {
+          bucket.rows.push(row);
+          this.#text += textLength(row);
+        }
         this.#rowCount += rows.length;
       }
       if (unit.state) this.#state.set(stateKey(unit.state.stream, unit.state.scope), unit.state);
-      if (this.#rowCount >= this.#maxRows || this.#options.now() - this.#oldest >= this.#maxMillis) await this.#commit();
+      const full = this.#rowCount >= this.#maxRows || this.#text >= MAX_FLUSH_TEXT;
+      if (full || this.#options.now() - this.#oldest >= this.#maxMillis) await this.#commit();
     });
   }
 
@@ -76,6 +88,7 @@ export class FlushBuffer {
     this.#rows = new Map();
     this.#state = new Map();
     this.#rowCount = 0;
+    this.#text = 0;
     this.#oldest = undefined;
     const { destination, stateStore } = this.#options;
     let result: FlushResult;
@@ -93,4 +106,14 @@ export class FlushBuffer {
     this.#queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** The text a row holds (its string cells); numbers and booleans are noise next to `_raw`. */
+function textLength(row: Row): number {
+  let length = 0;
+  for (const key in row) {
+    const value = row[key];
+    if (typeof value === 'string') length += value.length;
+  }
+  return length;
 }

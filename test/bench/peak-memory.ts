@@ -37,7 +37,7 @@ interface SyncProcess {
 
 /** Runs `aivis sync` once; rejects with its stderr unless it exits 0. */
 function runCli(configFile: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[]): Promise<{ stderr: string; seconds: number }> {
-  const args = ['-v', process.execPath, ...nodeFlags, '--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', 'sync', '--config', configFile];
+  const args = ['-v', process.execPath, ...nodeFlags, '--import', './test/setup/loopback-guard.ts', 'dist/src/cli/main.js', 'sync', '--config', configFile];
   const start = performance.now();
   return new Promise((resolve, reject) => {
     execFile('/usr/bin/time', args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {

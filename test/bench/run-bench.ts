@@ -22,8 +22,8 @@ import { round } from './bench-figure.ts';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
 const FLUSH_ROWS = 5000; // the Postgres and DuckDB destinations' maxRowsPerFlush
-/** V8 flags that keep the sync's heap near its live size (README "Performance", figure 4). */
-const HEAP_CAP = ['--max-semi-space-size=4', '--max-old-space-size=96'];
+/** The V8 flags the image runs aivis with (Dockerfile `NODE_OPTIONS`; README "Performance", figure 4). */
+const HEAP_CAP = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 
 const unknown = process.argv.slice(2).filter((arg) => arg !== '--quick');
 if (unknown.length > 0) {

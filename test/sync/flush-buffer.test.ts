@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StateEntry } from '../../src/destination/destination.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
-import { FlushBuffer } from '../../src/sync/flush-buffer.ts';
+import { FlushBuffer, MAX_FLUSH_TEXT } from '../../src/sync/flush-buffer.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { createFakeDestination } from '../support/fake-destination.ts';
 
@@ -46,6 +46,15 @@ describe('flush buffer', () => {
     await buffer.add(page(['a'], 'c1'));
     advance(60_000);
     await buffer.add(page(['b'], 'c2'));
+    expect(flushes).toEqual([2]);
+  });
+
+  it('commits once the buffered text reaches its bound, whatever the row bound', async () => {
+    const { buffer, flushes } = await setup(1_000_000);
+    const big = (id: string) => ({ tables: [{ table: items, rows: [{ id: id.padEnd(MAX_FLUSH_TEXT / 2, 'x'), n: 1 }] }] });
+    await buffer.add(big('a'));
+    expect(flushes).toEqual([]);
+    await buffer.add(big('b'));
     expect(flushes).toEqual([2]);
   });
 
