@@ -22,10 +22,6 @@ export interface RunContext {
   close(): Promise<void>;
 }
 
-export function loadConfigFrom(argv: { config?: string }) {
-  return loadConfig(argv.config);
-}
-
 /** `clock`: the import command's tests run its receipt polls on virtual time. */
 export function createClient(config: AivisConfig, apiKey: string, logger: Logger, clock?: Clock): ApiClient {
   return new ApiClient({
@@ -45,7 +41,7 @@ export function createStateStore(config: AivisConfig, destination: Destination):
 
 /** Opens the client and the destination of the config at `argv.config`. */
 export async function openRunContext(argv: { config?: string }): Promise<RunContext> {
-  const { config, apiKey } = await loadConfigFrom(argv);
+  const { config, apiKey } = await loadConfig(argv.config);
   const logger = createLogger();
   const client = createClient(config, apiKey, logger);
   let destination: Destination | undefined;

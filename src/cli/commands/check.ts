@@ -3,11 +3,12 @@
  * the destination is reachable and writable. Each line says what was proven or what to fix.
  */
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { createDestination } from '../destination-factory.ts';
-import { createClient, loadConfigFrom } from '../run-context.ts';
+import { createClient } from '../run-context.ts';
 
 interface CheckArgs {
   config?: string;
@@ -18,7 +19,7 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
   command: 'check',
   describe: 'Check the config, the API key and the destination',
   handler: async (argv) => {
-    const { config, apiKey, path } = await loadConfigFrom(argv);
+    const { config, apiKey, path } = await loadConfig(argv.config);
     const logger = createLogger({ level: 'warn' });
     const print = (ok: boolean, text: string) => process.stdout.write(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`) + '\n');
     print(true, `config ${path}`);

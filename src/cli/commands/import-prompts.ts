@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../../config/load-config.ts';
 import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
 import { systemClock, type Clock } from '../../client/clock.ts';
@@ -20,7 +21,7 @@ import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
-import { createClient, loadConfigFrom } from '../run-context.ts';
+import { createClient } from '../run-context.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
@@ -71,7 +72,7 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
   const clock = deps.clock ?? systemClock;
   const write = deps.write ?? ((text: string) => process.stdout.write(text));
   const options = importOptions(argv);
-  const { config, apiKey, path: configPath } = await loadConfigFrom(argv);
+  const { config, apiKey, path: configPath } = await loadConfig(argv.config);
   const logger = deps.logger ?? createLogger();
   const client = createClient(config, apiKey, logger, clock);
   let destination: Destination | undefined;

@@ -1,10 +1,11 @@
 /** `aivis state show | reset`: read or clear saved positions, per stream and website. */
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../../config/load-config.ts';
 import type { StateEntry } from '../../destination/destination.ts';
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';
-import { createStateStore, loadConfigFrom } from '../run-context.ts';
+import { createStateStore } from '../run-context.ts';
 
 interface StateArgs {
   config?: string;
@@ -30,7 +31,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
   handler: async (argv) => {
     const stream = parseStreams(argv.stream, '--stream')?.[0];
     const website = parseWebsites(argv.website)?.[0];
-    const { config } = await loadConfigFrom(argv);
+    const { config } = await loadConfig(argv.config);
     const logger = createLogger();
     const destination = await createDestination(config.destination, { logger });
     await destination.open();

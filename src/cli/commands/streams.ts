@@ -1,16 +1,16 @@
 /** `aivis streams`: each stream, the tables it writes, and their DDL for the configured destination. */
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../log/logger.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
 import { ENGINE_TABLES, STREAM_NAMES, STREAM_TABLES } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
-import { loadConfigFrom } from '../run-context.ts';
 
 export const streamsCommand: CommandModule<object, { config?: string }> = {
   command: 'streams',
   describe: 'List the streams, their tables and the DDL for the configured destination',
   handler: async (argv) => {
-    const { config } = await loadConfigFrom(argv);
+    const { config } = await loadConfig(argv.config);
     const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
     const enabled = new Set(selectedStreams(config));
     const out: string[] = [];
