@@ -3,7 +3,8 @@
  * the same upsert path (and in the same transaction) as the data they describe.
  */
 import { stateTable } from '../tables/engine.ts';
-import type { StateEntry, StreamState, TableRows } from './destination.ts';
+import { parseStreamState } from '../state/stream-state.ts';
+import type { StateEntry, TableRows } from './destination.ts';
 
 export function stateTableRows(entries: readonly StateEntry[]): TableRows {
   return {
@@ -17,17 +18,11 @@ export function stateTableRows(entries: readonly StateEntry[]): TableRows {
   };
 }
 
-/** A stored `_aivis_state` row read back; `state` may arrive as JSON text or parsed. */
+/**
+ * A stored `_aivis_state` row read back; `state` may arrive as JSON text or parsed. Read
+ * defensively (`parseStreamState`): a hand-edited row never sends a malformed `updated_since`.
+ */
 export function stateEntryFromRow(row: { stream: string; scope: string; state: unknown; updated_at: string }): StateEntry {
-  const parsed = (typeof row.state === 'string' ? JSON.parse(row.state) : row.state) as Partial<StreamState>;
-  return {
-    stream: row.stream,
-    scope: row.scope,
-    state: {
-      frontier: parsed.frontier ?? null,
-      cursor: parsed.cursor ?? null,
-      pending_upper_bound: parsed.pending_upper_bound ?? null,
-    },
-    updatedAt: row.updated_at,
-  };
+  const parsed: unknown = typeof row.state === 'string' ? JSON.parse(row.state) : row.state;
+  return { stream: row.stream, scope: row.scope, state: parseStreamState(parsed), updatedAt: row.updated_at };
 }

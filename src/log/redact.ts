@@ -9,7 +9,11 @@ const secrets = new Set<string>();
 
 /** Registers a secret; values shorter than 4 characters are ignored (they would mask noise). */
 export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (!value || value.length < 4) return;
+  secrets.add(value);
+  // A JSON log line carries the secret escaped (a quote or backslash in a password): mask that form too.
+  const escaped = JSON.stringify(value).slice(1, -1);
+  if (escaped !== value) secrets.add(escaped);
 }
 
 /** Replaces every registered secret, and any bearer token, in `text`. */

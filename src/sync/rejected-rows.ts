@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Row } from '../destination/table-spec.ts';
 
 /**
- * A `_aivis_rejected` row. Its id hashes stream, scope and the raw record, so a replayed page
- * upserts the same rejection instead of adding another.
+ * A `_aivis_rejected` row. Its id hashes stream, scope and the record (or `identity`, when the
+ * raw text carries something that changes per request, like a response's `request_id`), so a
+ * replayed page or a re-read snapshot upserts the same rejection instead of adding another.
  */
-export function rejectedRow(input: { stream: string; scope: string; error: string; raw: unknown; runId: string; syncedAt: string }): Row {
+export function rejectedRow(input: { stream: string; scope: string; error: string; raw: unknown; identity?: unknown; runId: string; syncedAt: string }): Row {
   const rawText = JSON.stringify(input.raw ?? null);
-  const id = createHash('sha256').update(`${input.stream}\n${input.scope}\n${rawText}`).digest('hex').slice(0, 32);
+  const identityText = input.identity === undefined ? rawText : JSON.stringify(input.identity);
+  const id = createHash('sha256').update(`${input.stream}\n${input.scope}\n${identityText}`).digest('hex').slice(0, 32);
   return {
     id,
     stream: input.stream,

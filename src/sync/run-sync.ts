@@ -88,7 +88,9 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
 
   const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt });
   try {
-    await destination.ensureTables([...ENGINE_TABLES, ...streams.flatMap((s) => STREAM_TABLES[s])]);
+    // The websites table always exists: every run checks a listing against it (mass removal).
+    const tables = new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])]);
+    await destination.ensureTables([...tables]);
     await destination.commit({ tables: [startRunRow(runId, command, startedAt)], state: [] });
     // We hold the lock: any other run still "running" was killed before it could say so.
     await destination.markAbandonedRuns(runId);
@@ -144,8 +146,7 @@ async function syncAll(run: RunContext): Promise<void> {
   });
 
   const listing = await listWebsites(client);
-  if (run.streams.includes('websites') && run.command === 'sync') await reconcile(run, listing, buffer);
-  else await recordListingRejections(run, listing, buffer);
+  await reconcile(run, listing, buffer);
 
   const saved = new Map((await run.stateStore.load()).map((e) => [stateKey(e.stream, e.scope), e.state]));
   const planned = planWebsites(run, listing);
@@ -153,11 +154,12 @@ async function syncAll(run: RunContext): Promise<void> {
 
   const abort = new AbortController();
   let fatal: unknown;
-  const stopped = () => abort.signal.aborted || run.signal?.aborted === true;
+  // A fatal error elsewhere, or SIGTERM, stops every scan at its next page.
+  const signal = run.signal ? AbortSignal.any([abort.signal, run.signal]) : abort.signal;
   await forEachConcurrent(planned, run.concurrency ?? 4, async (website) => {
-    if (stopped()) return;
+    if (signal.aborted) return;
     try {
-      await syncWebsite(run, buffer, saved, website.id, website.measured);
+      await syncWebsite(run, buffer, saved, website.id, website.measured, signal);
     } catch (error) {
       fatal ??= error;
       abort.abort();
@@ -180,15 +182,21 @@ function isWebsiteLocal(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status !== 401 && error.status !== 403;
 }
 
+/**
+ * Every run checks the listing against the websites the destination knows (a key moved to
+ * another workspace must neither wipe nor fill the warehouse, whatever streams run); only a
+ * `sync` of the websites stream writes the listing and marks removals.
+ */
 async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
   const { destination, counters, logger } = run;
   const active = await destination.listActiveWebsiteIds();
   const removed = websitesToRemove(active, listing.seenIds);
   checkMassRemoval(removed.length, active.length, run.allowMassRemoval ?? false);
+  await recordListingRejections(run, listing, buffer);
+  if (!(run.streams.includes('websites') && run.command === 'sync')) return;
   const context = { runId: run.runId, syncedAt: run.syncedAt };
   await buffer.add({ tables: [{ table: websitesTable, rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)) }] });
   counters.stream('websites').rows += listing.websites.length;
-  await recordListingRejections(run, listing, buffer);
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
   if (removed.length > 0) {
@@ -217,7 +225,7 @@ function planWebsites(run: RunContext, listing: Listing) {
   return listing.plan.filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
 }
 
-async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean) {
+async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean, signal: AbortSignal) {
   const context = { websiteId, runId: run.runId, syncedAt: run.syncedAt };
   /** Runs one stream; a website-local failure is recorded (its state stays put) and the next stream goes on. */
   const guard = async (stream: string, task: () => Promise<void>): Promise<void> => {
@@ -251,7 +259,7 @@ async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<stri
           saved: state,
           since: run.since,
           now: run.now,
-          signal: run.signal,
+          signal,
         }),
       );
     }

@@ -44,7 +44,10 @@ export async function syncAnalytics(input: {
   }
   if (reason !== undefined) {
     counts.rejected++;
-    const row = rejectedRow({ stream: analyticsStream.name, scope: context.websiteId, error: reason, raw: body, runId: context.runId, syncedAt: context.syncedAt });
+    // The snapshot without its request id: the same bad snapshot read again is the same rejection.
+    const { request_id: _requestId, ...meta } = (envelope.meta ?? {}) as Record<string, unknown>;
+    const identity = { data: envelope.data, meta };
+    const row = rejectedRow({ stream: analyticsStream.name, scope: context.websiteId, error: reason, raw: body, identity, runId: context.runId, syncedAt: context.syncedAt });
     return [{ table: rejectedTable, rows: [row] }];
   }
   counts.rows += tables.reduce((sum, t) => sum + t.rows.length, 0);

@@ -187,9 +187,11 @@ export function runSyncSuite(target: SyncTarget): void {
       await world.sync();
       for (const w of world.sandbox.truth.websites() as { id: string }[]) world.sandbox.removeWebsite(w.id);
       await expect(world.sync()).rejects.toThrow(/would mark 5 of 5 known websites as removed \(all of them\); nothing was written/);
+      // The guard holds whatever streams run: a moved key must not fill the evidence tables either.
+      await expect(world.sync({ streams: ['mentions'] })).rejects.toThrow(/would mark 5 of 5 known websites as removed/);
       expect((await world.rows(websitesTable)).filter((w) => w._removed_at !== null)).toEqual([]);
       const runs = await world.rows(runsTable);
-      expect(runs.map((r) => r.status).sort()).toEqual(['failed', 'succeeded']);
+      expect(runs.map((r) => r.status).sort()).toEqual(['failed', 'failed', 'succeeded']);
       const allowed = await world.sync({ allowMassRemoval: true });
       expect(allowed.counters.removedWebsites).toBe(5);
     });
@@ -242,6 +244,16 @@ export function runSyncSuite(target: SyncTarget): void {
       // Its evidence still arrived: every data table other than websites equals the truth.
       const mentions = (await world.rows(STREAM_TABLES.mentions[0]!)).filter((m) => m.website_id === website!.id);
       expect(mentions).toHaveLength([...world.sandbox.truth.mentions(website!.id)].length);
+    });
+
+    it('records a malformed snapshot once, however often it is read again', async () => {
+      const measured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).find((w) => w.last_analysis_at !== null)!;
+      for (let run = 0; run < 2; run++) {
+        world.sandbox.faults.set({ kind: 'malformed_record', routes: ['analytics.latest'], websites: [measured.id], count: 1, field: 'metrics.visibility', value: 101 });
+        expect((await world.sync()).exitCode).toBe(3);
+      }
+      const rejected = await world.rows(rejectedTable);
+      expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([['analytics', measured.id, 'metrics.visibility: must be a number from 0 to 100 or null (got 101)']]);
     });
 
     it('reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)', async () => {
