@@ -12,7 +12,7 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import type { Destination, StreamState } from '../destination/destination.ts';
-import { ExitCode } from '../errors.ts';
+import { ConfigError, ExitCode } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
@@ -72,8 +72,12 @@ export function newRunId(now: Date): string {
   return `run_${now.toISOString().replace(/[-:.]/g, '').slice(0, 15)}_${randomBytes(4).toString('hex')}`;
 }
 
+/** The configured streams, narrowed to `requested`; asking for one the config leaves out is a usage error. */
 export function selectedStreams(config: AivisConfig, requested?: readonly StreamName[]): StreamName[] {
   const configured = config.streams ? STREAM_NAMES.filter((name) => config.streams?.[name] !== undefined) : [...STREAM_NAMES];
+  for (const name of requested ?? []) {
+    if (!configured.includes(name)) throw new ConfigError(`stream "${name}" is not enabled in the config's streams (enabled: ${configured.join(', ')})`);
+  }
   return requested ? configured.filter((name) => requested.includes(name)) : configured;
 }
 
@@ -220,7 +224,11 @@ function planWebsites(run: RunContext, listing: Listing) {
   const include = run.config.websites?.include;
   const only = run.websites;
   for (const id of only ?? []) {
-    if (!listing.seenIds.has(id)) run.logger.warn('website not in the listing (removed, or not in this workspace); skipped', { website_id: id });
+    if (listing.seenIds.has(id)) continue;
+    // Asked for by name and not there: a failure the exit code shows, not a silent skip.
+    const error = 'not in the listing (removed, or not in this workspace)';
+    run.counters.failedWebsites.push({ websiteId: id, stream: 'websites', error });
+    run.logger.error(`website ${error}; skipped`, { website_id: id });
   }
   return listing.plan.filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
 }

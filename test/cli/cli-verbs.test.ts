@@ -166,6 +166,7 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     [['sync', '--websites', 'site1'], 'aivis: "site1" in --websites is not a website id (they look like web_123)'],
     [['backfill', '--stream', 'mentions', '--since', 'yesterday'], 'aivis: --since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z'],
     [['backfill'], "aivis: Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
+    [['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'], 'aivis: backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)'],
     [['sync', '--full-refrsh'], "aivis: Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
   ])('%j', async (args, message) => {
     const { path: file } = config();

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { ConfigError } from '../../errors.ts';
 import { parseSince, parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 
@@ -19,9 +20,13 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
       .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
       .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
   handler: async (argv) => {
+    const streams = parseStreams(argv.stream, '--stream');
+    if (streams?.includes('websites')) {
+      throw new ConfigError('backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)');
+    }
     argv.exitCode = await executeSync(argv, {
       command: 'backfill',
-      streams: parseStreams(argv.stream, '--stream'),
+      streams,
       since: parseSince(argv.since),
       websites: parseWebsites(argv.websites),
     });

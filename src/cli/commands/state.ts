@@ -1,10 +1,12 @@
 /** `aivis state show | reset`: read or clear saved positions, per stream and website. */
+import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import type { StateEntry } from '../../destination/destination.ts';
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';
+import { newRunId } from '../../sync/run-sync.ts';
 import { createStateStore } from '../run-context.ts';
 
 interface StateArgs {
@@ -15,9 +17,9 @@ interface StateArgs {
 }
 
 /** A website's scopes are its id and its filtered scans (`web_1?provider=gemini`). */
-function selects(entry: StateEntry, stream: string | undefined, website: string | undefined): boolean {
-  if (stream !== undefined && entry.stream !== stream) return false;
-  return website === undefined || entry.scope === website || entry.scope.startsWith(`${website}?`);
+function selects(entry: StateEntry, streams: readonly string[] | undefined, websites: readonly string[] | undefined): boolean {
+  if (streams !== undefined && !streams.includes(entry.stream)) return false;
+  return websites === undefined || websites.some((w) => entry.scope === w || entry.scope.startsWith(`${w}?`));
 }
 
 export const stateCommand: CommandModule<object, StateArgs> = {
@@ -26,26 +28,32 @@ export const stateCommand: CommandModule<object, StateArgs> = {
   builder: (yargs) =>
     yargs
       .positional('action', { choices: ['show', 'reset'] as const, demandOption: true })
-      .option('stream', { type: 'string', describe: 'Only this stream' })
-      .option('website', { type: 'string', describe: 'Only this website id' }) as never,
+      .option('stream', { type: 'string', describe: 'Only these streams (comma-separated)' })
+      .option('website', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
   handler: async (argv) => {
-    const stream = parseStreams(argv.stream, '--stream')?.[0];
-    const website = parseWebsites(argv.website)?.[0];
+    const streams = parseStreams(argv.stream, '--stream');
+    const websites = parseWebsites(argv.website);
     const { config } = await loadConfig(argv.config);
     const logger = createLogger();
     const destination = await createDestination(config.destination, { logger });
     await destination.open();
     try {
       const store = createStateStore(config, destination);
-      const entries = (await store.load()).filter((e) => selects(e, stream, website));
+      const entries = (await store.load()).filter((e) => selects(e, streams, websites));
       entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope));
       if (argv.action === 'show') {
         for (const e of entries) process.stdout.write(JSON.stringify({ stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt }) + '\n');
         if (entries.length === 0) process.stderr.write('no saved state matches\n');
         return;
       }
+      // Under the run lock: a sync running meanwhile would write its state straight back.
+      const lock = await destination.acquireLock({ runId: newRunId(new Date()), host: os.hostname(), pid: process.pid, startedAt: new Date().toISOString() });
       let deleted = 0;
-      for (const e of entries) deleted += await store.delete({ stream: e.stream, scope: e.scope });
+      try {
+        for (const e of entries) deleted += await store.delete({ stream: e.stream, scope: e.scope });
+      } finally {
+        await lock.release();
+      }
       process.stdout.write(`deleted ${deleted} state entr${deleted === 1 ? 'y' : 'ies'}; the next sync reads ${deleted > 0 ? 'those feeds from the beginning' : 'as before'}\n`);
     } finally {
       await destination.close();
