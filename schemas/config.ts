@@ -38,7 +38,7 @@ export const duckdbConfigSchema = z.strictObject({
 
 export const bigqueryConfigSchema = z.strictObject({
   type: z.literal('bigquery'),
-  project: nonEmpty,
+  project: z.string().regex(/^[a-z0-9.:-]{1,128}$/, 'must be a Google Cloud project id such as my-project (lowercase letters, digits, hyphens; a domain prefix like example.com:my-project)'),
   dataset: identifier.default('aivis'),
   location: nonEmpty.default('US'),
   key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),

@@ -19,6 +19,7 @@ export function duckdbOptions(config: DuckdbConfig): DuckdbOptions {
   return {
     path: memory ? config.path : path.resolve(config.path),
     schema: config.schema,
-    catalog: memory ? 'memory' : path.basename(config.path, path.extname(config.path)),
+    // DuckDB names the catalog by the file name up to its FIRST dot (`aivis.prod.duckdb` -> `aivis`).
+    catalog: memory ? 'memory' : path.basename(config.path).split('.')[0]!,
   };
 }

@@ -24,7 +24,7 @@ export function flushParts(flush: Flush): TableRows[] {
   return [...parts.values()].filter((p) => p.rows.size > 0).map((p) => ({ table: p.table, rows: [...p.rows.values()] }));
 }
 
-/** Typed, so a NULL key (which the warehouse will refuse) never equals the text "null". */
+/** Typed and JSON-encoded, so a NULL key (which the warehouse will refuse) never equals the text "null" and no separator can be forged. */
 function primaryKeyOf(table: TableSpec, row: Row): string {
-  return table.primaryKey.map((column) => `${typeof row[column]}:${String(row[column])}`).join('\u0000');
+  return JSON.stringify(table.primaryKey.map((column) => [typeof row[column], String(row[column])]));
 }

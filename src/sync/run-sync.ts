@@ -123,7 +123,8 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     const exitCode = status === 'succeeded' ? ExitCode.Success : ExitCode.Partial;
     return { runId, command, status, exitCode, startedAt, finishedAt, counters };
   } finally {
-    await lock.release();
+    // A lock that cannot be released (its session already gone) must not hide the run's outcome.
+    await lock.release().catch((error: unknown) => logger.warn('could not release the run lock; it ends with its session or lease', { error: String(error) }));
   }
 }
 

@@ -20,7 +20,8 @@ function referencedVariables(text: string): string[] {
 /** A dummy value for each referenced variable; a URL where the config needs one. */
 function dummyEnv(names: readonly string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    names.map((name) => [name, name === 'DATABASE_URL' ? 'postgres://aivis@db.internal:5432/warehouse' : `dummy-${name.toLowerCase()}`]),
+    // Lowercase with hyphens: valid wherever a value must be an id (a GCP project id has no underscores).
+    names.map((name) => [name, name === 'DATABASE_URL' ? 'postgres://aivis@db.internal:5432/warehouse' : `dummy-${name.toLowerCase().replaceAll('_', '-')}`]),
   );
 }
 
@@ -41,7 +42,7 @@ describe('examples/config', () => {
       const text = await readFile(path.join(EXAMPLES, 'config', name), 'utf8');
       const loaded = await loadConfig(await withDummyKeyFile(text), dummyEnv(referencedVariables(text)));
       expect(loaded.config.destination.type).toBe(path.basename(name, '.yaml'));
-      expect(loaded.apiKey).toMatch(/^(sk_dummy_example_key|dummy-aivis_api_key)$/);
+      expect(loaded.apiKey).toMatch(/^(sk_dummy_example_key|dummy-aivis-api-key)$/);
     }
   });
 });
