@@ -108,6 +108,8 @@ export class BigqueryDestination implements Destination {
   }
 
   async readState(): Promise<StateEntry[]> {
+    // Before the first sync neither the table nor the dataset may exist: no state.
+    if (!(await this.#open().tableFields(stateTable.name))) return [];
     const rows = await this.#selectOrEmpty(selectStateSql(this.#ref(stateTable.name)));
     return rows.map((row) => stateEntryFromRow({ stream: String(row.stream), scope: String(row.scope), state: row.state, updated_at: String(row.updated_at) }));
   }

@@ -12,7 +12,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
 import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
-import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
+import { connectSnowflake, SnowflakeStatementError, type SnowflakeClient } from './snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
 import { acquireLeaseLock, type LeaseLock } from './snowflake-lock.ts';
 import { ensureSchema } from './snowflake-schema.ts';
@@ -120,15 +120,19 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     },
 
     async readState(): Promise<StateEntry[]> {
-      const rows = await session().execute(sql.selectAllSql(at, stateTable));
+      // Before the first sync there is no state table: no state, as on the other destinations.
+      const rows = await orWhenMissing(session().execute(sql.selectAllSql(at, stateTable)), []);
       return rows.map((row) => stateEntryFromRow(decodeRow(stateTable, row) as { stream: string; scope: string; state: unknown; updated_at: string }));
     },
 
     async deleteState(match) {
       const filters = Object.entries(match).filter((entry): entry is [string, string] => entry[1] !== undefined);
-      const [counts] = await session().execute(
-        sql.deleteStateSql(at, filters.map(([name]) => name)),
-        filters.map(([, value]) => value),
+      const [counts] = await orWhenMissing(
+        session().execute(
+          sql.deleteStateSql(at, filters.map(([name]) => name)),
+          filters.map(([, value]) => value),
+        ),
+        [],
       );
       return Number(counts?.['number of rows deleted'] ?? 0);
     },
@@ -168,4 +172,16 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       await c?.close();
     },
   };
+}
+
+/** Snowflake's "does not exist or not authorized": here, a table the first sync has not created yet. */
+const OBJECT_MISSING = '002003';
+
+async function orWhenMissing<T>(statement: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await statement;
+  } catch (error) {
+    if (error instanceof SnowflakeStatementError && error.snowflakeCode === OBJECT_MISSING) return fallback;
+    throw error;
+  }
 }

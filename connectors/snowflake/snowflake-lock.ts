@@ -64,12 +64,12 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
     await client.execute(
       `MERGE INTO ${table} AS T USING (SELECT ? AS ${name}) AS S ON T.${name} = S.${name} ` +
         `WHEN NOT MATCHED THEN INSERT (${['name', 'run_id', 'host', 'pid', 'started_at', 'expires_at'].map(ident).join(', ')}) ` +
-        `VALUES (S.${name}, '', '', 0, ${EPOCH}, ${EPOCH})`,
+        `VALUES (S.${name}, '', '', 0, '', ${EPOCH})`,
       [SYNC_LOCK_NAME],
     );
     const previous = await readHolder(deps);
     const [taken] = await client.execute(
-      `UPDATE ${table} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?::TIMESTAMP_TZ, ${expiresAt} = ?::TIMESTAMP_TZ, ${sessionId} = ? ` +
+      `UPDATE ${table} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?, ${expiresAt} = ?::TIMESTAMP_TZ, ${sessionId} = ? ` +
         `WHERE ${name} = ? AND (${expiresAt} < ?::TIMESTAMP_TZ OR ${runId} = ?)`,
       [owner.runId, owner.host, String(owner.pid), owner.startedAt, expiry(), deps.dataSession, SYNC_LOCK_NAME, now().toISOString(), owner.runId],
     );
@@ -121,8 +121,8 @@ async function readHolder(deps: LeaseLockDeps): Promise<Holder | undefined> {
     runId: String(row.run_id),
     host: String(row.host),
     pid: Number(row.pid),
-    // LockOwner.startedAt is a Date's ISO string; the column keeps microseconds.
-    startedAt: new Date(String(row.started_at)).toISOString(),
+    // Text, as the shared lock table declares it: the refusal repeats it exactly as written.
+    startedAt: String(row.started_at),
     expiresAt: String(row.expires_at),
     sessionId: row.session_id === null ? null : String(row.session_id),
   };

@@ -24,6 +24,12 @@ export function stateTopic(target: ConformanceTarget): void {
     expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001')]));
   });
 
+  conformanceTest(target, 'state', 'before the first sync there is no state, and nothing to delete', async ({ destination }) => {
+    // `aivis state show` on a fresh destination: no tables yet.
+    expect(await destination.readState()).toEqual([]);
+    expect(await destination.deleteState({})).toBe(0);
+  });
+
   conformanceTest(target, 'state', 'a later commit replaces one entry and leaves the others', async ({ destination }) => {
     await destination.ensureTables(ENGINE_TABLES);
     const web1 = stateEntry('mentions', 'web_1', 'frontier-1 kept verbatim: 2026-03-01T00:00:00.1+00:00');
