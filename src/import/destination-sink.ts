@@ -4,12 +4,15 @@ import { PROMPT_IMPORT_TABLES } from '../tables/prompt-imports.ts';
 import type { ReceiptSink } from './import-run.ts';
 import { receiptRows } from './receipt-rows.ts';
 
-export async function destinationSink(destination: Destination, context: { file: string; runId: string; now: () => Date }): Promise<ReceiptSink> {
+export async function destinationSink(
+  destination: Destination,
+  context: { file: string; classificationMode: string; runId: string; now: () => Date },
+): Promise<ReceiptSink> {
   await destination.ensureTables(PROMPT_IMPORT_TABLES);
   return {
     async write(outcome) {
       if (!outcome.receipt) return;
-      const tables = receiptRows({ ...outcome, receipt: outcome.receipt }, { file: context.file, runId: context.runId, syncedAt: context.now().toISOString() });
+      const tables = receiptRows({ ...outcome, receipt: outcome.receipt }, { file: context.file, classificationMode: context.classificationMode, runId: context.runId, syncedAt: context.now().toISOString() });
       await destination.commit({ tables, state: [] });
     },
   };

@@ -5,7 +5,11 @@
  * - `sending` (killed before the answer was recorded): the same POST again, same key, same
  *   bytes; the service replays it (or creates it, if the first never arrived);
  * - `accepted`: poll the recorded receipt; if it is gone (expired), POST again with the key;
- * - `succeeded` with the same body: nothing to do, the partition was imported earlier.
+ * - `succeeded` with the same body: nothing to do, the partition was imported earlier;
+ * - `failed` at the prompt limit: a re-run is the user's answer to it (capacity freed), so a
+ *   new operation with a new key; replaying the old key would return the old failure for 30
+ *   days. Other failures without retry are about the items themselves (classification): the
+ *   same body would fail again, so the journal's answer is reported again.
  * A 409 is a hard stop: the key was used for a different body (the file changed).
  */
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
@@ -76,7 +80,9 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
   }
   // The journal's key is reused even when the body changed: the service is the judge, and
   // its 409 stops the run instead of importing a changed file as if it were new.
-  let attempt: Omit<JournalAttempt, 'updated_at'> | undefined = bodyChanged && last ? { ...last, status: 'sending' } : last;
+  const answeredFailure = last?.status === 'failed' && last.error?.code === 'prompt_limit_exceeded' && !bodyChanged;
+  let attempt: Omit<JournalAttempt, 'updated_at'> | undefined = bodyChanged && last ? { ...last, status: 'sending' } : answeredFailure ? undefined : last;
+  if (answeredFailure) logger.info('the last operation failed without retry; sending the partition as a new operation', { partition: partition.index + 1, previous: last?.error?.code });
   let origin: PartitionOrigin = 'this_run';
   for (;;) {
     if (!attempt || (attempt.status === 'failed' && attempt.error?.retryable)) {

@@ -10,6 +10,8 @@ import type { PartitionOutcome } from './partition-import.ts';
 
 export interface RowContext {
   readonly file: string;
+  /** The run's classification mode: receipts do not say it (spec 2.9). */
+  readonly classificationMode: string;
   readonly runId: string;
   readonly syncedAt: string;
 }
@@ -23,7 +25,7 @@ export function receiptRows(outcome: PartitionOutcome & { receipt: PromptImportR
     website_id: receipt.website_id,
     status: receipt.status,
     validate_only: receipt.validate_only,
-    classification_mode: String((receipt as Record<string, unknown>).classification_mode ?? 'unknown'),
+    classification_mode: context.classificationMode,
     error_code: receipt.status === 'failed' ? receipt.error.code : null,
     error_retryable: receipt.status === 'failed' ? receipt.error.retryable : null,
     created: counts.created ?? 0,

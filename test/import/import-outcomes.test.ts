@@ -43,6 +43,12 @@ describe('service outcomes', () => {
     ]);
     const check = (await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, {})) as { data: { active_count: number } };
     expect(check.data.active_count).toBe(1);
+    // Capacity freed, the same command again: a new operation (a new key), not a replay of the failure.
+    await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, { prompt_limit: 10 });
+    const rerun = await h.run({ file: await h.file('l.csv', promptsCsv(4)), json: true });
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(rerun.out).totals).toMatchObject({ created: 3, skipped_active_duplicate: 1 });
+    expect(h.sandbox.stats.byRoute['prompts.import']).toBe(2);
   });
 
   it('maps classification failures to input lines and client_ids, and re-reports them on a rerun', async () => {

@@ -81,7 +81,7 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
       destination = await createDestination(config.destination, { logger });
       await destination.open();
     }
-    const sink = destination && (await destinationSink(destination, { file: options.file, runId: randomUUID(), now: () => new Date(clock.now()) }));
+    const sink = destination && (await destinationSink(destination, { file: options.file, classificationMode: options.mode, runId: randomUUID(), now: () => new Date(clock.now()) }));
     const report = await runImport(options, { http: client, clock, logger, ...(sink ? { sink } : {}) });
     write(redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report)) + '\n');
     return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
