@@ -116,7 +116,8 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
         for (const part of parts) rowsWritten[part.table.name] = await upsert(part.table, part.rows);
       });
       delete rowsWritten[stateTable.name];
-      return { rowsWritten, jobs: parts.length };
+      // No `jobs`: Snowflake bills warehouse time, not statements.
+      return { rowsWritten };
     },
 
     async readState(): Promise<StateEntry[]> {

@@ -1,5 +1,5 @@
 /**
- * `startSandbox`: a spec-faithful local server of the Public API V2 read side on loopback,
+ * `startSandbox`: a spec-faithful local server of the Public API V2 (reads and prompt imports) on loopback,
  * with seeded data, a virtual data clock, switchable faults and the ground truth a correct
  * client must end up with. See README "Sandbox" for the data model.
  */

@@ -236,14 +236,14 @@ function planWebsites(run: RunContext, listing: Listing) {
 
 async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean, signal: AbortSignal) {
   const context = { websiteId, runId: run.runId, syncedAt: run.syncedAt };
-  /** Runs one stream; a website-local failure is recorded (its state stays put) and the next stream goes on. */
+  /** Runs one stream; a website-local failure is recorded (its state stays at its last committed page) and the next stream goes on. */
   const guard = async (stream: string, task: () => Promise<void>): Promise<void> => {
     try {
       await task();
     } catch (error) {
       if (!isWebsiteLocal(error)) throw error;
       run.counters.failedWebsites.push({ websiteId, stream, error: error.message });
-      run.logger.error('stream failed for this website; its state did not move, the rest go on', { website_id: websiteId, stream, error: error.message });
+      run.logger.error('stream failed for this website; its state stays at its last committed page, the rest go on', { website_id: websiteId, stream, error: error.message });
     }
   };
   if (run.streams.includes('analytics') && measured) {
