@@ -18,6 +18,8 @@ export interface PostgresSession {
   copyFrom(sql: string, chunks: Iterable<string>): Promise<void>;
   /** Runs `work` between BEGIN and COMMIT; any error rolls back and is rethrown. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** False once the connection has closed or failed, unless `end()` closed it. */
+  isAlive(): boolean;
   end(): Promise<void>;
 }
 
@@ -29,8 +31,13 @@ export function errorCode(error: unknown): string | undefined {
 export async function connectPostgres(options: PostgresOptions, logger: Logger): Promise<PostgresSession> {
   const [{ default: pg }, { from: copyFrom }] = await Promise.all([import('pg'), import('pg-copy-streams')]);
   const client: Client = new pg.Client({ connectionString: options.connectionString, application_name: 'aivis' });
+  let alive = true;
   // An idle connection that dies (server restart) must not crash the process.
-  client.on('error', (error) => logger.warn('postgres connection lost', { error: redact(error.message) }));
+  client.on('error', (error) => {
+    alive = false;
+    logger.warn('postgres connection lost', { error: redact(error.message) });
+  });
+  client.on('end', () => (alive = false));
   try {
     await client.connect();
   } catch (error) {
@@ -47,6 +54,7 @@ export async function connectPostgres(options: PostgresOptions, logger: Logger):
       await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
     },
     transaction: (work) => inTransaction((sql) => client.query(sql), work),
+    isAlive: () => alive,
     async end() {
       if (ended) return;
       ended = true;

@@ -11,7 +11,7 @@ import { redact } from '../../src/log/redact.ts';
 import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { connectPostgres, errorCode, type PostgresSession } from './postgres-client.ts';
 import type { PostgresOptions } from './postgres-config.ts';
-import { acquirePostgresLock } from './postgres-lock.ts';
+import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
 import { ensurePostgresTables, postgresDdl } from './postgres-schema.ts';
 import * as sql from './postgres-sql.ts';
 import { csvField, readExpression } from './postgres-types.ts';
@@ -22,6 +22,8 @@ const COPY_CHUNK_ROWS = 500;
 export function postgresDestination(options: PostgresOptions, logger: Logger): Destination {
   const { schema } = options;
   let session: PostgresSession | undefined;
+  /** The run lock this destination took, if any: its connection dying means another run may start. */
+  let lock: PostgresLock | undefined;
   const open = (): PostgresSession => {
     if (!session) throw new DestinationError('the Postgres destination is not open (call open() first)');
     return session;
@@ -72,6 +74,9 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     describeDdl: (tables) => postgresDdl(schema, tables),
 
     async commit(flush): Promise<FlushResult> {
+      if (lock?.lost()) {
+        throw new DestinationError('the run lock was lost (its Postgres connection closed), so another run may have started; stopped before writing more, and the next run resumes from the last committed page');
+      }
       const s = open();
       const parts = flushParts(flush);
       const rowsWritten: Record<string, number> = {};
@@ -120,7 +125,10 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
       await open().query(markAbandonedRunsSql(qualifiedName(schema, runsTable.name)), [currentRunId]);
     },
 
-    acquireLock: (owner): Promise<DestinationLock> => acquirePostgresLock(options, logger, owner),
+    async acquireLock(owner): Promise<DestinationLock> {
+      lock = await acquirePostgresLock(options, logger, owner);
+      return lock;
+    },
 
     async close() {
       const s = session;

@@ -14,7 +14,12 @@ import { deleteLockRowSql, selectSql } from '../../src/destination/sql-statement
 import { ADVISORY_UNLOCK, TABLE_EXISTS, TRY_ADVISORY_LOCK, upsertLockRow } from './postgres-sql.ts';
 import { readExpression } from './postgres-types.ts';
 
-export async function acquirePostgresLock(options: PostgresOptions, logger: Logger, owner: LockOwner): Promise<DestinationLock> {
+/** A held run lock; `lost()` is true once its connection died (the advisory lock died with it). */
+export interface PostgresLock extends DestinationLock {
+  lost(): boolean;
+}
+
+export async function acquirePostgresLock(options: PostgresOptions, logger: Logger, owner: LockOwner): Promise<PostgresLock> {
   const { schema } = options;
   const key = `aivis:${schema}`;
   const session = await connectPostgres(options, logger);
@@ -28,7 +33,9 @@ export async function acquirePostgresLock(options: PostgresOptions, logger: Logg
     await session.end();
     throw error;
   }
-  return releaseOnce(async () => {
+  let released = false;
+  const release = releaseOnce(async () => {
+    released = true;
     try {
       await session.query(deleteLockRowSql(qualifiedName(schema, lockTable.name)), [SYNC_LOCK_NAME, owner.runId]);
       await session.query(ADVISORY_UNLOCK, [key]);
@@ -36,6 +43,7 @@ export async function acquirePostgresLock(options: PostgresOptions, logger: Logg
       await session.end();
     }
   });
+  return { ...release, lost: () => !released && !session.isAlive() };
 }
 
 async function readHolder(session: PostgresSession, schema: string): Promise<LockOwner | undefined> {
