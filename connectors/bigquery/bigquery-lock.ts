@@ -48,19 +48,24 @@ export async function acquireLease(client: BigqueryClient, ref: TableRef, owner:
   let lost: string | undefined;
   let released = false;
   let renewing: Promise<void> = Promise.resolve();
+  let renewedAt = options.now().getTime();
   const renew = async () => {
     const renewed = await client.query(renewLockSql(ref), { ...who, expires_at: { type: 'TIMESTAMP', value: expiresAt() } });
     if (renewed.affectedRows < 1) lost = `the BigQuery run lock of ${client.dataset} expired and was taken by another run`;
+    else renewedAt = options.now().getTime();
   };
   // Renew at a third of the lease, so two failed renewals in a row still leave time.
+  const renewEvery = Math.max(1000, Math.floor(options.leaseMs / 3));
   const timer = setInterval(() => {
     renewing = renew().catch((error: unknown) => logger.warn('could not renew the BigQuery run lock', { error }));
-  }, Math.max(1000, Math.floor(options.leaseMs / 3)));
+  }, renewEvery);
   timer.unref();
 
   return {
     async assertHeld() {
       await renewing;
+      // A paused process (or a timer that could not run) may have outlived its lease unnoticed.
+      if (!lost && options.now().getTime() - renewedAt >= renewEvery) await renew();
       if (lost) throw new DestinationError(`${lost}; stopping before writing more`);
     },
     async release() {

@@ -147,6 +147,23 @@ describe('BigQuery destination: lease lock', () => {
     expect(written.rows).toEqual([{ f: [{ v: '0' }] }]);
     await lock.release();
   });
+
+  it('a holder paused past its lease (no renewal ran) checks before writing, and stops', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const t0 = Date.parse('2026-03-01T12:00:00Z');
+    let pausedAt = 0;
+    const { d: paused, dataset } = await destination({ now: () => new Date(t0 + pausedAt * 60_000) });
+    await paused.ensureTables([kindsTable]);
+    await paused.acquireLock(owner('run-1', 1111));
+    const { d: next } = await destination({ dataset, now: () => new Date(t0 + 11 * 60_000) });
+    const lock = await next.acquireLock(owner('run-2', 2222));
+    // The process wakes 11 minutes later; its renewal timer has not fired yet.
+    pausedAt = 11;
+    await expect(paused.commit(flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
+      `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
+    );
+    await lock.release();
+  });
 });
 
 describe('BigQuery destination: racing runs', () => {
