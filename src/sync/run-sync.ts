@@ -235,7 +235,7 @@ function planWebsites(run: RunContext, listing: Listing) {
 }
 
 async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean, signal: AbortSignal) {
-  const context = { websiteId, runId: run.runId, syncedAt: run.syncedAt };
+  const context = { websiteId, runId: run.runId, syncedAt: run.now().toISOString() };
   /** Runs one stream; a website-local failure is recorded (its state stays at its last committed page) and the next stream goes on. */
   const guard = async (stream: string, task: () => Promise<void>): Promise<void> => {
     try {

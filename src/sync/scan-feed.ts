@@ -68,7 +68,9 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
 }
 
 function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
-  const { stream, context, counters } = input;
+  const { stream, counters } = input;
+  // `_synced_at` is when this page was read: within one flush of its load, however long the run.
+  const context = { ...input.context, syncedAt: input.now().toISOString() };
   const rows: Row[] = [];
   const rejected: Row[] = [];
   const reject = (raw: unknown, error: string) =>

@@ -149,7 +149,12 @@ export function runSyncSuite(target: SyncTarget): void {
     });
 
     it('records each run in _aivis_runs and saves one state row per stream and website', async () => {
-      const summary = await world.sync();
+      // A clock that moves one second per reading: rows carry when their page was read.
+      let tick = Date.parse('2026-06-01T00:00:00Z');
+      const summary = await world.sync({ now: () => new Date((tick += 1000)) });
+      const syncedAt = new Set((await world.rows(STREAM_TABLES.mentions[0]!)).map((r) => r._synced_at));
+      expect(syncedAt.size).toBeGreaterThan(1);
+      for (const at of syncedAt) expect(String(at) > summary.startedAt).toBe(true);
       const runs = await world.rows(runsTable);
       expect(runs).toHaveLength(1);
       expect(runs[0]).toMatchObject({ id: summary.runId, command: 'sync', status: 'succeeded' });
