@@ -5,6 +5,7 @@
  * client asks for `useInt64Timestamp`).
  */
 import type { CellValue, ColumnSpec, ColumnType, Row } from '../../src/destination/table-spec.ts';
+import { isoFromMicros } from '../../src/destination/timestamp-micros.ts';
 
 export type BigqueryType = 'STRING' | 'INT64' | 'FLOAT64' | 'BOOL' | 'TIMESTAMP' | 'JSON';
 
@@ -67,16 +68,9 @@ export function decodeCell(type: string, cell: unknown): CellValue {
     case 'BOOLEAN':
       return text === 'true';
     case 'TIMESTAMP':
-      return microsToIso(BigInt(text));
+      return isoFromMicros(BigInt(text));
     default:
       return text;
   }
 }
 
-/** `1767323045123456` -> `2026-01-02T03:04:05.123456Z` (exact to the microsecond). */
-export function microsToIso(micros: bigint): string {
-  const millis = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
-  const subMillis = micros - millis * 1000n;
-  const iso = new Date(Number(millis)).toISOString();
-  return `${iso.slice(0, 23)}${subMillis.toString().padStart(3, '0')}Z`;
-}

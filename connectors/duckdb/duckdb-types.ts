@@ -5,6 +5,7 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import { isoFromMicros } from '../../src/destination/timestamp-micros.ts';
 
 const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'VARCHAR',
@@ -67,9 +68,3 @@ export function decodeCell(type: ColumnType, value: unknown): CellValue {
   return type === 'timestamp' ? isoFromMicros(value as bigint) : (value as CellValue);
 }
 
-/** Epoch microseconds as ISO-8601 UTC with six fractional digits. */
-export function isoFromMicros(micros: bigint): string {
-  const fraction = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
-  const seconds = (micros - fraction) / 1_000_000n;
-  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${fraction.toString().padStart(6, '0')}Z`;
-}
