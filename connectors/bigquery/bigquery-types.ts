@@ -5,6 +5,7 @@
  * client asks for `useInt64Timestamp`).
  */
 import type { CellValue, ColumnSpec, ColumnType, Row } from '../../src/destination/table-spec.ts';
+import { int64FromText } from '../../src/destination/int64-value.ts';
 import { isoFromMicros } from '../../src/destination/timestamp-micros.ts';
 
 export type BigqueryType = 'STRING' | 'INT64' | 'FLOAT64' | 'BOOL' | 'TIMESTAMP' | 'JSON';
@@ -57,10 +58,8 @@ export function decodeCell(type: string, cell: unknown): CellValue {
   const text = String(cell);
   switch (type) {
     case 'INT64':
-    case 'INTEGER': {
-      const value = BigInt(text);
-      return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-    }
+    case 'INTEGER':
+      return int64FromText(text);
     case 'FLOAT64':
     case 'FLOAT':
       return Number(text);

@@ -7,6 +7,7 @@
  * Reads come back through the driver with NUMBER and VARIANT fetched as strings.
  */
 import type { CellValue, ColumnType } from '../../src/destination/table-spec.ts';
+import { int64FromText } from '../../src/destination/int64-value.ts';
 
 export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'VARCHAR',
@@ -41,10 +42,8 @@ export function fromDriverValue(type: ColumnType, value: unknown): CellValue {
   // DataTypes.getNullValue()); no number is spelled that way, so it cannot hide a value.
   if (value === null || value === undefined || ((type === 'int64' || type === 'float64') && value === 'NULL')) return null;
   switch (type) {
-    case 'int64': {
-      const big = BigInt(value as string);
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
-    }
+    case 'int64':
+      return int64FromText(String(value));
     case 'float64':
       return Number(value);
     case 'boolean':
