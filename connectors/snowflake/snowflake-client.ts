@@ -6,6 +6,7 @@
 import type { Binds, Connection, ConnectionOptions, SnowflakeError } from 'snowflake-sdk';
 import { DestinationError } from '../../src/errors.ts';
 import { redact } from '../../src/log/redact.ts';
+import { inTransaction } from '../../src/destination/transaction.ts';
 
 export type SnowflakeRow = Record<string, unknown>;
 
@@ -78,17 +79,8 @@ function createClient(connection: Connection): SnowflakeClient {
     });
   return {
     execute,
-    async transaction(work) {
-      await execute('BEGIN TRANSACTION');
-      try {
-        const result = await work();
-        await execute('COMMIT');
-        return result;
-      } catch (error) {
-        await execute('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    },
+    // Snowflake leaves a transaction open after a failed statement: the shared helper rolls it back.
+    transaction: (work) => inTransaction(execute, work),
     async close() {
       if (closed) return;
       closed = true;
