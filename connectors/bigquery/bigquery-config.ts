@@ -13,7 +13,6 @@ export const BIGQUERY_CAPABILITIES: DestinationCapabilities = {
   transactional: false,
   maxRowsPerFlush: 50_000,
   maxSecondsPerFlush: 60,
-  identifierCase: 'preserve',
 };
 
 /** How long a staging table lives if the run dies before it drops it. */

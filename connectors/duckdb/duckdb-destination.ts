@@ -53,7 +53,7 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
 
   return {
     type: 'duckdb',
-    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5, identifierCase: 'preserve' },
+    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5 },
 
     async open() {
       session ??= await connectDuckdb(options);

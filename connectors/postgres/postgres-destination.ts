@@ -33,7 +33,7 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
 
   return {
     type: 'postgres',
-    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5, identifierCase: 'preserve' },
+    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5 },
 
     async open() {
       session ??= await connectPostgres(options, logger);

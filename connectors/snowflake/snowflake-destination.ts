@@ -69,7 +69,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
   return {
     type: 'snowflake',
-    capabilities: { transactional: true, maxRowsPerFlush: 20_000, maxSecondsPerFlush: 60, identifierCase: 'upper' },
+    capabilities: { transactional: true, maxRowsPerFlush: 20_000, maxSecondsPerFlush: 60 },
 
     async open() {
       client ??= await connectSnowflake(options);

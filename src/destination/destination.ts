@@ -17,8 +17,6 @@ export interface DestinationCapabilities {
   readonly maxRowsPerFlush: number;
   /** Upper bound on seconds between flushes while rows are buffered (a kill loses little). */
   readonly maxSecondsPerFlush: number;
-  /** How the warehouse folds unquoted identifiers; informs DDL and docs. */
-  readonly identifierCase: 'preserve' | 'upper';
 }
 
 /** Saved position of one stream in one scope (design §4). Stored and sent back verbatim. */

@@ -99,7 +99,7 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
 
   const destination: FakeDestination = {
     type: 'fake',
-    capabilities: { transactional, maxRowsPerFlush: 1000, maxSecondsPerFlush: 5, identifierCase: 'preserve' },
+    capabilities: { transactional, maxRowsPerFlush: 1000, maxSecondsPerFlush: 5 },
     store,
     faults,
     get commitCalls() {
