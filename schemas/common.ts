@@ -10,23 +10,26 @@ import { mustBe, mustBeOrNull } from './issue-message.ts';
 /** zod's calendar-aware date (leap years, 30-day months), without its anchors. */
 const DATE = z.core.regexes.date.source.slice(1, -1);
 const HH_MM = '(?:[01]\\d|2[0-3]):[0-5]\\d';
-const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date';
+/**
+ * Every UTC form the spec writes: its date-time fields (2) and its `updated_since` query form
+ * (4.4, `YYYY-MM-DDThh:mm[:ss[.fraction]]Z`). Seconds may be absent and the fraction has any
+ * number of digits: a server may send `2026-01-01T10:00Z` or nanoseconds, and both are legal.
+ * Leap second `:60` is refused: neither JS nor most warehouses can hold it.
+ */
+const UTC_TIMESTAMP = new RegExp(`^${DATE}T${HH_MM}(?::[0-5]\\d(?:\\.\\d+)?)?Z$`);
+const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date';
 
 /**
- * A response timestamp: RFC 3339 date-time in UTC (`YYYY-MM-DDThh:mm:ss[.fraction]Z`) on a real
- * calendar day. It stays the exact string: the engine stores `scan_upper_bound` verbatim, and a
- * Date round trip would drop sub-millisecond digits. Leap second `:60` is refused: neither JS nor
- * most warehouses can hold it.
+ * A response timestamp. It stays the exact string: the engine stores `scan_upper_bound`
+ * verbatim, and a Date round trip would drop sub-millisecond digits.
  */
-export const timestampSchema = z.iso.datetime({ error: mustBe(TIMESTAMP_RULE) });
+export const timestampSchema = z.string({ error: mustBe(TIMESTAMP_RULE) }).regex(UTC_TIMESTAMP);
 export type Timestamp = z.infer<typeof timestampSchema>;
 /** A timestamp that is required but null until the event happened. */
-export const nullableTimestampSchema = z.iso.datetime({ error: mustBeOrNull(TIMESTAMP_RULE) }).nullable();
+export const nullableTimestampSchema = z.string({ error: mustBeOrNull(TIMESTAMP_RULE) }).regex(UTC_TIMESTAMP).nullable();
 
-/** The `updated_since` query form (spec 4.4): seconds and fraction optional, `Z` required. */
-export const updatedSinceSchema = z
-  .string({ error: mustBe('a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date') })
-  .regex(new RegExp(`^${DATE}T${HH_MM}(?::[0-5]\\d(?:\\.\\d+)?)?Z$`));
+/** The `updated_since` query form (spec 4.4): the same forms as every timestamp. */
+export const updatedSinceSchema = timestampSchema;
 export type UpdatedSince = z.infer<typeof updatedSinceSchema>;
 
 const typedId = (prefix: string, what: string) =>

@@ -137,7 +137,7 @@ describe('snapshot meta and history point version tags', () => {
 
   it.each([
     ['analysis_id', null, 'analysis_id: must be an analysis id: ana_ then letters, digits, _ or -, at most 128 characters (got null)'],
-    ['as_of', null, 'as_of: must be a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date (got null)'],
+    ['as_of', null, 'as_of: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date (got null)'],
     ['available_at', undefined, 'available_at: is missing'],
     ['meta', undefined, 'meta: is missing'],
     ['meta.data_quality', undefined, 'meta.data_quality: is missing'],

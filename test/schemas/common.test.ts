@@ -12,12 +12,20 @@ import {
 } from '../../schemas/index.ts';
 import { outcome } from './parse-result.ts';
 
-const TS = 'must be a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date';
+const TS = 'must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date';
 const SINCE = 'must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date';
 
 describe('timestampSchema', () => {
-  it.each(['2026-01-31T12:00:00Z', '2024-02-29T23:59:59Z', '2000-02-29T00:00:00Z', '2026-01-30T06:00:00.123456789Z'])(
-    'accepts %s and keeps the exact string',
+  it.each([
+    '2026-01-31T12:00:00Z',
+    '2024-02-29T23:59:59Z',
+    '2000-02-29T00:00:00Z',
+    '2026-01-30T06:00:00.123456789Z',
+    '2026-01-30T06:00:00.1234567891234Z',
+    '2026-01-01T12:00Z',
+    '2026-01-01T12:00:07.5Z',
+  ])(
+    'accepts %s (every form of the spec, with or without seconds, any fraction) and keeps the exact string',
     (value) => {
       expect(timestampSchema.parse(value)).toBe(value);
     },
@@ -35,7 +43,8 @@ describe('timestampSchema', () => {
     ['2026-01-01T23:59:60Z', 'leap second'],
     ['2026-01-01T12:00:00+00:00', 'an offset instead of Z'],
     ['2026-01-01T12:00:00', 'no zone'],
-    ['2026-01-01T12:00Z', 'no seconds'],
+    ['2026-01-01T12Z', 'no minutes'],
+    ['2026-01-01T12:00:00.Z', 'a dot without fraction digits'],
     ['2026-01-01 12:00:00Z', 'a space for T'],
   ])('rejects %s (%s)', (value) => {
     expect(outcome(timestampSchema, value)).toBe(`${TS} (got "${value}")`);
@@ -103,6 +112,10 @@ describe('list envelopes', () => {
     expect(listEnvelopeSchema.parse(page)).toEqual(page);
   });
 
+  it.each(['2026-01-31T12:00Z', '2026-01-31T12:00:00.123456789Z'])('accepts scan_upper_bound %s verbatim', (bound) => {
+    expect(listMetaSchema.parse({ ...meta, scan_upper_bound: bound }).scan_upper_bound).toBe(bound);
+  });
+
   it('accepts the last page: next_cursor null, no scan_upper_bound', () => {
     const last = { request_id: 'req_1', has_more: false, next_cursor: null };
     expect(listMetaSchema.parse(last)).toEqual(last);
@@ -113,7 +126,7 @@ describe('list envelopes', () => {
     ['next_cursor', 5, 'next_cursor: must be a cursor string or null (got 5)'],
     ['has_more', 'true', 'has_more: must be true or false (got "true")'],
     ['request_id', undefined, 'request_id: is missing'],
-    ['scan_upper_bound', '2026-01-31T12:00Z', `scan_upper_bound: ${TS} (got "2026-01-31T12:00Z")`],
+    ['scan_upper_bound', '2026-01-31T12:00+01:00', `scan_upper_bound: ${TS} (got "2026-01-31T12:00+01:00")`],
   ])('meta.%s = %j is rejected', (field, value, message) => {
     const broken: Record<string, unknown> = { ...meta, [field]: value };
     if (value === undefined) delete broken[field];

@@ -21,7 +21,7 @@ describe('mentionSchema', () => {
   it.each([
     ['id', 'web_1', 'id: must be a mention id: men_ then letters, digits, _ or -, at most 128 characters (got "web_1")'],
     ['analysis_id', null, 'analysis_id: must be an analysis id: ana_ then letters, digits, _ or -, at most 128 characters (got null)'],
-    ['observed_at', '2026-02-29T00:00:00Z', 'observed_at: must be a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date (got "2026-02-29T00:00:00Z")'],
+    ['observed_at', '2026-02-29T00:00:00Z', 'observed_at: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date (got "2026-02-29T00:00:00Z")'],
     ['provider', 'ChatGPT', 'provider: must be a provider name of 1 to 128 lowercase letters and digits, words joined by - or _ (got "ChatGPT")'],
     ['sentence_text', null, 'sentence_text: must be a string (got null)'],
     ['sentence_text_truncated', 0, 'sentence_text_truncated: must be true or false (got 0)'],
@@ -50,8 +50,8 @@ describe('citationSchema (fields not shown by the spec: id required, the rest op
     [{ id: '' }, 'id: must be a string of 1 to 128 characters (got "")'],
     [{ id: 7 }, 'id: must be a string of 1 to 128 characters (got 7)'],
     [{ id: 'c', website_id: 'w1' }, 'website_id: must be a website id: web_ then letters, digits, _ or -, at most 128 characters (got "w1")'],
-    [{ id: 'c', observed_at: '2026-01-30' }, 'observed_at: must be a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date (got "2026-01-30")'],
-    [{ id: 'c', available_at: '2026-01-30T25:00:00Z' }, 'available_at: must be a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date (got "2026-01-30T25:00:00Z")'],
+    [{ id: 'c', observed_at: '2026-01-30' }, 'observed_at: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date (got "2026-01-30")'],
+    [{ id: 'c', available_at: '2026-01-30T25:00:00Z' }, 'available_at: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date (got "2026-01-30T25:00:00Z")'],
   ])('rejects %j: the kept columns are typed', (record, message) => {
     expect(outcome(citationSchema, record)).toBe(message);
   });

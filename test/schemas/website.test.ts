@@ -30,7 +30,7 @@ describe('websiteSchema', () => {
     [
       'last_analysis_at',
       '2026-02-30T00:00:00Z',
-      'last_analysis_at: must be a UTC timestamp YYYY-MM-DDThh:mm:ss[.fraction]Z on a real calendar date or null (got "2026-02-30T00:00:00Z")',
+      'last_analysis_at: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date or null (got "2026-02-30T00:00:00Z")',
     ],
     ['last_analysis_at', undefined, 'last_analysis_at: is missing (send null when there is no value)'],
   ])('%s = %j is rejected', (field, value, message) => {

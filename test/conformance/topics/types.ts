@@ -83,6 +83,24 @@ export function typesTopic(target: ConformanceTarget): void {
     roundTrip(h, TIMESTAMPS.map((t, n) => kindsRow(ids(n), { t }))),
   );
 
+  conformanceTest(target, 'types', 'timestamps beyond microseconds are truncated (never rounded) and minutes-only ones read as :00', async (h) => {
+    const written = [
+      kindsRow('r001', { t: '2026-01-02T03:04:05.9999999Z' }),
+      kindsRow('r002', { t: '2026-12-31T23:59:59.999999999Z' }),
+      kindsRow('r003', { t: '2026-01-02T03:04:05.123456789123Z' }),
+      kindsRow('r004', { t: '2026-01-02T03:04Z' }),
+    ];
+    await h.destination.ensureTables([kindsTable]);
+    await h.destination.commit(flushOf(kindsTable, written));
+    const stored = (await h.rows(kindsTable)).map((row) => [row.id, row.t]);
+    expect(stored).toEqual([
+      ['r001', '2026-01-02T03:04:05.999999Z'],
+      ['r002', '2026-12-31T23:59:59.999999Z'],
+      ['r003', '2026-01-02T03:04:05.123456Z'],
+      ['r004', '2026-01-02T03:04:00.000000Z'],
+    ]);
+  });
+
   conformanceTest(target, 'types', 'JSON round-trips (nested, unicode, numbers)', (h) =>
     roundTrip(h, JSONS.map((j, n) => kindsRow(ids(n), { j }))),
   );
