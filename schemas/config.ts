@@ -4,9 +4,15 @@
  * `schemas/config.schema.json` is generated from this file (`npm run schemas`).
  */
 import { z } from 'zod';
+import { refuseInsecureHttp } from './insecure-http.ts';
 import { MENTION_PROVIDERS } from './keys.ts';
 
 const nonEmpty = z.string().min(1);
+/** Beside each URL that may be `http://` (see insecure-http.ts). */
+const allowInsecureHttp = z
+  .boolean()
+  .optional()
+  .describe('true lets the URL beside it be http:// to a host that is not loopback: its secrets then cross the network in clear.');
 const identifier = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be letters, digits and underscores, starting with a letter or underscore');
@@ -14,6 +20,7 @@ const identifier = z
 export const sourceConfigSchema = z
   .strictObject({
     base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://api.example.com' }),
+    allow_insecure_http: allowInsecureHttp,
     api_key: nonEmpty.optional().describe('Write it as ${VAR}; a key written into the YAML is refused.'),
     api_key_file: nonEmpty.optional().describe('Path of a file holding the API key (e.g. a mounted Secret).'),
     requests_per_minute: z.int().min(1).max(6000).default(90),
@@ -22,7 +29,8 @@ export const sourceConfigSchema = z
   })
   .refine((s) => (s.api_key === undefined) !== (s.api_key_file === undefined), {
     message: 'give exactly one of api_key (as ${VAR}) or api_key_file',
-  });
+  })
+  .superRefine(refuseInsecureHttp({ urlKey: 'base_url', block: 'source', carries: 'the API key' }));
 
 export const postgresConfigSchema = z.strictObject({
   type: z.literal('postgres'),
@@ -36,14 +44,17 @@ export const duckdbConfigSchema = z.strictObject({
   schema: identifier.default('aivis'),
 });
 
-export const bigqueryConfigSchema = z.strictObject({
-  type: z.literal('bigquery'),
-  project: z.string().regex(/^[a-z0-9.:-]{1,128}$/, 'must be a Google Cloud project id such as my-project (lowercase letters, digits, hyphens; a domain prefix like example.com:my-project)'),
-  dataset: identifier.default('aivis'),
-  location: nonEmpty.default('US'),
-  key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),
-  api_endpoint: z.url().optional().describe('Override of the BigQuery REST endpoint (private endpoints, emulators).'),
-});
+export const bigqueryConfigSchema = z
+  .strictObject({
+    type: z.literal('bigquery'),
+    project: z.string().regex(/^[a-z0-9.:-]{1,128}$/, 'must be a Google Cloud project id such as my-project (lowercase letters, digits, hyphens; a domain prefix like example.com:my-project)'),
+    dataset: identifier.default('aivis'),
+    location: nonEmpty.default('US'),
+    key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),
+    api_endpoint: z.url().optional().describe('Override of the BigQuery REST endpoint (private endpoints, emulators).'),
+    allow_insecure_http: allowInsecureHttp,
+  })
+  .superRefine(refuseInsecureHttp({ urlKey: 'api_endpoint', block: 'destination', carries: 'the Google access token and the rows' }));
 
 export const snowflakeConfigSchema = z
   .strictObject({
@@ -58,10 +69,12 @@ export const snowflakeConfigSchema = z
     schema: identifier.default('AIVIS'),
     role: nonEmpty.optional(),
     access_url: z.url().optional().describe('Override of the account URL (private link, local stand-ins).'),
+    allow_insecure_http: allowInsecureHttp,
   })
   .refine((s) => (s.private_key_file === undefined) !== (s.password === undefined), {
     message: 'give exactly one of private_key_file (key-pair auth) or password',
-  });
+  })
+  .superRefine(refuseInsecureHttp({ urlKey: 'access_url', block: 'destination', carries: 'the Snowflake login and the rows' }));
 
 export const destinationConfigSchema = z.discriminatedUnion('type', [
   postgresConfigSchema,

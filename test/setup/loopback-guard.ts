@@ -6,16 +6,11 @@
  * server or a mistyped URL fails loudly instead of leaving the machine.
  */
 import net from 'node:net';
+// The product's own definition of loopback: what the guard lets through is what aivis lets
+// speak plain http.
+import { isLoopbackHost } from '../../schemas/insecure-http.ts';
 
-const LOOPBACK_NAMES = new Set(['localhost', '::1', '0:0:0:0:0:0:0:1']);
-
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (LOOPBACK_NAMES.has(bare.toLowerCase())) return true;
-  if (net.isIPv4(bare)) return bare.startsWith('127.');
-  if (bare.toLowerCase().startsWith('::ffff:')) return bare.slice(7).startsWith('127.');
-  return false;
-}
+export { isLoopbackHost };
 
 /** The host a `Socket#connect` call targets, or undefined for a Unix socket / pipe. */
 function targetHost(args: unknown[]): string | undefined {
