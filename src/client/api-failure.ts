@@ -35,11 +35,21 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
   return new ApiError(text, { status, code, requestId, details });
 }
 
+const NETWORK_FAILURE_WORDS = {
+  connection: { what: 'network error', advice: 'check source.base_url and the network, or try again later' },
+  timeout: { what: 'request timed out', advice: 'check source.base_url and the network, or try again later' },
+  bad_body: { what: 'incomplete response', advice: 'check source.base_url and the network, or try again later' },
+  certificate: {
+    what: 'TLS certificate not trusted',
+    advice: "if a proxy or gateway presents your organisation's certificate, point NODE_EXTRA_CA_CERTS at that CA's PEM file",
+  },
+} as const;
+
 export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): ApiError {
-  const what = error.failure === 'timeout' ? 'request timed out' : error.failure === 'bad_body' ? 'incomplete response' : 'network error';
+  const { what, advice } = NETWORK_FAILURE_WORDS[error.failure];
   const after = error.retries > 0 ? ` after ${error.retries} retries` : '';
   return new ApiError(
-    `${what} (no complete response, request_id none): ${request.method} ${request.path}: ${error.message}${after}; check source.base_url and the network, or try again later`,
+    `${what} (no complete response, request_id none): ${request.method} ${request.path}: ${error.message}${after}; ${advice}`,
     { status: 0 },
     { cause: error },
   );

@@ -1,9 +1,10 @@
 /**
  * An attempt that got no usable answer: the connection failed or reset, the deadline passed,
- * or a success body arrived truncated or not as JSON. All of them are worth a retry; the
- * client turns the last one into an ApiError.
+ * a success body arrived truncated or not as JSON (all worth a retry), or the server's TLS
+ * certificate is not trusted (the same certificate comes back on every try). The client
+ * turns the last one into an ApiError.
  */
-export type NetworkFailure = 'connection' | 'timeout' | 'bad_body';
+export type NetworkFailure = 'connection' | 'timeout' | 'bad_body' | 'certificate';
 
 export class NetworkError extends Error {
   readonly failure: NetworkFailure;

@@ -36,7 +36,7 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         outcome = error;
-        failure = { kind: 'network' };
+        failure = { kind: error.failure === 'certificate' ? 'certificate' : 'network' };
         stats.networkErrors++;
       }
       const decision = policy.decide(retries, failure);

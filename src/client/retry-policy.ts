@@ -6,13 +6,16 @@
  * - 500/502/503/504 and network failures (reset, timeout, truncated body): `Retry-After` when
  *   the server sent one, else exponential backoff with full jitter (a uniform draw between 0 and
  *   `min(cap, base * 2^retry)`), which spreads clients that failed together.
- * - Anything else (400, 401, 403, 404, 409, 413, 415, ...) is an answer, not a hiccup: no retry.
+ * - Anything else (400, 401, 403, 404, 409, 413, 415, ...) is an answer, not a hiccup: no
+ *   retry; nor is an untrusted TLS certificate.
  */
 
 /** What went wrong with one attempt. */
 export type AttemptFailure =
   | { kind: 'status'; status: number; retryAfterMs: number | undefined }
-  | { kind: 'network' };
+  | { kind: 'network' }
+  /** The server's TLS certificate is not trusted: a fix of the trust store, not of time. */
+  | { kind: 'certificate' };
 
 /**
  * `retry`: whether to try again. `delayMs` and `pauseLimiter` are filled for every retryable
@@ -60,7 +63,9 @@ export class RetryPolicy {
    * @example policy.decide(0, { kind: 'status', status: 503, retryAfterMs: undefined }) // { retry: true, delayMs: 0..500, pauseLimiter: false }
    */
   decide(retriesSoFar: number, failure: AttemptFailure): RetryDecision {
-    if (failure.kind === 'status' && !RETRIED_STATUSES.has(failure.status)) return { retry: false, delayMs: 0, pauseLimiter: false };
+    if (failure.kind === 'certificate' || (failure.kind === 'status' && !RETRIED_STATUSES.has(failure.status))) {
+      return { retry: false, delayMs: 0, pauseLimiter: false };
+    }
     const serverWait = failure.kind === 'status' ? failure.retryAfterMs : undefined;
     return {
       retry: retriesSoFar < this.maxRetries,

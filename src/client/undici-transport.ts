@@ -1,11 +1,11 @@
 /**
- * The innermost layer: one HTTP exchange over an undici Agent (keep-alive connections to the
- * API origin), body read whole. Every connection-level failure becomes a NetworkError; a
+ * The innermost layer: one HTTP exchange over undici (keep-alive connections to the API
+ * origin, or through the proxy the environment names: proxy-dispatcher.ts), body read whole. Every connection-level failure becomes a NetworkError; a
  * request we built wrong (undici's invalid-argument errors) is a bug and passes through.
  */
-import { Agent } from 'undici';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
+import { createDispatcher } from './proxy-dispatcher.ts';
 
 /** The innermost `Send`, and the connections it keeps open until `close`. */
 export interface UndiciTransport {
@@ -17,7 +17,7 @@ export interface UndiciTransport {
 export function createUndiciTransport(baseUrl: URL): UndiciTransport {
   // undici's own header and body timers stay off: the timeout layer owns the deadline, on the
   // client's clock, so it covers headers and body together and tests can move it.
-  const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+  const agent = createDispatcher(baseUrl, { headersTimeout: 0, bodyTimeout: 0 });
   const prefix = baseUrl.pathname.replace(/\/+$/, '');
   return {
     async send(request) {
@@ -37,7 +37,7 @@ export function createUndiciTransport(baseUrl: URL): UndiciTransport {
         return { status: response.statusCode, headers: response.headers, text };
       } catch (error) {
         if (isOwnFault(error)) throw error;
-        throw new NetworkError('connection', describe(error), { cause: error });
+        throw new NetworkError(isUntrustedCertificate(error) ? 'certificate' : 'connection', describe(error), { cause: error });
       }
     },
     close: () => agent.close(),
@@ -48,6 +48,29 @@ export function createUndiciTransport(baseUrl: URL): UndiciTransport {
 const OWN_FAULTS = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 function isOwnFault(error: unknown): boolean {
   return OWN_FAULTS.has(String((error as { code?: unknown } | null)?.code));
+}
+
+/**
+ * OpenSSL's verdicts on the server's certificate (Node's error codes), also when undici wraps
+ * one (a tunnel through a proxy): a private CA missing from the trust store, an expired or
+ * misnamed certificate.
+ */
+const CERTIFICATE_CODES = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+function isUntrustedCertificate(error: unknown): boolean {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return CERTIFICATE_CODES.has(String(code)) || CERTIFICATE_CODES.has(String(cause?.code));
 }
 
 /** `ECONNRESET: other side closed`: the code tells an operator more than undici's class name. */

@@ -31,6 +31,10 @@ describe('RetryPolicy', () => {
     }
   });
 
+  it('never retries an untrusted TLS certificate: the same one comes back every time', () => {
+    expect(new RetryPolicy().decide(0, { kind: 'certificate' })).toEqual({ retry: false, delayMs: 0, pauseLimiter: false });
+  });
+
   it('a 429 pauses the limiter for Retry-After, capped at maxRetryAfterMs', () => {
     const policy = new RetryPolicy({ maxRetryAfterMs: 60_000, random: () => 0.5 });
     expect(policy.decide(0, status(429, 12_000))).toEqual({ retry: true, delayMs: 12_000, pauseLimiter: true });

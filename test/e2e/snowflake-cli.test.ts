@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { runCli } from '../stand-ins/snowflake/cli-process.ts';
+import { runCli } from '../support/cli-process.ts';
 import { configYaml, keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 
 const PASSPHRASE = 'cli key passphrase';

@@ -12,7 +12,7 @@ import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts'
 import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
-import { runCli } from '../stand-ins/snowflake/cli-process.ts';
+import { runCli } from '../support/cli-process.ts';
 import { configYaml, LOADER } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
 import { openWorld, SANDBOX, type SyncTarget } from './sync-suite.ts';

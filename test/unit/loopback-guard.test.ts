@@ -35,4 +35,21 @@ describe('loopback guard', () => {
     server.close();
     expect(text).toBe('hi');
   });
+
+  it('checks where a connection with its own lookup resolves to (undici names the host, resolves the proxy IP)', async () => {
+    const server = net.createServer((s) => s.end('hi'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as net.AddressInfo;
+    const attempt = (address: string) =>
+      new Promise<string>((resolve) => {
+        const lookup = (_host: string, options: { all?: boolean }, cb: (e: Error | null, a: unknown, f?: number) => void) =>
+          options.all ? cb(null, [{ address, family: 4 }]) : cb(null, address, 4);
+        const socket = net.connect({ host: 'api.aivis.test', port, lookup: lookup as never });
+        socket.on('data', (d) => resolve(String(d)));
+        socket.on('error', (e) => resolve(e.message));
+      });
+    expect(await attempt('127.0.0.1')).toBe('hi');
+    expect(await attempt('10.0.0.1')).toBe('loopback guard: connection to api.aivis.test (10.0.0.1) refused (tests may only reach 127.0.0.1)');
+    server.close();
+  });
 });
