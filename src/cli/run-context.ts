@@ -22,8 +22,13 @@ export interface RunContext {
   close(): Promise<void>;
 }
 
-/** `clock`: the import command's tests run its receipt polls on virtual time. */
-export function createClient(config: AivisConfig, apiKey: string, logger: Logger, clock?: Clock): ApiClient {
+/** How a command runs its client: `signal` stops it (stop-signal.ts); `clock` puts the import tests' receipt polls on virtual time. */
+export interface ClientRun {
+  readonly signal?: AbortSignal;
+  readonly clock?: Clock;
+}
+
+export function createClient(config: AivisConfig, apiKey: string, logger: Logger, run: ClientRun = {}): ApiClient {
   return new ApiClient({
     baseUrl: config.source.base_url,
     apiKey,
@@ -31,7 +36,8 @@ export function createClient(config: AivisConfig, apiKey: string, logger: Logger
     timeoutMs: config.source.timeout_seconds * 1000,
     maxRetries: config.source.max_retries,
     logger,
-    ...(clock ? { clock } : {}),
+    ...(run.clock ? { clock: run.clock } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
   });
 }
 
@@ -39,11 +45,11 @@ export function createStateStore(config: AivisConfig, destination: Destination):
   return config.state.store === 'file' ? new FileStateStore(config.state.path) : new DestinationStateStore(destination);
 }
 
-/** Opens the client and the destination of the config at `argv.config`. */
-export async function openRunContext(argv: { config?: string }): Promise<RunContext> {
+/** Opens the client (stopped by `run.signal`) and the destination of the config at `argv.config`. */
+export async function openRunContext(argv: { config?: string }, run: ClientRun = {}): Promise<RunContext> {
   const { config, apiKey } = await loadConfig(argv.config);
   const logger = createLogger();
-  const client = createClient(config, apiKey, logger);
+  const client = createClient(config, apiKey, logger, run);
   let destination: Destination | undefined;
   try {
     destination = await createDestination(config.destination, { logger });

@@ -52,6 +52,11 @@ export interface ApiClientOptions {
   random?: () => number;
   /** Time source for waits, backoff and deadlines; default the process clock. */
   clock?: Clock;
+  /**
+   * Stops the client (SIGTERM): the request in flight, a retry's backoff and a wait for the
+   * rate budget all end at once, rejecting with `signal.reason`; later requests reject at once.
+   */
+  signal?: AbortSignal;
 }
 
 /** What `request` gives back for a 2xx answer (anything else throws an ApiError). */
@@ -81,6 +86,7 @@ export class ApiClient {
   readonly #transport: UndiciTransport;
   readonly #send: Send;
   readonly #logger: Logger;
+  readonly #signal: AbortSignal | undefined;
 
   constructor(options: ApiClientOptions) {
     const baseUrl = parseBaseUrl(options.baseUrl);
@@ -95,6 +101,7 @@ export class ApiClient {
     this.#send = withRetry(limited, { policy, limiter, stats: this.stats, clock, logger });
     this.#transport = transport;
     this.#logger = logger;
+    this.#signal = options.signal;
   }
 
   /**
@@ -144,7 +151,7 @@ export class ApiClient {
   async #call(request: HttpRequest): Promise<HttpResponse> {
     let response: HttpResponse;
     try {
-      response = await this.#send(request);
+      response = await this.#send(this.#signal ? { ...request, signal: this.#signal } : request);
     } catch (error) {
       throw error instanceof NetworkError ? apiErrorFromNetwork(request, error) : error;
     }

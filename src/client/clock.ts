@@ -10,10 +10,11 @@ export interface Clock {
   now(): number;
   /**
    * Resolves after `ms`: time the client decides to let pass (waiting for the rate budget,
-   * backing off before a retry).
-   * @example await clock.sleep(1_500)
+   * backing off before a retry). When `signal` aborts first, rejects at once with its reason
+   * and drops the timer, so a stopped run neither waits nor keeps the process alive.
+   * @example await clock.sleep(1_500, stopSignal)
    */
-  sleep(ms: number): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * Calls `fire` once `ms` have passed unless the returned cancel function runs first: a
    * deadline on work in progress (a request's timeout). Kept apart from `sleep` because a test
@@ -25,9 +26,31 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) => abortableSleep(ms, signal, (fire) => systemClock.deadline(ms, fire)),
   deadline: (ms, fire) => {
     const timer = setTimeout(fire, ms);
     return () => clearTimeout(timer);
   },
 };
+
+/**
+ * `Clock.sleep` on top of a clock's own timer (`schedule` starts it and returns its cancel):
+ * resolves when it fires, or rejects with `signal.reason` as soon as the signal aborts.
+ */
+export function abortableSleep(ms: number, signal: AbortSignal | undefined, schedule: (fire: () => void) => () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      cancel();
+      reject(signal!.reason);
+    };
+    const cancel = schedule(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -16,7 +16,10 @@ export interface HttpRequest {
   body?: Uint8Array;
   /** `never`: one attempt, whatever the outcome (a 429 still pauses the limiter). */
   retry?: 'default' | 'never';
-  /** Set by the timeout layer; the transport aborts headers and body on it. */
+  /**
+   * The run's stop signal, from the client; the timeout layer adds its deadline to it, and
+   * the transport aborts headers and body on the result.
+   */
   signal?: AbortSignal;
 }
 

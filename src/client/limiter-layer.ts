@@ -1,4 +1,7 @@
-/** Every attempt, retries included, takes a slot of the workspace's shared budget first. */
+/**
+ * Every attempt, retries included, takes a slot of the workspace's shared budget first; a
+ * stopped run (`request.signal`) stops waiting for one.
+ */
 import type { ClientStats } from './client-stats.ts';
 import type { Clock } from './clock.ts';
 import type { Send } from './http-exchange.ts';
@@ -7,7 +10,7 @@ import type { RateLimiter } from './rate-limiter.ts';
 export function withLimiter(next: Send, limiter: RateLimiter, stats: ClientStats, clock: Clock): Send {
   return async (request) => {
     const queuedAt = clock.now();
-    await limiter.acquire();
+    await limiter.acquire(request.signal);
     stats.rateLimitWaitMs += clock.now() - queuedAt;
     stats.requests++;
     return next(request);

@@ -28,6 +28,8 @@ export class RateLimiter {
   readonly #waiting: Array<() => void> = [];
   #pausedUntil = 0;
   #pumping = false;
+  /** Ends the pump's current sleep early (its last waiter left). */
+  #wake: AbortController | undefined;
 
   constructor(options: RateLimiterOptions = {}) {
     const rpm = options.requestsPerMinute ?? DEFAULT_REQUESTS_PER_MINUTE;
@@ -39,12 +41,28 @@ export class RateLimiter {
   }
 
   /**
-   * Resolves when the caller may start one request, and counts that start.
-   * @example await limiter.acquire(); await send(request);
+   * Resolves when the caller may start one request, and counts that start. When `signal`
+   * aborts first, the caller leaves the queue and the promise rejects with the signal's reason.
+   * @example await limiter.acquire(stopSignal); await send(request);
    */
-  acquire(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#waiting.push(resolve);
+  acquire(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => {
+        this.#waiting.splice(this.#waiting.indexOf(grant), 1);
+        // Nobody left to wait for: the pump's sleep must not hold the process open.
+        if (this.#waiting.length === 0) this.#wake?.abort();
+        reject(signal!.reason);
+      };
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.push(grant);
       void this.#pump();
     });
   }
@@ -70,8 +88,11 @@ export class RateLimiter {
       while (this.#waiting.length > 0) {
         const wait = this.#waitMs();
         if (wait > 0) {
-          // A pause may arrive during the sleep: the loop measures again when it wakes.
-          await this.#clock.sleep(wait);
+          // A pause may arrive during the sleep, or every waiter may leave: the loop measures
+          // again when it wakes.
+          this.#wake = new AbortController();
+          await this.#clock.sleep(wait, this.#wake.signal).catch(() => {});
+          this.#wake = undefined;
           continue;
         }
         this.#starts.push(this.#clock.now());

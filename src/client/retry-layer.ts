@@ -2,7 +2,8 @@
  * Repeats an attempt the retry policy calls transient, waiting as it says: a 429 pauses the
  * whole limiter (every queued request of the workspace waits, not just this one); other
  * retries sleep on their own. Gives back the last response or NetworkError, stamped with the
- * number of retries made, for the client to turn into an ApiError.
+ * number of retries made, for the client to turn into an ApiError. A stopped run
+ * (`request.signal`) ends the sleep at once with the stop's reason.
  */
 import type { Logger } from '../log/logger.ts';
 import type { ClientStats } from './client-stats.ts';
@@ -58,7 +59,7 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
         wait_ms: decision.delayMs,
       });
       // The paused limiter does the waiting for a 429; sleeping here as well would wait twice.
-      if (!decision.pauseLimiter) await clock.sleep(decision.delayMs);
+      if (!decision.pauseLimiter) await clock.sleep(decision.delayMs, request.signal);
     }
   };
 }

@@ -50,8 +50,9 @@ export interface RunSyncOptions {
   /** Live counters, for a progress display. */
   readonly counters?: RunCounters;
   /**
-   * Stops the run between pages (SIGTERM, SIGINT): what was read is committed, the run row
-   * says why it stopped, the lock is released, and the abort reason is thrown.
+   * Stops the run (SIGTERM, SIGINT): scans stop at their next page, and a client built with
+   * the same signal ends its request in flight and its waits at once. What was read is
+   * committed, the run row says `stopped`, the lock is released, and the abort reason is thrown.
    */
   readonly signal?: AbortSignal;
 }

@@ -95,6 +95,39 @@ describe('RateLimiter', () => {
     expect(grantedAt).toBe(25_000);
   });
 
+  it('a waiter whose signal aborts leaves the queue at once with the reason; the others keep their turn', async () => {
+    const limiter = new RateLimiter({ requestsPerMinute: 1 });
+    const start = Date.now();
+    await limiter.acquire();
+    const stop = new AbortController();
+    const reason = new Error('stopped by SIGTERM');
+    const stopped = limiter.acquire(stop.signal).catch((error: unknown) => error);
+    let grantedAt: number | undefined;
+    const other = limiter.acquire().then(() => void (grantedAt = Date.now() - start));
+    await vi.advanceTimersByTimeAsync(10_000);
+    stop.abort(reason);
+    expect(await stopped).toBe(reason);
+    expect(limiter.queued).toBe(1);
+    await vi.advanceTimersByTimeAsync(50_001);
+    await other;
+    expect(grantedAt).toBe(60_001);
+    await expect(limiter.acquire(stop.signal)).rejects.toBe(reason);
+  });
+
+  it('when the last waiter leaves, no timer is left to hold the process open', async () => {
+    const limiter = new RateLimiter({ requestsPerMinute: 100 });
+    limiter.pause(300_000);
+    const stop = new AbortController();
+    const stopped = limiter.acquire(stop.signal).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(vi.getTimerCount()).toBe(1);
+    stop.abort(new Error('stopped'));
+    await stopped;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(limiter.queued).toBe(0);
+  });
+
   it('grants in arrival order', async () => {
     const limiter = new RateLimiter({ requestsPerMinute: 2 });
     const order: number[] = [];

@@ -74,7 +74,7 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
   const options = importOptions(argv);
   const { config, apiKey, path: configPath } = await loadConfig(argv.config);
   const logger = deps.logger ?? createLogger();
-  const client = createClient(config, apiKey, logger, clock);
+  const client = createClient(config, apiKey, logger, { clock });
   let destination: Destination | undefined;
   try {
     if (await namesDestination(configPath)) {

@@ -4,7 +4,7 @@
  * has had a turn. Deadlines (request timeouts) are never skipped to: a test passes one on
  * purpose with `advance`. Minutes of rate limiting run in milliseconds, with exact times.
  */
-import type { Clock } from '../../../src/client/clock.ts';
+import { abortableSleep, type Clock } from '../../../src/client/clock.ts';
 
 interface Timer {
   at: number;
@@ -27,18 +27,17 @@ export class TestClock implements Clock {
     return this.#now;
   }
 
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.#add(ms, resolve, true);
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return abortableSleep(ms, signal, (fire) => {
+      const timer = this.#add(ms, fire, true);
       if (this.#autoAdvance) this.#schedule();
+      return () => this.#remove(timer);
     });
   }
 
   deadline(ms: number, fire: () => void): () => void {
     const timer = this.#add(ms, fire, false);
-    return () => {
-      this.#timers = this.#timers.filter((t) => t !== timer);
-    };
+    return () => this.#remove(timer);
   }
 
   /** Moves time forward, firing every timer that falls due on the way, in time order. */
@@ -47,7 +46,7 @@ export class TestClock implements Clock {
     for (;;) {
       const next = this.#earliest((t) => t.at <= target);
       if (next === undefined) break;
-      this.#timers = this.#timers.filter((t) => t !== next);
+      this.#remove(next);
       this.#now = Math.max(this.#now, next.at);
       next.fire();
     }
@@ -63,6 +62,10 @@ export class TestClock implements Clock {
     const timer = { at: this.#now + Math.max(0, ms), fire, isSleep };
     this.#timers.push(timer);
     return timer;
+  }
+
+  #remove(timer: Timer): void {
+    this.#timers = this.#timers.filter((t) => t !== timer);
   }
 
   #earliest(filter: (t: Timer) => boolean): Timer | undefined {
