@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'v
 import { createLogger } from '../../src/log/logger.ts';
 import { runsTable, stateTable } from '../../src/tables/index.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
+import { until } from '../support/until.ts';
 import { openWorld, SANDBOX } from './sync-suite.ts';
 
 const url = inject('postgresUrl');
@@ -46,15 +47,6 @@ function startCli(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess
   child.stderr!.on('data', (d) => (stderr += d));
   const done = new Promise<Finished>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
-}
-
-/** Resolves once `condition` holds, checking on every turn of the event loop (no fixed sleeps). */
-async function until(condition: () => boolean | Promise<boolean>, what: string, limit = 120_000): Promise<void> {
-  const deadline = Date.now() + limit;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
 }
 
 describe('killed and resumed sync (real CLI process, real Postgres)', () => {

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'v
 import { mentionsTable, runsTable, stateTable } from '../../src/tables/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
+import { until } from '../support/until.ts';
 import { comparable, expectedTables } from './expected-rows.ts';
 import { openWorld, SANDBOX } from './sync-suite.ts';
 
@@ -25,14 +26,6 @@ afterAll(async () => {
 
 const AN_HOUR = 3_600_000;
 const STOP_MESSAGE = 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there';
-
-/** Resolves once `condition` holds, checking on every turn of the event loop (no fixed sleeps). */
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let turn = 0; !(await condition()); turn++) {
-    if (turn > 1_000_000) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 describe('SIGTERM during a slow API response (real CLI process, real Postgres)', () => {
   let world: Awaited<ReturnType<typeof openWorld>>;
