@@ -84,9 +84,10 @@ export class ApiClient {
   /** Live counters; the progress display reads them while a run goes on. */
   readonly stats: ClientStats = createClientStats();
   readonly #transport: UndiciTransport;
+  /** The stop signal the client was built with: callers that wait between requests (receipt polls) wait on it too. */
+  readonly signal: AbortSignal | undefined;
   readonly #send: Send;
   readonly #logger: Logger;
-  readonly #signal: AbortSignal | undefined;
 
   constructor(options: ApiClientOptions) {
     const baseUrl = parseBaseUrl(options.baseUrl);
@@ -101,7 +102,7 @@ export class ApiClient {
     this.#send = withRetry(limited, { policy, limiter, stats: this.stats, clock, logger });
     this.#transport = transport;
     this.#logger = logger;
-    this.#signal = options.signal;
+    this.signal = options.signal;
   }
 
   /**
@@ -151,7 +152,7 @@ export class ApiClient {
   async #call(request: HttpRequest): Promise<HttpResponse> {
     let response: HttpResponse;
     try {
-      response = await this.#send(this.#signal ? { ...request, signal: this.#signal } : request);
+      response = await this.#send(this.signal ? { ...request, signal: this.signal } : request);
     } catch (error) {
       throw error instanceof NetworkError ? apiErrorFromNetwork(request, error) : error;
     }

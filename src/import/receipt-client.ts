@@ -14,6 +14,8 @@ import { AivisError } from '../errors.ts';
 /** What the importer needs of `ApiClient`. */
 export interface ImportHttp {
   request(options: RequestOptions): Promise<ApiResponse>;
+  /** The client's stop signal (SIGTERM): it ends the wait between two polls too. */
+  readonly signal?: AbortSignal;
 }
 
 export const MIN_POLL_MS = 2000;
@@ -58,6 +60,6 @@ export async function pollReceipt(http: ImportHttp, clock: Clock, path: string, 
     if (isTerminal(receipt)) return receipt;
     onProgress?.(receipt);
     const wait = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? MIN_POLL_MS;
-    await clock.sleep(Math.max(MIN_POLL_MS, wait));
+    await clock.sleep(Math.max(MIN_POLL_MS, wait), http.signal);
   }
 }

@@ -10,6 +10,7 @@ import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
+import type { ApiClient } from '../../client/api-client.ts';
 import { systemClock, type Clock } from '../../client/clock.ts';
 import type { Destination } from '../../destination/destination.ts';
 import { ConfigError, ExitCode } from '../../errors.ts';
@@ -22,6 +23,7 @@ import { redact } from '../../log/redact.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createClient } from '../run-context.ts';
+import { listenForStop } from '../stop-signal.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
@@ -74,9 +76,15 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
   const options = importOptions(argv);
   const { config, apiKey, path: configPath } = await loadConfig(argv.config);
   const logger = deps.logger ?? createLogger();
-  const client = createClient(config, apiKey, logger, { clock });
+  // The journal already holds every key and receipt, so a stop only has to end the POST or
+  // poll in flight; the next run replays or polls from the journal.
+  const stop = listenForStop(
+    (signal) => `stopped by ${signal}: the journal ${options.journal} records every partition sent; run the same command again to resume (nothing is imported twice)`,
+  );
+  let client: ApiClient | undefined;
   let destination: Destination | undefined;
   try {
+    client = createClient(config, apiKey, logger, { clock, signal: stop.signal });
     if (await namesDestination(configPath)) {
       destination = await createDestination(config.destination, { logger });
       await destination.open();
@@ -86,8 +94,9 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
     write(redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report)) + '\n');
     return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
   } finally {
+    stop.dispose();
     await destination?.close();
-    await client.close();
+    await client?.close();
   }
 }
 

@@ -58,6 +58,11 @@ export class TestClock implements Clock {
     return this.#timers.length;
   }
 
+  /** Sleeps not yet due (waits the code chose), without the deadlines of requests in flight. */
+  get sleeping(): number {
+    return this.#timers.filter((t) => t.isSleep).length;
+  }
+
   #add(ms: number, fire: () => void, isSleep: boolean): Timer {
     const timer = { at: this.#now + Math.max(0, ms), fire, isSleep };
     this.#timers.push(timer);
