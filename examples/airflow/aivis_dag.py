@@ -87,6 +87,9 @@ def aivis_pod(task_id: str, arguments: list[str] | str, **kwargs) -> KubernetesP
         ),
         # Exit 3 -> task skipped (AirflowSkipException), not failed and not retried.
         skip_on_exit_code=PARTIAL,
+        # A killed task (timeout, "mark failed") deletes the pod: aivis stops within 2 s of the
+        # SIGTERM, committing what it read; 30 s leaves room for that last commit.
+        termination_grace_period=30,
         get_logs=True,  # aivis writes JSON log lines and a summary on stderr
         on_finish_action="delete_succeeded_pod",
         **kwargs,
