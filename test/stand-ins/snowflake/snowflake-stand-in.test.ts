@@ -3,7 +3,7 @@
  * semantics our connector's correctness depends on.
  */
 import type { Connection } from 'snowflake-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASE, keyPairFiles, LOADER, startStandIn, WAREHOUSE, type StandInSetup } from './stand-in-fixture.ts';
 
 type Sdk = typeof import('snowflake-sdk');
@@ -139,22 +139,98 @@ describe('Snowflake stand-in', () => {
     expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.session_end.t')).toEqual([{ N: '0' }]);
     await destroy(other);
   });
-  it('a transaction left open holds its tables against other sessions until SYSTEM$ABORT_TRANSACTION ends it', async () => {
-    const killed = await connect();
-    await run(killed, 'CREATE SCHEMA analytics.detached');
-    await run(killed, 'CREATE TABLE analytics.detached.t (id VARCHAR)');
+  it('a transaction left open holds its tables: a write waits until SYSTEM$ABORT_TRANSACTION ends it', async () => {
+    const killed = await holdTable('detached');
     const session = (await run(killed, 'SELECT CURRENT_SESSION() AS s'))[0]!.S;
-    await run(killed, 'BEGIN');
-    await run(killed, `INSERT INTO analytics.detached.t VALUES ('uncommitted')`);
     const next = await connect();
-    await expect(run(next, `INSERT INTO analytics.detached.t VALUES ('blocked')`)).rejects.toMatchObject({ code: '000625' });
-    const transactions = await run(next, 'SHOW TRANSACTIONS');
+    const blocked = settled(run(next, `INSERT INTO analytics.detached.t VALUES ('after')`));
+    await waitForWaiters(1);
+    const admin = await connect();
+    const transactions = await run(admin, 'SHOW TRANSACTIONS');
     expect(transactions).toEqual([{ id: expect.any(String), user: LOADER.name, session, name: expect.any(String), started_on: null, state: 'running', scope: '0' }]);
-    await run(next, 'SELECT SYSTEM$ABORT_TRANSACTION(?)', [transactions[0]!.id]);
+    expect(blocked.state).toBe('pending');
+    await run(admin, 'SELECT SYSTEM$ABORT_TRANSACTION(?)', [transactions[0]!.id]);
+    expect(await blocked.promise).toEqual([{ 'number of rows inserted': '1' }]);
     expect(setup.standIn.openTransactions()).toBe(0);
-    await run(next, `INSERT INTO analytics.detached.t VALUES ('after')`);
     expect(await run(next, 'SELECT id FROM analytics.detached.t')).toEqual([{ ID: 'after' }]);
+    for (const c of [admin, next, killed]) await destroy(c);
+  });
+
+  it('a blocked write waits for the holder (no time passes) and runs once the holder commits', async () => {
+    const holder = await connect();
+    await run(holder, 'CREATE SCHEMA analytics.lock_wait');
+    await run(holder, 'CREATE TABLE analytics.lock_wait.t (id VARCHAR)');
+    await run(holder, 'BEGIN');
+    await run(holder, `MERGE INTO analytics.lock_wait.t AS t USING (SELECT 'first' AS id) AS s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)`);
+    const waiter = await connect();
+    const blocked = settled(run(waiter, `UPDATE analytics.lock_wait.t SET id = 'second' WHERE id = 'first'`));
+    await waitForWaiters(1);
+    expect(blocked.state).toBe('pending');
+    await run(holder, 'COMMIT');
+    // The update ran after the commit, so it saw (and changed) the committed row.
+    expect(await blocked.promise).toEqual([{ 'number of rows updated': '1', 'number of multi-joined rows updated': '0' }]);
+    expect(await run(holder, 'SELECT id FROM analytics.lock_wait.t')).toEqual([{ ID: 'second' }]);
+    await destroy(waiter);
+    await destroy(holder);
+  });
+
+  it('a wait ends with error 000625 after the session’s LOCK_TIMEOUT (0: at once), naming the table and the holder’s transaction', async () => {
+    const holder = await holdTable('lock_timeout');
+    const transaction = (await run(holder, 'SHOW TRANSACTIONS'))[0]!.id as string;
+    const lockError = { code: '000625', sqlState: '57014', message: expect.stringMatching(new RegExp(`^Statement '[0-9a-f-]{36}' has locked table 'T' in transaction ${transaction} and this lock has not yet been released\\.$`)) };
+    const waiter = await connect();
+    await run(waiter, 'ALTER SESSION SET LOCK_TIMEOUT = 0');
+    await expect(run(waiter, `DELETE FROM analytics.lock_timeout.t`)).rejects.toMatchObject(lockError);
+    await run(waiter, 'ALTER SESSION SET LOCK_TIMEOUT = 60');
+    const blocked = settled(run(waiter, `DELETE FROM analytics.lock_timeout.t`));
+    await waitForWaiters(1);
+    await setup.standIn.clock.advance(59_000);
+    expect(blocked.state).toBe('pending');
+    await setup.standIn.clock.advance(1_000);
+    await expect(blocked.promise).rejects.toMatchObject(lockError);
+    await run(holder, 'COMMIT');
+    expect(await run(waiter, 'SELECT COUNT(*) AS n FROM analytics.lock_timeout.t')).toEqual([{ N: '1' }]);
+    await destroy(waiter);
+    await destroy(holder);
+  });
+
+  it('Snowflake aborts a blocking transaction idle for 5 minutes; the waiting write then runs', async () => {
+    const killed = await holdTable('idle_blocker');
+    const next = await connect();
+    const blocked = settled(run(next, `INSERT INTO analytics.idle_blocker.t VALUES ('after')`));
+    await waitForWaiters(1);
+    await setup.standIn.clock.advance(5 * 60_000 - 1);
+    expect(blocked.state).toBe('pending');
+    await setup.standIn.clock.advance(1);
+    await blocked.promise;
+    expect(setup.standIn.openTransactions()).toBe(0);
+    expect(await run(next, 'SELECT id FROM analytics.idle_blocker.t')).toEqual([{ ID: 'after' }]);
     await destroy(next);
     await destroy(killed);
   });
 });
+
+/** A session whose open transaction has written a row into a new table `analytics.<schema>.t`. */
+async function holdTable(schema: string): Promise<Connection> {
+  const holder = await connect();
+  await run(holder, `CREATE SCHEMA analytics.${schema}`);
+  await run(holder, `CREATE TABLE analytics.${schema}.t (id VARCHAR)`);
+  await run(holder, 'BEGIN');
+  await run(holder, `INSERT INTO analytics.${schema}.t VALUES ('uncommitted')`);
+  return holder;
+}
+
+/** A promise whose outcome a test can look at without awaiting it. */
+function settled<T>(promise: Promise<T>): { promise: Promise<T>; state: 'pending' | 'resolved' | 'rejected' } {
+  const watched = { promise, state: 'pending' as 'pending' | 'resolved' | 'rejected' };
+  promise.then(
+    () => (watched.state = 'resolved'),
+    () => (watched.state = 'rejected'),
+  );
+  return watched;
+}
+
+/** Until `count` statements wait for a lock in the stand-in. */
+function waitForWaiters(count: number): Promise<void> {
+  return vi.waitFor(() => expect(setup.standIn.waitingStatements()).toBe(count));
+}

@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { SnowflakeStandInError, sessionGone } from './snowflake-errors.ts';
 import { accountStatement, type AccountSession } from './stand-in-account.ts';
+import { StandInClock } from './stand-in-clock.ts';
 import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
 import { StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
@@ -39,6 +40,10 @@ export interface SnowflakeStandIn {
   /** `http://127.0.0.1:PORT`, the driver's `accessUrl`. */
   readonly url: string;
   readonly stats: StandInStats;
+  /** Snowflake's time as the stand-in keeps it: tests advance it instead of waiting. */
+  readonly clock: StandInClock;
+  /** Statements waiting for a table lock another session holds. */
+  waitingStatements(): number;
   /** Open sessions (a connector that forgets `destroy()` leaves one behind). */
   openSessions(): number;
   /** Open transactions, detached ones (of killed clients) included. */
@@ -67,7 +72,8 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   let statementHook: ((sqlText: string) => void) | undefined;
   let nextSession = 1000;
   let nextTransaction = 1_700_000_000_000;
-  const locks = new TableLocks();
+  const clock = new StandInClock();
+  const locks = new TableLocks(clock);
   const readOnlyRoles = new Set(options.readOnlyRoles ?? []);
   const warehouses = new Set(options.warehouses);
 
@@ -90,7 +96,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     }
     const token = randomUUID();
     const id = String(nextSession++);
-    const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, readOnly: readOnlyRoles.has(role), warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''), stats });
+    const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, clock, readOnly: readOnlyRoles.has(role), warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''), stats });
     sessions.set(token, { id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {
       token,
@@ -110,24 +116,23 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     return [token, session];
   };
 
-  const query = async (req: http.IncomingMessage, body: { sqlText: string; bindings?: Record<string, WireBind> }) => {
+  const query = async (req: http.IncomingMessage, body: { sqlText: string; bindings?: Record<string, WireBind> }, queryId: string) => {
     const [, session] = sessionOf(req);
     statementHook?.(body.sqlText);
     const run = session.queue.then(
-      async () => (await accountStatement(body.sqlText, body.bindings, sessions.values(), session)) ?? session.handler.execute(body.sqlText, body.bindings),
+      async () => (await accountStatement(body.sqlText, body.bindings, sessions.values(), session)) ?? session.handler.execute(body.sqlText, body.bindings, queryId),
     );
     session.queue = run.catch(() => undefined);
     const result = await run;
-    const queryId = randomUUID();
     return { ...result, total: result.rowset.length, returned: result.rowset.length, queryId, queryResultFormat: 'json', parameters: [] };
   };
 
-  const route = async (req: http.IncomingMessage, url: URL, body: unknown): Promise<unknown> => {
+  const route = async (req: http.IncomingMessage, url: URL, body: unknown, queryId: string): Promise<unknown> => {
     switch (url.pathname) {
       case '/session/v1/login-request':
         return login(url, (body as { data: LoginData }).data);
       case '/queries/v1/query-request':
-        return query(req, body as { sqlText: string; bindings?: Record<string, WireBind> });
+        return query(req, body as { sqlText: string; bindings?: Record<string, WireBind> }, queryId);
       case '/session': {
         if (url.searchParams.get('delete') !== 'true') return {};
         const [token, session] = sessionOf(req);
@@ -153,13 +158,14 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
       };
-      route(req, url, text ? JSON.parse(text) : {})
+      const queryId = randomUUID();
+      route(req, url, text ? JSON.parse(text) : {}, queryId)
         .then((data) => reply({ success: true, code: null, message: null, data }))
         .catch((error: unknown) => {
           const e = error instanceof SnowflakeStandInError ? error : new SnowflakeStandInError('000603', 'XX000', String(error));
           // Only a statement has a query id; a refused login does not.
-          const queryId = url.pathname === '/queries/v1/query-request' ? { queryId: randomUUID() } : {};
-          reply({ success: false, code: e.code, message: e.message, data: { ...queryId, sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 } });
+          const statement = url.pathname === '/queries/v1/query-request' ? { queryId } : {};
+          reply({ success: false, code: e.code, message: e.message, data: { ...statement, sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 } });
         });
     });
   });
@@ -169,6 +175,8 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    clock,
+    waitingStatements: () => locks.waiting,
     openSessions: () => sessions.size,
     openTransactions: () => [...sessions.values()].filter((s) => s.handler.transactionId !== undefined).length,
     onStatement: (hook) => {

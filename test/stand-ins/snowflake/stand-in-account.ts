@@ -1,8 +1,8 @@
 /**
  * Statements about the whole account rather than one session: `SHOW TRANSACTIONS` and
  * `SYSTEM$ABORT_TRANSACTION`, which a connector uses to end the transaction a killed client
- * left open. (Snowflake keeps such a "detached" transaction, and its locks, for hours; the
- * stand-in keeps it too, so only a connector that aborts it can write the same rows again.)
+ * left open. (Snowflake keeps such a "detached" transaction, and its locks, until it has
+ * blocked another writer while idle for 5 minutes, or for 4 hours otherwise: stand-in-locks.ts.)
  */
 import { literalResult, type EncodedResult } from './result-encoding.ts';
 import type { StandInSession, WireBind } from './stand-in-session.ts';

@@ -8,13 +8,15 @@
  * - DDL inside a transaction commits the transaction first;
  * - DML needs a warehouse the session may use (error 000606 otherwise);
  * - a MERGE where one target row matches several source rows fails (merge-check.ts);
- * - DML on a table another session's open transaction wrote fails (stand-in-locks.ts);
+ * - DML on a table another session's open transaction wrote waits for it, at most the session's
+ *   LOCK_TIMEOUT (stand-in-locks.ts);
  * - stage-based binds (`CREATE TEMPORARY STAGE SYSTEM$BIND`, `PUT`) are refused, and counted.
  */
 import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import { duplicateSourceCheck } from './merge-check.ts';
 import { appendRows } from './stand-in-append.ts';
-import type { TableLocks } from './stand-in-locks.ts';
+import type { StandInClock } from './stand-in-clock.ts';
+import type { LockingSession, TableLocks } from './stand-in-locks.ts';
 import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
 import { duplicateMergeRow, fromDuckDb, insufficientPrivileges, noWarehouse, SnowflakeStandInError, stageBindRefused } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
@@ -49,6 +51,7 @@ export interface SessionContext {
   readonly connection: DuckDBConnection;
   /** The account's table locks, shared by every session. */
   readonly locks: TableLocks;
+  readonly clock: StandInClock;
   readonly readOnly: boolean;
   /** Whether the session has a warehouse it may use; DML needs one. */
   readonly warehouse: boolean;
@@ -82,29 +85,65 @@ const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
 const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** `ALTER SESSION SET` of a value the stand-in always has: autocommit on, AUTO timestamp input. */
 const SESSION_DEFAULTS = /^\s*ALTER\s+SESSION\s+SET\s+(?:AUTOCOMMIT\s*=\s*TRUE|TIMESTAMP_INPUT_FORMAT\s*=\s*'AUTO')\s*;?\s*$/i;
+/** `ALTER SESSION SET LOCK_TIMEOUT = <seconds>`: how long this session's statements wait for a lock. */
+const LOCK_TIMEOUT = /^\s*ALTER\s+SESSION\s+SET\s+LOCK_TIMEOUT\s*=\s*(\d+)\s*;?\s*$/i;
+/** Snowflake's default LOCK_TIMEOUT: 12 hours. */
+const DEFAULT_LOCK_TIMEOUT_SECONDS = 43_200;
 /** The driver's stage bind path: `CREATE TEMPORARY STAGE SYSTEM$BIND...`, then `PUT file://...`. */
 const STAGE_PATH = /^\s*(?:PUT\s|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?STAGE\b)|SYSTEM\$BIND/i;
 /** Rows per DuckDB statement when an array-bound INSERT is expanded to a multi-row VALUES. */
 const VALUES_ROWS_PER_STATEMENT = 500;
 
-export class StandInSession {
+export class StandInSession implements LockingSession {
   readonly #ctx: SessionContext;
   /** Statements of the open transaction, or undefined outside one. */
   #journal: Executed[] | undefined;
   #transactionId: string | undefined;
+  #lockTimeoutSeconds = DEFAULT_LOCK_TIMEOUT_SECONDS;
+  #running = false;
+  /** When the last statement ended (stand-in clock). */
+  #lastActive: number;
 
   constructor(ctx: SessionContext) {
     this.#ctx = ctx;
+    this.#lastActive = ctx.clock.now();
   }
 
-  async execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined): Promise<StatementResult> {
+  get id(): string {
+    return this.#ctx.id;
+  }
+
+  idleSince(): number | undefined {
+    return this.#running ? undefined : this.#lastActive;
+  }
+
+  /** Runs one statement; `queryId` is the id Snowflake gives it (a lock error names the holder's). */
+  async execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined, queryId: string): Promise<StatementResult> {
     this.#ctx.stats.statements++;
+    this.#running = true;
+    try {
+      return await this.#execute(sqlText, bindings, queryId);
+    } finally {
+      this.#running = false;
+      this.#lastActive = this.#ctx.clock.now();
+      // An autocommit statement held its table only while it ran.
+      if (this.#journal) this.#ctx.locks.activity();
+      else this.#ctx.locks.release(this.#ctx.id);
+    }
+  }
+
+  async #execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined, queryId: string): Promise<StatementResult> {
     const keyword = leadingKeyword(sqlText);
     if (STAGE_PATH.test(sqlText)) {
       this.#ctx.stats.stageBindAttempts++;
       throw stageBindRefused();
     }
-    if (SESSION_DEFAULTS.test(sqlText)) return status(0x6000); // the only session settings the stand-in has
+    if (SESSION_DEFAULTS.test(sqlText)) return status(0x6000);
+    const lockTimeout = LOCK_TIMEOUT.exec(sqlText);
+    if (lockTimeout) {
+      this.#lockTimeoutSeconds = Number(lockTimeout[1]);
+      return status(0x6000);
+    }
     const rows = bindRows(bindings);
     this.#ctx.stats.maxBindValues = Math.max(this.#ctx.stats.maxBindValues, rows.length * (rows[0]?.length ?? 0));
     const typeId = TYPE_IDS[keyword] ?? 0x6000;
@@ -128,7 +167,8 @@ export class StandInSession {
       await this.#endTransaction('COMMIT');
     }
     const sql = rewriteSql(sqlText.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
-    this.#ctx.locks.acquire(sql, this.#ctx.id, this.#transactionId);
+    const transaction = this.#transactionId ?? this.#ctx.nextTransactionId();
+    await this.#ctx.locks.acquire(sql, { session: this, transaction, queryId, lockTimeoutSeconds: this.#lockTimeoutSeconds });
     const executed: Executed[] = [];
     try {
       const result = await this.#statement(keyword, sql, rows, executed);
@@ -234,8 +274,12 @@ export class StandInSession {
     if (!this.#journal) return;
     this.#journal = undefined;
     this.#transactionId = undefined;
-    this.#ctx.locks.release(this.#ctx.id);
-    await this.#run(how);
+    try {
+      await this.#run(how);
+    } finally {
+      // Only now: a waiter must see what this transaction committed.
+      this.#ctx.locks.release(this.#ctx.id);
+    }
   }
 
   #checkWritable(sqlText: string): void {
