@@ -60,11 +60,24 @@ export async function connectSnowflake(options: ConnectionOptions): Promise<Snow
 }
 
 /**
- * Session parameters our SQL relies on, whatever the account or user sets: statements
- * outside BEGIN commit on their own (the lock session's UPDATEs must), and ISO-8601 text
- * such as `2026-01-02T03:04:05.123456Z` casts to TIMESTAMP_TZ.
+ * How long a statement waits for a table lock another transaction holds before Snowflake fails
+ * it (error 000625). Longer than the 5 minutes after which Snowflake aborts a blocking
+ * transaction that sits idle (one a killed run or a forgotten worksheet left open), so such a
+ * transaction only delays a run; far shorter than Snowflake's default of 12 hours, so a
+ * transaction that never ends fails the run with a message instead of hanging it.
  */
-const SESSION_SETUP = ['ALTER SESSION SET AUTOCOMMIT = TRUE', "ALTER SESSION SET TIMESTAMP_INPUT_FORMAT = 'AUTO'"];
+export const LOCK_TIMEOUT_SECONDS = 600;
+
+/**
+ * Session parameters our SQL relies on, whatever the account or user sets: statements
+ * outside BEGIN commit on their own (the lock session's UPDATEs must), ISO-8601 text such as
+ * `2026-01-02T03:04:05.123456Z` casts to TIMESTAMP_TZ, and lock waits are bounded.
+ */
+const SESSION_SETUP = [
+  'ALTER SESSION SET AUTOCOMMIT = TRUE',
+  "ALTER SESSION SET TIMESTAMP_INPUT_FORMAT = 'AUTO'",
+  `ALTER SESSION SET LOCK_TIMEOUT = ${LOCK_TIMEOUT_SECONDS}`,
+];
 
 function createClient(connection: Connection): SnowflakeClient {
   let closed = false;
@@ -104,13 +117,25 @@ export class SnowflakeStatementError extends DestinationError {
   }
 }
 
+/** Snowflake's code for a statement that gave up waiting for a lock another transaction holds. */
+const LOCK_NOT_RELEASED = '000625';
+
+/** What a user can do about a refusal whose message alone does not say it. */
+const ADVICE: Readonly<Record<string, string>> = {
+  [LOCK_NOT_RELEASED]:
+    `; another transaction held this table longer than aivis waits for a lock (LOCK_TIMEOUT = ${LOCK_TIMEOUT_SECONDS} s): ` +
+    'find it with SHOW TRANSACTIONS and end it with SELECT SYSTEM$ABORT_TRANSACTION(<id>), or let it finish, then run aivis again',
+};
+
 /** The driver's error with Snowflake's code, SQL state and query id; never the bound values. */
 function snowflakeError(error: SnowflakeError, action: string): SnowflakeStatementError {
-  const details = [error.code ? `code ${error.code}` : '', error.sqlState ? `SQL state ${error.sqlState}` : '', error.data?.queryId ? `query ${error.data.queryId}` : '']
+  const code = error.code === undefined ? undefined : String(error.code);
+  const details = [code ? `code ${code}` : '', error.sqlState ? `SQL state ${error.sqlState}` : '', error.data?.queryId ? `query ${error.data.queryId}` : '']
     .filter(Boolean)
     .join(', ');
-  const message = redact(`Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}`);
-  return new SnowflakeStatementError(message, error.code === undefined ? undefined : String(error.code));
+  const advice = (code && ADVICE[code]) ?? '';
+  const message = redact(`Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}${advice}`);
+  return new SnowflakeStatementError(message, code);
 }
 
 /** Snowflake's error code of a failure from `execute`, if it was Snowflake's refusal. */

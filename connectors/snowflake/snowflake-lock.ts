@@ -5,8 +5,10 @@
  * which Snowflake serializes against other UPDATEs of the table, so two runs cannot both win.
  *
  * A run killed inside a flush leaves its transaction open ("detached"), holding locks on the
- * tables it was merging into for hours. The lock row records the holder's data session, so
- * the run that takes over an expired lease aborts that session's transactions first.
+ * tables it was merging into. Snowflake aborts it once it has blocked a writer while idle for
+ * 5 minutes, which aivis's lock wait (LOCK_TIMEOUT, snowflake-client.ts) outlasts; still, the
+ * lock row records the holder's data session, so the run that takes over an expired lease
+ * aborts that session's transactions first and need not wait at all.
  */
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
 import { lockHeldError, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
@@ -143,6 +145,6 @@ async function abortDetached(deps: LeaseLockDeps, previous: Holder): Promise<voi
       deps.logger.warn('aborted a transaction left open by a crashed run', { run_id: previous.runId, transaction: String(transaction.id) });
     }
   } catch (error) {
-    deps.logger.warn('could not abort transactions left open by a crashed run; they end when Snowflake times them out', { run_id: previous.runId, error });
+    deps.logger.warn('could not abort transactions left open by a crashed run; Snowflake aborts them once they have blocked this run for 5 idle minutes', { run_id: previous.runId, error });
   }
 }

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions } from '../../connectors/snowflake/snowflake-config.ts';
@@ -15,6 +15,7 @@ import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.t
 import { silentLogger } from '../../src/log/logger.ts';
 import { analyticsLatestTable, ENGINE_TABLES, mentionsTable, stateTable } from '../../src/tables/index.ts';
 import { keyPairFiles, LOADER, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
+import { watch } from '../support/watch.ts';
 
 let setup: StandInSetup;
 const keys = keyPairFiles('pass phrase 1');
@@ -159,6 +160,55 @@ describe('Snowflake loading', () => {
     expect(destination.describeDdl([analyticsLatestTable])[1]).toMatch(
       /^CREATE TABLE IF NOT EXISTS analytics\.types_ddl\.analytics_latest \(website_id VARCHAR NOT NULL, analysis_id VARCHAR, as_of TIMESTAMP_TZ, available_at TIMESTAMP_TZ, visibility FLOAT, .* unavailable_reasons VARIANT NOT NULL, .* is_partial BOOLEAN NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY \(website_id\)\)$/,
     );
+  });
+});
+
+describe('Snowflake table locks', () => {
+  const state = (frontier: string) => ({ tables: [], state: [{ stream: 'mentions', scope: 'web_1', state: { frontier, cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:00:00Z' }] });
+
+  /**
+   * A flush of state into `schema`, waiting in Snowflake because another session's open
+   * transaction (as a killed run's would be) holds `_aivis_state`.
+   */
+  async function blockedFlush(schema: string, frontier: string) {
+    const destination = await open(schema);
+    await destination.ensureTables([stateTable]);
+    const holder = await connectSnowflake(connectionOptions(setup.config(schema)));
+    await holder.execute('BEGIN');
+    await holder.execute(`DELETE FROM analytics.${schema}._aivis_state WHERE stream = 'none'`);
+    const flush = watch(destination.commit(state(frontier)));
+    await vi.waitFor(() => expect(setup.standIn.waitingStatements()).toBe(1));
+    return { destination, holder, flush };
+  }
+
+  it('a flush waits for a transaction left open on its table; Snowflake aborts that one after 5 idle minutes, within aivis’s lock wait', async () => {
+    const { destination, holder: detached, flush } = await blockedFlush('lock_idle', 'after the wait');
+    await setup.standIn.clock.advance(5 * 60_000);
+    await flush.promise;
+    expect((await destination.readState()).map((e) => e.state.frontier)).toEqual(['after the wait']);
+    await detached.close();
+  });
+
+  it('a flush blocked longer than 10 minutes fails, saying what holds it and how to end it, and writes nothing', async () => {
+    const { destination, holder, flush } = await blockedFlush('lock_bound', 'never');
+    // A busy holder (not idle for 5 minutes, so Snowflake does not abort it).
+    for (const minutes of [4, 4]) {
+      await setup.standIn.clock.advance(minutes * 60_000);
+      await holder.execute('SELECT 1');
+    }
+    await setup.standIn.clock.advance(2 * 60_000 - 1);
+    expect(setup.standIn.waitingStatements()).toBe(1);
+    await setup.standIn.clock.advance(1);
+    await vi.waitFor(() => expect(flush.state).toBe('rejected'), { timeout: 5_000 });
+    await expect(flush.promise).rejects.toThrow(
+      new RegExp(
+        `^Snowflake: MERGE INTO analytics\\.lock_bound\\._aivis_state failed: Statement '[0-9a-f-]+' has locked table '_AIVIS_STATE' in transaction \\d+ and this lock has not yet been released\\. \\(code 000625, SQL state 57014, query [0-9a-f-]+\\); ` +
+          `another transaction held this table longer than aivis waits for a lock \\(LOCK_TIMEOUT = 600 s\\): find it with SHOW TRANSACTIONS and end it with SELECT SYSTEM\\$ABORT_TRANSACTION\\(<id>\\), or let it finish, then run aivis again$`,
+      ),
+    );
+    await holder.execute('ROLLBACK');
+    await holder.close();
+    expect(await destination.readState()).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import type { Connection } from 'snowflake-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { watch } from '../../support/watch.ts';
 import { DATABASE, keyPairFiles, LOADER, startStandIn, WAREHOUSE, type StandInSetup } from './stand-in-fixture.ts';
 
 type Sdk = typeof import('snowflake-sdk');
@@ -143,7 +144,7 @@ describe('Snowflake stand-in', () => {
     const killed = await holdTable('detached');
     const session = (await run(killed, 'SELECT CURRENT_SESSION() AS s'))[0]!.S;
     const next = await connect();
-    const blocked = settled(run(next, `INSERT INTO analytics.detached.t VALUES ('after')`));
+    const blocked = watch(run(next, `INSERT INTO analytics.detached.t VALUES ('after')`));
     await waitForWaiters(1);
     const admin = await connect();
     const transactions = await run(admin, 'SHOW TRANSACTIONS');
@@ -163,7 +164,7 @@ describe('Snowflake stand-in', () => {
     await run(holder, 'BEGIN');
     await run(holder, `MERGE INTO analytics.lock_wait.t AS t USING (SELECT 'first' AS id) AS s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)`);
     const waiter = await connect();
-    const blocked = settled(run(waiter, `UPDATE analytics.lock_wait.t SET id = 'second' WHERE id = 'first'`));
+    const blocked = watch(run(waiter, `UPDATE analytics.lock_wait.t SET id = 'second' WHERE id = 'first'`));
     await waitForWaiters(1);
     expect(blocked.state).toBe('pending');
     await run(holder, 'COMMIT');
@@ -182,7 +183,7 @@ describe('Snowflake stand-in', () => {
     await run(waiter, 'ALTER SESSION SET LOCK_TIMEOUT = 0');
     await expect(run(waiter, `DELETE FROM analytics.lock_timeout.t`)).rejects.toMatchObject(lockError);
     await run(waiter, 'ALTER SESSION SET LOCK_TIMEOUT = 60');
-    const blocked = settled(run(waiter, `DELETE FROM analytics.lock_timeout.t`));
+    const blocked = watch(run(waiter, `DELETE FROM analytics.lock_timeout.t`));
     await waitForWaiters(1);
     await setup.standIn.clock.advance(59_000);
     expect(blocked.state).toBe('pending');
@@ -197,7 +198,7 @@ describe('Snowflake stand-in', () => {
   it('Snowflake aborts a blocking transaction idle for 5 minutes; the waiting write then runs', async () => {
     const killed = await holdTable('idle_blocker');
     const next = await connect();
-    const blocked = settled(run(next, `INSERT INTO analytics.idle_blocker.t VALUES ('after')`));
+    const blocked = watch(run(next, `INSERT INTO analytics.idle_blocker.t VALUES ('after')`));
     await waitForWaiters(1);
     await setup.standIn.clock.advance(5 * 60_000 - 1);
     expect(blocked.state).toBe('pending');
@@ -218,16 +219,6 @@ async function holdTable(schema: string): Promise<Connection> {
   await run(holder, 'BEGIN');
   await run(holder, `INSERT INTO analytics.${schema}.t VALUES ('uncommitted')`);
   return holder;
-}
-
-/** A promise whose outcome a test can look at without awaiting it. */
-function settled<T>(promise: Promise<T>): { promise: Promise<T>; state: 'pending' | 'resolved' | 'rejected' } {
-  const watched = { promise, state: 'pending' as 'pending' | 'resolved' | 'rejected' };
-  promise.then(
-    () => (watched.state = 'resolved'),
-    () => (watched.state = 'rejected'),
-  );
-  return watched;
 }
 
 /** Until `count` statements wait for a lock in the stand-in. */
