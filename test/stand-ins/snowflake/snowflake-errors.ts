@@ -17,6 +17,7 @@ export class SnowflakeStandInError extends Error {
 export const loginFailed = () => new SnowflakeStandInError('390100', '08004', 'Incorrect username or password was specified.');
 export const jwtInvalid = () => new SnowflakeStandInError('390144', '08004', 'JWT token is invalid.');
 export const sessionGone = () => new SnowflakeStandInError('390112', '08001', 'Your session has expired. Please login again.');
+export const masterTokenExpired = () => new SnowflakeStandInError('390114', '08001', 'Authentication token has expired.  The user must authenticate again.');
 export const duplicateMergeRow = () =>
   new SnowflakeStandInError('100090', '42P18', 'Duplicate row detected during DML action\nRow Values: [...]');
 export const stageBindRefused = () =>

@@ -5,6 +5,7 @@
 import type { Connection } from 'snowflake-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { watch } from '../../support/watch.ts';
+import { SESSION_IDLE_TIMEOUT_MS } from './stand-in-tokens.ts';
 import { DATABASE, keyPairFiles, LOADER, startStandIn, WAREHOUSE, type StandInSetup } from './stand-in-fixture.ts';
 
 type Sdk = typeof import('snowflake-sdk');
@@ -209,11 +210,57 @@ describe('Snowflake stand-in', () => {
     await destroy(next);
     await destroy(killed);
   });
+
+  it('a session idle for 4 hours ends: its transaction is rolled back, its temporary table is gone, and the driver reports the connection terminated', async () => {
+    const idle = await connect();
+    await run(idle, 'CREATE TEMPORARY TABLE scratch (id VARCHAR)'); // before BEGIN: DDL would commit the transaction
+    await holdTable('idle_session', idle);
+    const open = setup.standIn.openSessions();
+    await setup.standIn.clock.advance(SESSION_IDLE_TIMEOUT_MS - 1);
+    expect(setup.standIn.openSessions()).toBe(open);
+    await setup.standIn.clock.advance(1);
+    expect(setup.standIn.openSessions()).toBe(open - 1);
+    expect(setup.standIn.openTransactions()).toBe(0);
+    await expect(run(idle, 'SELECT COUNT(*) AS n FROM scratch')).rejects.toMatchObject({ code: 407002, message: 'Unable to perform operation using terminated connection.' });
+    const other = await connect();
+    expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.idle_session.t')).toEqual([{ N: '0' }]);
+    await destroy(other);
+  });
+
+  it('an hour-old session token is renewed with the master token: the session and its temporary table live on', async () => {
+    const c = await connect();
+    await run(c, 'CREATE TEMPORARY TABLE scratch (id VARCHAR)');
+    await run(c, `INSERT INTO scratch VALUES ('kept')`);
+    const renewals = setup.standIn.stats.tokenRenewals;
+    await setup.standIn.clock.advance(3600_000);
+    expect(await run(c, 'SELECT id FROM scratch')).toEqual([{ ID: 'kept' }]);
+    expect(setup.standIn.stats.tokenRenewals).toBe(renewals + 1);
+    await destroy(c);
+  });
+
+  it('with clientSessionKeepAlive the driver’s hourly heartbeat keeps an idle session, and its temporary table, past 4 hours', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const c = await connect({ clientSessionKeepAlive: true });
+      await run(c, 'CREATE TEMPORARY TABLE scratch (id VARCHAR)');
+      await run(c, `INSERT INTO scratch VALUES ('kept')`);
+      const heartbeats = setup.standIn.stats.heartbeats;
+      for (let hour = 1; hour <= 5; hour++) {
+        await setup.standIn.clock.advance(3600_000);
+        vi.advanceTimersByTime(3600_000); // the driver's heartbeat interval (CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY)
+        await vi.waitFor(() => expect(setup.standIn.stats.heartbeats).toBe(heartbeats + hour));
+      }
+      expect(await run(c, 'SELECT id FROM scratch')).toEqual([{ ID: 'kept' }]);
+      await destroy(c);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
-/** A session whose open transaction has written a row into a new table `analytics.<schema>.t`. */
-async function holdTable(schema: string): Promise<Connection> {
-  const holder = await connect();
+/** A session (`holder`, or a new one) whose open transaction has written a row into a new table `analytics.<schema>.t`. */
+async function holdTable(schema: string, holder?: Connection): Promise<Connection> {
+  holder ??= await connect();
   await run(holder, `CREATE SCHEMA analytics.${schema}`);
   await run(holder, `CREATE TABLE analytics.${schema}.t (id VARCHAR)`);
   await run(holder, 'BEGIN');

@@ -1,7 +1,8 @@
 /**
  * A local stand-in of Snowflake's REST protocol for the real `snowflake-sdk`
  * (`accessUrl: stand-in.url`): login (password, key-pair JWT), query requests with binds
- * (array binds included), transactions, session delete, telemetry. SQL runs on one in-memory
+ * (array binds included), transactions, session delete, token renewal and keep-alive heartbeats
+ * (with Snowflake's session lifetime: stand-in-tokens.ts), telemetry. SQL runs on one in-memory
  * DuckDB (the "account"); each session gets its own DuckDB connection. See
  * `sql-rewrite.ts` for the rewrites and `stand-in-session.ts` for the Snowflake semantics kept.
  *
@@ -14,12 +15,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { SnowflakeStandInError, sessionGone } from './snowflake-errors.ts';
+import { SnowflakeStandInError } from './snowflake-errors.ts';
 import { accountStatement, type AccountSession } from './stand-in-account.ts';
 import { StandInClock } from './stand-in-clock.ts';
 import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
 import { StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
+import { SessionTokens } from './stand-in-tokens.ts';
 
 export type { StandInUser } from './stand-in-login.ts';
 export type { StandInStats } from './stand-in-session.ts';
@@ -67,13 +69,17 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   await setup.run(`SET GLOBAL TimeZone = 'UTC'`);
   for (const db of options.databases) await setup.run(`ATTACH ':memory:' AS "${db}"`);
   setup.closeSync();
-  const stats: StandInStats = { logins: 0, statements: 0, stageBindAttempts: 0, maxBindValues: 0 };
-  const sessions = new Map<string, Session>();
+  const stats: StandInStats = { logins: 0, statements: 0, stageBindAttempts: 0, maxBindValues: 0, heartbeats: 0, tokenRenewals: 0 };
   let statementHook: ((sqlText: string) => void) | undefined;
   let nextSession = 1000;
   let nextTransaction = 1_700_000_000_000;
   const clock = new StandInClock();
   const locks = new TableLocks(clock);
+  const endSession = async (session: Session) => {
+    await session.queue;
+    await session.handler.close();
+  };
+  const sessions = new SessionTokens<Session>(clock, endSession);
   const readOnlyRoles = new Set(options.readOnlyRoles ?? []);
   const warehouses = new Set(options.warehouses);
 
@@ -94,33 +100,24 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
         // try the next, shorter search path
       }
     }
-    const token = randomUUID();
     const id = String(nextSession++);
     const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, clock, readOnly: readOnlyRoles.has(role), warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''), stats });
-    sessions.set(token, { id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
+    const tokens = sessions.issue({ id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {
-      token,
-      masterToken: randomUUID(),
-      validityInSeconds: 3600,
-      masterValidityInSeconds: 14400,
+      ...tokens,
       sessionId: Number(id),
-      parameters: [],
+      parameters: echoedParameters(data),
       sessionInfo: { databaseName: database ?? null, schemaName: schema ?? null, warehouseName: url.searchParams.get('warehouse'), roleName: role },
     };
   };
 
-  const sessionOf = (req: http.IncomingMessage): [string, Session] => {
-    const token = /Snowflake Token="([^"]+)"/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    const session = sessions.get(token);
-    if (!session) throw sessionGone();
-    return [token, session];
-  };
+  const sessionOf = (req: http.IncomingMessage): Session => sessions.sessionOf(tokenOf(req));
 
   const query = async (req: http.IncomingMessage, body: { sqlText: string; bindings?: Record<string, WireBind> }, queryId: string) => {
-    const [, session] = sessionOf(req);
+    const session = sessionOf(req);
     statementHook?.(body.sqlText);
     const run = session.queue.then(
-      async () => (await accountStatement(body.sqlText, body.bindings, sessions.values(), session)) ?? session.handler.execute(body.sqlText, body.bindings, queryId),
+      async () => (await accountStatement(body.sqlText, body.bindings, sessions.sessions(), session)) ?? session.handler.execute(body.sqlText, body.bindings, queryId),
     );
     session.queue = run.catch(() => undefined);
     const result = await run;
@@ -135,14 +132,22 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
         return query(req, body as { sqlText: string; bindings?: Record<string, WireBind> }, queryId);
       case '/session': {
         if (url.searchParams.get('delete') !== 'true') return {};
-        const [token, session] = sessionOf(req);
-        sessions.delete(token);
-        await session.queue;
-        await session.handler.close();
+        const session = sessionOf(req);
+        sessions.forget(session);
+        await endSession(session);
         return {};
       }
+      case '/session/token-request': {
+        const renewed = sessions.renew(tokenOf(req));
+        stats.tokenRenewals++;
+        return { sessionToken: renewed.token, validityInSecondsST: renewed.validityInSeconds, masterToken: renewed.masterToken, validityInSecondsMT: renewed.masterValidityInSeconds };
+      }
+      case '/session/heartbeat':
+        sessionOf(req);
+        stats.heartbeats++;
+        return {};
       default:
-        // telemetry, heartbeat and token renewal: accepted and ignored
+        // telemetry: accepted and ignored
         return {};
     }
   };
@@ -177,17 +182,36 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     stats,
     clock,
     waitingStatements: () => locks.waiting,
-    openSessions: () => sessions.size,
-    openTransactions: () => [...sessions.values()].filter((s) => s.handler.transactionId !== undefined).length,
+    openSessions: () => sessions.sessions().length,
+    openTransactions: () => sessions.sessions().filter((s) => s.handler.transactionId !== undefined).length,
     onStatement: (hook) => {
       statementHook = hook;
     },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const session of sessions.values()) await session.handler.close();
-      sessions.clear();
+      for (const session of sessions.sessions()) {
+        sessions.forget(session);
+        await session.handler.close();
+      }
       instance.closeSync();
     },
   };
+}
+
+/** The token a request carries (`Authorization: Snowflake Token="..."`). */
+function tokenOf(req: http.IncomingMessage): string {
+  return /Snowflake Token="([^"]+)"/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+}
+
+/**
+ * The session parameters a login response reports (the driver reads its keep-alive settings
+ * from them, not from its own options): the client's keep-alive request, or Snowflake's defaults.
+ */
+function echoedParameters(data: LoginData): { name: string; value: unknown }[] {
+  const asked = data.SESSION_PARAMETERS ?? {};
+  return [
+    { name: 'CLIENT_SESSION_KEEP_ALIVE', value: asked.CLIENT_SESSION_KEEP_ALIVE === true },
+    { name: 'CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY', value: Number(asked.CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY ?? 3600) },
+  ];
 }

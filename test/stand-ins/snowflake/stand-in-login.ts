@@ -19,6 +19,8 @@ export interface LoginData {
   readonly PASSWORD?: string;
   readonly AUTHENTICATOR?: string;
   readonly TOKEN?: string;
+  /** Session parameters the client asks for, e.g. CLIENT_SESSION_KEEP_ALIVE. */
+  readonly SESSION_PARAMETERS?: Readonly<Record<string, unknown>>;
 }
 
 /** Returns the user, or throws Snowflake's login error. */

@@ -40,6 +40,10 @@ export interface StandInStats {
   stageBindAttempts: number;
   /** The largest number of bind values one statement carried. */
   maxBindValues: number;
+  /** Keep-alive heartbeats (`POST /session/heartbeat`) received. */
+  heartbeats: number;
+  /** Session tokens renewed with a master token. */
+  tokenRenewals: number;
 }
 
 /** What a session gets from the account: its id, its DuckDB connection, shared locks and counters. */
