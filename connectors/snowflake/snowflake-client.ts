@@ -119,12 +119,17 @@ export class SnowflakeStatementError extends DestinationError {
 
 /** Snowflake's code for a statement that gave up waiting for a lock another transaction holds. */
 const LOCK_NOT_RELEASED = '000625';
+/** The driver's code for a statement on a session Snowflake has ended. */
+const SESSION_ENDED = '407002';
 
 /** What a user can do about a refusal whose message alone does not say it. */
 const ADVICE: Readonly<Record<string, string>> = {
   [LOCK_NOT_RELEASED]:
     `; another transaction held this table longer than aivis waits for a lock (LOCK_TIMEOUT = ${LOCK_TIMEOUT_SECONDS} s): ` +
     'find it with SHOW TRANSACTIONS and end it with SELECT SYSTEM$ABORT_TRANSACTION(<id>), or let it finish, then run aivis again',
+  [SESSION_ENDED]:
+    '; the Snowflake session has ended (Snowflake ends one after 4 hours without a request, which the keep-alive heartbeat prevents ' +
+    'unless Snowflake was out of reach that long, or an administrator ended it); run aivis again: it resumes from the last committed flush',
 };
 
 /** The driver's error with Snowflake's code, SQL state and query id; never the bound values. */

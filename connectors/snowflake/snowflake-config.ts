@@ -47,6 +47,10 @@ export function connectionOptions(config: SnowflakeConfig): ConnectionOptions {
     ...(config.access_url ? { accessUrl: config.access_url } : {}),
     application: 'aivis',
     arrayBindingThreshold: ARRAY_BINDING_THRESHOLD,
+    // Snowflake ends a session after 4 hours without a request, taking its temporary staging
+    // tables with it; the data session can idle that long on a slow or rate-limited source.
+    // The driver's hourly heartbeat keeps it alive for as long as the run lives.
+    clientSessionKeepAlive: true,
   };
 }
 

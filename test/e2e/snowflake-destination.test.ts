@@ -212,6 +212,43 @@ describe('Snowflake table locks', () => {
   });
 });
 
+describe('Snowflake sessions', () => {
+  const state = (frontier: string) => ({ stream: 'mentions', scope: frontier, state: { frontier, cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:00:00Z' });
+  const HOUR = 3600_000;
+
+  it('the data session survives 5 idle hours between flushes (the driver’s keep-alive heartbeat), staging tables and all', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const destination = await open('keep_alive');
+      await destination.ensureTables([stateTable]);
+      await destination.commit({ tables: [], state: [state('before')] });
+      const { heartbeats, logins } = setup.standIn.stats;
+      for (let hour = 1; hour <= 5; hour++) {
+        await setup.standIn.clock.advance(HOUR);
+        vi.advanceTimersByTime(HOUR);
+        await vi.waitFor(() => expect(setup.standIn.stats.heartbeats).toBe(heartbeats + hour));
+      }
+      await destination.commit({ tables: [], state: [state('after')] });
+      expect((await destination.readState()).map((e) => e.scope).sort()).toEqual(['after', 'before']);
+      expect(setup.standIn.stats.logins).toBe(logins);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a data session Snowflake ended anyway fails the next flush with a message that says so, committing nothing', async () => {
+    const destination = await open('session_lost');
+    await destination.ensureTables([stateTable]);
+    await destination.commit({ tables: [], state: [state('before')] });
+    await setup.standIn.clock.advance(4 * HOUR); // no request reached Snowflake (the heartbeat never fired here)
+    await expect(destination.commit({ tables: [], state: [state('after')] })).rejects.toThrow(
+      'Snowflake: BEGIN failed: Unable to perform operation using terminated connection. (code 407002, SQL state 08003); the Snowflake session has ended (Snowflake ends one after 4 hours without a request, which the keep-alive heartbeat prevents unless Snowflake was out of reach that long, or an administrator ended it); run aivis again: it resumes from the last committed flush',
+    );
+    const next = await open('session_lost');
+    expect((await next.readState()).map((e) => e.scope)).toEqual(['before']);
+  });
+});
+
 describe('driver loading', () => {
   it('is loaded by open(), not before, with its probes off unless the user set them', async () => {
     const script = `
