@@ -36,6 +36,11 @@ export interface ConformanceTarget {
    * written string to the stored one (applies inside JSON strings too). Absent: exact.
    */
   storedText?(written: string): string;
+  /**
+   * The float64 a read returns for one written, when the destination's driver reads fewer
+   * digits than the destination stores (Snowflake's JSON results carry 15). Absent: exact.
+   */
+  readFloat?(written: number): number;
 }
 
 export function runConformanceSuite(target: ConformanceTarget): void {

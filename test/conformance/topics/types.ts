@@ -54,10 +54,11 @@ const JSONS: readonly string[] = [
 ];
 
 export function typesTopic(target: ConformanceTarget): void {
-  const roundTrip = async (h: Harness, rows: Row[]) => {
+  /** Writes `rows` and reads them back equal, each as `asRead` says a read returns it. */
+  const roundTrip = async (h: Harness, rows: Row[], asRead: (row: Row) => Row = (row) => row) => {
     await h.destination.ensureTables([kindsTable]);
     await h.destination.commit(flushOf(kindsTable, rows));
-    expect(await h.rows(kindsTable)).toEqual(expected(kindsTable, rows));
+    expect(await h.rows(kindsTable)).toEqual(expected(kindsTable, rows.map(asRead)));
   };
   const ids = (n: number) => `r${String(n).padStart(3, '0')}`;
 
@@ -73,7 +74,10 @@ export function typesTopic(target: ConformanceTarget): void {
     roundTrip(h, INT64S.map((i, n) => kindsRow(ids(n), { i }))),
   );
 
-  conformanceTest(target, 'types', 'float64 round-trips', (h) => roundTrip(h, FLOATS.map((f, n) => kindsRow(ids(n), { f }))));
+  conformanceTest(target, 'types', 'float64 round-trips', (h) => {
+    const read = target.readFloat ?? ((f: number) => f);
+    return roundTrip(h, FLOATS.map((f, n) => kindsRow(ids(n), { f })), (row) => ({ ...row, f: read(row.f as number) }));
+  });
 
   conformanceTest(target, 'types', 'booleans round-trip', (h) =>
     roundTrip(h, [kindsRow('r001', { b: true }), kindsRow('r002', { b: false })]),

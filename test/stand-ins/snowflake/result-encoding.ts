@@ -1,11 +1,13 @@
 /**
  * DuckDB results in Snowflake's JSON result encoding: a `rowtype` describing each column and
  * a `rowset` of strings, as `snowflake-sdk` expects them.
- * - fixed (NUMBER): decimal text, exact; real (FLOAT): JavaScript's shortest round-trip text
+ * - fixed (NUMBER): decimal text, exact; real (FLOAT): 15 significant digits (number-text.ts)
  * - boolean: "1" / "0"
  * - timestamp_tz: "<epoch seconds>.<9 fraction digits> <offset minutes + 1440>" (always UTC here)
- * - variant: JSON text; text: as is
+ * - variant: JSON text as Snowflake prints it (variant-text.ts); text: as is
  */
+import { realText } from './number-text.ts';
+import { variantText } from './variant-text.ts';
 import { DuckDBTimestampTZValue, DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 
 /** One column of a result, as Snowflake describes it (`rowtype[]`). */
@@ -60,7 +62,8 @@ function snowflakeType(type: DuckDBType): Pick<RowType, 'type' | 'scale' | 'prec
 function encodeValue(value: DuckDBValue, type: string): string | null {
   if (value === null) return null;
   if (type === 'boolean') return value ? '1' : '0';
-  if (type === 'real' && typeof value === 'number') return Number.isFinite(value) ? String(value) : value > 0 ? 'inf' : value < 0 ? '-inf' : 'NaN';
+  if (type === 'real' && typeof value === 'number') return realText(value);
+  if (type === 'variant') return variantText(String(value));
   if (value instanceof DuckDBTimestampTZValue) {
     // A signed decimal number of seconds: 1969-12-31T23:59:59.5Z is "-0.500000000".
     const micros = value.micros < 0n ? -value.micros : value.micros;

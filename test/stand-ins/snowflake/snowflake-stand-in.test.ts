@@ -70,7 +70,44 @@ describe('Snowflake stand-in', () => {
     await run(c, `INSERT INTO "ANALYTICS"."TYPES_CASE"."T" SELECT 'a', '9007199254740993'::NUMBER(38,0), 0.1::FLOAT, TRUE, '2026-01-02T03:04:05.123456Z'::TIMESTAMP_TZ, PARSE_JSON('{"k":[1,2]}')`);
     const [row] = await run(c, 'select id, n, f, b, ts, v from analytics.types_case.t');
     const ts = row!.TS as Date & { getEpochSeconds(): number; getNanoSeconds(): number };
-    expect({ ...row, TS: [ts.getEpochSeconds(), ts.getNanoSeconds()] }).toEqual({ ID: 'a', N: '9007199254740993', F: '0.1', B: true, TS: [1767323045, 123456000], V: '{"k":[1,2]}' });
+    expect({ ...row, TS: [ts.getEpochSeconds(), ts.getNanoSeconds()] }).toEqual({ ID: 'a', N: '9007199254740993', F: '0.1', B: true, TS: [1767323045, 123456000], V: '{\n  "k": [\n    1,\n    2\n  ]\n}' });
+    await destroy(c);
+  });
+
+  it('prints a VARIANT as Snowflake does: keys sorted, indented, exact NUMBERs, DOUBLEs (exponent or too long) at 16 digits', async () => {
+    const c = await connect();
+    const json = '{"b":[123.12,1.912e2,-17,-0,0.30000000000000004,1e-7,12345678901234567890123456789012345678,123456789012345678901234567890123456789],"a":{"z":null,"é":"日本","y":true},"c":[]}';
+    const [row] = await run(c, 'SELECT PARSE_JSON(?) AS v', [json]);
+    expect(row!.V).toBe(
+      [
+        '{',
+        '  "a": {',
+        '    "y": true,',
+        '    "z": null,',
+        '    "é": "日本"',
+        '  },',
+        '  "b": [',
+        '    123.12,',
+        '    1.912000000000000e+02,',
+        '    -17,',
+        '    0,',
+        '    0.30000000000000004,',
+        '    1.000000000000000e-07,',
+        '    12345678901234567890123456789012345678,',
+        '    1.234567890123457e+38',
+        '  ],',
+        '  "c": []',
+        '}',
+      ].join('\n'),
+    );
+    await destroy(c);
+  });
+
+  it('returns a FLOAT with 15 significant digits, as Snowflake’s JSON result format does', async () => {
+    const c = await connect();
+    const floats = [123.456, 1.2345678901234567e37, Math.PI, 0.1, 5e-324, 1.7976931348623157e308, -0.000012345678901234567];
+    const rows = await run(c, `SELECT ${floats.map((f, i) => `?::FLOAT AS f${i}`).join(', ')}`, floats.map(String));
+    expect(Object.values(rows[0]!)).toEqual(['123.456', '1.23456789012346e+37', '3.14159265358979', '0.1', '4.94065645841247e-324', '1.79769313486232e+308', '-1.23456789012346e-05']);
     await destroy(c);
   });
 

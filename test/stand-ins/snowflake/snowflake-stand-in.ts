@@ -87,6 +87,8 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     const user = authenticate(options.users, data);
     stats.logins++;
     const connection = await instance.connect();
+    // PARSE_JSON keeps the text as written; variant-text.ts types its numbers as Snowflake does.
+    await connection.run('CREATE TEMP MACRO PARSE_JSON(text) AS CAST(text AS JSON)');
     const database = url.searchParams.get('databaseName')?.toUpperCase();
     const schema = url.searchParams.get('schemaName')?.toUpperCase();
     const role = url.searchParams.get('roleName')?.toUpperCase() ?? 'PUBLIC';

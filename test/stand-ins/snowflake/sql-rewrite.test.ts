@@ -4,12 +4,12 @@ import { duplicateSourceCheck } from './merge-check.ts';
 import { rewriteSql } from './sql-rewrite.ts';
 
 describe('Snowflake SQL on DuckDB', () => {
-  it('folds unquoted names, maps types and PARSE_JSON, and leaves literals and quoted names alone', () => {
+  it('folds unquoted names, maps types, and leaves literals and quoted names alone', () => {
     expect(rewriteSql(`CREATE TABLE db.s.t (id VARCHAR, n NUMBER(38,0), f FLOAT, ts TIMESTAMP_TZ, v VARIANT, "Mixed" VARCHAR)`)).toBe(
       `CREATE TABLE DB.S.T (ID VARCHAR, N DECIMAL(38,0), F DOUBLE, TS TIMESTAMPTZ, V JSON, "Mixed" VARCHAR)`,
     );
     expect(rewriteSql(`select parse_json(j), 'number float variant' AS "lower" from x where y = 'it''s'`)).toBe(
-      `SELECT JSON(J), 'number float variant' AS "lower" FROM X WHERE Y = 'it''s'`,
+      `SELECT PARSE_JSON(J), 'number float variant' AS "lower" FROM X WHERE Y = 'it''s'`,
     );
   });
 

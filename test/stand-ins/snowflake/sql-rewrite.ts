@@ -3,12 +3,13 @@
  * Everything else is passed through unchanged, so SQL DuckDB cannot run fails loudly instead
  * of being "fixed" here.
  *
+ * (`PARSE_JSON` is a macro of each session: it keeps the text, see variant-text.ts.)
+ *
  * Applied outside string literals and quoted identifiers only:
  * - unquoted words fold to upper case, as Snowflake folds unquoted identifiers (so result
  *   column names come back upper-case, and `websites` names the table `"WEBSITES"`);
  * - types: `VARIANT` -> `JSON`, `NUMBER(p,s)` -> `DECIMAL(p,s)`, `TIMESTAMP_TZ` ->
  *   `TIMESTAMPTZ`, `FLOAT` -> `DOUBLE` (Snowflake's FLOAT is 64-bit; DuckDB's is 32-bit);
- * - `PARSE_JSON(x)` -> `JSON(x)` (DuckDB's parse-and-validate);
  * - `USE SCHEMA a.b` -> `USE a.b`;
  * - `"DB".INFORMATION_SCHEMA.` -> `INFORMATION_SCHEMA.` (DuckDB has one information schema
  *   for every catalog; queries filter on `TABLE_CATALOG`).
@@ -19,7 +20,6 @@ const WORDS: Readonly<Record<string, string>> = {
   NUMBER: 'DECIMAL',
   TIMESTAMP_TZ: 'TIMESTAMPTZ',
   FLOAT: 'DOUBLE',
-  PARSE_JSON: 'JSON',
 };
 
 /** A piece of SQL text: code, a '...' literal, or a "..." identifier (quotes included). */
