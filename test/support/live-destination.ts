@@ -19,6 +19,8 @@ export async function exerciseLiveDestination(
   destination: Destination,
   other: Destination,
   readKinds: () => Promise<unknown[]>,
+  /** More the live test compares, e.g. how the warehouse spells values (printed as `probe`). */
+  probe?: () => Promise<unknown>,
 ): Promise<void> {
   await destination.open();
   await other.open();
@@ -33,7 +35,7 @@ export async function exerciseLiveDestination(
   const rows = await readKinds();
   const state = await destination.readState();
   await lock.release();
-  process.stdout.write(JSON.stringify({ refused, result, rows, state }) + '\n');
+  process.stdout.write(JSON.stringify({ refused, result, rows, state, ...(probe ? { probe: await probe() } : {}) }) + '\n');
 }
 
 /** Runs a live script with node; fails on a non-zero exit or any stderr, returns its JSON line. */
