@@ -8,12 +8,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
-import { ARRAY_BINDING_THRESHOLD, connectionOptions } from '../../connectors/snowflake/snowflake-config.ts';
+import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
+import { decodeRow } from '../../connectors/snowflake/snowflake-rows.ts';
+import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { analyticsLatestTable, ENGINE_TABLES, mentionsTable, stateTable } from '../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { keyPairFiles, LOADER, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { watch } from '../support/watch.ts';
 
@@ -153,6 +156,16 @@ describe('Snowflake loading', () => {
     expect(setup.standIn.stats.stageBindAttempts).toBe(before.stageBindAttempts);
     expect(setup.standIn.stats.maxBindValues).toBeLessThanOrEqual(ARRAY_BINDING_THRESHOLD);
     expect(Math.floor(ARRAY_BINDING_THRESHOLD / mentionsTable.columns.length) * mentionsTable.columns.length).toBe(setup.standIn.stats.maxBindValues);
+  });
+
+  it('keeps JSON integers up to 38 digits and plain decimals exact; a number in exponent form comes back a 16-digit DOUBLE', async () => {
+    const destination = await open('json_numbers');
+    await destination.ensureTables([kindsTable]);
+    await destination.commit(flushOf(kindsTable, [kindsRow('r1', { j: '{"tiny":1.2345678901234567e-7,"plain":0.30000000000000004,"exact":123456789012345678901234567890}' })]));
+    const client = await connectSnowflake(connectionOptions(setup.config('json_numbers')));
+    const [row] = await client.execute(selectAllSql(snowflakeLocation(setup.config('json_numbers')), kindsTable));
+    await client.close();
+    expect(decodeRow(kindsTable, row!).j).toBe('{\n  "exact": 123456789012345678901234567890,\n  "plain": 0.30000000000000004,\n  "tiny": 1.234567890123457e-07\n}');
   });
 
   it('creates tables users query without quotes, with Snowflake types', async () => {
