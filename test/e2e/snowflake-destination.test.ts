@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { analyticsLatestTable, ENGINE_TABLES, mentionsTable, stateTable } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { keyPairFiles, LOADER, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
+import { until } from '../support/until.ts';
 import { watch } from '../support/watch.ts';
 
 let setup: StandInSetup;
@@ -190,7 +191,7 @@ describe('Snowflake table locks', () => {
     await holder.execute('BEGIN');
     await holder.execute(`DELETE FROM analytics.${schema}._aivis_state WHERE stream = 'none'`);
     const flush = watch(destination.commit(state(frontier)));
-    await vi.waitFor(() => expect(setup.standIn.waitingStatements()).toBe(1));
+    await until(() => setup.standIn.waitingStatements() === 1, 'the flush waiting for the lock');
     return { destination, holder, flush };
   }
 
@@ -212,7 +213,7 @@ describe('Snowflake table locks', () => {
     await setup.standIn.clock.advance(2 * 60_000 - 1);
     expect(setup.standIn.waitingStatements()).toBe(1);
     await setup.standIn.clock.advance(1);
-    await vi.waitFor(() => expect(flush.state).toBe('rejected'), { timeout: 5_000 });
+    await until(() => flush.state === 'rejected', 'the flush to give up waiting', 10_000);
     await expect(flush.promise).rejects.toThrow(
       new RegExp(
         `^Snowflake: MERGE INTO analytics\\.lock_bound\\._aivis_state failed: Statement '[0-9a-f-]+' has locked table '_AIVIS_STATE' in transaction \\d+ and this lock has not yet been released\\. \\(code 000625, SQL state 57014, query [0-9a-f-]+\\); ` +
@@ -239,7 +240,7 @@ describe('Snowflake sessions', () => {
       for (let hour = 1; hour <= 5; hour++) {
         await setup.standIn.clock.advance(HOUR);
         vi.advanceTimersByTime(HOUR);
-        await vi.waitFor(() => expect(setup.standIn.stats.heartbeats).toBe(heartbeats + hour));
+        await until(() => setup.standIn.stats.heartbeats === heartbeats + hour, `the driver's heartbeat of hour ${hour}`, 10_000);
       }
       await destination.commit({ tables: [], state: [state('after')] });
       expect((await destination.readState()).map((e) => e.scope).sort()).toEqual(['after', 'before']);

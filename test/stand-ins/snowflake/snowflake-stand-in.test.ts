@@ -4,6 +4,7 @@
  */
 import type { Connection } from 'snowflake-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { until } from '../../support/until.ts';
 import { watch } from '../../support/watch.ts';
 import { SESSION_IDLE_TIMEOUT_MS } from './stand-in-tokens.ts';
 import { DATABASE, keyPairFiles, LOADER, startStandIn, WAREHOUSE, type StandInSetup } from './stand-in-fixture.ts';
@@ -285,7 +286,7 @@ describe('Snowflake stand-in', () => {
       for (let hour = 1; hour <= 5; hour++) {
         await setup.standIn.clock.advance(3600_000);
         vi.advanceTimersByTime(3600_000); // the driver's heartbeat interval (CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY)
-        await vi.waitFor(() => expect(setup.standIn.stats.heartbeats).toBe(heartbeats + hour));
+        await until(() => setup.standIn.stats.heartbeats === heartbeats + hour, `the driver's heartbeat of hour ${hour}`, 10_000);
       }
       expect(await run(c, 'SELECT id FROM scratch')).toEqual([{ ID: 'kept' }]);
       await destroy(c);
@@ -307,5 +308,5 @@ async function holdTable(schema: string, holder?: Connection): Promise<Connectio
 
 /** Until `count` statements wait for a lock in the stand-in. */
 function waitForWaiters(count: number): Promise<void> {
-  return vi.waitFor(() => expect(setup.standIn.waitingStatements()).toBe(count));
+  return until(() => setup.standIn.waitingStatements() === count, `${count} statement(s) waiting for a lock`);
 }
