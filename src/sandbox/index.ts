@@ -14,6 +14,7 @@ import { type SandboxStats, createStats } from './sandbox-stats.ts';
 import { type SandboxTruth, createTruth } from './sandbox-truth.ts';
 import { createSandboxServer } from './server.ts';
 import { parseTimestamp } from './timestamps.ts';
+import { checkVariants, type SandboxVariant } from './variants.ts';
 import type { AdvanceBy } from './virtual-clock.ts';
 import { PRIMARY_WORKSPACE, type SandboxKeys } from './world/api-keys.ts';
 
@@ -21,6 +22,7 @@ export type { FaultKind, FaultProfile } from './http/fault-injector.ts';
 export type { SandboxKeys } from './world/api-keys.ts';
 export type { SandboxTruth } from './sandbox-truth.ts';
 export type { SandboxStats } from './sandbox-stats.ts';
+export { SANDBOX_VARIANTS, type SandboxVariant } from './variants.ts';
 
 /** How to start a sandbox; every field is optional. */
 export interface SandboxOptions {
@@ -42,6 +44,8 @@ export interface SandboxOptions {
   mentionsPerAnalysis?: number;
   /** Citations per analysis (default 12). */
   citationsPerAnalysis?: number;
+  /** Spec-legal answers other than the sandbox's own reading (see `SANDBOX_VARIANTS`); default none. */
+  variants?: readonly SandboxVariant[];
 }
 
 /** A running sandbox. */
@@ -86,6 +90,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     analysesPerWebsite: wholeNumber(options, 'analysesPerWebsite', 6),
     mentionsPerAnalysis: wholeNumber(options, 'mentionsPerAnalysis', 24),
     citationsPerAnalysis: wholeNumber(options, 'citationsPerAnalysis', 12),
+    variants: checkVariants(options.variants),
   });
   const faults = createFaultInjector(seed);
   const stats = createStats();

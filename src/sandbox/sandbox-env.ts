@@ -10,6 +10,8 @@ import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
 import { hashKey } from './prng.ts';
 import { type VirtualClock, createVirtualClock } from './virtual-clock.ts';
 import { MINUTE } from './timestamps.ts';
+import { type TimestampStyle, timestampStyle } from './timestamp-style.ts';
+import type { SandboxVariant } from './variants.ts';
 import { type KeyRegistry, createKeyRegistry } from './world/api-keys.ts';
 import { type WebsiteRegistry, createWebsiteRegistry } from './world/website-registry.ts';
 
@@ -21,6 +23,8 @@ export interface WorldOptions {
   analysesPerWebsite: number;
   mentionsPerAnalysis: number;
   citationsPerAnalysis: number;
+  /** Switched-on variants (see `variants.ts`). */
+  variants: ReadonlySet<SandboxVariant>;
 }
 
 /** Shared state of one sandbox server. */
@@ -31,6 +35,9 @@ export interface SandboxEnv {
   readonly websites: WebsiteRegistry;
   readonly feeds: { readonly history: FeedFamily; readonly mentions: FeedFamily; readonly citations: FeedFamily };
   readonly cursors: CursorCodec;
+  readonly variants: ReadonlySet<SandboxVariant>;
+  /** How responses and the truth write timestamps (a variant may change it). */
+  readonly timestamps: TimestampStyle;
 }
 
 export function createSandboxEnv(options: WorldOptions): SandboxEnv {
@@ -48,5 +55,7 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
     },
     // Derived from the seed so two sandboxes of one seed answer byte for byte the same.
     cursors: createCursorCodec(`aivis-sandbox-cursor-${hashKey(seed, 'cursor-secret').toString(36)}-${seed}`),
+    variants: options.variants,
+    timestamps: timestampStyle(options.variants),
   };
 }

@@ -29,13 +29,13 @@ export function createTruth(env: SandboxEnv): SandboxTruth {
       if (!website) return;
       const nowMs = env.clock.nowMs();
       const window = { nowMs, sinceMs: null, ceilingMs: nowMs, after: null, match: () => true };
-      for (const { row } of feedRows(family.batches(website, nowMs), window)) yield row;
+      for (const { row } of feedRows(family.batches(website, nowMs), window)) yield env.timestamps.present(row);
     };
   return {
-    websites: () => env.websites.listed(PRIMARY_WORKSPACE).map((w) => websiteResource(env.options.seed, w, env.clock.nowMs())),
+    websites: () => env.websites.listed(PRIMARY_WORKSPACE).map((w) => env.timestamps.present(websiteResource(env.options.seed, w, env.clock.nowMs()))),
     snapshot(websiteId, include = []) {
       const website = find(websiteId);
-      return website ? latestSnapshot(env.options.seed, website, env.clock.nowMs(), include) : null;
+      return website ? env.timestamps.present(latestSnapshot(env.options.seed, website, env.clock.nowMs(), include)) : null;
     },
     history: feed(env.feeds.history),
     mentions: feed(env.feeds.mentions),

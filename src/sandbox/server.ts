@@ -87,6 +87,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
         reply = errorReply(new ApiError('internal_error', 'Unexpected sandbox failure; see the sandbox log for this request id.'));
       }
     }
+    if (!reply.raw) reply = { ...reply, body: env.timestamps.present(reply.body) };
     if (fault?.kind === 'empty_page') reply = emptied(reply, cursor);
     if (fault?.kind === 'malformed_record') reply = withMalformedRecord(reply, fault);
     deliver(res, reply, requestId, fault);

@@ -36,9 +36,9 @@ export function normalizeValue(col: ColumnSpec, value: unknown): LogicalValue {
   }
 }
 
-const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-/** Accepts `2026-01-02T03:04:05.1Z`, `2026-01-02 03:04:05.123456+00`, `...+05:30`, and so on. */
+/** Accepts `2026-01-02T03:04:05.1Z`, `2026-01-02T03:04Z`, `2026-01-02 03:04:05.123456+00`, `...+05:30`, and so on. */
 export function normalizeTimestamp(text: string): string {
   const m = TIMESTAMP.exec(text.trim());
   if (!m) throw new Error(`not a timestamp: ${JSON.stringify(text)}`);

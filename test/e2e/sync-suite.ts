@@ -10,7 +10,7 @@ import { ApiClient } from '../../src/client/api-client.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions, type SandboxVariant } from '../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { runSync, type RunSyncOptions, type RunSummary } from '../../src/sync/run-sync.ts';
 import {
@@ -104,17 +104,44 @@ export async function openWorld(target: SyncTarget, sandboxOptions: SandboxOptio
   };
 }
 
-export function runSyncSuite(target: SyncTarget): void {
-  describe(`end-to-end sync into ${target.name}`, () => {
+/** The suite's tests, by key, so a variant run can name the ones that prove something for it. */
+export type SuiteTest =
+  | 'incremental'
+  | 'in_flight'
+  | 'runs_and_state'
+  | 'removal'
+  | 'unmeasured'
+  | 'mass_removal'
+  | 'faults'
+  | 'rejected_record'
+  | 'rejected_website'
+  | 'rejected_snapshot'
+  | 'failing_website'
+  | 'no_secrets';
+
+export interface SuiteOptions {
+  /** Sandbox variants to serve (default none: the sandbox's own reading of the spec). */
+  readonly variants?: readonly SandboxVariant[];
+  /** Only these tests; default every one. */
+  readonly only?: readonly SuiteTest[];
+}
+
+export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): void {
+  const { variants = [], only } = options;
+  const test = (key: SuiteTest, name: string, fn: () => Promise<void>) => {
+    if (only === undefined || only.includes(key)) it(name, fn);
+  };
+  const title = variants.length > 0 ? ` (variants ${variants.join(', ')})` : '';
+  describe(`end-to-end sync into ${target.name}${title}`, () => {
     let world: Awaited<ReturnType<typeof openWorld>>;
     beforeEach(async () => {
-      world = await openWorld(target);
+      world = await openWorld(target, { ...SANDBOX, variants });
     });
     afterEach(async () => {
       await world.close();
     });
 
-    it('first sync equals the truth; after a clock advance the second equals the new truth and reads only new and boundary rows', async () => {
+    test('incremental', 'first sync equals the truth; after a clock advance the second equals the new truth and reads only new and boundary rows', async () => {
       const first = await world.sync();
       expect(first.status).toBe('succeeded');
       expect(first.exitCode).toBe(0);
@@ -136,7 +163,7 @@ export function runSyncSuite(target: SyncTarget): void {
       expect(second.requests).toBe(1 + measured + websites.length * 3);
     });
 
-    it('stays equal to the truth across syncs every few hours of data time, while writes are in flight', async () => {
+    test('in_flight', 'stays equal to the truth across syncs every few hours of data time, while writes are in flight', async () => {
       // Each analysis commits its evidence over ~an hour, one provider's write slower than the
       // others, plus late evidence hours later: a client that trusted its own clock, or the
       // newest timestamp it saw, would lose some of these rows.
@@ -148,7 +175,7 @@ export function runSyncSuite(target: SyncTarget): void {
       }
     });
 
-    it('records each run in _aivis_runs and saves one state row per stream and website', async () => {
+    test('runs_and_state', 'records each run in _aivis_runs and saves one state row per stream and website', async () => {
       // A clock that moves one second per reading: rows carry when their page was read.
       let tick = Date.parse('2026-06-01T00:00:00Z');
       const summary = await world.sync({ now: () => new Date((tick += 1000)) });
@@ -166,7 +193,7 @@ export function runSyncSuite(target: SyncTarget): void {
       for (const row of state) expect((row.state as { cursor: unknown }).cursor).toBeNull();
     });
 
-    it('marks a website removed from the listing, stops syncing it, and clears the mark when it returns', async () => {
+    test('removal', 'marks a website removed from the listing, stops syncing it, and clears the mark when it returns', async () => {
       await world.sync();
       const [gone] = world.sandbox.truth.websites() as { id: string }[];
       world.sandbox.removeWebsite(gone!.id);
@@ -179,7 +206,7 @@ export function runSyncSuite(target: SyncTarget): void {
       await world.expectTruth();
     });
 
-    it('syncs a never-analysed website without error and without an analytics row', async () => {
+    test('unmeasured', 'syncs a never-analysed website without error and without an analytics row', async () => {
       const summary = await world.sync();
       const unmeasured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).filter((w) => w.last_analysis_at === null);
       expect(unmeasured.length).toBeGreaterThan(0);
@@ -188,7 +215,7 @@ export function runSyncSuite(target: SyncTarget): void {
       expect(summary.exitCode).toBe(0);
     });
 
-    it('refuses a listing that would remove every known website, writing nothing', async () => {
+    test('mass_removal', 'refuses a listing that would remove every known website, writing nothing', async () => {
       await world.sync();
       for (const w of world.sandbox.truth.websites() as { id: string }[]) world.sandbox.removeWebsite(w.id);
       await expect(world.sync()).rejects.toThrow(/would mark 5 of 5 known websites as removed \(all of them\); nothing was written/);
@@ -201,7 +228,7 @@ export function runSyncSuite(target: SyncTarget): void {
       expect(allowed.counters.removedWebsites).toBe(5);
     });
 
-    it('finishes and equals the truth under 429 storms, 500/503, resets and truncated bodies', async () => {
+    test('faults', 'finishes and equals the truth under 429 storms, 500/503, resets and truncated bodies', async () => {
       const { faults } = world.sandbox;
       faults.set({ kind: 'rate_limited', fraction: 0.15, retryAfter: 0 });
       faults.set({ kind: 'unavailable', fraction: 0.1 });
@@ -214,7 +241,7 @@ export function runSyncSuite(target: SyncTarget): void {
       await world.expectTruth();
     });
 
-    it('rejects a record that breaks the schema into _aivis_rejected with its reason, loads the rest, and exits 3', async () => {
+    test('rejected_record', 'rejects a record that breaks the schema into _aivis_rejected with its reason, loads the rest, and exits 3', async () => {
       const [website] = world.sandbox.truth.websites() as { id: string }[];
       const id = website!.id;
       world.sandbox.faults.set({ kind: 'malformed_record', routes: ['mentions'], websites: [id], count: 1, field: 'sentiment', value: 250 });
@@ -233,7 +260,7 @@ export function runSyncSuite(target: SyncTarget): void {
       expect((await world.rows(runsTable))[0]).toMatchObject({ status: 'partial' });
     });
 
-    it('rejects a malformed website record but still syncs that website and never marks it removed', async () => {
+    test('rejected_website', 'rejects a malformed website record but still syncs that website and never marks it removed', async () => {
       await world.sync();
       const [website] = world.sandbox.truth.websites() as { id: string }[];
       world.sandbox.clock.advance({ days: 1 });
@@ -251,7 +278,7 @@ export function runSyncSuite(target: SyncTarget): void {
       expect(mentions).toHaveLength([...world.sandbox.truth.mentions(website!.id)].length);
     });
 
-    it('records a malformed snapshot once, however often it is read again', async () => {
+    test('rejected_snapshot', 'records a malformed snapshot once, however often it is read again', async () => {
       const measured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).find((w) => w.last_analysis_at !== null)!;
       for (let run = 0; run < 2; run++) {
         world.sandbox.faults.set({ kind: 'malformed_record', routes: ['analytics.latest'], websites: [measured.id], count: 1, field: 'metrics.visibility', value: 101 });
@@ -261,7 +288,7 @@ export function runSyncSuite(target: SyncTarget): void {
       expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([['analytics', measured.id, 'metrics.visibility: must be a number from 0 to 100 or null (got 101)']]);
     });
 
-    it('reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)', async () => {
+    test('failing_website', 'reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)', async () => {
       const [failing] = world.sandbox.truth.websites() as { id: string }[];
       world.sandbox.faults.set({ kind: 'unavailable', routes: ['mentions'], websites: [failing!.id] });
       const summary = await world.sync();
@@ -281,7 +308,7 @@ export function runSyncSuite(target: SyncTarget): void {
       await world.expectTruth();
     });
 
-    it('never writes the API key into any table', async () => {
+    test('no_secrets', 'never writes the API key into any table', async () => {
       await world.sync();
       for (const table of [...Object.values(STREAM_TABLES).flat(), runsTable, stateTable, rejectedTable]) {
         expect(JSON.stringify(await world.rows(table), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).not.toContain(world.sandbox.apiKey);

@@ -1,16 +1,32 @@
 /**
- * `aivis sandbox [--port N] [--websites N] [--seed N]`: serves the local V2 sandbox on
+ * `aivis sandbox [--port N] [--websites N] [--seed N] [--variant NAME ...]`: serves the local V2 sandbox on
  * 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL and a ready API key (the first
  * lines on stdout, so scripts and tests can read them).
  */
 import type { CommandModule } from 'yargs';
 import { ConfigError } from '../../errors.ts';
-import { startSandbox } from '../../sandbox/index.ts';
+import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
+import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
+import { parseList } from '../cli-arguments.ts';
 
 interface SandboxArgs {
   port: number;
   websites: number;
   seed: number;
+  variant?: string[];
+}
+
+/** `--help` lists every variant with what it changes. */
+const VARIANT_HELP = ['Variants (--variant NAME, repeatable or comma-separated): spec-legal answers other than the sandbox default', ...VARIANT_NAMES.map((name) => `  ${name}: ${SANDBOX_VARIANTS[name]}`)].join('\n');
+
+/** `--variant a --variant b,c` as checked names; an unknown one is a usage error naming the known ones. */
+function variantsOf(values: readonly string[] | undefined): SandboxVariant[] {
+  const names = (values ?? []).flatMap((value) => parseList(value) ?? []);
+  try {
+    return [...checkVariants(names)];
+  } catch (error) {
+    throw new ConfigError(`--variant: ${(error as Error).message}.`);
+  }
 }
 
 function checkInteger(name: string, value: number, min: number, max: number): void {
@@ -39,17 +55,20 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
     yargs
       .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0 = a free one)' })
       .option('websites', { type: 'number', default: 5, describe: 'Websites in the workspace' })
-      .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated data and keys' }),
+      .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated data and keys' })
+      .option('variant', { type: 'string', array: true, describe: 'Answer as a spec-legal server other than the default would (see Variants below)' })
+      .epilogue(VARIANT_HELP),
   handler: async (argv) => {
     checkInteger('port', argv.port, 0, 65535);
     checkInteger('websites', argv.websites, 0, 10_000);
     checkInteger('seed', argv.seed, 0, 2 ** 32 - 1);
-    const sandbox = await startSandbox({ port: argv.port, websites: argv.websites, seed: argv.seed });
+    const variants = variantsOf(argv.variant);
+    const sandbox = await startSandbox({ port: argv.port, websites: argv.websites, seed: argv.seed, variants });
     process.stdout.write(
       [
         `base_url: ${sandbox.baseUrl}`,
         `api_key: ${sandbox.apiKey}`,
-        `Public API V2 at ${sandbox.baseUrl}/public/v2 (seed ${argv.seed}, ${argv.websites} websites); data time ${sandbox.clock.now()}.`,
+        `Public API V2 at ${sandbox.baseUrl}/public/v2 (seed ${argv.seed}, ${argv.websites} websites${variants.length > 0 ? `, variants ${variants.join(', ')}` : ''}); data time ${sandbox.clock.now()}.`,
         `Try: curl -H "Authorization: Bearer ${sandbox.apiKey}" ${sandbox.baseUrl}/public/v2/websites`,
         `Advance data time: curl -X POST -d '{"days":1}' ${sandbox.baseUrl}/_sandbox/advance`,
         'Stop with Ctrl-C.',

@@ -11,7 +11,7 @@ import { bindCursor } from '../http/cursor-codec.ts';
 import { type ParamName, readQuery } from '../http/query-params.ts';
 import { ok } from '../http/reply.ts';
 import type { Route, RouteModule } from '../router.ts';
-import { formatTimestamp, parseTimestamp } from '../timestamps.ts';
+import { formatTimestamp } from '../timestamps.ts';
 import { websiteOf } from './website-of.ts';
 
 /** Scan state a cursor carries. */
@@ -49,7 +49,7 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
       } else {
         state = { c: nowMs, b: committedFrontier(batches, nowMs), a: null };
       }
-      const since = filters.updated_since === undefined ? null : parseTimestamp(filters.updated_since);
+      const since = filters.updated_since === undefined ? null : ctx.env.timestamps.parse(filters.updated_since);
       const page = feedPage(
         batches,
         {

@@ -1,0 +1,24 @@
+/**
+ * Variants: answers a spec-legal server may give where the spec leaves a choice open, and
+ * that this sandbox does not give by default. Each one is a switch (`startSandbox({ variants })`,
+ * `aivis sandbox --variant NAME`), so a client can be proven against servers other than the
+ * sandbox's own reading of the spec. `sandbox.truth` follows the variants that change data.
+ */
+
+/** Every variant with the one line `aivis sandbox --help` and README print for it. */
+export const SANDBOX_VARIANTS = {
+  timestamps_without_seconds: 'every timestamp is written YYYY-MM-DDThh:mmZ (no seconds; data times are truncated to the minute)',
+  nanosecond_timestamps: 'every timestamp is written with nine fraction digits, the last six below the millisecond not zero',
+} as const;
+
+export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;
+
+export const VARIANT_NAMES = Object.keys(SANDBOX_VARIANTS) as SandboxVariant[];
+
+/** The variants a caller asked for, or a RangeError naming the unknown one and the known ones. */
+export function checkVariants(names: readonly string[] | undefined): ReadonlySet<SandboxVariant> {
+  for (const name of names ?? []) {
+    if (!(name in SANDBOX_VARIANTS)) throw new RangeError(`unknown sandbox variant "${name}" (variants: ${VARIANT_NAMES.join(', ')})`);
+  }
+  return new Set((names ?? []) as SandboxVariant[]);
+}

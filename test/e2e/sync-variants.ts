@@ -1,0 +1,22 @@
+/**
+ * The end-to-end sync suite against sandbox variants: servers that answer differently from
+ * the sandbox's default while following the spec. Each variant runs the suite's tests that
+ * prove something for it (the others would only repeat the default run), on the same small
+ * world:
+ * - timestamps_without_seconds, nanosecond_timestamps: `incremental` and `in_flight`, where
+ *   frontiers go back verbatim and timestamp columns are compared with the truth.
+ */
+import type { SandboxVariant } from '../../src/sandbox/index.ts';
+import { runSyncSuite, type SuiteTest, type SyncTarget } from './sync-suite.ts';
+
+/** The suite's tests each variant runs. */
+export const VARIANT_TESTS: Partial<Record<SandboxVariant, readonly SuiteTest[]>> = {
+  timestamps_without_seconds: ['incremental', 'in_flight'],
+  nanosecond_timestamps: ['incremental', 'in_flight'],
+};
+
+export function runVariantSuites(target: SyncTarget): void {
+  for (const [variant, only] of Object.entries(VARIANT_TESTS) as [SandboxVariant, readonly SuiteTest[]][]) {
+    runSyncSuite(target, { variants: [variant], only });
+  }
+}
