@@ -87,7 +87,6 @@ export class ApiClient {
   /** The stop signal the client was built with: callers that wait between requests (receipt polls) wait on it too. */
   readonly signal: AbortSignal | undefined;
   readonly #send: Send;
-  readonly #logger: Logger;
 
   constructor(options: ApiClientOptions) {
     const baseUrl = parseBaseUrl(options.baseUrl);
@@ -101,7 +100,6 @@ export class ApiClient {
     const limited = withLimiter(withLogging(withJsonBody(timed), logger, clock), limiter, this.stats, clock);
     this.#send = withRetry(limited, { policy, limiter, stats: this.stats, clock, logger });
     this.#transport = transport;
-    this.#logger = logger;
     this.signal = options.signal;
   }
 
@@ -130,7 +128,7 @@ export class ApiClient {
    * @example for await (const page of client.paginate({ path: '/public/v2/websites', query: { limit: '500' }, recordSchema: websiteSchema })) ...
    */
   paginate<T>(options: PaginateOptions<T>): AsyncIterable<Page<T>> {
-    return paginate((path, query) => this.#listPage(path, query), options, this.#logger);
+    return paginate((path, query) => this.#listPage(path, query), options);
   }
 
   /**

@@ -1,12 +1,13 @@
 /**
  * Pages through a V2 list endpoint (spec 4.10): the filters are copied once and sent unchanged
- * with every cursor of the scan; empty pages are walked through; only `next_cursor: null`
- * ends the scan (design §4), whatever `has_more` says. One page is held at a time, so memory
- * stays flat however long the scan.
+ * with every cursor of the scan; empty pages are walked through. A scan ends when either
+ * signal says so: `has_more: false` (whatever `next_cursor` holds) or `next_cursor: null`.
+ * `has_more: true` without a cursor is a broken scan: its page is handed on, then the scan
+ * fails, so the caller keeps the rows but not a frontier for them. One page is held at a time,
+ * so memory stays flat however long the scan.
  */
 import type { z } from 'zod';
 import type { ListMeta } from '../../schemas/index.ts';
-import type { Logger } from '../log/logger.ts';
 import { ApiError } from './api-error.ts';
 import { validateRecord, type RecordResult } from './record-result.ts';
 
@@ -48,9 +49,9 @@ export interface ListPage {
 
 export type FetchListPage = (path: string, query: Record<string, string | undefined>) => Promise<ListPage>;
 
-export function paginate<T>(fetchPage: FetchListPage, options: PaginateOptions<T>, logger: Logger): AsyncIterable<Page<T>> {
+export function paginate<T>(fetchPage: FetchListPage, options: PaginateOptions<T>): AsyncIterable<Page<T>> {
   const frozen = { ...options.query };
-  return scan(fetchPage, options.path, frozen, options.cursor ?? null, options.recordSchema, logger);
+  return scan(fetchPage, options.path, frozen, options.cursor ?? null, options.recordSchema);
 }
 
 async function* scan<T>(
@@ -59,7 +60,6 @@ async function* scan<T>(
   query: Readonly<Record<string, string | undefined>>,
   firstCursor: string | null,
   schema: z.ZodType<T>,
-  logger: Logger,
 ): AsyncGenerator<Page<T>> {
   let cursor = firstCursor;
   let emptyInARow = 0;
@@ -67,9 +67,13 @@ async function* scan<T>(
     const { data, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
     const records = data.value.map((value, i) => validateRecord(schema, value, data.raw[i]));
     yield { cursor, records, hasMore: meta.has_more, nextCursor: meta.next_cursor, scanUpperBound: meta.scan_upper_bound, requestId };
+    if (!meta.has_more) return;
     if (meta.next_cursor === null) {
-      if (meta.has_more) logger.warn('the API said has_more but sent no next_cursor; the scan ends here', { path, request_id: requestId });
-      return;
+      throw new ApiError(
+        `broken scan (200, request_id ${requestId}): GET ${path}: the API said has_more: true but sent no next_cursor, so the rest of the scan cannot be read; ` +
+          'the rows read so far are kept, the saved frontier stays where it was, and the next run reads this scan again',
+        { status: 200, code: 'invalid_response', requestId },
+      );
     }
     // A server stuck on empty pages would burn the workspace's whole budget: stop, keeping the position.
     emptyInARow = records.length === 0 ? emptyInARow + 1 : 0;

@@ -46,6 +46,13 @@ function emptied(reply: Reply, cursor: string | null): Reply {
   return { ...reply, body: { data: [], meta: { ...body.meta, has_more: true, next_cursor: cursor } } };
 }
 
+/** A successful list page with more to come, its cursor taken away. */
+function cursorless(reply: Reply): Reply {
+  const body = reply.body as { data?: unknown; meta?: Record<string, unknown> };
+  if (reply.status !== 200 || body.meta?.has_more !== true) return reply;
+  return { ...reply, body: { ...body, meta: { ...body.meta, next_cursor: null } } };
+}
+
 export function createSandboxServer(parts: ServerParts): http.Server {
   const { env, routes, faults, limiter, stats } = parts;
   let requests = 0;
@@ -89,6 +96,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
     }
     if (!reply.raw) reply = { ...reply, body: env.timestamps.present(reply.body) };
     if (fault?.kind === 'empty_page') reply = emptied(reply, cursor);
+    if (fault?.kind === 'cursorless_page') reply = cursorless(reply);
     if (fault?.kind === 'malformed_record') reply = withMalformedRecord(reply, fault);
     deliver(res, reply, requestId, fault);
   }

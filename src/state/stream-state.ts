@@ -4,15 +4,20 @@
  *
  * - Mid-scan, after a durable page: keep the frontier, save the next cursor and the scan's
  *   `scan_upper_bound` as pending.
- * - At the end of a scan: the pending bound becomes the frontier, verbatim. A scan that never
- *   reported a bound leaves the frontier where it was.
+ * - At the end of a scan (`has_more: false`, or `next_cursor: null`): the pending bound
+ *   becomes the frontier, verbatim. A scan that never reported a bound leaves the frontier
+ *   where it was.
+ * - A broken scan (`has_more: true` without a cursor) cannot be finished: the frontier stays,
+ *   so the next run reads the whole scan again.
  */
 import type { StreamState } from '../destination/destination.ts';
 
 export const INITIAL_STATE: StreamState = { frontier: null, cursor: null, pending_upper_bound: null };
 
 export interface PageOutcome {
-  /** Cursor of the next page; null when this page ended the scan. */
+  /** `meta.has_more`: false ends the scan whatever the cursor says. */
+  readonly hasMore: boolean;
+  /** `meta.next_cursor`: null ends the scan too (a broken one when `hasMore` is true). */
   readonly nextCursor: string | null;
   /** `meta.scan_upper_bound` exactly as the API sent it, if it sent one. */
   readonly scanUpperBound: string | undefined;
@@ -21,9 +26,10 @@ export interface PageOutcome {
 /** The state to save once a page's rows are durable. */
 export function afterPage(state: StreamState, page: PageOutcome): StreamState {
   const pending = page.scanUpperBound ?? state.pending_upper_bound;
-  if (page.nextCursor !== null) {
+  if (page.hasMore && page.nextCursor !== null) {
     return { frontier: state.frontier, cursor: page.nextCursor, pending_upper_bound: pending };
   }
+  if (page.hasMore) return restartScan(state);
   return { frontier: pending ?? state.frontier, cursor: null, pending_upper_bound: null };
 }
 

@@ -93,14 +93,29 @@ describe('paginate', () => {
     expect(JSON.stringify(only!.records[0]!.raw)).toBe('{"n":9007199254740993}');
   });
 
-  it('ends the scan with a warning naming the request_id when has_more comes without a cursor', async () => {
+  it('ends the scan on has_more: false, whatever next_cursor says', async () => {
+    f = await clientFixture();
+    f.server.script(page([website(1)], { has_more: false, next_cursor: 'c-more' }, 'r1'));
+    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    expect(seen.map((p) => [p.hasMore, p.nextCursor])).toEqual([[false, 'c-more']]);
+    expect(f.server.received).toHaveLength(1);
+  });
+
+  it('hands on the page of a broken scan (has_more without a cursor), then fails it naming the request_id', async () => {
     f = await clientFixture();
     f.server.script(page([website(1)], { has_more: true, next_cursor: null }, 'r-odd'));
-    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
-    expect(seen).toHaveLength(1);
+    const seen: Page<unknown>[] = [];
+    const error = await (async () => {
+      for await (const p of f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema })) seen.push(p);
+    })().catch((e: unknown) => e);
+    expect(seen.map((p) => p.records.length)).toEqual([1]);
     expect(f.server.received).toHaveLength(1);
-    const warnings = f.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
-    expect(warnings).toEqual([expect.objectContaining({ msg: 'the API said has_more but sent no next_cursor; the scan ends here', request_id: 'r-odd', path: '/public/v2/websites' })]);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-odd' });
+    expect((error as Error).message).toBe(
+      'broken scan (200, request_id r-odd): GET /public/v2/websites: the API said has_more: true but sent no next_cursor, so the rest of the scan cannot be read; ' +
+        'the rows read so far are kept, the saved frontier stays where it was, and the next run reads this scan again',
+    );
   });
 
   it('fails on an envelope that breaks the contract, naming what is wrong and the request_id', async () => {

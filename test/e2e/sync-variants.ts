@@ -5,6 +5,8 @@
  * world:
  * - timestamps_without_seconds, nanosecond_timestamps: `incremental` and `in_flight`, where
  *   frontiers go back verbatim and timestamp columns are compared with the truth.
+ * - has_more_false_with_cursor: `incremental`, `in_flight` and `runs_and_state` (the scan
+ *   ends on the last page, one request per page, and no cursor is left in state).
  */
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import { runSyncSuite, type SuiteTest, type SyncTarget } from './sync-suite.ts';
@@ -13,6 +15,7 @@ import { runSyncSuite, type SuiteTest, type SyncTarget } from './sync-suite.ts';
 export const VARIANT_TESTS: Partial<Record<SandboxVariant, readonly SuiteTest[]>> = {
   timestamps_without_seconds: ['incremental', 'in_flight'],
   nanosecond_timestamps: ['incremental', 'in_flight'],
+  has_more_false_with_cursor: ['incremental', 'in_flight', 'runs_and_state'],
 };
 
 export function runVariantSuites(target: SyncTarget): void {

@@ -23,6 +23,8 @@ export type FaultKind =
    * `has_more: true` and the same cursor: legal, and a client that stops there loses rows.
    */
   | 'empty_page'
+  /** A list page with more to come, sent with `next_cursor: null` (`has_more` stays true): a broken scan. */
+  | 'cursorless_page'
   /** The real response with one record made invalid: `field` (a dot path) of the first record set to `value`. */
   | 'malformed_record';
 
@@ -61,7 +63,7 @@ export interface FaultInjector {
   take(route: string, continuation: boolean, websiteId?: string): FaultProfile | undefined;
 }
 
-const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page', 'malformed_record'];
+const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page', 'cursorless_page', 'malformed_record'];
 
 /** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
 export function checkFaultProfile(input: unknown): FaultProfile {

@@ -61,7 +61,9 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
         },
         Number(query.limit ?? 100),
       );
-      const next = page.hasMore ? ctx.env.cursors.encode({ ...scope, filters: filters as Record<string, string>, state: { ...state, a: page.last } }) : null;
+      // has_more_false_with_cursor: the last page points past itself too (an empty page).
+      const cursorOnLast = ctx.env.variants.has('has_more_false_with_cursor');
+      const next = page.hasMore || cursorOnLast ? ctx.env.cursors.encode({ ...scope, filters: filters as Record<string, string>, state: { ...state, a: page.last ?? state.a } }) : null;
       return ok(page.rows, { has_more: page.hasMore, next_cursor: next, scan_upper_bound: formatTimestamp(state.b) });
     },
   };

@@ -26,9 +26,11 @@ export const websitesRoutes: RouteModule = (env) => [
       const page = listed.slice(0, limit);
       const hasMore = listed.length > limit;
       const nowMs = env.clock.nowMs();
+      // has_more_false_with_cursor: the last page points past itself too (an empty page).
+      const withCursor = hasMore || env.variants.has('has_more_false_with_cursor');
       return ok(
         page.map((w) => websiteResource(env.options.seed, w, nowMs)),
-        { has_more: hasMore, next_cursor: hasMore ? env.cursors.encode({ ...scope, state: { afterSeq: page.at(-1)!.seq } }) : null },
+        { has_more: hasMore, next_cursor: withCursor ? env.cursors.encode({ ...scope, state: { afterSeq: page.at(-1)?.seq ?? afterSeq } }) : null },
       );
     },
   },
