@@ -138,7 +138,7 @@ const PATHS: Json = {
     [...FEED, 'AnalysisId'],
     'CitationList',
     'The spec does not show this endpoint\'s query parameters or record fields; we assume the ' +
-      'evidence-feed parameters of the mentions endpoint and require only `id` in each record.',
+      'evidence-feed parameters of the mentions endpoint, and a record is any JSON object (no field required).',
   ),
   [`${WEBSITE}/prompts:import`]: {
     post: {

@@ -5,7 +5,7 @@
 import type { FeedFamily } from './feed/feed-batch.ts';
 import { evidenceFamily } from './feed/evidence-family.ts';
 import { historyFamily } from './feed/history-family.ts';
-import { citationRecord, mentionRecord } from './data/evidence-records.ts';
+import { citationRecord, citationRecordWithoutId, mentionRecord } from './data/evidence-records.ts';
 import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
 import { hashKey } from './prng.ts';
 import { type VirtualClock, createVirtualClock } from './virtual-clock.ts';
@@ -51,7 +51,13 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
       history: historyFamily(seed),
       mentions: evidenceFamily(seed, { name: 'mentions', idPrefix: 'men_', perAnalysis: options.mentionsPerAnalysis, stampOffsetMs: 0, record: mentionRecord }),
       // One minute after the mention writes, so the two families never share a stamp.
-      citations: evidenceFamily(seed, { name: 'citations', idPrefix: 'cit_', perAnalysis: options.citationsPerAnalysis, stampOffsetMs: MINUTE, record: citationRecord }),
+      citations: evidenceFamily(seed, {
+        name: 'citations',
+        idPrefix: 'cit_',
+        perAnalysis: options.citationsPerAnalysis,
+        stampOffsetMs: MINUTE,
+        record: options.variants.has('citations_without_ids') ? citationRecordWithoutId : citationRecord,
+      }),
     },
     // Derived from the seed so two sandboxes of one seed answer byte for byte the same.
     cursors: createCursorCodec(`aivis-sandbox-cursor-${hashKey(seed, 'cursor-secret').toString(36)}-${seed}`),

@@ -10,6 +10,7 @@ export const SANDBOX_VARIANTS = {
   timestamps_without_seconds: 'every timestamp is written YYYY-MM-DDThh:mmZ (no seconds; data times are truncated to the minute)',
   nanosecond_timestamps: 'every timestamp is written with nine fraction digits, the last six below the millisecond not zero',
   has_more_false_with_cursor: 'the last page of every scan (listing and feeds) says has_more: false and still carries a next_cursor',
+  citations_without_ids: 'citation records carry no id field',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

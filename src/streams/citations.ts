@@ -1,12 +1,19 @@
-import { citationSchema, type Citation } from '../../schemas/index.ts';
+import { citationSchema, timestampSchema, type Citation } from '../../schemas/index.ts';
 import type { Row } from '../destination/table-spec.ts';
 import { citationsTable } from '../tables/index.ts';
+import { citationKey } from './citation-key.ts';
 import { loadColumns, UNFILTERED_SCAN, type FeedStream, type RowContext } from './stream.ts';
 
+/** A text column: the field when it is a string, else NULL (the value stays in `_raw`). */
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+/** A timestamp column: the field when it is a UTC timestamp the spec's forms allow, else NULL. */
+const timestamp = (value: unknown) => (timestampSchema.safeParse(value).success ? (value as string) : null);
+
 /**
- * The spec shows no citation fields, so only `id` is required; the fields that become typed
- * columns are checked by `citationSchema` when present (a malformed `observed_at` is rejected
- * here, not at the warehouse).
+ * Citation evidence per website. The spec shows no citation fields, so every JSON object is
+ * stored: typed columns where a field is present and well-formed (a malformed `observed_at`
+ * leaves the column NULL, never the record out), no pattern checks on fields the spec never
+ * defined (any provider spelling is kept), and a key that needs no `id` (`citation-key.ts`).
  */
 export const citationsStream: FeedStream<Citation> = {
   name: 'citations',
@@ -16,12 +23,12 @@ export const citationsStream: FeedStream<Citation> = {
   scans: () => [...UNFILTERED_SCAN],
   toRow(citation: Citation, raw: unknown, context: RowContext): Row {
     return {
-      id: citation.id,
+      id: citationKey(raw as Record<string, unknown>, context.websiteId),
       website_id: context.websiteId,
-      analysis_id: citation.analysis_id ?? null,
-      provider: citation.provider ?? null,
-      observed_at: citation.observed_at ?? null,
-      available_at: citation.available_at ?? null,
+      analysis_id: text(citation.analysis_id),
+      provider: text(citation.provider),
+      observed_at: timestamp(citation.observed_at),
+      available_at: timestamp(citation.available_at),
       ...loadColumns(raw, context),
     };
   },

@@ -23,7 +23,11 @@ export const mentionsTable: TableSpec = {
   ],
 };
 
-/** Citation evidence: the spec does not show its fields, so only `id` is required. */
+/**
+ * Citation evidence: the spec does not show its fields. `id` is the record's own or a hash
+ * (`src/streams/citation-key.ts`); the other columns are NULL where the field is absent or
+ * malformed.
+ */
 export const citationsTable: TableSpec = {
   name: 'citations',
   primaryKey: ['id'],

@@ -3,6 +3,7 @@
  * (not by the stream mappers under test): each column named after a record field must equal
  * that field, and `_raw` must be the record as the API serves it.
  */
+import { createHash } from 'node:crypto';
 import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
@@ -65,6 +66,27 @@ function breakdownRows(table: TableSpec, snapshot: { data: Rec; meta: Rec }, ent
   }));
 }
 
+/**
+ * A citation's key by README's rule, written here apart from the code under test: its `id`,
+ * else `sha256:` + SHA-256 of the canonical JSON of `[website, analysis_id, provider,
+ * observed_at, url]` (or `[website, record]` when one of those is not a string).
+ */
+export function expectedCitationKey(citation: Rec, websiteId: string): string {
+  if (typeof citation.id === 'string' && citation.id !== '') return citation.id;
+  const fields = [citation.analysis_id, citation.provider, citation.observed_at, citation.url];
+  const identity = fields.every((f) => typeof f === 'string') ? [websiteId, ...fields] : [websiteId, citation];
+  return `sha256:${createHash('sha256').update(canonicalJson(identity), 'utf8').digest('hex')}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Rec;
+    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 /** Expected rows of every data table, keyed by table name (JSON values as objects). */
 export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
   const tables = new Map<string, Rec[]>([
@@ -90,7 +112,7 @@ export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
     for (const m of sandbox.truth.mentions(id)) add(mentionsTable, { ...m, website_id: id, _raw: m });
     for (const c of sandbox.truth.citations(id)) {
       add(citationsTable, {
-        id: c.id,
+        id: expectedCitationKey(c, id),
         website_id: id,
         analysis_id: c.analysis_id ?? null,
         provider: c.provider ?? null,

@@ -4,24 +4,20 @@
  * sync-variants.ts), and `has_more: true` without a cursor is a broken scan whose rows are
  * kept while its frontier stays. Engine behaviour, so one destination (DuckDB) proves it.
  */
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { stateTable, STREAM_TABLES } from '../../src/tables/index.ts';
-import { duckdbTarget } from '../support/targets/duckdb-target.ts';
-import { openWorld } from './sync-suite.ts';
+import { useDuckdbWorlds } from './duckdb-worlds.ts';
 
-const target = duckdbTarget();
-let world: Awaited<ReturnType<typeof openWorld>> | undefined;
-afterEach(() => world?.close());
-afterAll(() => target.close());
+const openWorld = useDuckdbWorlds();
 
 it('keeps the rows of a broken scan, reports it (exit 3), keeps its frontier, and the next run reads the scan again', async () => {
-  world = await openWorld(target);
+  const world = await openWorld();
   expect((await world.sync()).exitCode).toBe(0);
   const [website] = world.sandbox.truth.websites();
   const id = website!.id;
-  const frontierOf = async () => (await world!.rows(stateTable)).find((r) => r.stream === 'mentions' && r.scope === id)!.state as Record<string, unknown>;
+  const frontierOf = async () => (await world.rows(stateTable)).find((r) => r.stream === 'mentions' && r.scope === id)!.state as Record<string, unknown>;
   const before = await frontierOf();
-  const mentionIds = async () => new Set((await world!.rows(STREAM_TABLES.mentions[0]!)).filter((r) => r.website_id === id).map((r) => r.id as string));
+  const mentionIds = async () => new Set((await world.rows(STREAM_TABLES.mentions[0]!)).filter((r) => r.website_id === id).map((r) => r.id as string));
   const idsBefore = await mentionIds();
 
   // Five days of new mentions (750) need two pages; the first comes back without its cursor.

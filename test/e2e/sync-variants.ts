@@ -7,6 +7,8 @@
  *   frontiers go back verbatim and timestamp columns are compared with the truth.
  * - has_more_false_with_cursor: `incremental`, `in_flight` and `runs_and_state` (the scan
  *   ends on the last page, one request per page, and no cursor is left in state).
+ * - citations_without_ids: `incremental` and `in_flight`: every citation is stored under its
+ *   hash key, and boundary rows read twice land on the same key.
  */
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import { runSyncSuite, type SuiteTest, type SyncTarget } from './sync-suite.ts';
@@ -16,6 +18,7 @@ export const VARIANT_TESTS: Partial<Record<SandboxVariant, readonly SuiteTest[]>
   timestamps_without_seconds: ['incremental', 'in_flight'],
   nanosecond_timestamps: ['incremental', 'in_flight'],
   has_more_false_with_cursor: ['incremental', 'in_flight', 'runs_and_state'],
+  citations_without_ids: ['incremental', 'in_flight'],
 };
 
 export function runVariantSuites(target: SyncTarget): void {

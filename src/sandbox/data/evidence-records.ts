@@ -58,3 +58,9 @@ export function citationRecord(row: EvidenceRow): Record<string, unknown> {
     title: rng.chance(0.1) ? null : rng.pick(PAGE_TITLES),
   };
 }
+
+/** `citations_without_ids`: the same citation without its `id`. */
+export function citationRecordWithoutId(row: EvidenceRow): Record<string, unknown> {
+  const { id: _id, ...record } = citationRecord(row);
+  return record;
+}
