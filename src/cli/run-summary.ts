@@ -12,6 +12,8 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   for (const [name, c] of Object.entries(counters.streams)) {
     lines.push(`  ${name.padEnd(18)}${String(c.rows).padStart(10)}${String(c.rejected).padStart(10)}`);
   }
+  const { websites, scans } = counters.citationsPerAnalysis;
+  if (websites > 0) lines.push(`  citations read one scan per analysis for ${websites} websites (${scans} scans): the API requires analysis_id`);
   lines.push(
     `  requests  ${stats.requests} (retries ${stats.retries}, rate limited ${stats.throttled}, waited ${(stats.rateLimitWaitMs / 1000).toFixed(1)}s for the rate budget)`,
   );

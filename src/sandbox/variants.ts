@@ -11,6 +11,7 @@ export const SANDBOX_VARIANTS = {
   nanosecond_timestamps: 'every timestamp is written with nine fraction digits, the last six below the millisecond not zero',
   has_more_false_with_cursor: 'the last page of every scan (listing and feeds) says has_more: false and still carries a next_cursor',
   citations_without_ids: 'citation records carry no id field',
+  citations_require_analysis_id: 'a citations scan without analysis_id is refused: 400 invalid_request, details naming analysis_id',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

@@ -27,6 +27,7 @@ export function finishRunRow(input: {
     flushes: counters.flushes,
     warehouse_jobs: counters.warehouseJobs,
     bytes_processed: counters.bytesProcessed,
+    ...(counters.citationsPerAnalysis.websites > 0 ? { citations_per_analysis: counters.citationsPerAnalysis } : {}),
   };
   const error = input.error === undefined ? null : redact(input.error instanceof Error ? input.error.message : String(input.error));
   return {

@@ -16,10 +16,13 @@ import { ConfigError, ExitCode } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
+import { citationsStream } from '../streams/citations.ts';
 import { FEED_STREAMS, websitesStream } from '../streams/index.ts';
+import type { FeedScan, FeedStream } from '../streams/stream.ts';
 import { ENGINE_TABLES, rejectedTable, STREAM_NAMES, STREAM_TABLES, websitesTable, type StreamName } from '../tables/index.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import { listWebsites, type Listing } from './list-websites.ts';
+import { needsAnalysisId, scansPerAnalysis } from './citation-scans.ts';
 import { checkMassRemoval, websitesToRemove } from './reconcile-websites.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import { RunCounters } from './run-counters.ts';
@@ -102,7 +105,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     logger.info('run started', { run_id: runId, command, streams, destination: destination.type });
     let error: unknown;
     try {
-      await syncAll({ ...options, command, runId, streams, counters, now, syncedAt: startedAt });
+      await syncAll({ ...options, command, runId, streams, counters, now, syncedAt: startedAt, citations: { perAnalysis: false } });
     } catch (caught) {
       error = caught;
     }
@@ -136,6 +139,8 @@ interface RunContext extends RunSyncOptions {
   readonly counters: RunCounters;
   readonly now: () => Date;
   readonly syncedAt: string;
+  /** Set once the API refused a citations scan without `analysis_id`: later websites go straight to per-analysis scans. */
+  readonly citations: { perAnalysis: boolean };
 }
 
 async function syncAll(run: RunContext): Promise<void> {
@@ -251,27 +256,40 @@ async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<stri
     const include = run.config.streams?.analytics?.include ?? ['providers', 'competitors'];
     await guard('analytics', async () => buffer.add({ tables: await syncAnalytics({ client: run.client, counters: run.counters, include, context }) }));
   }
+  const scanOf = (stream: FeedStream<unknown>, scan: FeedScan) => {
+    const scope = websiteId + scan.scopeSuffix;
+    const state = run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream.name, scope)) ?? INITIAL_STATE);
+    return scanFeed({ client: run.client, buffer, counters: run.counters, logger: run.logger, stream, scan, scope, context, saved: state, since: run.since, now: run.now, signal });
+  };
+  /** Citations one scan per analysis, each failure recorded on its own (see citation-scans.ts). */
+  const citationsPerAnalysis = async () => {
+    let scans: FeedScan[] = [];
+    await guard(citationsStream.name, async () => {
+      scans = await scansPerAnalysis(run.client, websiteId);
+    });
+    run.counters.citationsPerAnalysis.websites++;
+    run.counters.citationsPerAnalysis.scans += scans.length;
+    for (const scan of scans) await guard(citationsStream.name, () => scanOf(citationsStream, scan));
+  };
   for (const stream of FEED_STREAMS) {
     if (!run.streams.includes(stream.name)) continue;
+    if (stream === citationsStream && run.citations.perAnalysis) {
+      await citationsPerAnalysis();
+      continue;
+    }
     for (const scan of stream.scans(run.config)) {
-      const scope = websiteId + scan.scopeSuffix;
-      const state = run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream.name, scope)) ?? INITIAL_STATE);
-      await guard(stream.name, () =>
-        scanFeed({
-          client: run.client,
-          buffer,
-          counters: run.counters,
-          logger: run.logger,
-          stream,
-          scan,
-          scope,
-          context,
-          saved: state,
-          since: run.since,
-          now: run.now,
-          signal,
-        }),
-      );
+      let refused = false;
+      await guard(stream.name, async () => {
+        try {
+          await scanOf(stream, scan);
+        } catch (error) {
+          if (!(stream === citationsStream && needsAnalysisId(error))) throw error;
+          refused = true;
+          if (!run.citations.perAnalysis) run.logger.info('the API requires analysis_id for citations; reading them one scan per analysis', { website_id: websiteId });
+          run.citations.perAnalysis = true;
+        }
+      });
+      if (refused) await citationsPerAnalysis();
     }
   }
 }

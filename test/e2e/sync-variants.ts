@@ -9,6 +9,8 @@
  *   ends on the last page, one request per page, and no cursor is left in state).
  * - citations_without_ids: `incremental` and `in_flight`: every citation is stored under its
  *   hash key, and boundary rows read twice land on the same key.
+ * - citations_require_analysis_id: `in_flight`, every sync read one scan per analysis
+ *   (test/e2e/citations.test.ts checks the summary, the counts and the state scopes).
  */
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import { runSyncSuite, type SuiteTest, type SyncTarget } from './sync-suite.ts';
@@ -19,6 +21,7 @@ export const VARIANT_TESTS: Partial<Record<SandboxVariant, readonly SuiteTest[]>
   nanosecond_timestamps: ['incremental', 'in_flight'],
   has_more_false_with_cursor: ['incremental', 'in_flight', 'runs_and_state'],
   citations_without_ids: ['incremental', 'in_flight'],
+  citations_require_analysis_id: ['in_flight'],
 };
 
 export function runVariantSuites(target: SyncTarget): void {

@@ -7,6 +7,7 @@
  */
 import { type FeedFamily, committedFrontier } from '../feed/feed-batch.ts';
 import { type FeedPosition, feedPage } from '../feed/feed-scan.ts';
+import { ApiError } from '../http/api-error.ts';
 import { bindCursor } from '../http/cursor-codec.ts';
 import { type ParamName, readQuery } from '../http/query-params.ts';
 import { ok } from '../http/reply.ts';
@@ -26,7 +27,11 @@ interface ScanState {
 
 type FilterName = 'updated_since' | 'provider' | 'analysis_id';
 
-function feedRoute(name: string, path: string, family: FeedFamily, filterNames: FilterName[]): Route {
+/**
+ * @param required filters a scan must carry (after a cursor's are inherited), else 400 naming them:
+ *   citations under the `citations_require_analysis_id` variant.
+ */
+function feedRoute(name: string, path: string, family: FeedFamily, filterNames: FilterName[], required: readonly FilterName[] = []): Route {
   const allowed: ParamName[] = [...filterNames, 'limit', 'cursor'];
   return {
     name,
@@ -48,6 +53,12 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
         state = payload.state as unknown as ScanState;
       } else {
         state = { c: nowMs, b: committedFrontier(batches, nowMs), a: null };
+      }
+      const missing = required.filter((filter) => filters[filter] === undefined);
+      if (missing.length > 0) {
+        throw new ApiError('invalid_request', `Missing query parameters: ${missing.join(', ')}; citations are scoped to a website and analysis.`, {
+          details: missing.map((field) => ({ field, issue: 'is required: citations are scoped to a website and analysis' })),
+        });
       }
       const since = filters.updated_since === undefined ? null : ctx.env.timestamps.parse(filters.updated_since);
       const page = feedPage(
@@ -72,5 +83,11 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
 export const feedRoutes: RouteModule = (env) => [
   feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, ['updated_since']),
   feedRoute('mentions', '/public/v2/websites/{website_id}/mentions', env.feeds.mentions, ['updated_since', 'provider', 'analysis_id']),
-  feedRoute('citations', '/public/v2/websites/{website_id}/citations', env.feeds.citations, ['updated_since', 'analysis_id']),
+  feedRoute(
+    'citations',
+    '/public/v2/websites/{website_id}/citations',
+    env.feeds.citations,
+    ['updated_since', 'analysis_id'],
+    env.variants.has('citations_require_analysis_id') ? ['analysis_id'] : [],
+  ),
 ];
