@@ -1,6 +1,9 @@
 /**
- * The redacted receipt of a prompt import (spec 2.9), decoded by `status`. Receipts never
- * carry prompt text or classification values, so none of these schemas has a field for them.
+ * The redacted receipt of a prompt import (spec 2.9), decoded by `status`. What the spec
+ * documents is decoded strictly; what it leaves open (provenance placement and shape, the
+ * classifier-version field, where validation counts sit, operation error codes beyond its
+ * list, other fields) is decoded loosely and kept, so a receipt the server accepted is never
+ * undecodable for a part the spec does not show. The importer keeps the raw receipt besides.
  */
 import { z } from 'zod';
 import { MAX_COUNT } from './keys.ts';
@@ -10,7 +13,7 @@ import { clientIdSchema } from './prompt-import.ts';
 
 export const IMPORT_PHASES = ['validating', 'classifying', 'committing'] as const;
 export const DUPLICATE_CODES = ['skipped_request_duplicate', 'skipped_active_duplicate', 'skipped_inactive_duplicate'] as const;
-/** Operation error codes of a failed receipt (spec 7). */
+/** Operation error codes spec part 7 lists; a failed receipt may carry others (decoded as text). */
 export const IMPORT_ERROR_CODES = [
   'prompt_limit_exceeded',
   'classification_failed',
@@ -23,32 +26,23 @@ export const IMPORT_ERROR_CODES = [
 const oneOf = <Value extends string>(values: readonly [Value, ...Value[]]) =>
   z.enum(values, { error: mustBe(`one of ${values.join(', ')}`) });
 const tally = z.int({ error: mustBe(`an integer from 0 to ${MAX_COUNT}`) }).min(0).max(MAX_COUNT);
+/** A field the spec rules out where it stands (a receipt never holds prompt text; no code without a status that has one). */
+const notAllowed = z.never({ error: () => 'is not an allowed field' }).optional();
 
 /**
- * Receipt items have a closed shape (spec 2.9): index, client_id when supplied, status, and a
- * code where the status has one. Whether `not_processed` carries a code is not shown: optional.
+ * Receipt items (spec 2.9): index, client_id when supplied, status, and a code where the
+ * status has one, decoded strictly; whether `not_processed` carries a code is not shown:
+ * optional. Field provenance sits on created and would-create items in a place and shape the
+ * spec does not show (2.8 rule 5), so other fields pass and are kept; prompt text never does.
  */
-const item = <Shape extends z.core.$ZodShape>(shape: Shape) =>
-  z.strictObject({ index: tally, client_id: clientIdSchema.optional(), ...shape }, { error: mustBe('an object') });
-
-/**
- * Field provenance on created and would-create items (spec 2.8 rule 5). Its placement is not
- * shown; the sandbox puts it on the item as `provenance: { <field>: { source, confidence? } }`.
- * Sources only, never values, so it keeps receipts free of classification content.
- */
-const provenanceSchema = z.record(
-  z.string(),
-  z.strictObject({
-    source: oneOf(['provided', 'defaulted', 'derived', 'not_applicable', 'low_confidence']),
-    confidence: z.number({ error: mustBe('a number from 0 to 1') }).min(0).max(1).optional(),
-  }),
-);
+const item = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>
+  looseRecord({ index: tally, client_id: clientIdSchema.optional(), prompt_text: notAllowed, ...shape });
 
 export const promptImportItemResultSchema = z.discriminatedUnion(
   'status',
   [
-    item({ status: z.literal('created'), provenance: provenanceSchema.optional() }),
-    item({ status: z.literal('would_create'), provenance: provenanceSchema.optional() }),
+    item({ status: z.literal('created'), code: notAllowed }),
+    item({ status: z.literal('would_create'), code: notAllowed }),
     item({ status: z.literal('skipped'), code: oneOf(DUPLICATE_CODES) }),
     item({ status: z.literal('failed'), code: z.literal('classification_failed', { error: mustBe('classification_failed') }) }),
     item({ status: z.literal('not_processed'), code: z.string({ error: mustBe('a string') }).optional() }),
@@ -58,30 +52,32 @@ export const promptImportItemResultSchema = z.discriminatedUnion(
 export type PromptImportItemResult = z.infer<typeof promptImportItemResultSchema>;
 
 /**
- * Summaries. The duplicate breakdown that adds up to `skipped_duplicates` has field names the
- * spec does not show, so it is neither required nor summed here; loose objects keep it.
+ * Summaries. A write reports `created`, every summary `skipped_duplicates` (spec 2.9). The
+ * duplicate breakdown that adds up to it has names the spec does not show, and where a
+ * validation reports `would_create`, `active_count`, `projected_active_count`, `prompt_limit`
+ * is not shown either: in the summary they must be counts, elsewhere they are kept as sent.
  */
-export const writeSummarySchema = looseRecord({ created: tally, skipped_duplicates: tally });
-export const validationSummarySchema = looseRecord({
-  would_create: tally,
-  active_count: tally,
-  projected_active_count: tally,
-  prompt_limit: tally,
-  skipped_duplicates: tally,
-});
-/** A failed receipt's "safe summary" is not shown: any of the counts, none required. */
-export const failedSummarySchema = looseRecord({
-  created: tally.optional(),
+const validationCounts = {
   would_create: tally.optional(),
   active_count: tally.optional(),
   projected_active_count: tally.optional(),
   prompt_limit: tally.optional(),
-  skipped_duplicates: tally.optional(),
-});
+};
+export const writeSummarySchema = looseRecord({ created: tally, skipped_duplicates: tally });
+export const validationSummarySchema = looseRecord({ ...validationCounts, skipped_duplicates: tally });
+/** A failed receipt's "safe summary" is not shown: any of the counts, none required. */
+export const failedSummarySchema = looseRecord({ ...validationCounts, created: tally.optional(), skipped_duplicates: tally.optional() });
 
-/** Other fields of this error object are not shown; the loose object keeps them. */
+/**
+ * The operation error: a code (spec 7 lists six; a server may add more, decoded as text),
+ * `retryable`, and `retry_strategy` when a fresh operation may succeed. Its other fields are
+ * not shown; the loose object keeps them.
+ */
 export const importErrorSchema = looseRecord({
-  code: oneOf(IMPORT_ERROR_CODES),
+  code: z
+    .string({ error: mustBe('an operation error code') })
+    .min(1)
+    .describe(`One of ${IMPORT_ERROR_CODES.join(', ')} (spec part 7), or a code the spec does not list.`),
   retryable: z.boolean({ error: mustBe('true or false') }),
   retry_strategy: z.literal('new_idempotency_key', { error: mustBe('new_idempotency_key') }).optional(),
 });

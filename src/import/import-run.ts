@@ -9,6 +9,7 @@ import type { Clock } from '../client/clock.ts';
 import { ConfigError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { receiptDiagnostics } from './import-diagnostics.ts';
+import { capacityOf } from './receipt-capacity.ts';
 import { ImportJournal } from './import-journal.ts';
 import type { ImportOptions } from './import-options.ts';
 import { partitionReport, summarize, type ImportReport, type PartitionReport } from './import-report.ts';
@@ -71,10 +72,10 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
 function failureDiagnostics(outcome: PartitionOutcome): string[] {
   const { partition, error, receipt } = outcome;
   const head = `partition ${partition.index + 1} failed with ${error?.code} (not retryable); the run stopped before the next partition:`;
-  const summary = receipt?.status === 'failed' ? receipt.summary : undefined;
+  const counts = receipt ? capacityOf(receipt) : {};
   const capacity =
-    error?.code === 'prompt_limit_exceeded' && summary
-      ? [`active prompts ${summary.active_count ?? '?'}, projected ${summary.projected_active_count ?? '?'}, prompt_limit ${summary.prompt_limit ?? '?'}: free capacity, then validate and import again`]
+    error?.code === 'prompt_limit_exceeded' && Object.keys(counts).length > 0
+      ? [`active prompts ${counts.active_count ?? '?'}, projected ${counts.projected_active_count ?? '?'}, prompt_limit ${counts.prompt_limit ?? '?'}: free capacity, then validate and import again`]
       : [];
   return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition.lines) : [])];
 }

@@ -22,7 +22,7 @@ import type { ImportJournal, JournalAttempt, JournalPartition, ResultCounts } fr
 import { idempotencyKey } from './idempotency-key.ts';
 import type { Partition } from './partitions.ts';
 import { countItems } from './receipt-counts.ts';
-import { pollReceipt, postPartition, type ImportHttp } from './receipt-client.ts';
+import { pollReceipt, postPartition, type FetchedReceipt, type ImportHttp } from './receipt-client.ts';
 
 /** Where the result of a partition comes from. */
 export type PartitionOrigin =
@@ -43,6 +43,8 @@ export interface PartitionOutcome {
   readonly error?: { code: string; retryable: boolean };
   /** The terminal receipt, when this run fetched it. */
   readonly receipt?: PromptImportReceipt;
+  /** That receipt as the API sent it. */
+  readonly rawReceipt?: unknown;
 }
 
 export interface PartitionDeps {
@@ -95,17 +97,17 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
       if (n > 0) logger.info('retrying partition as a new operation', { partition: partition.index + 1, attempt: n + 1, idempotency_key: attempt.idempotency_key });
       await record(attempt);
     }
-    let receipt: PromptImportReceipt | undefined;
+    let fetched: FetchedReceipt | undefined;
     if (attempt.status === 'sending') {
       const answer = await post(partition, attempt.idempotency_key, deps, known?.body_sha256);
       if (answer.status === 200) origin = 'replayed';
       attempt = { ...attempt, status: 'accepted', receipt_url: answer.receiptPath, import_id: answer.receipt.id };
       await record(attempt);
-      if (answer.receipt.status === 'succeeded' || answer.receipt.status === 'failed') receipt = answer.receipt;
+      if (answer.receipt.status === 'succeeded' || answer.receipt.status === 'failed') fetched = answer;
     }
-    if (!receipt) {
+    if (!fetched) {
       try {
-        receipt = await pollReceipt(deps.http, clock, attempt.receipt_url!, (r) => logger.debug('import running', { partition: partition.index + 1, status: r.status }));
+        fetched = await pollReceipt(deps.http, clock, attempt.receipt_url!, (r) => logger.debug('import running', { partition: partition.index + 1, status: r.status }));
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
         logger.warn('receipt no longer exists; sending the partition again with its key', { partition: partition.index + 1, import_id: attempt.import_id });
@@ -114,6 +116,7 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
         continue;
       }
     }
+    const { receipt, raw: rawReceipt } = fetched;
     const counts = countItems(receipt.status === 'succeeded' || receipt.status === 'failed' ? receipt.items : []);
     const error = receipt.status === 'failed' ? { code: receipt.error.code, retryable: receipt.error.retryable } : undefined;
     attempt = { ...attempt, status: receipt.status === 'succeeded' ? 'succeeded' : 'failed', counts, ...(error ? { error } : {}) };
@@ -122,7 +125,7 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
       logger.warn('partition failed with a retryable error', { partition: partition.index + 1, code: error.code, import_id: receipt.id });
       continue;
     }
-    return { partition, origin, status: error ? 'failed' : 'succeeded', counts, attempts: attemptsSoFar(), importId: receipt.id, receipt, ...(error ? { error } : {}) };
+    return { partition, origin, status: error ? 'failed' : 'succeeded', counts, attempts: attemptsSoFar(), importId: receipt.id, receipt, rawReceipt, ...(error ? { error } : {}) };
   }
 }
 

@@ -20,20 +20,25 @@ export interface ImportHttp {
 
 export const MIN_POLL_MS = 2000;
 
-export interface PostAnswer {
+/** A receipt decoded, and as the API sent it (`_raw` of the receipt tables keeps every part, shown by the spec or not). */
+export interface FetchedReceipt {
   receipt: PromptImportReceipt;
+  raw: unknown;
+}
+
+export interface PostAnswer extends FetchedReceipt {
   /** Receipt path below the base URL, from `Location`. */
   receiptPath: string;
   /** 200: the operation was already terminal (a replay); 202: accepted or still running. */
   status: number;
 }
 
-function decode(response: ApiResponse, what: string): PromptImportReceipt {
+function decode(response: ApiResponse, what: string): FetchedReceipt {
   const parsed = promptImportReceiptEnvelopeSchema.safeParse(response.body);
   if (!parsed.success) {
     throw new AivisError(`invalid receipt (${response.status}, request_id ${response.requestId ?? 'none'}) from ${what}: ${formatIssues(parsed.error)}`);
   }
-  return parsed.data.data as PromptImportReceipt;
+  return { receipt: parsed.data.data as PromptImportReceipt, raw: (response.body as { data: unknown }).data };
 }
 
 /** `Location` may carry a base-path prefix; requests take the path from `/public/v2/` on. */
@@ -46,19 +51,19 @@ function receiptPathOf(location: unknown, receipt: PromptImportReceipt): string 
 export async function postPartition(http: ImportHttp, websiteId: string, key: string, body: Uint8Array): Promise<PostAnswer> {
   const path = `/public/v2/websites/${encodeURIComponent(websiteId)}/prompts:import`;
   const response = await http.request({ method: 'POST', path, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key }, body });
-  const receipt = decode(response, `POST ${path}`);
-  return { receipt, receiptPath: receiptPathOf(response.headers.location, receipt), status: response.status };
+  const fetched = decode(response, `POST ${path}`);
+  return { ...fetched, receiptPath: receiptPathOf(response.headers.location, fetched.receipt), status: response.status };
 }
 
 export const isTerminal = (receipt: PromptImportReceipt) => receipt.status === 'succeeded' || receipt.status === 'failed';
 
 /** Polls until `succeeded` or `failed`; a 404 (expired or unknown receipt) propagates as ApiError. */
-export async function pollReceipt(http: ImportHttp, clock: Clock, path: string, onProgress?: (receipt: PromptImportReceipt) => void): Promise<PromptImportReceipt> {
+export async function pollReceipt(http: ImportHttp, clock: Clock, path: string, onProgress?: (receipt: PromptImportReceipt) => void): Promise<FetchedReceipt> {
   for (;;) {
     const response = await http.request({ method: 'GET', path });
-    const receipt = decode(response, `GET ${path}`);
-    if (isTerminal(receipt)) return receipt;
-    onProgress?.(receipt);
+    const fetched = decode(response, `GET ${path}`);
+    if (isTerminal(fetched.receipt)) return fetched;
+    onProgress?.(fetched.receipt);
     const wait = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? MIN_POLL_MS;
     await clock.sleep(Math.max(MIN_POLL_MS, wait), http.signal);
   }

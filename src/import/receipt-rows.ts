@@ -1,6 +1,8 @@
 /**
  * A terminal receipt as rows of `prompt_imports` and `prompt_import_items`. `_raw` is the
- * receipt (or item) as the API sent it; receipts hold no prompt text, so neither do rows.
+ * receipt (or item) as the API sent it, every part the spec does not show included; receipts
+ * hold no prompt text, so neither do rows. `provenance` is the item's `provenance` field when
+ * it has one (the spec shows neither its place nor its shape; `_raw` keeps it wherever it is).
  */
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
 import type { TableRows } from '../destination/destination.ts';
@@ -18,6 +20,7 @@ export interface RowContext {
 
 export function receiptRows(outcome: PartitionOutcome & { receipt: PromptImportReceipt }, context: RowContext): TableRows[] {
   const { receipt, partition, counts } = outcome;
+  const raw = (outcome.rawReceipt ?? receipt) as { items?: unknown[] };
   const load = { _synced_at: context.syncedAt, _run_id: context.runId };
   const terminal = receipt.status === 'succeeded' || receipt.status === 'failed' ? receipt : undefined;
   const importRow: Row = {
@@ -43,20 +46,23 @@ export function receiptRows(outcome: PartitionOutcome & { receipt: PromptImportR
     completed_at: terminal?.completed_at ?? null,
     expires_at: receipt.expires_at,
     ...load,
-    _raw: JSON.stringify(receipt),
+    _raw: JSON.stringify(raw),
   };
-  const itemRows: Row[] = (terminal?.items ?? []).map((item) => ({
-    import_id: receipt.id,
-    item_index: item.index,
-    website_id: receipt.website_id,
-    client_id: item.client_id ?? null,
-    input_line: partition.lines[item.index] ?? 0,
-    status: item.status,
-    code: 'code' in item && item.code !== undefined ? item.code : null,
-    provenance: 'provenance' in item && item.provenance !== undefined ? JSON.stringify(item.provenance) : null,
-    ...load,
-    _raw: JSON.stringify(item),
-  }));
+  const itemRows: Row[] = (terminal?.items ?? []).map((item, i) => {
+    const rawItem = (raw.items?.[i] ?? item) as { provenance?: unknown };
+    return {
+      import_id: receipt.id,
+      item_index: item.index,
+      website_id: receipt.website_id,
+      client_id: item.client_id ?? null,
+      input_line: partition.lines[item.index] ?? 0,
+      status: item.status,
+      code: typeof item.code === 'string' ? item.code : null,
+      provenance: rawItem.provenance === undefined ? null : JSON.stringify(rawItem.provenance),
+      ...load,
+      _raw: JSON.stringify(rawItem),
+    };
+  });
   return [
     { table: promptImportsTable, rows: [importRow] },
     { table: promptImportItemsTable, rows: itemRows },

@@ -12,6 +12,8 @@ export const SANDBOX_VARIANTS = {
   has_more_false_with_cursor: 'the last page of every scan (listing and feeds) says has_more: false and still carries a next_cursor',
   citations_without_ids: 'citation records carry no id field',
   citations_require_analysis_id: 'a citations scan without analysis_id is refused: 400 invalid_request, details naming analysis_id',
+  receipts_with_extra_fields:
+    'import receipts place what the spec does not show differently: provenance as a list under each item\'s classification, the classifier version in data.classifier, capacity counts in data.capacity, more fields on items, and the import fault quota_window_exhausted (an operation error code the spec does not list)',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

@@ -3,26 +3,19 @@
  * `prompt_import_items` of a real PostgreSQL: one row per operation, one per item with its
  * input line, no prompt text anywhere, and a rerun adds no rows.
  */
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { promptsCsv, startHarness, type Harness } from './import-harness.ts';
+import type pg from 'pg';
+import { promptsCsv, startHarnessWithPostgres, type Harness } from './import-harness.ts';
 
-const schema = `imp_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 let h: Harness;
 let db: pg.Client;
+let schema: string;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  process.env.AIVIS_IMPORT_TEST_DATABASE_URL = inject('postgresUrl');
-  h = await startHarness(`destination:\n  type: postgres\n  url: \${AIVIS_IMPORT_TEST_DATABASE_URL}\n  schema: ${schema}\n`);
-  db = new pg.Client({ connectionString: inject('postgresUrl') });
-  await db.connect();
+  ({ h, db, schema, close } = await startHarnessWithPostgres(inject('postgresUrl')));
 });
-afterAll(async () => {
-  await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await db.end();
-  await h.sandbox.close();
-});
+afterAll(() => close());
 
 describe('receipts in the destination', () => {
   it('loads one row per operation and per item, mapped to input lines, without prompt text', async () => {

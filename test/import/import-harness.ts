@@ -3,16 +3,18 @@
  * import processing run on the same virtual time as the client (every client wait advances
  * the sandbox clock, so no test sleeps), a config file, input files, and the command itself.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { ApiClient } from '../../src/client/api-client.ts';
 import type { Clock } from '../../src/client/clock.ts';
 import { defaultJournalPath, type ImportOptions } from '../../src/import/import-options.ts';
 import { importPrompts, type ImportPromptsArgs } from '../../src/cli/commands/import-prompts.ts';
 import { AivisError } from '../../src/errors.ts';
 import { createLogger, silentLogger } from '../../src/log/logger.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
 
 export interface Harness {
   sandbox: Sandbox;
@@ -30,7 +32,7 @@ export interface Harness {
   options(file: string, overrides?: Partial<ImportOptions>): ImportOptions;
 }
 
-export async function startHarness(extraConfig = ''): Promise<Harness> {
+export async function startHarness(extraConfig = '', sandboxOptions: SandboxOptions = {}): Promise<Harness> {
   let now = Date.parse('2026-03-01T00:00:00Z');
   let sandbox: Sandbox | undefined;
   const slept: number[] = [];
@@ -45,7 +47,7 @@ export async function startHarness(extraConfig = ''): Promise<Harness> {
     // Request deadlines never pass on their own in these tests.
     deadline: () => () => {},
   };
-  sandbox = await startSandbox({ websites: 2, now: () => now });
+  sandbox = await startSandbox({ websites: 2, now: () => now, ...sandboxOptions });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-import-'));
   const keyFile = path.join(dir, 'api-key');
   await writeFile(keyFile, sandbox.apiKey);
@@ -98,4 +100,26 @@ export function promptsCsv(n: number, start = 0): string {
   const rows = ['client_id,prompt_text'];
   for (let i = start; i < start + n; i++) rows.push(`p${i},What is the best CRM for team number ${i}?`);
   return rows.join('\n') + '\n';
+}
+
+/**
+ * A harness whose config loads receipts into a fresh schema of the test PostgreSQL, and a
+ * client to read it; call from `beforeAll`, and `close` in `afterAll` (drops the schema).
+ */
+export async function startHarnessWithPostgres(postgresUrl: string, sandboxOptions: SandboxOptions = {}): Promise<{ h: Harness; db: pg.Client; schema: string; close(): Promise<void> }> {
+  const schema = `imp_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  process.env.AIVIS_IMPORT_TEST_DATABASE_URL = postgresUrl;
+  const h = await startHarness(`destination:\n  type: postgres\n  url: \${AIVIS_IMPORT_TEST_DATABASE_URL}\n  schema: ${schema}\n`, sandboxOptions);
+  const db = new pg.Client({ connectionString: postgresUrl });
+  await db.connect();
+  return {
+    h,
+    db,
+    schema,
+    async close() {
+      await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await db.end();
+      await h.sandbox.close();
+    },
+  };
 }

@@ -18,6 +18,21 @@ describe('promptImportReceiptSchema', () => {
     expect(promptImportReceiptSchema.parse(receipt)).toEqual(receipt);
   });
 
+  it('decodes the parts the spec does not show loosely and keeps them: provenance anywhere, the classifier version, validation counts elsewhere, new error codes', () => {
+    const validated = {
+      ...receipts.validated(),
+      summary: { skipped_duplicates: 0, by_kind: { request: 0, active: 0, inactive: 0 } },
+      capacity: { would_create: 1, active_count: 10, projected_active_count: 11, prompt_limit: 50 },
+      classifier: { version: 'prompt-classifier-v2' },
+      items: [{ index: 0, status: 'would_create', classification: { provenance: [{ field: 'language', source: 'derived', confidence: 0.9 }] }, warnings: [] }],
+    };
+    expect(promptImportReceiptSchema.parse(validated)).toEqual(validated);
+    const failed = { ...receipts.failed(), error: { code: 'quota_window_exhausted', retryable: true, retry_strategy: 'new_idempotency_key', window: 'hour' } };
+    expect(promptImportReceiptSchema.parse(failed)).toEqual(failed);
+    const provenanceOnItem = withField(receipts.succeeded(), 'items.0.provenance', { language: 'derived' });
+    expect(promptImportReceiptSchema.parse(provenanceOnItem)).toEqual(provenanceOnItem);
+  });
+
   it('wraps in { data, meta }', () => {
     expect(outcome(promptImportReceiptEnvelopeSchema, { data: receipts.pending(), meta: { request_id: 'r' } })).toBe('ok');
     expect(outcome(promptImportReceiptEnvelopeSchema, { data: receipts.pending(), meta: {} })).toBe('meta.request_id: is missing');
@@ -36,10 +51,11 @@ describe('promptImportReceiptSchema', () => {
     [receipts.succeeded(), 'summary.skipped_duplicates', -1, 'summary.skipped_duplicates: must be an integer from 0 to 9007199254740991 (got -1)'],
     [receipts.succeeded(), 'completed_at', undefined, 'completed_at: is missing'],
     [receipts.succeeded(), 'items', undefined, 'items: is missing'],
-    [receipts.validated(), 'summary.prompt_limit', undefined, 'summary.prompt_limit: is missing'],
+    [receipts.validated(), 'summary.prompt_limit', null, 'summary.prompt_limit: must be an integer from 0 to 9007199254740991 (got null)'],
     [receipts.validated(), 'summary.projected_active_count', 1.5, 'summary.projected_active_count: must be an integer from 0 to 9007199254740991 (got 1.5)'],
     [receipts.failed(), 'error', undefined, 'error: is missing'],
-    [receipts.failed(), 'error.code', 'rate_limited', 'error.code: must be one of prompt_limit_exceeded, classification_failed, classification_unavailable, commit_conflict, processing_deadline_exceeded, internal_processing_error (got "rate_limited")'],
+    [receipts.failed(), 'error.code', '', 'error.code: must be an operation error code (got "")'],
+    [receipts.failed(), 'error.code', undefined, 'error.code: is missing'],
     [receipts.failed(), 'error.retryable', undefined, 'error.retryable: is missing'],
     [receipts.failed(), 'error.retry_strategy', 'same_key', 'error.retry_strategy: must be new_idempotency_key (got "same_key")'],
   ])('%#: %s = %j is rejected', (receipt, path, value, message) => {

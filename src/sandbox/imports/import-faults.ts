@@ -1,8 +1,10 @@
 /**
  * Switchable operation faults of the import side: the next N accepted operations end with a
  * retryable operation error (`classification_unavailable`, `commit_conflict`,
- * `internal_processing_error`) or stall until the 30-minute processing deadline
- * (`processing_deadline_exceeded`), so clients can prove they retry with a new key.
+ * `internal_processing_error`, and under the `receipts_with_extra_fields` variant
+ * `quota_window_exhausted`, a code the spec does not list) or stall until the 30-minute
+ * processing deadline (`processing_deadline_exceeded`), so clients can prove they retry with
+ * a new key.
  */
 import type { OperationErrorCode } from './import-outcome.ts';
 

@@ -26,6 +26,8 @@ export const OPERATION_ERRORS = {
   commit_conflict: { retryable: true, message: 'The commit conflicted with a concurrent change; retry the whole batch with a new Idempotency-Key.' },
   processing_deadline_exceeded: { retryable: true, message: 'Processing did not finish within 30 minutes; retry the whole batch with a new Idempotency-Key.' },
   internal_processing_error: { retryable: true, message: 'Processing failed unexpectedly; retry the whole batch with a new Idempotency-Key.' },
+  /** Not in spec part 7: a code a server may add, served only under the `receipts_with_extra_fields` variant. */
+  quota_window_exhausted: { retryable: true, message: 'The import allowance of this hour is used up; retry the whole batch with a new Idempotency-Key later.' },
 } as const;
 export type OperationErrorCode = keyof typeof OPERATION_ERRORS;
 

@@ -18,11 +18,15 @@ import { websiteOf } from '../routes/website-of.ts';
 import type { ImportFaultCode } from './import-faults.ts';
 import { receiptPath, type ImportOperation } from './import-operation.ts';
 import { renderReceipt } from './import-receipt.ts';
+import { withExtraFields } from './receipt-extra-fields.ts';
+import type { SandboxVariant } from '../variants.ts';
 import { parseImportRequest } from './import-request.ts';
 import { ImportService, type ImportCaller } from './import-service.ts';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{16,255}$/;
 const FAULT_CODES: readonly ImportFaultCode[] = ['classification_unavailable', 'commit_conflict', 'processing_deadline_exceeded', 'internal_processing_error'];
+/** Codes the spec does not list, for the `receipts_with_extra_fields` variant. */
+const VARIANT_FAULT_CODES: readonly ImportFaultCode[] = ['quota_window_exhausted'];
 
 function checkMediaType(req: IncomingMessage): void {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -56,8 +60,10 @@ async function parseBody(req: IncomingMessage) {
  * Receipts are private and must not be cached; non-terminal ones say when to poll again.
  * `runningStatus`: 202 for a POST whose operation is still running, 200 for a GET.
  */
-function receiptReply(op: ImportOperation, now: number, runningStatus: 200 | 202): Reply {
-  const { data, terminal } = renderReceipt(op, now);
+function receiptReply(op: ImportOperation, now: number, runningStatus: 200 | 202, variants: ReadonlySet<SandboxVariant>): Reply {
+  const rendered = renderReceipt(op, now);
+  const { terminal } = rendered;
+  const data = variants.has('receipts_with_extra_fields') ? withExtraFields(rendered.data) : rendered.data;
   return {
     ...ok(data, {}, terminal ? 200 : runningStatus),
     headers: { 'Cache-Control': 'private, no-store', ...(terminal ? {} : { 'Retry-After': '2' }) },
@@ -87,7 +93,7 @@ export const importRoutes: RouteModule = (env) => {
         if (result.kind === 'conflict') {
           throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request (website, body, item order or validate_only); no second operation was created.');
         }
-        const reply = receiptReply(result.operation, service.currentTime(), 202);
+        const reply = receiptReply(result.operation, service.currentTime(), 202, env.variants);
         return { ...reply, headers: { ...reply.headers, Location: receiptPath(result.operation) } };
       },
     },
@@ -100,7 +106,7 @@ export const importRoutes: RouteModule = (env) => {
         const website = websiteOf(ctx);
         const op = service.find(callerOf(ctx), website.id, ctx.params.import_id ?? '');
         if (!op) throw notFound('prompt import');
-        return receiptReply(op, service.currentTime(), 200);
+        return receiptReply(op, service.currentTime(), 200, env.variants);
       },
     },
     {
@@ -129,8 +135,9 @@ export const importRoutes: RouteModule = (env) => {
       access: 'admin',
       async handle(ctx) {
         const { code, count = 1 } = (await readJsonBody(ctx.req, 4096)) as { code?: unknown; count?: unknown };
-        if (!FAULT_CODES.includes(code as ImportFaultCode) || !Number.isInteger(count) || (count as number) < 1) {
-          throw new ApiError('invalid_request', `Send {"code": one of ${FAULT_CODES.join(', ')}, "count": a positive integer}.`);
+        const codes = env.variants.has('receipts_with_extra_fields') ? [...FAULT_CODES, ...VARIANT_FAULT_CODES] : FAULT_CODES;
+        if (!codes.includes(code as ImportFaultCode) || !Number.isInteger(count) || (count as number) < 1) {
+          throw new ApiError('invalid_request', `Send {"code": one of ${codes.join(', ')}, "count": a positive integer}.`);
         }
         service.faults.failNext(code as ImportFaultCode, count as number);
         return ok({ code, count });
