@@ -7,7 +7,8 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
   const lines = [`aivis ${summary.command} ${summary.runId}: ${summary.status} in ${seconds.toFixed(1)}s`];
   const failed = new Set(counters.failedWebsites.map((f) => f.websiteId)).size;
-  lines.push(`  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${failed} failed, ${counters.removedWebsites} marked removed`);
+  const revoked = counters.revokedWebsites.length > 0 ? ` (${counters.revokedWebsites.length} revoked during the run: ${counters.revokedWebsites.slice(0, 5).join(', ')}${counters.revokedWebsites.length > 5 ? ', ...' : ''})` : '';
+  lines.push(`  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${failed} failed, ${counters.removedWebsites} marked removed${revoked}`);
   lines.push(`  ${'stream'.padEnd(18)}${'rows'.padStart(10)}${'rejected'.padStart(10)}`);
   for (const [name, c] of Object.entries(counters.streams)) {
     lines.push(`  ${name.padEnd(18)}${String(c.rows).padStart(10)}${String(c.rejected).padStart(10)}`);

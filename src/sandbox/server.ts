@@ -29,6 +29,7 @@ const FAULT_ERRORS = {
   rate_limited: ['rate_limited', 'Rate limit exceeded for this workspace (injected fault); retry after Retry-After seconds.'],
   internal_error: ['internal_error', 'Unexpected server failure (injected fault).'],
   unavailable: ['temporarily_unavailable', 'A required dependency is unavailable (injected fault); retry later.'],
+  not_found: ['not_found', 'The resource does not exist or is not accessible with this key (injected fault).'],
 } as const;
 
 /** The error reply of a status fault, or undefined for the other kinds. */

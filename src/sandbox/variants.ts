@@ -14,6 +14,7 @@ export const SANDBOX_VARIANTS = {
   citations_require_analysis_id: 'a citations scan without analysis_id is refused: 400 invalid_request, details naming analysis_id',
   receipts_with_extra_fields:
     'import receipts place what the spec does not show differently: provenance as a list under each item\'s classification, the classifier version in data.classifier, capacity counts in data.capacity, more fields on items, and the import fault quota_window_exhausted (an operation error code the spec does not list)',
+  revoked_mid_scan: 'the first website of the listing is revoked when its mentions scan asks for a second page: 404 for that page and every request about it from then on',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

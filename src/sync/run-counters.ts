@@ -12,6 +12,8 @@ export class RunCounters {
   /** One entry per website and stream that failed (after retries); the rest of the run went on. */
   readonly failedWebsites: { websiteId: string; stream: string; error: string }[] = [];
   removedWebsites = 0;
+  /** Listed websites that disappeared during the run (feed and website 404); marked removed at its end, counted in `removedWebsites` then. */
+  readonly revokedWebsites: string[] = [];
   /** Websites whose citations were read one scan per analysis (the API required analysis_id), and those scans. */
   readonly citationsPerAnalysis = { websites: 0, scans: 0 };
   flushes = 0;

@@ -23,7 +23,13 @@ export function finishRunRow(input: {
   const { counters } = input;
   const counts = {
     streams: counters.streams,
-    websites: { planned: counters.websitesPlanned, done: counters.websitesDone, failed: counters.failedWebsites, removed: counters.removedWebsites },
+    websites: {
+      planned: counters.websitesPlanned,
+      done: counters.websitesDone,
+      failed: counters.failedWebsites,
+      removed: counters.removedWebsites,
+      ...(counters.revokedWebsites.length > 0 ? { revoked: counters.revokedWebsites } : {}),
+    },
     flushes: counters.flushes,
     warehouse_jobs: counters.warehouseJobs,
     bytes_processed: counters.bytesProcessed,

@@ -23,6 +23,7 @@ import { ENGINE_TABLES, rejectedTable, STREAM_NAMES, STREAM_TABLES, websitesTabl
 import { FlushBuffer } from './flush-buffer.ts';
 import { listWebsites, type Listing } from './list-websites.ts';
 import { needsAnalysisId, scansPerAnalysis } from './citation-scans.ts';
+import { isRevoked } from './revoked-website.ts';
 import { checkMassRemoval, websitesToRemove } from './reconcile-websites.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import { RunCounters } from './run-counters.ts';
@@ -170,18 +171,26 @@ async function syncAll(run: RunContext): Promise<void> {
   await forEachConcurrent(planned, run.concurrency ?? 4, async (website) => {
     if (signal.aborted) return;
     try {
-      await syncWebsite(run, buffer, saved, website.id, website.measured, signal);
+      if ((await syncWebsite(run, buffer, saved, website.id, website.measured, signal)) === 'done') counters.websitesDone++;
     } catch (error) {
       fatal ??= error;
       abort.abort();
-      return;
     }
-    counters.websitesDone++;
   });
   // Pages read before a fatal error or a stop are whole and valid: keep them.
   await buffer.flush();
   if (fatal !== undefined) throw fatal;
   run.signal?.throwIfAborted();
+  await markRevoked(run);
+}
+
+/** Websites revoked during the run get `_removed_at` once their committed rows are durable; the rows stay. */
+async function markRevoked(run: RunContext): Promise<void> {
+  const revoked = run.counters.revokedWebsites;
+  if (revoked.length === 0 || run.command !== 'sync') return;
+  await run.destination.markWebsitesRemoved(revoked, run.syncedAt);
+  run.counters.removedWebsites += revoked.length;
+  run.logger.info('websites revoked during the run were marked removed', { count: revoked.length, website_ids: revoked });
 }
 
 /**
@@ -240,14 +249,30 @@ function planWebsites(run: RunContext, listing: Listing) {
   return listing.plan.filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
 }
 
-async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<string, StreamState>, websiteId: string, measured: boolean, signal: AbortSignal) {
+/** `revoked`: the website disappeared during the run (see revoked-website.ts); its remaining streams were skipped. */
+async function syncWebsite(
+  run: RunContext,
+  buffer: FlushBuffer,
+  saved: Map<string, StreamState>,
+  websiteId: string,
+  measured: boolean,
+  signal: AbortSignal,
+): Promise<'done' | 'revoked'> {
   const context = { websiteId, runId: run.runId, syncedAt: run.now().toISOString() };
+  let revoked = false;
   /** Runs one stream; a website-local failure is recorded (its state stays at its last committed page) and the next stream goes on. */
   const guard = async (stream: string, task: () => Promise<void>): Promise<void> => {
+    if (revoked) return;
     try {
       await task();
     } catch (error) {
       if (!isWebsiteLocal(error)) throw error;
+      if (await isRevoked(run.client, websiteId, error)) {
+        revoked = true;
+        run.counters.revokedWebsites.push(websiteId);
+        run.logger.warn('website revoked during the run (its feed and the website itself answer 404); its rows so far are kept and it is marked removed', { website_id: websiteId, stream });
+        return;
+      }
       run.counters.failedWebsites.push({ websiteId, stream, error: error.message });
       run.logger.error('stream failed for this website; its state stays at its last committed page, the rest go on', { website_id: websiteId, stream, error: error.message });
     }
@@ -292,6 +317,7 @@ async function syncWebsite(run: RunContext, buffer: FlushBuffer, saved: Map<stri
       if (refused) await citationsPerAnalysis();
     }
   }
+  return revoked ? 'revoked' : 'done';
 }
 
 async function forEachConcurrent<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {

@@ -11,6 +11,8 @@
  *   hash key, and boundary rows read twice land on the same key.
  * - citations_require_analysis_id: `in_flight`, every sync read one scan per analysis
  *   (test/e2e/citations.test.ts checks the summary, the counts and the state scopes).
+ * - revoked_mid_scan: `incremental` (the first website disappears during the first sync,
+ *   which still equals the truth; test/e2e/revocation.test.ts checks the removal mark).
  */
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import { runSyncSuite, type SuiteTest, type SyncTarget } from './sync-suite.ts';
@@ -22,6 +24,7 @@ export const VARIANT_TESTS: Partial<Record<SandboxVariant, readonly SuiteTest[]>
   has_more_false_with_cursor: ['incremental', 'in_flight', 'runs_and_state'],
   citations_without_ids: ['incremental', 'in_flight'],
   citations_require_analysis_id: ['in_flight'],
+  revoked_mid_scan: ['incremental'],
 };
 
 export function runVariantSuites(target: SyncTarget): void {

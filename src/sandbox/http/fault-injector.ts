@@ -12,6 +12,8 @@ export type FaultKind =
   | 'internal_error'
   /** 503 `temporarily_unavailable`, with `Retry-After` only when `retryAfter` is given. */
   | 'unavailable'
+  /** 404 `not_found`, as for a resource the caller cannot see (revoked, removed, unknown). */
+  | 'not_found'
   /** The connection is reset (TCP RST) before any response byte. */
   | 'reset'
   /** The real response, its body sent in `chunks` pieces `chunkDelayMs` apart. */
@@ -63,7 +65,7 @@ export interface FaultInjector {
   take(route: string, continuation: boolean, websiteId?: string): FaultProfile | undefined;
 }
 
-const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page', 'cursorless_page', 'malformed_record'];
+const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page', 'cursorless_page', 'malformed_record', 'not_found'];
 
 /** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
 export function checkFaultProfile(input: unknown): FaultProfile {

@@ -11,7 +11,7 @@ import { ApiError } from '../http/api-error.ts';
 import { bindCursor } from '../http/cursor-codec.ts';
 import { type ParamName, readQuery } from '../http/query-params.ts';
 import { ok } from '../http/reply.ts';
-import type { Route, RouteModule } from '../router.ts';
+import type { Route, RouteContext, RouteModule } from '../router.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import { websiteOf } from './website-of.ts';
 
@@ -27,11 +27,18 @@ interface ScanState {
 
 type FilterName = 'updated_since' | 'provider' | 'analysis_id';
 
-/**
- * @param required filters a scan must carry (after a cursor's are inherited), else 400 naming them:
- *   citations under the `citations_require_analysis_id` variant.
- */
-function feedRoute(name: string, path: string, family: FeedFamily, filterNames: FilterName[], required: readonly FilterName[] = []): Route {
+/** How one feed route behaves beyond its family. */
+interface FeedRouteOptions {
+  /** Query filters the route accepts besides `limit` and `cursor`. */
+  filters: FilterName[];
+  /** Filters a scan must carry (after a cursor's are inherited), else 400 naming them: citations under `citations_require_analysis_id`. */
+  required?: readonly FilterName[];
+  /** `revoked_mid_scan`: the first website of the workspace is revoked when a scan asks for its second page. */
+  revokesMidScan?: boolean;
+}
+
+function feedRoute(name: string, path: string, family: FeedFamily, options: FeedRouteOptions): Route {
+  const { filters: filterNames, required = [], revokesMidScan = false } = options;
   const allowed: ParamName[] = [...filterNames, 'limit', 'cursor'];
   return {
     name,
@@ -40,6 +47,7 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
     access: 'read',
     handle(ctx) {
       const query = readQuery(ctx.url, allowed);
+      if (revokesMidScan && query.cursor !== undefined) revokeIfFirst(ctx);
       const website = websiteOf(ctx);
       const nowMs = ctx.env.clock.nowMs();
       const batches = family.batches(website, nowMs);
@@ -80,14 +88,20 @@ function feedRoute(name: string, path: string, family: FeedFamily, filterNames: 
   };
 }
 
+/** Revokes the path's website if it is the sandbox's first (removed at once, so this very request is a 404). */
+function revokeIfFirst(ctx: RouteContext): void {
+  const website = websiteOf(ctx);
+  if (website.seq === 1) ctx.env.websites.remove(website.id);
+}
+
 export const feedRoutes: RouteModule = (env) => [
-  feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, ['updated_since']),
-  feedRoute('mentions', '/public/v2/websites/{website_id}/mentions', env.feeds.mentions, ['updated_since', 'provider', 'analysis_id']),
-  feedRoute(
-    'citations',
-    '/public/v2/websites/{website_id}/citations',
-    env.feeds.citations,
-    ['updated_since', 'analysis_id'],
-    env.variants.has('citations_require_analysis_id') ? ['analysis_id'] : [],
-  ),
+  feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, { filters: ['updated_since'] }),
+  feedRoute('mentions', '/public/v2/websites/{website_id}/mentions', env.feeds.mentions, {
+    filters: ['updated_since', 'provider', 'analysis_id'],
+    revokesMidScan: env.variants.has('revoked_mid_scan'),
+  }),
+  feedRoute('citations', '/public/v2/websites/{website_id}/citations', env.feeds.citations, {
+    filters: ['updated_since', 'analysis_id'],
+    required: env.variants.has('citations_require_analysis_id') ? ['analysis_id'] : [],
+  }),
 ];
