@@ -43,7 +43,7 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt of a request; default 6. */
   maxRetries?: number;
-  /** Cap on a server-requested wait (`Retry-After`); default 300_000. */
+  /** Longest server-requested wait (`Retry-After`) honoured; a longer one fails the request. Default 3_600_000 (1 hour). */
   maxRetryAfterMs?: number;
   /** Share one per workspace (reads, polls and imports of one run); created when absent. */
   limiter?: RateLimiter;

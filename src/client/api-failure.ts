@@ -18,6 +18,12 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
   const said = message === undefined ? '' : `: ${message.replace(/\.$/, '')}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
   const after = response.retries ? ` after ${response.retries} retries` : '';
   const text = ((): string => {
+    if (response.refusedWait) {
+      const { waitMs, ceilingMs } = response.refusedWait;
+      const wait = Number.isFinite(waitMs) ? `${Math.ceil(waitMs / 1000)} s` : 'an unbounded time';
+      const what = status === 429 ? 'rate limited' : 'API server error';
+      return `${what} ${tag}: ${where}: the API asked to wait ${wait} (Retry-After) before the next attempt, longer than aivis waits (at most ${ceilingMs / 1000} s)${after}; try again later`;
+    }
     if (status === 401) return `API key rejected ${tag}: check source.api_key or source.api_key_file`;
     if (status === 403 && IMPORT_PATH.test(request.path)) {
       return `access forbidden ${tag}: the key is not V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 is not enabled for this workspace; ask a workspace owner`;

@@ -34,6 +34,8 @@ export interface HttpResponse {
   requestId?: string;
   /** Retries made before this response was final; set by the retry layer. */
   retries?: number;
+  /** Set by the retry layer when the server asked to wait (`Retry-After`) longer than the client ever waits. */
+  refusedWait?: { waitMs: number; ceilingMs: number };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date. Whatever a server or proxy
  * sends, the answer is a wait in milliseconds or `undefined` ("no usable value", so the caller
- * falls back to its own backoff). Capping huge values is the retry policy's job.
+ * falls back to its own backoff). Refusing waits that are too long is the retry policy's job.
  */
 
 /** IMF-fixdate, the form servers must send: `Sun, 06 Nov 1994 08:49:37 GMT`. */

@@ -12,7 +12,7 @@ import type { HttpResponse, Send } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import { parseRetryAfter } from './retry-after.ts';
-import type { AttemptFailure, RetryPolicy } from './retry-policy.ts';
+import { LONG_WAIT_MS, type AttemptFailure, type RetryPolicy } from './retry-policy.ts';
 
 /** What the retry layer decides with (policy), waits on (limiter, clock) and reports to (stats, logger). */
 export interface RetryLayerDeps {
@@ -47,7 +47,8 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
           outcome.retries = retries;
           throw outcome;
         }
-        return { ...outcome, retries };
+        const refused = decision.waitRefused ? { refusedWait: { waitMs: decision.delayMs, ceilingMs: policy.maxRetryAfterMs } } : {};
+        return { ...outcome, retries, ...refused };
       }
       stats.retries++;
       logger.warn('retrying API request', {
@@ -58,6 +59,14 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
         max_retries: policy.maxRetries,
         wait_ms: decision.delayMs,
       });
+      if (decision.delayMs > LONG_WAIT_MS) {
+        logger.warn('the API asked for a long wait before the next attempt; waiting it out', {
+          method: request.method,
+          path: request.path,
+          wait_s: Math.ceil(decision.delayMs / 1000),
+          max_wait_s: policy.maxRetryAfterMs / 1000,
+        });
+      }
       // The paused limiter does the waiting for a 429; sleeping here as well would wait twice.
       if (!decision.pauseLimiter) await clock.sleep(decision.delayMs, request.signal);
     }

@@ -1,8 +1,10 @@
 /**
  * Which failures are worth another attempt, and how long to wait first (design §5).
  *
- * - 429: wait `Retry-After` (capped) with the whole limiter paused, so no other request of the
- *   workspace burns the same exhausted quota.
+ * - 429: wait `Retry-After` with the whole limiter paused, so no other request of the
+ *   workspace burns the same exhausted quota. A wait is honoured up to `maxRetryAfterMs` (an
+ *   hour by default); a server asking for longer gets no retry: the request fails saying so,
+ *   rather than retrying early into a refusal or hanging a scheduled run for hours.
  * - 500/502/503/504 and network failures (reset, timeout, truncated body): `Retry-After` when
  *   the server sent one, else exponential backoff with full jitter (a uniform draw between 0 and
  *   `min(cap, base * 2^retry)`), which spreads clients that failed together.
@@ -20,18 +22,23 @@ export type AttemptFailure =
 /**
  * `retry`: whether to try again. `delayMs` and `pauseLimiter` are filled for every retryable
  * failure, even when retries are used up: a 429 still pauses the workspace's limiter then.
+ * `waitRefused`: the server asked for a wait (`delayMs`) beyond `maxRetryAfterMs`, so no retry.
  */
 export interface RetryDecision {
   retry: boolean;
   delayMs: number;
   pauseLimiter: boolean;
+  waitRefused?: true;
 }
+
+/** A server-requested wait longer than this is honoured with a warning in the log. */
+export const LONG_WAIT_MS = 300_000;
 
 /** Bounds of the retries; the defaults are design §5's. */
 export interface RetryPolicyOptions {
   /** Retries after the first attempt; default 6. */
   maxRetries?: number;
-  /** Cap on a server-requested wait; default 300_000 (5 minutes). */
+  /** Longest server-requested wait honoured; a longer one ends the retries. Default 3_600_000 (1 hour). */
   maxRetryAfterMs?: number;
   /** First backoff ceiling; default 500 ms. */
   baseDelayMs?: number;
@@ -52,7 +59,7 @@ export class RetryPolicy {
 
   constructor(options: RetryPolicyOptions = {}) {
     this.maxRetries = options.maxRetries ?? 6;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 300_000;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 3_600_000;
     this.#baseDelayMs = options.baseDelayMs ?? 500;
     this.#maxDelayMs = options.maxDelayMs ?? 30_000;
     this.#random = options.random ?? Math.random;
@@ -67,9 +74,10 @@ export class RetryPolicy {
       return { retry: false, delayMs: 0, pauseLimiter: false };
     }
     const serverWait = failure.kind === 'status' ? failure.retryAfterMs : undefined;
+    if (serverWait !== undefined && serverWait > this.maxRetryAfterMs) return { retry: false, delayMs: serverWait, pauseLimiter: false, waitRefused: true };
     return {
       retry: retriesSoFar < this.maxRetries,
-      delayMs: serverWait === undefined ? this.backoffMs(retriesSoFar) : Math.min(serverWait, this.maxRetryAfterMs),
+      delayMs: serverWait ?? this.backoffMs(retriesSoFar),
       pauseLimiter: failure.kind === 'status' && failure.status === 429,
     };
   }

@@ -53,7 +53,6 @@ describe('ApiClient retries', () => {
     ['seconds', '12', 12_000],
     ['zero', '0', 0],
     ['an HTTP-date 45 s ahead', new Date(Date.parse('2026-03-01T00:00:45Z')).toUTCString(), 45_000],
-    ['a huge value, capped at maxRetryAfterMs', '86400', 120_000],
     ['garbage, so the default backoff', 'soon', 250],
     ['a negative value, so the default backoff', '-3', 250],
   ])('a 429 with Retry-After as %s pauses for the expected time', async (_what, header, wait) => {
@@ -62,6 +61,33 @@ describe('ApiClient retries', () => {
     await get(f);
     expect(gaps(f.server)).toEqual([wait]);
     expect(f.client.stats).toMatchObject({ retries: 1, throttled: 1 });
+  });
+
+  it('waits out a Retry-After longer than 5 minutes (up to the hour it honours) and says so in the log', async () => {
+    f = await clientFixture();
+    f.server.script(apiError(429, 'rate_limited', 'r1', { 'retry-after': '1800' }), ok());
+    await get(f);
+    expect(gaps(f.server)).toEqual([1_800_000]);
+    const warnings = f.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ msg: 'the API asked for a long wait before the next attempt; waiting it out', path: '/public/v2/websites/web_1', wait_s: 1800, max_wait_s: 3600 }),
+    );
+  });
+
+  it.each([
+    [429, 'rate_limited', '7200', 'rate limited (429 rate_limited, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 7200 s (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later'],
+    [503, 'temporarily_unavailable', '9'.repeat(400), 'API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait an unbounded time (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later'],
+  ])('fails a %i whose Retry-After is beyond the hour at once, saying so, instead of retrying early', async (status, code, header, message) => {
+    f = await clientFixture();
+    f.server.script(apiError(status, code, 'r1', { 'retry-after': header }), ok());
+    const error = await get(f).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe(message);
+    expect(f.server.received).toHaveLength(1);
+    expect(f.client.stats.retries).toBe(0);
+    // The workspace is not paused for it: the next request goes at once.
+    await get(f);
+    expect(gaps(f.server)).toEqual([0]);
   });
 
   it.each([
