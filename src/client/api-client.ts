@@ -7,9 +7,10 @@
 import type { z } from 'zod';
 import { dataEnvelope, formatIssues, listEnvelopeSchema, requestMetaSchema } from '../../schemas/index.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import { apiErrorFromNetwork, apiErrorFromResponse, invalidResponse } from './api-failure.ts';
+import { apiErrorFromNetwork, apiErrorFromResponse, apiErrorFromTooLarge, invalidResponse } from './api-failure.ts';
 import { withBearerAuth } from './auth-layer.ts';
 import { parseBaseUrl } from './base-url.ts';
+import { ResponseTooLargeError } from './capped-body.ts';
 import { createClientStats, type ClientStats } from './client-stats.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { HttpRequest, HttpResponse, Send } from './http-exchange.ts';
@@ -45,6 +46,8 @@ export interface ApiClientOptions {
   maxRetries?: number;
   /** Longest server-requested wait (`Retry-After`) honoured; a longer one fails the request. Default 3_600_000 (1 hour). */
   maxRetryAfterMs?: number;
+  /** Largest response body read; a larger one fails its request, unretried. Default 64 MiB. */
+  maxResponseBytes?: number;
   /** Share one per workspace (reads, polls and imports of one run); created when absent. */
   limiter?: RateLimiter;
   logger?: Logger;
@@ -94,7 +97,7 @@ export class ApiClient {
     const logger = options.logger ?? silentLogger;
     const limiter = options.limiter ?? new RateLimiter({ requestsPerMinute: options.requestsPerMinute, clock });
     const policy = new RetryPolicy({ maxRetries: options.maxRetries, maxRetryAfterMs: options.maxRetryAfterMs, random: options.random });
-    const transport = createUndiciTransport(baseUrl);
+    const transport = createUndiciTransport(baseUrl, options.maxResponseBytes);
     const authed = withBearerAuth(transport.send, options.apiKey);
     const timed = withTimeout(authed, options.timeoutMs ?? 60_000, clock);
     const limited = withLimiter(withLogging(withJsonBody(timed), logger, clock), limiter, this.stats, clock);
@@ -152,6 +155,7 @@ export class ApiClient {
     try {
       response = await this.#send(this.signal ? { ...request, signal: this.signal } : request);
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw apiErrorFromTooLarge(request, error);
       throw error instanceof NetworkError ? apiErrorFromNetwork(request, error) : error;
     }
     if (response.status < 200 || response.status >= 300) throw apiErrorFromResponse(request, response);

@@ -3,6 +3,7 @@
  * fix. Shape: `<what> (<status> <code>, request_id <id>): <request>: <API message>; <advice>`.
  */
 import { ApiError, type ApiErrorDetail } from './api-error.ts';
+import type { ResponseTooLargeError } from './capped-body.ts';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import type { NetworkError } from './network-error.ts';
 
@@ -58,6 +59,14 @@ export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): 
     `${what} (no complete response, request_id none): ${request.method} ${request.path}: ${error.message}${after}; ${advice}`,
     { status: 0 },
     { cause: error },
+  );
+}
+
+/** A body over the size cap: the same request would get the same body, so it is not retried. */
+export function apiErrorFromTooLarge(request: HttpRequest, error: ResponseTooLargeError): ApiError {
+  return new ApiError(
+    `response too large (${error.status}, request_id ${error.requestId ?? 'none'}): ${request.method} ${request.path}: ${error.message} (${error.maxBytes / 1024 / 1024} MiB); nothing of it was used`,
+    { status: error.status, code: 'response_too_large', requestId: error.requestId },
   );
 }
 

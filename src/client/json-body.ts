@@ -4,8 +4,12 @@
  * page) still reports its status.
  *
  * Integers beyond 2^53 are kept exact in `raw` with `JSON.rawJSON` (the reviver's `source`),
- * so `_raw` holds the record as the API sent it even where a JS number cannot.
+ * so `_raw` holds the record as the API sent it even where a JS number cannot. V8 runs a
+ * reviver recursively, so a body nested deeper than `REVIVER_DEPTH` is parsed without one
+ * (`JSON.parse` itself is iterative): a record that deep is quarantined anyway, and the other
+ * records of such a page keep their big integers only as JS numbers.
  */
+import { textNestingDepth } from '../json/nesting-depth.ts';
 import type { JsonBody, Send } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 
@@ -33,10 +37,13 @@ const LONG_DIGITS = /\d{16}/;
 const INTEGER_SOURCE = /^-?\d+$/;
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
+/** Nesting a reviver follows safely: far above `MAX_RECORD_DEPTH`, far below where V8's stack ends (about 2,500). */
+export const REVIVER_DEPTH = 1000;
+
 /** @throws SyntaxError when `text` is not JSON */
 export function parseJsonBody(text: string): JsonBody {
   const value: unknown = JSON.parse(text);
-  if (!LONG_DIGITS.test(text)) return { value, raw: value };
+  if (!LONG_DIGITS.test(text) || textNestingDepth(text) > REVIVER_DEPTH) return { value, raw: value };
   const raw: unknown = JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) =>
     typeof parsed === 'number' && !Number.isSafeInteger(parsed) && context?.source !== undefined && INTEGER_SOURCE.test(context.source)
       ? rawJson(context.source)

@@ -1,8 +1,10 @@
 /**
  * The innermost layer: one HTTP exchange over undici (keep-alive connections to the API
- * origin, or through the proxy the environment names: proxy-dispatcher.ts), body read whole. Every connection-level failure becomes a NetworkError; a
+ * origin, or through the proxy the environment names: proxy-dispatcher.ts), body read whole
+ * up to a size cap (capped-body.ts). Every connection-level failure becomes a NetworkError; a
  * request we built wrong (undici's invalid-argument errors) is a bug and passes through.
  */
+import { MAX_RESPONSE_BYTES, readCappedText, ResponseTooLargeError } from './capped-body.ts';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 import { createDispatcher } from './proxy-dispatcher.ts';
@@ -13,8 +15,11 @@ export interface UndiciTransport {
   close(): Promise<void>;
 }
 
-/** @param baseUrl origin plus an optional path prefix, e.g. `https://api.example.com` */
-export function createUndiciTransport(baseUrl: URL): UndiciTransport {
+/**
+ * @param baseUrl origin plus an optional path prefix, e.g. `https://api.example.com`
+ * @param maxResponseBytes a larger body fails its request (`capped-body.ts`)
+ */
+export function createUndiciTransport(baseUrl: URL, maxResponseBytes = MAX_RESPONSE_BYTES): UndiciTransport {
   // undici's own header and body timers stay off: the timeout layer owns the deadline, on the
   // client's clock, so it covers headers and body together and tests can move it.
   const agent = createDispatcher(baseUrl, { headersTimeout: 0, bodyTimeout: 0 });
@@ -33,10 +38,10 @@ export function createUndiciTransport(baseUrl: URL): UndiciTransport {
           body: request.body,
           signal: request.signal,
         });
-        const text = await response.body.text();
+        const text = await readCappedText(response, maxResponseBytes);
         return { status: response.statusCode, headers: response.headers, text };
       } catch (error) {
-        if (isOwnFault(error)) throw error;
+        if (isOwnFault(error) || error instanceof ResponseTooLargeError) throw error;
         throw new NetworkError(isUntrustedCertificate(error) ? 'certificate' : 'connection', describe(error), { cause: error });
       }
     },

@@ -9,7 +9,9 @@ import { promptImportReceiptEnvelopeSchema, type PromptImportReceipt } from '../
 import type { ApiResponse, RequestOptions } from '../client/api-client.ts';
 import type { Clock } from '../client/clock.ts';
 import { parseRetryAfter } from '../client/retry-after.ts';
+import { TOO_DEEP } from '../client/record-result.ts';
 import { AivisError } from '../errors.ts';
+import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/nesting-depth.ts';
 
 /** What the importer needs of `ApiClient`. */
 export interface ImportHttp {
@@ -34,10 +36,11 @@ export interface PostAnswer extends FetchedReceipt {
 }
 
 function decode(response: ApiResponse, what: string): FetchedReceipt {
+  const invalid = (why: string) => new AivisError(`invalid receipt (${response.status}, request_id ${response.requestId ?? 'none'}) from ${what}: ${why}`);
+  // The receipt becomes `_raw` text; one too deep for that is refused like any invalid receipt.
+  if (nestsDeeperThan(response.body, MAX_RECORD_DEPTH)) throw invalid(TOO_DEEP);
   const parsed = promptImportReceiptEnvelopeSchema.safeParse(response.body);
-  if (!parsed.success) {
-    throw new AivisError(`invalid receipt (${response.status}, request_id ${response.requestId ?? 'none'}) from ${what}: ${formatIssues(parsed.error)}`);
-  }
+  if (!parsed.success) throw invalid(formatIssues(parsed.error));
   return { receipt: parsed.data.data as PromptImportReceipt, raw: (response.body as { data: unknown }).data };
 }
 

@@ -5,7 +5,9 @@
 import type { FeedFamily } from './feed/feed-batch.ts';
 import { evidenceFamily } from './feed/evidence-family.ts';
 import { historyFamily } from './feed/history-family.ts';
+import { withDeepField } from './data/deep-field.ts';
 import { citationRecord, citationRecordWithoutId, mentionRecord } from './data/evidence-records.ts';
+import { websiteResource } from './data/website-fields.ts';
 import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
 import { hashKey } from './prng.ts';
 import { type VirtualClock, createVirtualClock } from './virtual-clock.ts';
@@ -13,7 +15,7 @@ import { MINUTE } from './timestamps.ts';
 import { type TimestampStyle, timestampStyle } from './timestamp-style.ts';
 import type { SandboxVariant } from './variants.ts';
 import { type KeyRegistry, createKeyRegistry } from './world/api-keys.ts';
-import { type WebsiteRegistry, createWebsiteRegistry } from './world/website-registry.ts';
+import { type WebsiteRecord, type WebsiteRegistry, createWebsiteRegistry } from './world/website-registry.ts';
 
 /** The data-shaping options of a sandbox (see `SandboxOptions`), defaults applied. */
 export interface WorldOptions {
@@ -38,10 +40,13 @@ export interface SandboxEnv {
   readonly variants: ReadonlySet<SandboxVariant>;
   /** How responses and the truth write timestamps (a variant may change it). */
   readonly timestamps: TimestampStyle;
+  /** The Website resource (spec 2.2) of a registry record at data time `nowMs`, as this sandbox's variants serve it. */
+  website(record: WebsiteRecord, nowMs: number): Record<string, unknown>;
 }
 
 export function createSandboxEnv(options: WorldOptions): SandboxEnv {
   const { seed } = options;
+  const deep = options.variants.has('deep_records');
   return {
     options,
     clock: createVirtualClock(options.startMs),
@@ -49,7 +54,13 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
     websites: createWebsiteRegistry({ seed, startMs: options.startMs, primary: options.websites, analysesPerWebsite: options.analysesPerWebsite }),
     feeds: {
       history: historyFamily(seed),
-      mentions: evidenceFamily(seed, { name: 'mentions', idPrefix: 'men_', perAnalysis: options.mentionsPerAnalysis, stampOffsetMs: 0, record: mentionRecord }),
+      mentions: evidenceFamily(seed, {
+        name: 'mentions',
+        idPrefix: 'men_',
+        perAnalysis: options.mentionsPerAnalysis,
+        stampOffsetMs: 0,
+        record: deep ? (row) => (row.firstOfAnalysis ? withDeepField(mentionRecord(row)) : mentionRecord(row)) : mentionRecord,
+      }),
       // One minute after the mention writes, so the two families never share a stamp.
       citations: evidenceFamily(seed, {
         name: 'citations',
@@ -63,5 +74,10 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
     cursors: createCursorCodec(`aivis-sandbox-cursor-${hashKey(seed, 'cursor-secret').toString(36)}-${seed}`),
     variants: options.variants,
     timestamps: timestampStyle(options.variants),
+    website: (record, nowMs) => {
+      const resource = websiteResource(seed, record, nowMs);
+      // deep_records: the second website of the sandbox is listed with a deep field.
+      return deep && record.seq === 2 ? withDeepField(resource) : resource;
+    },
   };
 }

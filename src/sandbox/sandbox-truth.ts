@@ -5,7 +5,6 @@
  */
 import type { Website } from '../../schemas/website.ts';
 import { type SnapshotInclude, latestSnapshot } from './data/latest-snapshot.ts';
-import { websiteResource } from './data/website-fields.ts';
 import type { FeedFamily } from './feed/feed-batch.ts';
 import { feedRows } from './feed/feed-scan.ts';
 import type { SandboxEnv } from './sandbox-env.ts';
@@ -32,7 +31,7 @@ export function createTruth(env: SandboxEnv): SandboxTruth {
       for (const { row } of feedRows(family.batches(website, nowMs), window)) yield env.timestamps.present(row);
     };
   return {
-    websites: () => env.websites.listed(PRIMARY_WORKSPACE).map((w) => env.timestamps.present(websiteResource(env.options.seed, w, env.clock.nowMs()))),
+    websites: () => env.websites.listed(PRIMARY_WORKSPACE).map((w) => env.timestamps.present(env.website(w, env.clock.nowMs())) as Website),
     snapshot(websiteId, include = []) {
       const website = find(websiteId);
       return website ? env.timestamps.present(latestSnapshot(env.options.seed, website, env.clock.nowMs(), include)) : null;

@@ -15,6 +15,7 @@ export const SANDBOX_VARIANTS = {
   receipts_with_extra_fields:
     'import receipts place what the spec does not show differently: provenance as a list under each item\'s classification, the classifier version in data.classifier, capacity counts in data.capacity, more fields on items, and the import fault quota_window_exhausted (an operation error code the spec does not list)',
   revoked_mid_scan: 'the first website of the listing is revoked when its mentions scan asks for a second page: 404 for that page and every request about it from then on',
+  deep_records: 'the first mention of every analysis, and the second website of the sandbox in the listing, carry a field extensions nested 5,000 levels deep',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

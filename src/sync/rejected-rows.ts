@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Row } from '../destination/table-spec.ts';
+import { storableJson } from '../json/storable-json.ts';
 
 /**
  * A `_aivis_rejected` row. Its id hashes stream, scope and the record (or `identity`, when the
  * raw text carries something that changes per request, like a response's `request_id`), so a
  * replayed page or a re-read snapshot upserts the same rejection instead of adding another.
+ * A record too deep for a warehouse's JSON is kept as a JSON string of its text (`storable-json.ts`).
  */
 export function rejectedRow(input: { stream: string; scope: string; error: string; raw: unknown; identity?: unknown; runId: string; syncedAt: string }): Row {
-  const rawText = JSON.stringify(input.raw ?? null);
-  const identityText = input.identity === undefined ? rawText : JSON.stringify(input.identity);
+  const rawText = storableJson(input.raw);
+  const identityText = input.identity === undefined ? rawText : storableJson(input.identity);
   const id = createHash('sha256').update(`${input.stream}\n${input.scope}\n${identityText}`).digest('hex').slice(0, 32);
   return {
     id,

@@ -1,10 +1,12 @@
 /**
  * The latest snapshot of one website. A 404 means "tracked, not yet measured" (spec 3.5):
- * no row and no error. An invalid snapshot is rejected whole, with its reason.
+ * no row and no error. An invalid snapshot, or one nested too deep, is rejected whole, with its reason.
  */
 import { formatIssues } from '../../schemas/format-issues.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
+import { TOO_DEEP } from '../client/record-result.ts';
+import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/nesting-depth.ts';
 import type { TableRows } from '../destination/destination.ts';
 import { analyticsStream } from '../streams/index.ts';
 import { RecordRejection, type RowContext } from '../streams/stream.ts';
@@ -32,9 +34,15 @@ export async function syncAnalytics(input: {
   const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
   const data = analyticsStream.dataSchema.safeParse(envelope.data);
   const meta = analyticsStream.metaSchema.safeParse(envelope.meta);
-  let reason = !data.success ? formatIssues(data.error) : !meta.success ? `meta: ${formatIssues(meta.error)}` : undefined;
+  let reason = nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH)
+    ? TOO_DEEP
+    : !data.success
+      ? formatIssues(data.error)
+      : !meta.success
+        ? `meta: ${formatIssues(meta.error)}`
+        : undefined;
   let tables: TableRows[] = [];
-  if (data.success && meta.success) {
+  if (reason === undefined && data.success && meta.success) {
     try {
       tables = analyticsStream.toRows(data.data, meta.data, envelope as { data: unknown }, context);
     } catch (error) {

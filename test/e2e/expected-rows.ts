@@ -87,6 +87,18 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** README: a record nested deeper than 100 levels of objects and arrays is quarantined. */
+export function tooDeep(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= 100) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Expected rows of every data table, keyed by table name (JSON values as objects). */
 export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
   const tables = new Map<string, Rec[]>([
@@ -98,7 +110,10 @@ export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
     [mentionsTable.name, []],
     [citationsTable.name, []],
   ]);
-  const add = (table: TableSpec, row: Rec) => tables.get(table.name)!.push(row);
+  // Records nested deeper than README's limit are quarantined, not loaded.
+  const add = (table: TableSpec, row: Rec) => {
+    if (!tooDeep(row._raw)) tables.get(table.name)!.push(row);
+  };
   for (const website of sandbox.truth.websites() as Rec[]) {
     add(websitesTable, { ...website, _raw: website });
     const id = website.id as string;

@@ -14,6 +14,8 @@ export interface EvidenceRow {
   /** The batch's publication stamp, formatted once per batch. */
   availableAt: string;
   id: string;
+  /** The first row of the analysis's first write (the `deep_records` variant decorates it). */
+  firstOfAnalysis: boolean;
 }
 
 const TRUNCATED_AT = 48;

@@ -42,7 +42,7 @@ function batchesOfAnalysis(seed: number, website: WebsiteRecord, analysis: Analy
       size,
       analysisId: analysis.id,
       provider,
-      row: (index) => layout.record({ seed, websiteId: website.id, analysis, provider, availableAt, id: rowId(batch, index) }),
+      row: (index) => layout.record({ seed, websiteId: website.id, analysis, provider, availableAt, id: rowId(batch, index), firstOfAnalysis: tag === 'a' && index === 0 }),
     };
     return batch;
   };

@@ -2,6 +2,7 @@
  * What a route handler returns. The server adds `meta.request_id` to every enveloped body,
  * so no handler can forget it.
  */
+import { serializeJson } from '../../json/serialize-json.ts';
 import type { ApiError } from './api-error.ts';
 
 /** A response before serialization. */
@@ -28,5 +29,12 @@ export function errorReply(error: ApiError): Reply {
 export function serialize(reply: Reply, requestId: string): string {
   if (reply.raw) return JSON.stringify(reply.body);
   const body = reply.body as { meta?: Record<string, unknown> };
-  return JSON.stringify({ ...body, meta: { request_id: requestId, ...body.meta } });
+  const enveloped = { ...body, meta: { request_id: requestId, ...body.meta } };
+  try {
+    return JSON.stringify(enveloped);
+  } catch (error) {
+    // A body too deep for V8's recursive serializer (the `deep_records` variant).
+    if (!(error instanceof RangeError)) throw error;
+    return serializeJson(enveloped);
+  }
 }

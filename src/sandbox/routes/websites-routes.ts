@@ -1,5 +1,4 @@
 /** `GET /public/v2/websites` and `GET /public/v2/websites/{website_id}` (spec 4.1, 4.2). */
-import { websiteResource } from '../data/website-fields.ts';
 import { bindCursor } from '../http/cursor-codec.ts';
 import { readQuery } from '../http/query-params.ts';
 import { ok } from '../http/reply.ts';
@@ -29,7 +28,7 @@ export const websitesRoutes: RouteModule = (env) => [
       // has_more_false_with_cursor: the last page points past itself too (an empty page).
       const withCursor = hasMore || env.variants.has('has_more_false_with_cursor');
       return ok(
-        page.map((w) => websiteResource(env.options.seed, w, nowMs)),
+        page.map((w) => env.website(w, nowMs)),
         { has_more: hasMore, next_cursor: withCursor ? env.cursors.encode({ ...scope, state: { afterSeq: page.at(-1)?.seq ?? afterSeq } }) : null },
       );
     },
@@ -41,7 +40,7 @@ export const websitesRoutes: RouteModule = (env) => [
     access: 'read',
     handle(ctx) {
       readQuery(ctx.url, []);
-      return ok(websiteResource(env.options.seed, websiteOf(ctx), env.clock.nowMs()));
+      return ok(env.website(websiteOf(ctx), env.clock.nowMs()));
     },
   },
 ];

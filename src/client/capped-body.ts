@@ -1,0 +1,50 @@
+/**
+ * Reads a response body as UTF-8 text up to a size cap, so a server that answers with a
+ * gigabyte (or an endless stream) fails that request with a clear error instead of taking
+ * the process's heap. A declared `Content-Length` over the cap fails before any byte is
+ * read; otherwise the bytes are counted as they arrive and reading stops at the cap.
+ */
+
+/** The largest body aivis reads of one response: a page of 500 records is a few MB at most. */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** A response whose body is larger than the cap; not retried (the same request gets the same body). */
+export class ResponseTooLargeError extends Error {
+  readonly status: number;
+  readonly maxBytes: number;
+  readonly requestId: string | undefined;
+
+  constructor(status: number, maxBytes: number, requestId: string | undefined) {
+    super(`the response body is larger than ${maxBytes} bytes, the most aivis reads of one response`);
+    this.name = 'ResponseTooLargeError';
+    this.status = status;
+    this.maxBytes = maxBytes;
+    this.requestId = requestId;
+  }
+}
+
+/** What the reader needs of an undici response. */
+export interface ResponseToRead {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+}
+
+export async function readCappedText(response: ResponseToRead, maxBytes: number): Promise<string> {
+  const requestId = typeof response.headers['x-request-id'] === 'string' ? response.headers['x-request-id'] : undefined;
+  const tooLarge = () => {
+    // Closing the body mid-read makes it emit an abort error that nobody else waits for.
+    response.body.on('error', () => {});
+    response.body.destroy();
+    return new ResponseTooLargeError(response.statusCode, maxBytes, requestId);
+  };
+  if (Number(response.headers['content-length']) > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
