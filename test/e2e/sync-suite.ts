@@ -119,15 +119,23 @@ export type SuiteTest =
   | 'failing_website'
   | 'no_secrets';
 
+/** A test of one variant's own behaviour, run in the suite's world (sync-variants.ts). */
+export interface VariantCheck {
+  readonly name: string;
+  run(world: SyncWorld): Promise<void>;
+}
+
 export interface SuiteOptions {
   /** Sandbox variants to serve (default none: the sandbox's own reading of the spec). */
   readonly variants?: readonly SandboxVariant[];
   /** Only these tests; default every one. */
   readonly only?: readonly SuiteTest[];
+  /** Tests of the variant's own behaviour, added to the suite's. */
+  readonly checks?: readonly VariantCheck[];
 }
 
 export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): void {
-  const { variants = [], only } = options;
+  const { variants = [], only, checks = [] } = options;
   const test = (key: SuiteTest, name: string, fn: () => Promise<void>) => {
     if (only === undefined || only.includes(key)) it(name, fn);
   };
@@ -140,6 +148,8 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
     afterEach(async () => {
       await world.close();
     });
+
+    for (const check of checks) it(check.name, () => check.run(world));
 
     test('incremental', 'first sync equals the truth; after a clock advance the second equals the new truth and reads only new and boundary rows', async () => {
       const first = await world.sync();
