@@ -10,12 +10,12 @@ import type { SandboxEnv } from './sandbox-env.ts';
 import type { ApiKeyModel } from './world/api-keys.ts';
 
 /**
- * Who may call a route. `public`: anyone (the OpenAPI document). `read`: a key with read
- * scope of a V2-enabled workspace. `prompts_write`: a V2-eligible, owner-issued key with
+ * Who may call a route. `read`: a key with read scope of a V2-enabled workspace (every read,
+ * the OpenAPI document included). `prompts_write`: a V2-eligible, owner-issued key with
  * `prompts_write` of a V2-enabled workspace. `admin`: the `/_sandbox` control surface,
  * loopback callers only, never rate-limited or faulted.
  */
-export type Access = 'public' | 'read' | 'prompts_write' | 'admin';
+export type Access = 'read' | 'prompts_write' | 'admin';
 
 /** What a handler gets for one request. */
 export interface RouteContext {
@@ -25,7 +25,7 @@ export interface RouteContext {
   readonly params: Record<string, string>;
   /** The `meta.request_id` of this response (also the `X-Request-Id` header). */
   readonly requestId: string;
-  /** The caller's key: set for `read` and `prompts_write` routes, null otherwise. */
+  /** The caller's key: set for `read` and `prompts_write` routes, null for `admin`. */
   readonly key: ApiKeyModel | null;
   readonly env: SandboxEnv;
 }

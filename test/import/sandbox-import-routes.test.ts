@@ -79,7 +79,7 @@ describe('POST prompts:import and GET receipt', () => {
       [await post({ key: '' }), 400, 'invalid_request'],
       [await post({ key: 'key with spaces 0123456789' }), 400, 'invalid_request'],
       [await post({ payload: '{"items": [' }), 400, 'invalid_request'],
-      [await post({ payload: JSON.stringify({ items: [{ prompt_text: 'hey', colour: 'red' }], mode: 'x' }) }), 400, 'invalid_request'],
+      [await post({ payload: JSON.stringify({ items: [{ prompt_text: 'hey', colour: 'red' }], defaults: {}, classification: { mode: 'auto' }, validate_only: false, mode: 'x' }) }), 400, 'invalid_request'],
     ] as const;
     expect(cases.map(([r]) => [r.status, r.json.error.code])).toEqual(cases.map(([, s, c]) => [s, c]));
     expect(cases[6]![0].json.error.details).toEqual([
@@ -89,6 +89,21 @@ describe('POST prompts:import and GET receipt', () => {
     ]);
     // The refused attempts left no operation behind: the key is still new.
     expect((await post()).json.data.status).toBe('pending');
+  });
+
+  it('refuses a body missing any of its four required keys, naming each, and keeps every detail field within 128 characters', async () => {
+    const full = { items: [{ prompt_text: 'What is the best CRM for startups?' }], defaults: {}, classification: { mode: 'auto' }, validate_only: false };
+    for (const key of Object.keys(full)) {
+      const { [key]: _left, ...rest } = full as Record<string, unknown>;
+      const answer = await post({ payload: JSON.stringify(rest) });
+      expect([answer.status, answer.json.error.code, answer.json.error.details]).toEqual([400, 'invalid_request', [{ field: key, issue: 'is missing' }]]);
+    }
+    const long = 'x'.repeat(300);
+    const answer = await post({ payload: JSON.stringify({ ...full, items: [{ prompt_text: 'What is the best CRM for startups?', [long]: 1 }] }) });
+    expect(answer.status).toBe(400);
+    const [detail] = answer.json.error.details;
+    expect(detail).toEqual({ field: `items[0].${'x'.repeat(118)}…`, issue: 'is not an allowed field' });
+    expect([...detail.field].length).toBe(128);
   });
 
   it('needs a V2-eligible, owner-issued key with prompts_write; a read key gains no import access', async () => {

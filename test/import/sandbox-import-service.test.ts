@@ -21,8 +21,9 @@ function setup() {
   return { service, advance, receipt };
 }
 
+/** A valid request: the three keys besides `items` as a client sends them when unused, then `body`. */
 function request(body: Record<string, unknown>): ImportRequest {
-  const parsed = parseImportRequest(body);
+  const parsed = parseImportRequest({ defaults: {}, classification: { mode: 'auto' }, validate_only: false, ...body });
   if (!parsed.request) throw new Error(JSON.stringify(parsed.details));
   return parsed.request;
 }
@@ -41,13 +42,28 @@ describe('fingerprint', () => {
   });
 
   it('names every broken rule as a field detail', () => {
-    const parsed = parseImportRequest({ items: [item('hey'), item('What is the best CRM?', { colour: 'red', tags: ['crm'] })], mode: 'x' });
+    const parsed = parseImportRequest({
+      items: [item('hey'), item('What is the best CRM?', { colour: 'red', tags: ['crm'] })],
+      defaults: {},
+      classification: { mode: 'auto' },
+      validate_only: false,
+      mode: 'x',
+    });
     expect(parsed.details).toEqual([
       { field: 'items[0].prompt_text', issue: 'must be 5 to 2000 characters after trimming (got 3)' },
       { field: 'items[1].colour', issue: 'is not an allowed field' },
       { field: 'mode', issue: 'is not an allowed field' },
       { field: 'items[1].tags', issue: 'must hold at least one journey tag (Discovery, Comparison, Evaluation, Validation, Objections, Alternatives, Implementation) when classification is auto' },
     ]);
+  });
+
+  it('requires all four top-level keys (spec 2.8), naming each missing one', () => {
+    expect(parseImportRequest({ items: [item('What is the best CRM?')] }).details).toEqual([
+      { field: 'defaults', issue: 'is missing' },
+      { field: 'classification', issue: 'is missing' },
+      { field: 'validate_only', issue: 'is missing' },
+    ]);
+    expect(parseImportRequest({ defaults: {}, classification: { mode: 'auto' }, validate_only: true }).details).toEqual([{ field: 'items', issue: 'is missing' }]);
   });
 });
 

@@ -45,6 +45,13 @@ describe('workspace rate limit (spec part 8)', () => {
     expect(admitted.length).toBe(15); // 180 s of traffic, 5 per minute
   });
 
+  it('counts the OpenAPI document against the workspace limit like every read', async () => {
+    sb = await startSandbox({ requestsPerMinute: 1, now: () => 0 });
+    expect((await call(sb, '/public/v2/openapi.json')).status).toBe(200);
+    expect((await call(sb, '/public/v2/openapi.json')).status).toBe(429);
+    expect((await call(sb, '/public/v2/websites')).status).toBe(429);
+  });
+
   it('counts only authenticated requests, and 0 turns the limit off', async () => {
     sb = await startSandbox({ requestsPerMinute: 1, now: () => 0 });
     expect((await call(sb, '/public/v2/websites', null)).status).toBe(401);

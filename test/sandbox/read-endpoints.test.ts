@@ -181,11 +181,16 @@ describe('websites added and removed', () => {
 });
 
 describe('openapi.json and unknown paths', () => {
-  it('serves the bundled OpenAPI document without a key', async () => {
-    const { status, body } = await call(sb, '/public/v2/openapi.json', null);
+  it('serves the bundled OpenAPI document to a key with read scope, counted like every read; no key is 401', async () => {
+    const before = sb.stats.requests;
+    const { status, body } = await call(sb, '/public/v2/openapi.json');
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.1/);
     expect(Object.keys(body.paths)).toContain('/public/v2/websites');
+    expect(sb.stats.requests).toBe(before + 1);
+    const anonymous = await call(sb, '/public/v2/openapi.json', null);
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([401, 'unauthorized']);
+    expect((await call(sb, '/public/v2/openapi.json', sb.keys.noReadScope)).status).toBe(403);
   });
 
   it('answers unknown paths with a 404 envelope and a request id', async () => {

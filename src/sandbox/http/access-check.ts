@@ -20,15 +20,14 @@ export interface GateParts {
 /**
  * Lets a request through to its route or throws the error envelope's cause, in the order a
  * client can act on: 401 (who are you), 429 (the workspace budget, counted for every
- * authenticated call), 403 (what this key may do). Returns the key, or null for routes
- * that need none.
+ * authenticated call), 403 (what this key may do). Returns the key, or null for the
+ * admin routes, which need none.
  */
 export function passGate(access: Access, req: IncomingMessage, parts: GateParts): ApiKeyModel | null {
   if (access === 'admin') {
     if (!isLoopback(req.socket.remoteAddress)) throw new ApiError('forbidden', 'The sandbox control surface answers loopback callers only.');
     return null;
   }
-  if (access === 'public') return null;
   const key = authenticate(req, parts.keys);
   const admission = parts.limiter.admit(key.workspaceId);
   if (!admission.ok) {

@@ -32,10 +32,17 @@ export class ApiError extends Error {
     super(message);
     this.code = code;
     this.status = ERROR_STATUS[code];
-    // The spec caps details at 50 items.
-    this.details = options.details?.slice(0, 50);
+    // The spec caps details at 50 items, a field at 128 characters and an issue at 256
+    // (a field path can name a key of any length the caller sent).
+    this.details = options.details?.slice(0, 50).map((detail) => ({ field: clip(detail.field, 128), issue: clip(detail.issue, 256) }));
     this.headers = options.headers ?? {};
   }
+}
+
+/** `text` cut to `max` code points (what the spec counts as characters), marked with `…` when cut. */
+function clip(text: string, max: number): string {
+  const points = [...text];
+  return points.length <= max ? text : `${points.slice(0, max - 1).join('')}…`;
 }
 
 /** The 404 every unknown, removed or foreign id gets: identical bytes whatever the cause. */

@@ -1,8 +1,9 @@
 /**
  * Parses a POST body into the normalized request the service fingerprints and processes:
- * schema defaults applied (`defaults: {}`, mode `auto`, `validate_only: false`), prompt text
- * and tags trimmed (spec 4.7 rule 2). Any broken rule is a 400 before an operation exists
- * (rule 1), with one `{ field, issue }` detail per problem.
+ * prompt text and tags trimmed (spec 4.7 rule 2). All four top-level keys are required (spec
+ * 2.8: `items`, `defaults`, `classification`, `validate_only`; "send `{}` when unused"), so a
+ * body missing one is refused rather than completed. Any broken rule is a 400 before an
+ * operation exists (rule 1), with one `{ field, issue }` detail per problem.
  */
 import type { z } from 'zod';
 import { formatPath } from '../../../schemas/format-issues.ts';
@@ -14,11 +15,8 @@ export type ImportRequest = PromptImportRequest;
 
 export type ParsedImportRequest = { request: ImportRequest; details?: undefined } | { details: ErrorDetail[]; request?: undefined };
 
-const SCHEMA_DEFAULTS = { defaults: {}, classification: { mode: 'auto' }, validate_only: false };
-
 export function parseImportRequest(body: unknown): ParsedImportRequest {
-  const withDefaults = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...SCHEMA_DEFAULTS, ...body } : body;
-  const parsed = promptImportRequestSchema.safeParse(withDefaults);
+  const parsed = promptImportRequestSchema.safeParse(body);
   if (!parsed.success) return { details: parsed.error.issues.flatMap(toDetails) };
   return { request: { ...parsed.data, items: parsed.data.items.map(trimItem) } };
 }

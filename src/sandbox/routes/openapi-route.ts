@@ -1,6 +1,7 @@
 /**
  * `GET /public/v2/openapi.json` (spec 4.9): the bundled `schemas/openapi.json`, served as is.
- * Public (no key, no rate limit): it is the contract a client needs before it has a key.
+ * A read like any other: "every read requires authentication" (spec 4) and every V2
+ * operation counts against the workspace's rate limit (spec 8).
  */
 import { readFile } from 'node:fs/promises';
 import { ApiError } from '../http/api-error.ts';
@@ -14,7 +15,7 @@ export const openapiRoute: RouteModule = () => [
     name: 'openapi',
     method: 'GET',
     path: '/public/v2/openapi.json',
-    access: 'public',
+    access: 'read',
     async handle() {
       for (const file of CANDIDATES) {
         try {
