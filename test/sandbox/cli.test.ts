@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema, listMetaSchema, websiteSchema } from '../../schemas/index.ts';
+import { SANDBOX_VARIANTS } from '../../src/sandbox/index.ts';
 
 let child: ChildProcess | undefined;
 afterEach(async () => {
@@ -46,6 +47,20 @@ describe('aivis sandbox', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  });
+
+  it('lists every variant in --help and refuses an unknown --variant with exit 2, naming the known ones', async () => {
+    child = spawnCli(['sandbox', '--help']);
+    let help = '';
+    child.stdout!.on('data', (chunk) => (help += chunk));
+    await once(child, 'exit');
+    for (const name of Object.keys(SANDBOX_VARIANTS)) expect(help).toContain(`  ${name}: `);
+    child = spawnCli(['sandbox', '--variant', 'nanosecond_timestamps,bogus']);
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(stderr).toBe(`aivis: --variant: unknown sandbox variant "bogus" (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).\n`);
   });
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {
