@@ -10,6 +10,7 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } fr
 import { inTransaction } from '../../src/destination/transaction.ts';
 import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
+import { holdPrivateFiles } from './duckdb-private-files.ts';
 
 export interface DuckdbSession {
   /** Runs a statement; returns the rows it changed. */
@@ -29,13 +30,16 @@ const FILE_LOCKED = /Could not set lock on file .*\(PID (\d+)\)/;
 export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSession> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  const releasePrivateFiles = holdPrivateFiles();
   try {
     if (options.path !== ':memory:') await mkdir(path.dirname(options.path), { recursive: true });
     instance = await DuckDBInstance.fromCache(options.path);
+    connection = await instance.connect();
   } catch (error) {
+    releasePrivateFiles();
     throw openError(error, options.path);
   }
-  const connection: DuckDBConnection = await instance.connect();
   let closed = false;
   const session: DuckdbSession = {
     async run(sql, params) {
@@ -60,6 +64,7 @@ export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSessi
       connection.closeSync();
       // Drops this wrapper's reference; the file closes when the last one in the process goes.
       instance.closeSync();
+      releasePrivateFiles();
     },
   };
   return session;

@@ -1,11 +1,12 @@
 /**
  * The local journal of one import: partition -> attempts, each with its Idempotency-Key,
- * receipt URL and status. Every change is written (temp file + fsync + atomic rename) BEFORE
+ * receipt URL and status. Every change is written (`writeFileAtomically`: private, fsynced) BEFORE
  * the request it announces, so a run killed at any point resumes by replaying the same key or
  * polling the known receipt, never by importing a partition twice.
  */
-import { open, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { AivisError, ConfigError, ExitCode } from '../errors.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
 
 export type AttemptStatus = 'sending' | 'accepted' | 'succeeded' | 'failed';
 
@@ -93,16 +94,8 @@ export class ImportJournal {
 
   /** The request it announces is only sent once this resolves, so a failure here sends nothing. */
   private async save(): Promise<void> {
-    const temp = `${this.path}.tmp-${process.pid}`;
     try {
-      const handle = await open(temp, 'w');
-      try {
-        await handle.writeFile(JSON.stringify(this.data, null, 2) + '\n');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, this.path);
+      await writeFileAtomically(this.path, JSON.stringify(this.data, null, 2) + '\n');
     } catch (error) {
       throw new AivisError(`cannot write the journal ${this.path} (${(error as Error).message}); pass --journal with a path in a writable folder`, ExitCode.Failure, { cause: error });
     }

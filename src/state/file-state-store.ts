@@ -1,13 +1,14 @@
 /**
  * State in a local JSON file (`state.store: file`). The file is rewritten only after the
- * destination has committed the rows, through a temporary file and an atomic rename, so a
- * crash leaves either the old or the new state, never a torn file and never state ahead of
- * the data.
+ * destination has committed the rows, through an exclusive temporary file and an atomic
+ * rename (`writeFileAtomically`), so a crash leaves either the old or the new state, never a
+ * torn file and never state ahead of the data; the file is readable by its owner only.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Destination, Flush, FlushResult, StateEntry } from '../destination/destination.ts';
 import { ConfigError } from '../errors.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
 import { parseStreamState } from './stream-state.ts';
 import { matches, stateKey, type StateStore } from './state-store.ts';
 
@@ -79,8 +80,6 @@ export class FileStateStore implements StateStore {
   async #write(entries: Map<string, StateEntry>): Promise<void> {
     const file: StateFile = { version: 1, entries: [...entries.values()] };
     await mkdir(path.dirname(this.#path), { recursive: true });
-    const temporary = `${this.#path}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(file, null, 2) + '\n', 'utf8');
-    await rename(temporary, this.#path);
+    await writeFileAtomically(this.#path, JSON.stringify(file, null, 2) + '\n');
   }
 }
