@@ -5,7 +5,7 @@
  * Postgres URL may not carry a literal password. Every secret the config yields is
  * registered for redaction before any message is built.
  */
-import type { Document } from 'yaml';
+import type { Document, Scalar } from 'yaml';
 import { registerSecret } from '../log/redact.ts';
 import { formatPath } from '../../schemas/format-issues.ts';
 import { isUnder, type ConfigIssue, type ConfigPath } from './config-issue.ts';
@@ -30,8 +30,18 @@ const URL_PATH: ConfigPath = ['destination', 'url'];
 const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]password=([^&]*)/i;
 
 /**
+ * The scalars that hold secrets, aliases followed: they stay text whatever `${VAR}` gives
+ * (typing `00482913` as a number would both change the secret and put it outside redaction).
+ */
+export function secretScalars(doc: Document): Set<Scalar> {
+  const paths = [...SECRET_FIELDS.map((field) => field.path), URL_PATH];
+  return new Set(paths.map((path) => scalarAt(doc, path)).filter((scalar) => scalar !== undefined));
+}
+
+/**
  * Issues for secrets written as literal text (checked on the raw document, before
- * substitution). The literal values are registered too, so they never print anywhere.
+ * substitution, through aliases: `api_key: *k` is as literal as the `&k` it names). The
+ * literal values are registered too, so they never print anywhere.
  */
 export function refuseLiteralSecrets(doc: Document, lineOf: LineOf): ConfigIssue[] {
   const issues: ConfigIssue[] = [];

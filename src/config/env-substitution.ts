@@ -3,7 +3,7 @@
  * literal `${`. Only values are substituted, never keys, and only after parsing, so a
  * variable's text can never change the YAML structure (no injection of keys or lists).
  */
-import type { Document } from 'yaml';
+import type { Document, Scalar } from 'yaml';
 import { formatPath } from '../../schemas/format-issues.ts';
 import type { ConfigIssue } from './config-issue.ts';
 import { forEachScalar, type LineOf } from './yaml-positions.ts';
@@ -17,15 +17,16 @@ export const WHOLE_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 /**
  * Substitutes in place and returns one issue per missing, empty or malformed reference.
  * An unquoted value that becomes a number or boolean is typed as one, so
- * `requests_per_minute: ${AIVIS_RPM}` works like `requests_per_minute: 120`.
+ * `requests_per_minute: ${AIVIS_RPM}` works like `requests_per_minute: 120`; the scalars in
+ * `text` (secrets: a passphrase `00482913` is not the number 482913) always stay text.
  */
-export function substituteEnv(doc: Document, env: NodeJS.ProcessEnv, lineOf: LineOf): ConfigIssue[] {
+export function substituteEnv(doc: Document, env: NodeJS.ProcessEnv, lineOf: LineOf, text: ReadonlySet<Scalar>): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   forEachScalar(doc, (scalar, path) => {
     if (typeof scalar.value !== 'string' || !scalar.value.includes('${')) return;
     const where = formatPath(path);
     const issue = (message: string) => issues.push({ path, line: lineOf(path), message });
-    const text = scalar.value.replace(TOKEN, (token, name: string | undefined) => {
+    const substituted = scalar.value.replace(TOKEN, (token, name: string | undefined) => {
       if (token === '$${') return '${';
       if (name === undefined) {
         issue(`${where} has a "\${" that does not start a \${NAME} reference (letters, digits, underscores); write $\${ for a literal "\${"`);
@@ -36,7 +37,7 @@ export function substituteEnv(doc: Document, env: NodeJS.ProcessEnv, lineOf: Lin
       else if (value.trim() === '') issue(`${where} refers to \${${name}}, which is set but empty`);
       return value ?? token;
     });
-    scalar.value = scalar.type === 'PLAIN' ? typedPlain(text) : text;
+    scalar.value = scalar.type === 'PLAIN' && !text.has(scalar) ? typedPlain(substituted) : substituted;
   });
   return issues;
 }

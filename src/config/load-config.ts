@@ -20,7 +20,7 @@ import { ConfigError } from '../errors.ts';
 import { readApiKeyFile } from './api-key-file.ts';
 import { configErrorOf, isUnder, type ConfigIssue } from './config-issue.ts';
 import { resolveConfigPaths } from './config-paths.ts';
-import { refuseLiteralSecrets, registerConfigSecrets } from './config-secrets.ts';
+import { refuseLiteralSecrets, registerConfigSecrets, secretScalars } from './config-secrets.ts';
 import { substituteEnv } from './env-substitution.ts';
 import { describeReadFailure } from './read-failure.ts';
 import { expandStreamShorthand } from './stream-shorthand.ts';
@@ -46,7 +46,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
 
   const { doc, lineCounter } = parseYamlSource(text, file);
   const lineOf = createLineOf(doc, lineCounter);
-  const issues: ConfigIssue[] = [...refuseLiteralSecrets(doc, lineOf), ...substituteEnv(doc, env, lineOf)];
+  const issues: ConfigIssue[] = [...refuseLiteralSecrets(doc, lineOf), ...substituteEnv(doc, env, lineOf, secretScalars(doc))];
   const data: unknown = doc.toJS();
   expandStreamShorthand(data);
   registerConfigSecrets(data, issues.map((issue) => issue.path));

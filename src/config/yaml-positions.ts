@@ -2,7 +2,7 @@
  * Walks a YAML document by config path: finds the line of a key (for messages) and visits
  * every string value with its path (for `${VAR}` substitution and secret checks).
  */
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Scalar } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Scalar } from 'yaml';
 import type { ConfigPath } from './config-issue.ts';
 
 /** Maps a config path to the 1-based line of the key (or list item) it names. */
@@ -39,9 +39,18 @@ export function forEachScalar(doc: Document, visit: (scalar: Scalar, path: Confi
   walk(doc.contents, []);
 }
 
-/** The raw scalar at `path` before any substitution, or undefined when it is not a scalar. */
+/**
+ * The scalar whose value `path` takes, following aliases (`api_key: *k` is the `&k` node), or
+ * undefined when it is not a scalar. Before substitution this is the raw text.
+ */
 export function scalarAt(doc: Document, path: ConfigPath): Scalar | undefined {
-  const node = doc.getIn(path, true);
+  const resolved = (node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
+  let node = resolved(doc.contents);
+  for (const segment of path) {
+    const child = childOf(node, segment);
+    if (!child) return undefined;
+    node = resolved(child.value);
+  }
   return isScalar(node) ? node : undefined;
 }
 

@@ -10,6 +10,22 @@ const API_KEY = 'sk_live_9f8e7d6c5b4a';
 
 beforeEach(() => clearSecrets());
 
+/** A Snowflake config with key-pair auth, its passphrase from `${SNOWFLAKE_KEY_PASSPHRASE}`; `extra` is appended. */
+const snowflake = (extra = '') => yaml`
+  source:
+    base_url: https://api.example.com
+    api_key: \${AIVIS_API_KEY}
+  destination:
+    type: snowflake
+    account: xy12345
+    username: LOADER
+    private_key_file: rsa_key.p8
+    private_key_passphrase: \${SNOWFLAKE_KEY_PASSPHRASE}
+    warehouse: WH
+    database: DB
+  ${extra}
+`;
+
 describe('loadConfig: secrets are never read from the YAML text', () => {
   it('refuses a literal api_key, says how to fix it, and never prints the key', async () => {
     const { file, lines } = await configErrorLines(yaml`
@@ -82,22 +98,71 @@ describe('loadConfig: secrets are never read from the YAML text', () => {
   });
 });
 
-describe('loadConfig: every secret is registered for redaction', () => {
-  it('registers the key from the environment, the Snowflake password and passphrase', async () => {
+describe('loadConfig: a secret made of digits stays text', () => {
+
+  it('keeps the key and the passphrase as written (leading zeros too) and registers them', async () => {
+    const file = await writeConfig(snowflake());
+    const loaded = await loadConfig(file, { AIVIS_API_KEY: '0012345678', SNOWFLAKE_KEY_PASSPHRASE: '00482913' });
+    expect(loaded.apiKey).toBe('0012345678');
+    expect(loaded.config.destination).toMatchObject({ type: 'snowflake', private_key_passphrase: '00482913' });
+    expect(redact('key 0012345678, passphrase 00482913')).toBe('key [REDACTED], passphrase [REDACTED]');
+  });
+
+  it('never prints it in an error about another key', async () => {
+    const { file, lines } = await configErrorLines(snowflake('streams: { mention: {} }'), { AIVIS_API_KEY: '0012345678', SNOWFLAKE_KEY_PASSPHRASE: '00482913' });
+    expect(lines).toEqual([`${file}:12: unknown key "mention" in streams, did you mean "mentions"? (allowed: websites, analytics, analytics_history, mentions, citations)`]);
+  });
+
+  it('types a ${VAR} of digits under any other key as a number', async () => {
     const file = await writeConfig(yaml`
       source:
         base_url: https://api.example.com
         api_key: \${AIVIS_API_KEY}
+        requests_per_minute: \${AIVIS_RPM}
+    `);
+    const loaded = await loadConfig(file, { AIVIS_API_KEY: '0012345678', AIVIS_RPM: '060' });
+    expect(loaded.config.source.requests_per_minute).toBe(60);
+  });
+});
+
+describe('loadConfig: a YAML alias is no way around the rule', () => {
+  it('refuses api_key: *k when the anchor holds a literal key', async () => {
+    const { file, lines } = await configErrorLines(yaml`
+      destination:
+        type: duckdb
+        path: &k ${API_KEY}
+      source:
+        base_url: https://api.example.com
+        api_key: *k
+    `);
+    expect(lines).toEqual([
+      `${file}:6: source.api_key is written into the config file, and secrets are never read from the YAML text: put the key in an environment variable and write api_key: \${AIVIS_API_KEY}, or point api_key_file at a file that holds it`,
+    ]);
+    expect(redact(API_KEY)).toBe('[REDACTED]');
+  });
+
+  it('accepts an alias of a ${VAR}, which stays text', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key: &key \${AIVIS_API_KEY}
       destination:
         type: snowflake
         account: xy12345
         username: LOADER
-        private_key_file: rsa_key.p8
-        private_key_passphrase: \${SF_PASSPHRASE}
+        password: *key
         warehouse: WH
         database: DB
     `);
-    const loaded = await loadConfig(file, { AIVIS_API_KEY: API_KEY, SF_PASSPHRASE: 'passphrase-x1' });
+    const loaded = await loadConfig(file, { AIVIS_API_KEY: '0012345678' });
+    expect(loaded.config.destination).toMatchObject({ password: '0012345678' });
+  });
+});
+
+describe('loadConfig: every secret is registered for redaction', () => {
+  it('registers the key from the environment, the Snowflake password and passphrase', async () => {
+    const file = await writeConfig(snowflake());
+    const loaded = await loadConfig(file, { AIVIS_API_KEY: API_KEY, SNOWFLAKE_KEY_PASSPHRASE: 'passphrase-x1' });
     expect(loaded.apiKey).toBe(API_KEY);
     expect(redact(`${API_KEY} passphrase-x1`)).toBe('[REDACTED] [REDACTED]');
   });
