@@ -24,7 +24,7 @@ import { refuseLiteralSecrets, registerConfigSecrets, secretScalars } from './co
 import { substituteEnv } from './env-substitution.ts';
 import { describeReadFailure } from './read-failure.ts';
 import { expandStreamShorthand } from './stream-shorthand.ts';
-import { parseYamlSource } from './yaml-source.ts';
+import { parseYamlSource, yamlData } from './yaml-source.ts';
 import { createLineOf } from './yaml-positions.ts';
 import { wordZodIssues } from './zod-issue-wording.ts';
 
@@ -47,7 +47,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   const { doc, lineCounter } = parseYamlSource(text, file);
   const lineOf = createLineOf(doc, lineCounter);
   const issues: ConfigIssue[] = [...refuseLiteralSecrets(doc, lineOf), ...substituteEnv(doc, env, lineOf, secretScalars(doc))];
-  const data: unknown = doc.toJS();
+  const data = yamlData(doc, file);
   expandStreamShorthand(data);
   registerConfigSecrets(data, issues.map((issue) => issue.path));
   const keyFile = await readApiKeyFile(data, dir, lineOf);

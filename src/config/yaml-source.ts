@@ -1,6 +1,7 @@
 /**
  * Parses the config text into a YAML document that keeps source positions, so every later
- * problem can name its line. A syntax error stops here with file, line and column.
+ * problem can name its line. A syntax error stops here with file, line and column; so does
+ * a document whose aliases expand without bound.
  */
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { ConfigError } from '../errors.ts';
@@ -28,4 +29,23 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     throw new ConfigError(redact(`${file}:${pos.line}:${pos.col}: YAML syntax error: ${reason}${hint}`));
   }
   return { doc, lineCounter };
+}
+
+/** Aliases a config may expand (`*name`); yaml's own default, named here because the message quotes it. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The plain data of the document. A "billion laughs" document (aliases of aliases of lists)
+ * would expand to gigabytes: yaml stops it after `MAX_ALIAS_COUNT` expansions, and that
+ * becomes a config error instead of a crash.
+ */
+export function yamlData(doc: Document, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError && /alias/i.test(error.message))) throw error;
+    throw new ConfigError(
+      `${file}: its YAML aliases (*name) expand more than ${MAX_ALIAS_COUNT} times, the shape of a resource exhaustion ("billion laughs") attack; write the values out instead of nesting aliases`,
+    );
+  }
 }

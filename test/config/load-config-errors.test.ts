@@ -175,6 +175,15 @@ describe('loadConfig: YAML and file problems', () => {
     ]);
   });
 
+  it('stops a YAML alias bomb with a config error (exit 2), not a crash', async () => {
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const bomb = levels.map((name, i) => `${name}: &${name} [${Array(9).fill(i === 0 ? '"lol"' : `*${levels[i - 1]}`).join(', ')}]`);
+    const { file, lines } = await configErrorLines([...bomb, 'source:', '  base_url: https://api.example.com', '  api_key: ${AIVIS_API_KEY}', ''].join('\n'), env);
+    expect(lines).toEqual([
+      `${file}: its YAML aliases (*name) expand more than 100 times, the shape of a resource exhaustion ("billion laughs") attack; write the values out instead of nesting aliases`,
+    ]);
+  });
+
   it('names a config file that cannot be read, and a missing path', async () => {
     await expect(loadConfig('/nonexistent/aivis/config.yaml', env)).rejects.toThrow(
       new ConfigError('config file /nonexistent/aivis/config.yaml cannot be read (no such file); pass --config FILE or set AIVIS_CONFIG'),
