@@ -6,6 +6,8 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AivisError, ConfigError, ExitCode } from '../errors.ts';
+import { terminalMessage } from '../log/inert-text.ts';
+import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import { commands } from './commands/index.ts';
 
@@ -36,18 +38,32 @@ export async function main(argv: string[]): Promise<number> {
     const code = (parsed as { exitCode?: number }).exitCode;
     return typeof code === 'number' ? code : ExitCode.Success;
   } catch (error) {
-    if (error instanceof AivisError) {
-      process.stderr.write(redact(`aivis: ${error.message}`) + '\n');
-      return error.exitCode;
-    }
+    if (error instanceof AivisError) return reportFailure(error.message, error.exitCode);
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(redact(`aivis: unexpected error: ${message}`) + '\n');
-    return ExitCode.Failure;
+    return reportFailure(`unexpected error: ${message}`, ExitCode.Failure);
   }
+}
+
+/**
+ * The run's last word on stderr. Off a terminal it is one JSON log line like every other
+ * (`{"level":"error","msg":...,"exit_code":2}`), so a message holding a server's text, newlines
+ * and all, stays inside it; on a terminal it reads `aivis: <message>`, controls escaped.
+ */
+function reportFailure(message: string, exitCode: ExitCode): ExitCode {
+  if (process.stderr.isTTY) process.stderr.write(terminalMessage(redact(`aivis: ${message}`)) + '\n');
+  else createLogger().error(message, { exit_code: exitCode });
+  return exitCode;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly || process.argv[1]?.endsWith('/aivis')) {
+  if (!process.stderr.isTTY) {
+    // Node prints its own warnings (a dependency's deprecation, a listener leak) as plain
+    // text; off a terminal they become log lines like everything else on stderr.
+    const logger = createLogger();
+    process.removeAllListeners('warning');
+    process.on('warning', (warning) => logger.warn(warning.message, { warning: warning.name }));
+  }
   main(hideBin(process.argv)).then((code) => {
     process.exitCode = code;
   });

@@ -1,5 +1,6 @@
 /** The one-screen summary printed at the end of a sync or backfill, TTY or not. */
 import type { ClientStats } from '../client/api-client.ts';
+import { terminalLine } from '../log/inert-text.ts';
 import type { RunSummary } from '../sync/run-sync.ts';
 
 export function formatRunSummary(summary: RunSummary, stats: ClientStats, destinationType: string): string {
@@ -21,7 +22,8 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   const jobs = counters.warehouseJobs > 0 ? `, ${counters.warehouseJobs} warehouse jobs, ${counters.bytesProcessed} bytes processed` : '';
   lines.push(`  ${destinationType}  ${counters.flushes} flushes${jobs}`);
   for (const failure of counters.failedWebsites.slice(0, 10)) {
-    lines.push(`  FAILED ${failure.websiteId} ${failure.stream}: ${failure.error}`);
+    // The error may quote a server's text: one line each, whatever it holds.
+    lines.push(`  FAILED ${failure.websiteId} ${failure.stream}: ${terminalLine(failure.error)}`);
   }
   if (counters.failedWebsites.length > 10) lines.push(`  ... and ${counters.failedWebsites.length - 10} more failed streams`);
   if (counters.rejected > 0) {

@@ -1,7 +1,9 @@
 /**
  * Structured logging: JSON lines on stderr when stderr is not a TTY (containers, Airflow),
- * short human lines when it is. Every line passes through `redact`.
+ * short human lines when it is. Every line passes through `redact`, and is one line whatever
+ * the message holds (`inert-text.ts`).
  */
+import { jsonLine, terminalLine } from './inert-text.ts';
 import { redact } from './redact.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -28,10 +30,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const now = options.now ?? (() => new Date());
   const emit = (level: LogLevel, msg: string, fields: Record<string, unknown> = {}) => {
     if (LEVELS[level] < threshold) return;
-    const line = json
-      ? JSON.stringify({ ts: now().toISOString(), level, msg, ...fields }, jsonSafe)
-      : `${level === 'info' ? '' : level.toUpperCase() + ' '}${msg}${formatFields(fields)}`;
-    write(redact(line));
+    write(
+      json
+        ? redact(jsonLine({ ts: now().toISOString(), level, msg, ...fields }, jsonSafe))
+        : terminalLine(redact(`${level === 'info' ? '' : level.toUpperCase() + ' '}${msg}${formatFields(fields)}`)),
+    );
   };
   return {
     debug: (m, f) => emit('debug', m, f),

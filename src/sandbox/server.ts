@@ -5,6 +5,7 @@
  * `meta.request_id` on every response.
  */
 import http from 'node:http';
+import { createLogger } from '../log/logger.ts';
 import { passGate } from './http/access-check.ts';
 import { ApiError } from './http/api-error.ts';
 import { withMalformedRecord } from './http/malformed-record.ts';
@@ -55,6 +56,7 @@ function cursorless(reply: Reply): Reply {
 }
 
 export function createSandboxServer(parts: ServerParts): http.Server {
+  const logger = createLogger();
   const { env, routes, faults, limiter, stats } = parts;
   let requests = 0;
 
@@ -91,7 +93,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
     } catch (error) {
       if (error instanceof ApiError) reply = errorReply(error);
       else {
-        process.stderr.write(`aivis sandbox: ${requestId} ${req.method} ${url.pathname} failed: ${(error as Error).stack ?? String(error)}\n`);
+        logger.error('aivis sandbox: request failed', { request_id: requestId, method: req.method, path: url.pathname, error: (error as Error).stack ?? String(error) });
         reply = errorReply(new ApiError('internal_error', 'Unexpected sandbox failure; see the sandbox log for this request id.'));
       }
     }
@@ -105,7 +107,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
   // Cursors may be 22,000 characters (spec part 8): the request line must fit.
   return http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     respond(req, res).catch((error: unknown) => {
-      process.stderr.write(`aivis sandbox: response failed: ${String(error)}\n`);
+      logger.error('aivis sandbox: response failed', { error: String(error) });
       res.destroy();
     });
   });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { failureLine, jsonLines } from '../support/json-lines.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-cli-'));
 let sandbox: Sandbox;
@@ -60,13 +61,6 @@ async function query(database: string, sql: string): Promise<Record<string, unkn
     instance.closeSync();
   }
 }
-
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('aivis check', () => {
   it('proves the config, the key and the destination, and exits 0', async () => {
@@ -162,16 +156,16 @@ describe('aivis sync, state and backfill', () => {
 
 describe('usage errors exit 2 with a message naming the problem', () => {
   it.each([
-    [['sync', '--streams', 'mentions,bogus'], 'aivis: unknown stream "bogus" in --streams (streams: websites, analytics, analytics_history, mentions, citations)'],
-    [['sync', '--websites', 'site1'], 'aivis: "site1" in --websites is not a website id (they look like web_123)'],
-    [['backfill', '--stream', 'mentions', '--since', 'yesterday'], 'aivis: --since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z'],
-    [['backfill'], "aivis: Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
-    [['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'], 'aivis: backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)'],
-    [['sync', '--full-refrsh'], "aivis: Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
+    [['sync', '--streams', 'mentions,bogus'], 'unknown stream "bogus" in --streams (streams: websites, analytics, analytics_history, mentions, citations)'],
+    [['sync', '--websites', 'site1'], '"site1" in --websites is not a website id (they look like web_123)'],
+    [['backfill', '--stream', 'mentions', '--since', 'yesterday'], '--since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z'],
+    [['backfill'], "Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
+    [['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'], 'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)'],
+    [['sync', '--full-refrsh'], "Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
   ])('%j', async (args, message) => {
     const { path: file } = config();
     const result = await aivis([...args, '--config', file]);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe(message);
+    expect(jsonLines(result.stderr)).toEqual([failureLine(message, 2)]);
   });
 });

@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { failureLine, jsonLines } from '../support/json-lines.ts';
 import { writeConfig, yaml } from './config-files.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -34,20 +35,24 @@ describe('aivis with a bad config', () => {
         base_url: https://api.example.com
         api_key: ${LEAKED_KEY}
     `);
-  const expected = (file: string) =>
-    `aivis: ${file}:3: source.api_key is written into the config file, and secrets are never read from the YAML text: put the key in an environment variable and write api_key: \${AIVIS_API_KEY}, or point api_key_file at a file that holds it\n`;
+  const expected = (file: string) => [
+    failureLine(
+      `${file}:3: source.api_key is written into the config file, and secrets are never read from the YAML text: put the key in an environment variable and write api_key: \${AIVIS_API_KEY}, or point api_key_file at a file that holds it`,
+      2,
+    ),
+  ];
 
   it('exits 2 naming file and line, never printing the key (--config)', async () => {
     const file = await badConfig();
     const { AIVIS_CONFIG: _ignored, ...env } = process.env;
     const result = await aivis(['check', '--config', file], env);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: expected(file) });
+    expect({ ...result, stderr: jsonLines(result.stderr) }).toEqual({ code: 2, stdout: '', stderr: expected(file) });
     expect(result.stderr).not.toContain(LEAKED_KEY);
   });
 
   it('reads the config named by AIVIS_CONFIG when --config is absent', async () => {
     const file = await badConfig();
     const result = await aivis(['streams'], { ...process.env, AIVIS_CONFIG: file });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: expected(file) });
+    expect({ ...result, stderr: jsonLines(result.stderr) }).toEqual({ code: 2, stdout: '', stderr: expected(file) });
   });
 });

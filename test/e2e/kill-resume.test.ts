@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.ts';
 import { runsTable, stateTable } from '../../src/tables/index.ts';
+import { finalMessage } from '../support/json-lines.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
 import { until } from '../support/until.ts';
 import { openWorld, SANDBOX } from './sync-suite.ts';
@@ -117,7 +118,7 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     child.kill('SIGTERM');
     const stopped = await done;
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr).toContain('aivis: stopped by SIGTERM: every page read before it is saved, and the next run resumes from there');
+    expect(finalMessage(stopped.stderr)).toBe('stopped by SIGTERM: every page read before it is saved, and the next run resumes from there');
     const runs = await world.rows(runsTable);
     expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there']]);
     const resumed = await startCli(['sync', '--config', configPath], env).done;
@@ -150,7 +151,7 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     await first.done;
     world.sandbox.faults.clear();
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/another aivis run holds the lock on schema "[a-z0-9_]+": run run_\w+ on \S+ pid \d+ since \d{4}-/);
+    expect(finalMessage(second.stderr)).toMatch(/another aivis run holds the lock on schema "[a-z0-9_]+": run run_\w+ on \S+ pid \d+ since \d{4}-/);
     // The killed holder's lock died with its connection: the next run proceeds.
     const after = await startCli(['sync', '--config', configPath], env).done;
     expect(after.code).toBe(0);

@@ -13,6 +13,7 @@ import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
 import { runCli } from '../support/cli-process.ts';
+import { finalMessage } from '../support/json-lines.ts';
 import { configYaml, LOADER } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
 import { openWorld, SANDBOX, type SyncTarget } from './sync-suite.ts';
@@ -68,8 +69,8 @@ describe('killed and resumed sync into Snowflake (real CLI process)', () => {
     // At once, the lease still stands: refused, naming the killed run.
     const refused = await runCli(['sync', '--config', configPath], env).done;
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`another aivis run holds the lock on schema "${world.schema}": run run_`);
-    expect(refused.stderr).toContain(` pid ${killed.child.pid} since `);
+    expect(finalMessage(refused.stderr)).toContain(`another aivis run holds the lock on schema "${world.schema}": run run_`);
+    expect(finalMessage(refused.stderr)).toContain(` pid ${killed.child.pid} since `);
 
     // After the lease: the next run takes over, ends the detached transaction, and finishes.
     clockOffsetMs = LEASE_MS + 1000;

@@ -9,6 +9,7 @@ import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureLine, jsonLines } from '../support/json-lines.ts';
 import { promptsCsv, startHarness, type Harness } from './import-harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -83,7 +84,11 @@ describe('aivis import-prompts (process)', () => {
   it('exits 2 on a bad line, naming it, and on a missing flag', async () => {
     const file = await h.file('bad.csv', 'prompt_text\nWhat is the best CRM?\nhey\n');
     const bad = await aivis(['import-prompts', '--config', h.config, '--website', h.websiteId, '--file', file]);
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: `aivis: ${file}: 1 problem; nothing was sent:\n  line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 3)\n` });
+    expect({ ...bad, stderr: jsonLines(bad.stderr) }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: [failureLine(`${file}: 1 problem; nothing was sent:\n  line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 3)`, 2)],
+    });
     const usage = await aivis(['import-prompts', '--config', h.config, '--file', file]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/website/);

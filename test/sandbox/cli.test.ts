@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema, listMetaSchema, websiteSchema } from '../../schemas/index.ts';
 import { SANDBOX_VARIANTS } from '../../src/sandbox/index.ts';
+import { failureLine, jsonLines } from '../support/json-lines.ts';
 
 let child: ChildProcess | undefined;
 afterEach(async () => {
@@ -69,6 +70,6 @@ describe('aivis sandbox', () => {
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
-    expect(stderr).toBe('aivis: --websites must be an integer from 0 to 10000 (got -3).\n');
+    expect(jsonLines(stderr)).toEqual([failureLine('--websites must be an integer from 0 to 10000 (got -3).', 2)]);
   });
 });

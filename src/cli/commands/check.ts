@@ -5,6 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
+import { terminalLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { createDestination } from '../destination-factory.ts';
@@ -21,7 +22,8 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
   handler: async (argv) => {
     const { config, apiKey, path } = await loadConfig(argv.config);
     const logger = createLogger({ level: 'warn' });
-    const print = (ok: boolean, text: string) => process.stdout.write(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`) + '\n');
+    // One line per check, whatever a server's error text holds.
+    const print = (ok: boolean, text: string) => process.stdout.write(terminalLine(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`)) + '\n');
     print(true, `config ${path}`);
     let failed = false;
 

@@ -8,6 +8,8 @@ import { ConfigError } from '../../errors.ts';
 import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
 import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
 import { parseList } from '../cli-arguments.ts';
+import { createLogger } from '../../log/logger.ts';
+import { startSandbox } from '../../sandbox/index.ts';
 
 interface SandboxArgs {
   port: number;
@@ -77,6 +79,6 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
     );
     const signal = await untilStopped();
     await sandbox.close();
-    process.stderr.write(`aivis sandbox: stopped on ${signal}\n`);
+    createLogger().info(`aivis sandbox: stopped on ${signal}`);
   },
 };

@@ -43,7 +43,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
       entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope));
       if (argv.action === 'show') {
         for (const e of entries) process.stdout.write(JSON.stringify({ stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt }) + '\n');
-        if (entries.length === 0) process.stderr.write('no saved state matches\n');
+        if (entries.length === 0) logger.info('no saved state matches');
         return;
       }
       // Under the run lock: a sync running meanwhile would write its state straight back.
