@@ -9,6 +9,7 @@ import { AivisError, ConfigError, ExitCode } from '../errors.ts';
 import { terminalMessage } from '../log/inert-text.ts';
 import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
+import { refuseSwitchValues } from './cli-arguments.ts';
 import { commands } from './commands/index.ts';
 
 export async function main(argv: string[]): Promise<number> {
@@ -28,6 +29,12 @@ export async function main(argv: string[]): Promise<number> {
     .help()
     .version()
     .exitProcess(false)
+    // Global, so it runs after the command's builder has declared the command's switches. yargs
+    // passes its options (`boolean` lists the switches); its types only name the aliases.
+    .check((_parsed, options) => {
+      refuseSwitchValues(argv, (options as unknown as { boolean: string[] }).boolean);
+      return true;
+    }, true)
     // Throwing here (not just noting the message) keeps yargs from running the handler anyway.
     .fail((msg, err) => {
       throw err ?? new ConfigError(`${msg}\nRun 'aivis --help' for usage.`);

@@ -162,6 +162,16 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     [['backfill'], "Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
     [['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'], 'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)'],
     [['sync', '--full-refrsh'], "Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
+    [['sync', '--streams', ''], '--streams is empty: name at least one stream (websites, analytics, analytics_history, mentions, citations), or leave the flag out'],
+    [['sync', '--websites', ' , '], '--websites is empty: name at least one website id (they look like web_123), or leave the flag out'],
+    [['sync', '--streams', 'mentions', '--streams', 'citations'], '--streams is given 2 times: give it once, with a comma-separated list'],
+    [['sync', '--full-refresh=maybe'], '--full-refresh is a switch and takes no value (got "maybe"): write --full-refresh or --no-full-refresh'],
+    [['sync', '--allow-mass-removal=TRUE'], '--allow-mass-removal is a switch and takes no value (got "TRUE"): write --allow-mass-removal or --no-allow-mass-removal'],
+    [
+      ['backfill', '--stream', 'mentions', '--since', '2999-01-01T00:00:00Z'],
+      /^--since "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT[\d:.]+Z\): backfill re-reads what is already there$/,
+    ],
+    [['state', 'reset', '--website', 'site1'], '"site1" in --website is not a website id (they look like web_123)'],
   ])('%j', async (args, message) => {
     const { path: file } = config();
     const result = await aivis([...args, '--config', file]);

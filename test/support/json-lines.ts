@@ -18,7 +18,8 @@ export function finalMessage(stderr: string): string {
   return String(jsonLines(stderr).at(-1)?.msg);
 }
 
-/** The line a run that failed with `message` and `exitCode` ends with. */
-export function failureLine(message: string, exitCode: number): Record<string, unknown> {
-  return { ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), level: 'error', msg: message, exit_code: exitCode };
+/** The line a run that failed with `message` (exactly, or matching) and `exitCode` ends with. */
+export function failureLine(message: string | RegExp, exitCode: number): Record<string, unknown> {
+  const msg = typeof message === 'string' ? message : expect.stringMatching(message);
+  return { ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), level: 'error', msg, exit_code: exitCode };
 }

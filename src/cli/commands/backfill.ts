@@ -28,7 +28,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
       command: 'backfill',
       streams,
       since: parseSince(argv.since),
-      websites: parseWebsites(argv.websites),
+      websites: parseWebsites(argv.websites, '--websites'),
     });
   },
 };

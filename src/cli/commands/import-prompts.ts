@@ -47,7 +47,7 @@ function importOptions(argv: ImportPromptsArgs): ImportOptions {
     throw new ConfigError(`--website "${argv.website}" is not a website id (they look like web_123)`);
   }
   const defaults: PromptImportDefaults = {};
-  const tags = parseList(argv['defaults-tags']);
+  const tags = parseList(argv['defaults-tags'], '--defaults-tags');
   if (tags) defaults.tags = tags;
   if (argv['defaults-language'] !== undefined) defaults.language = argv['defaults-language'];
   if (argv['defaults-intent'] !== undefined) defaults.search_intent = argv['defaults-intent'] as PromptImportDefaults['search_intent'];

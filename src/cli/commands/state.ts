@@ -32,7 +32,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
       .option('website', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
   handler: async (argv) => {
     const streams = parseStreams(argv.stream, '--stream');
-    const websites = parseWebsites(argv.website);
+    const websites = parseWebsites(argv.website, '--website');
     const { config } = await loadConfig(argv.config);
     const logger = createLogger();
     const destination = await createDestination(config.destination, { logger });

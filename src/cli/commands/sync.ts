@@ -24,7 +24,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     argv.exitCode = await executeSync(argv, {
       command: 'sync',
       streams: parseStreams(argv.streams, '--streams'),
-      websites: parseWebsites(argv.websites),
+      websites: parseWebsites(argv.websites, '--websites'),
       fullRefresh: argv['full-refresh'],
       allowMassRemoval: argv['allow-mass-removal'],
     });
