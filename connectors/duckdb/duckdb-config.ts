@@ -19,7 +19,17 @@ export function duckdbOptions(config: DuckdbConfig): DuckdbOptions {
   return {
     path: memory ? config.path : path.resolve(config.path),
     schema: config.schema,
-    // DuckDB names the catalog by the file name up to its FIRST dot (`aivis.prod.duckdb` -> `aivis`).
-    catalog: memory ? 'memory' : path.basename(config.path).split('.')[0]!,
+    catalog: memory ? 'memory' : catalogOfFile(config.path),
   };
+}
+
+/**
+ * The catalog name DuckDB gives a database file (its `ExtractDatabaseName`): the first
+ * non-empty dot-separated part of the file name (`aivis.prod.duckdb` -> `aivis`,
+ * `.hidden.duckdb` -> `hidden`), with `_db` added to the reserved `main` and `temp`.
+ */
+export function catalogOfFile(file: string): string {
+  const name = path.basename(file);
+  const stem = name.split('.').find((part) => part !== '') ?? name;
+  return stem === 'main' || stem === 'temp' ? `${stem}_db` : stem;
 }

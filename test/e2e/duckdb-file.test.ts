@@ -1,6 +1,6 @@
 /**
- * The DuckDB database file itself: a name with several dots (`aivis.prod.duckdb`: DuckDB
- * names its catalog up to the first dot), and who may read it.
+ * The DuckDB database file itself: names DuckDB turns into an unusual catalog name
+ * (`aivis.prod.duckdb`, `.hidden.duckdb`, `main.duckdb`), and who may read it.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -22,8 +22,9 @@ const currentUmask = () => {
   return mask;
 };
 
-it('syncs into a file named aivis.prod.duckdb', async () => {
-  const destination = createDuckdbDestination({ type: 'duckdb', path: path.join(dir, 'aivis.prod.duckdb'), schema: 'aivis' }, { logger: silentLogger });
+// DuckDB names a file's catalog by the first non-empty part between dots, `main` and `temp` with `_db`.
+it.each(['aivis.prod.duckdb', '.hidden.duckdb', 'main.duckdb'])('syncs into a file named %s', async (name) => {
+  const destination = createDuckdbDestination({ type: 'duckdb', path: path.join(dir, name), schema: 'aivis' }, { logger: silentLogger });
   await destination.open();
   try {
     await destination.ensureTables(ENGINE_TABLES);
