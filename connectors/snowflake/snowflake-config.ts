@@ -29,7 +29,14 @@ export function snowflakeLocation(config: SnowflakeConfig): SnowflakeLocation {
   return { database: config.database, schema: config.schema, role: config.role };
 }
 
-export function connectionOptions(config: SnowflakeConfig): ConnectionOptions {
+/**
+ * `requestTimeoutMs` (what `aivis check` passes): every request, the login included, fails
+ * after this long and the login is not retried, so an account that does not answer fails
+ * the check within that time. Absent, the driver's own patience applies: 90 s per request,
+ * the login retried for up to 5 minutes, which suits a sync that would rather wait out a
+ * blip than fail.
+ */
+export function connectionOptions(config: SnowflakeConfig, requestTimeoutMs?: number): ConnectionOptions {
   registerSecret(config.password);
   registerSecret(config.private_key_passphrase);
   const location = snowflakeLocation(config);
@@ -51,6 +58,7 @@ export function connectionOptions(config: SnowflakeConfig): ConnectionOptions {
     // tables with it; the data session can idle that long on a slow or rate-limited source.
     // The driver's hourly heartbeat keeps it alive for as long as the run lives.
     clientSessionKeepAlive: true,
+    ...(requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs, sfRetryMaxLoginRetries: 0 }),
   };
 }
 

@@ -25,6 +25,8 @@ export interface SnowflakeDeps {
   readonly logger: Logger;
   /** The clock of lock leases (tests move it instead of waiting). */
   readonly now?: () => Date;
+  /** Bounds every request, the login included, without login retries (see `connectionOptions`). */
+  readonly requestTimeoutMs?: number;
 }
 
 /** Ids per `IN (...)` list when marking websites removed. */
@@ -32,7 +34,7 @@ const IDS_PER_STATEMENT = 1000;
 
 export function createSnowflakeDestination(config: SnowflakeConfig, deps: SnowflakeDeps): Destination {
   const at = snowflakeLocation(config);
-  const options = connectionOptions(config);
+  const options = connectionOptions(config, deps.requestTimeoutMs);
   const now = deps.now ?? (() => new Date());
   let client: SnowflakeClient | undefined;
   /** The run lock this destination holds, checked before each flush writes. */

@@ -7,7 +7,18 @@ import type { DestinationConfig } from '../../schemas/config.ts';
 import type { Destination } from '../destination/destination.ts';
 import type { Logger } from '../log/logger.ts';
 
-export async function createDestination(config: DestinationConfig, deps: { logger: Logger }): Promise<Destination> {
+/** What every connector gets besides its config. */
+export interface DestinationDeps {
+  readonly logger: Logger;
+  /**
+   * A bound on each request to the warehouse, for `aivis check`, which must answer within
+   * `source.timeout_seconds` even when the warehouse does not. Honoured by Snowflake, whose
+   * driver would otherwise retry a login for minutes.
+   */
+  readonly requestTimeoutMs?: number;
+}
+
+export async function createDestination(config: DestinationConfig, deps: DestinationDeps): Promise<Destination> {
   switch (config.type) {
     case 'postgres':
       return (await import('../../connectors/postgres/index.ts')).createPostgresDestination(config, deps);

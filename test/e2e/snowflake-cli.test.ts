@@ -4,6 +4,7 @@
  * factory and the lazily loaded driver, against the stand-in.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,48 @@ describe('aivis CLI with a Snowflake destination', () => {
       'FAIL destination snowflake: role AIVIS_READER_ROLE lacks CREATE SCHEMA on database analytics and schema analytics.cli_readonly does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE analytics TO ROLE AIVIS_READER_ROLE',
     );
     expect(result.stdout + result.stderr).not.toContain(READER.password);
+  });
+
+  describe('check against a Snowflake that does not answer fails within source.timeout_seconds', () => {
+    /** A loopback port that accepts connections and never says a word. */
+    let silent: net.Server;
+    const sockets = new Set<net.Socket>();
+    beforeAll(async () => {
+      silent = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+
+    const checkAt = async (name: string, accessUrl: string) => {
+      const file = path.join(dir, `${name}.yaml`);
+      const yaml = configYaml(sandbox.baseUrl, setup.config(name, { ...keyPair, access_url: accessUrl }));
+      writeFileSync(file, yaml.replace('  requests_per_minute: 6000\n', '  requests_per_minute: 6000\n  timeout_seconds: 2\n'));
+      return runCli(['check', '--config', file], env).done;
+    };
+
+    it('an account that accepts the connection and never answers: the login times out after 2 s, not retried', async () => {
+      const { port } = silent.address() as net.AddressInfo;
+      const result = await checkAt('cli_silent', `http://127.0.0.1:${port}`);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('FAIL destination snowflake: Snowflake: login as key_loader on account ');
+      expect(result.stdout).toContain(' failed: timeout of 2000ms exceeded (code 401001)\n');
+    });
+
+    it('a closed port: the refused login is not retried for minutes', async () => {
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as net.AddressInfo;
+      await new Promise((resolve) => closed.close(resolve));
+      const result = await checkAt('cli_closed', `http://127.0.0.1:${port}`);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(` failed: connect ECONNREFUSED 127.0.0.1:${port} (code 401001)\n`);
+    });
   });
 
   it('streams prints the Snowflake DDL with unquoted names', async () => {

@@ -40,7 +40,7 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
       await client.close();
     }
 
-    const destination = await createDestination(config.destination, { logger });
+    const destination = await createDestination(config.destination, { logger, requestTimeoutMs: config.source.timeout_seconds * 1000 });
     try {
       await destination.open();
       await destination.check();
