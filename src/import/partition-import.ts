@@ -86,6 +86,9 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
   let attempt: Omit<JournalAttempt, 'updated_at'> | undefined = bodyChanged && last ? { ...last, status: 'sending' } : answeredFailure ? undefined : last;
   if (answeredFailure) logger.info('the last operation failed without retry; sending the partition as a new operation', { partition: partition.index + 1, previous: last?.error?.code });
   let origin: PartitionOrigin = 'this_run';
+  // When this client learned of the operation it polls: recorded in the journal for a run
+  // that resumes one (the 'accepted' record is stamped then), the POST's answer otherwise.
+  let acceptedAt = attempt?.status === 'accepted' && last ? Date.parse(last.updated_at) : clock.now();
   for (;;) {
     if (!attempt || (attempt.status === 'failed' && attempt.error?.retryable)) {
       const n = attemptsSoFar();
@@ -102,12 +105,13 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
       const answer = await post(partition, attempt.idempotency_key, deps, known?.body_sha256);
       if (answer.status === 200) origin = 'replayed';
       attempt = { ...attempt, status: 'accepted', receipt_url: answer.receiptPath, import_id: answer.receipt.id };
+      acceptedAt = clock.now();
       await record(attempt);
       if (answer.receipt.status === 'succeeded' || answer.receipt.status === 'failed') fetched = answer;
     }
     if (!fetched) {
       try {
-        fetched = await pollReceipt(deps.http, clock, attempt.receipt_url!, (r) => logger.debug('import running', { partition: partition.index + 1, status: r.status }));
+        fetched = await pollReceipt(deps.http, clock, attempt.receipt_url!, acceptedAt, (r) => logger.debug('import running', { partition: partition.index + 1, status: r.status }));
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
         logger.warn('receipt no longer exists; sending the partition again with its key', { partition: partition.index + 1, import_id: attempt.import_id });

@@ -1,8 +1,8 @@
 /**
  * The two import calls through the shared API client: POST one partition's exact bytes with
  * its key, and GET a receipt until it is terminal, waiting `Retry-After` (at least the spec's
- * 2 seconds) between polls. 429/500/503 and lost responses are the client's retries (same
- * bytes, same key; spec 4.7 rule 3 and 4.8).
+ * 2 seconds) between polls, and no longer than the processing deadline allows. 429/500/503
+ * and lost responses are the client's retries (same bytes, same key; spec 4.7 rule 3 and 4.8).
  */
 import { formatIssues } from '../../schemas/format-issues.ts';
 import { promptImportReceiptEnvelopeSchema, type PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
@@ -21,6 +21,14 @@ export interface ImportHttp {
 }
 
 export const MIN_POLL_MS = 2000;
+
+/** The spec's processing deadline of an import operation (part 8). */
+export const PROCESSING_DEADLINE_MS = 30 * 60 * 1000;
+/**
+ * Polling goes on this long past the deadline: the service needs a moment to fail an
+ * operation that ran out of time, and our clock may run a little ahead of its.
+ */
+export const DEADLINE_MARGIN_MS = 5 * 60 * 1000;
 
 /** A receipt decoded, and as the API sent it (`_raw` of the receipt tables keeps every part, shown by the spec or not). */
 export interface FetchedReceipt {
@@ -60,14 +68,35 @@ export async function postPartition(http: ImportHttp, websiteId: string, key: st
 
 export const isTerminal = (receipt: PromptImportReceipt) => receipt.status === 'succeeded' || receipt.status === 'failed';
 
-/** Polls until `succeeded` or `failed`; a 404 (expired or unknown receipt) propagates as ApiError. */
-export async function pollReceipt(http: ImportHttp, clock: Clock, path: string, onProgress?: (receipt: PromptImportReceipt) => void): Promise<FetchedReceipt> {
+/**
+ * Polls until `succeeded` or `failed`; a 404 (expired or unknown receipt) propagates as
+ * ApiError. `acceptedAt` is when this client learned the operation was accepted (on its own
+ * clock): an operation still running at `acceptedAt` + the 30-minute deadline + the margin
+ * will not finish, and polling it on would never end, so that is an AivisError (exit 1).
+ */
+export async function pollReceipt(
+  http: ImportHttp,
+  clock: Clock,
+  path: string,
+  acceptedAt: number,
+  onProgress?: (receipt: PromptImportReceipt) => void,
+): Promise<FetchedReceipt> {
+  const giveUpAt = acceptedAt + PROCESSING_DEADLINE_MS + DEADLINE_MARGIN_MS;
   for (;;) {
     const response = await http.request({ method: 'GET', path });
     const fetched = decode(response, `GET ${path}`);
-    if (isTerminal(fetched.receipt)) return fetched;
-    onProgress?.(fetched.receipt);
-    const wait = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? MIN_POLL_MS;
-    await clock.sleep(Math.max(MIN_POLL_MS, wait), http.signal);
+    const { receipt } = fetched;
+    if (isTerminal(receipt)) return fetched;
+    onProgress?.(receipt);
+    const now = clock.now();
+    if (now >= giveUpAt) {
+      const minutes = Math.floor((now - acceptedAt) / 60_000);
+      throw new AivisError(
+        `import ${receipt.id} is still ${receipt.status} ${minutes} minutes after it was accepted, past the service's 30-minute processing deadline; ` +
+          `polling stopped (request_id ${response.requestId ?? 'none'}). The journal keeps its receipt: run the same command later to poll it again`,
+      );
+    }
+    const wait = parseRetryAfter(response.headers['retry-after'], now) ?? MIN_POLL_MS;
+    await clock.sleep(Math.min(Math.max(MIN_POLL_MS, wait), Math.max(MIN_POLL_MS, giveUpAt - now)), http.signal);
   }
 }
