@@ -1,8 +1,9 @@
 /**
  * `source.api_key_file`: the key read from a file (a mounted Kubernetes Secret, a Docker
- * secret), trimmed of the newline editors and `kubectl create secret` leave behind.
+ * secret), trimmed of the newline editors and `kubectl create secret` leave behind. A key
+ * file every local user can read is worth a warning (not an error: the key still works).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { registerSecret } from '../log/redact.ts';
 import type { ConfigIssue, ConfigPath } from './config-issue.ts';
 import { resolveFrom } from './config-paths.ts';
@@ -16,6 +17,8 @@ const KEY_FILE_PATH: ConfigPath = ['source', 'api_key_file'];
 export interface ApiKeyFileResult {
   apiKey?: string;
   issue?: ConfigIssue;
+  /** Set when the file is readable by every user (the "others" read bit). */
+  warning?: string;
 }
 
 /** Reads the key file named in the raw config data, relative to the config's folder. */
@@ -35,5 +38,17 @@ export async function readApiKeyFile(data: unknown, configDir: string, lineOf: L
   const apiKey = text.trim();
   if (apiKey === '') return issue('is empty; it must hold the API key');
   registerSecret(apiKey);
-  return { apiKey };
+  const warning = await worldReadable(resolved);
+  return { apiKey, ...(warning ? { warning } : {}) };
+}
+
+/**
+ * Only the "others" bit counts: group read is how Kubernetes gives a non-root container its
+ * Secret (`defaultMode: 0440` with `fsGroup`). Windows has no such bits.
+ */
+async function worldReadable(file: string): Promise<string | undefined> {
+  if (process.platform === 'win32') return undefined;
+  const mode = (await stat(file)).mode & 0o777;
+  if ((mode & 0o004) === 0) return undefined;
+  return `source.api_key_file ${file} is readable by every user of this machine (mode 0${mode.toString(8)}): chmod o-r it (600 or 400), or mount the Secret with defaultMode 0400 (0440 with fsGroup)`;
 }

@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configSchema, type AivisConfig } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
+import { createLogger, type Logger } from '../log/logger.ts';
 import { readApiKeyFile } from './api-key-file.ts';
 import { configErrorOf, isUnder, type ConfigIssue } from './config-issue.ts';
 import { resolveConfigPaths } from './config-paths.ts';
@@ -38,7 +39,8 @@ export interface LoadedConfig {
   path: string;
 }
 
-export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+/** `logger` takes the warnings (a key file readable by every user); errors are thrown. */
+export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, logger: Logger = createLogger()): Promise<LoadedConfig> {
   if (!file) throw new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG');
   const absolute = path.resolve(file);
   const dir = path.dirname(absolute);
@@ -52,6 +54,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   registerConfigSecrets(data, issues.map((issue) => issue.path));
   const keyFile = await readApiKeyFile(data, dir, lineOf);
   if (keyFile.issue) issues.push(keyFile.issue);
+  if (keyFile.warning) logger.warn(keyFile.warning);
 
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {

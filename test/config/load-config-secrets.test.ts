@@ -1,8 +1,9 @@
 /** Secrets: never read from the YAML text, never printed, always registered for redaction. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { clearSecrets, redact } from '../../src/log/redact.ts';
 import { configErrorLines, tempDir, writeConfig, yaml } from './config-files.ts';
 
@@ -218,6 +219,32 @@ describe('loadConfig: api_key_file', () => {
       max_retries: 6,
     });
     expect(redact(API_KEY)).toBe('[REDACTED]');
+  });
+
+  it('warns when every user can read the key file, not when only its owner and group can', async () => {
+    const file = await writeConfig(yaml`
+      source:
+        base_url: https://api.example.com
+        api_key_file: ./api-key
+    `);
+    const keyFile = path.join(path.dirname(file), 'api-key');
+    await writeFile(keyFile, `${API_KEY}\n`);
+    const warnings = async (mode: number) => {
+      await chmod(keyFile, mode);
+      const lines: string[] = [];
+      await loadConfig(file, {}, createLogger({ json: true, write: (line) => lines.push(line) }));
+      return lines.map((line) => JSON.parse(line) as { level: string; msg: string });
+    };
+    expect(await warnings(0o644)).toEqual([
+      {
+        ts: expect.any(String),
+        level: 'warn',
+        msg: `source.api_key_file ${keyFile} is readable by every user of this machine (mode 0644): chmod o-r it (600 or 400), or mount the Secret with defaultMode 0400 (0440 with fsGroup)`,
+      },
+    ]);
+    expect(await warnings(0o604)).toHaveLength(1);
+    expect(await warnings(0o600)).toEqual([]);
+    expect(await warnings(0o440)).toEqual([]);
   });
 
   it('names a key file that is missing, empty or a folder', async () => {

@@ -50,7 +50,7 @@ export async function startHarness(extraConfig = '', sandboxOptions: SandboxOpti
   sandbox = await startSandbox({ websites: 2, now: () => now, ...sandboxOptions });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-import-'));
   const keyFile = path.join(dir, 'api-key');
-  await writeFile(keyFile, sandbox.apiKey);
+  await writeFile(keyFile, sandbox.apiKey, { mode: 0o600 });
   const config = path.join(dir, 'aivis.yaml');
   await writeFile(config, `source:\n  base_url: ${sandbox.baseUrl}\n  api_key_file: ${keyFile}\n${extraConfig}`);
   const websiteId = sandbox.addWebsites(1)[0]!;
