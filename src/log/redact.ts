@@ -2,9 +2,25 @@
  * Secrets never appear in logs, errors, tables or snapshots (design §5). Every secret the
  * process learns (API key, database password, private key passphrase) is registered here
  * once, and every line the process writes passes through `redact`.
+ *
+ * What is masked:
+ * - every occurrence of a registered secret (and of its JSON-escaped form);
+ * - a leading part of one, at least `PREFIX_CHARS` long, standing as a token of its own: a
+ *   server that echoes a key shortened (`key sk_live_9f8e… is invalid`), a message that
+ *   previews the first characters of a value. "A token of its own" means no letter, digit,
+ *   `_` or `-` directly before or after it, so text that merely shares a key's first
+ *   characters (a vendor prefix such as `sk_live_` followed by another key) stays readable.
+ *   A prefix shorter than 8 characters is never masked: it says too little to be worth the
+ *   noise of masking common words.
+ * - any bearer token.
+ * The cost is one scan of the text per registered secret (a handful per process).
  */
 
 const MASK = '[REDACTED]';
+/** The shortest leading part of a secret that is masked on its own. */
+const PREFIX_CHARS = 8;
+/** Characters that continue a token: a prefix touching one is part of some other word. */
+const TOKEN_CHAR = /[A-Za-z0-9_-]/;
 const secrets = new Set<string>();
 
 /** Registers a secret; values shorter than 4 characters are ignored (they would mask noise). */
@@ -16,13 +32,33 @@ export function registerSecret(value: string | undefined | null): void {
   if (escaped !== value) secrets.add(escaped);
 }
 
-/** Replaces every registered secret, and any bearer token, in `text`. */
+/** Replaces every registered secret, every standalone prefix of one, and any bearer token, in `text`. */
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }
+  for (const secret of secrets) {
+    if (secret.length > PREFIX_CHARS) out = maskPrefixes(out, secret);
+  }
   return out.replace(/(Bearer\s+)[^\s"',]+/gi, `$1${MASK}`);
+}
+
+/** Masks each standalone run of `text` that is a leading part of `secret`, `PREFIX_CHARS` or longer. */
+function maskPrefixes(text: string, secret: string): string {
+  const head = secret.slice(0, PREFIX_CHARS);
+  let out = '';
+  let copied = 0;
+  for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
+    if (at < copied) continue;
+    let end = at + PREFIX_CHARS;
+    while (end < text.length && end - at < secret.length && text[end] === secret[end - at]) end++;
+    const standsAlone = !TOKEN_CHAR.test(text[at - 1] ?? '') && !TOKEN_CHAR.test(text[end] ?? '');
+    if (!standsAlone) continue;
+    out += text.slice(copied, at) + MASK;
+    copied = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** For tests: forget every registered secret. */

@@ -22,6 +22,14 @@ const echo =
     )(res, req);
   };
 
+/** An error envelope that quotes the start of the key it received, cut off with an ellipsis. */
+const shortened =
+  (status: number, code: string): Responder =>
+  (res, req) => {
+    const key = String(req.headers.authorization).slice('Bearer '.length);
+    json(status, { error: { code, message: `invalid key ${key.slice(0, 12)}… for this workspace` }, meta: { request_id: 'r-short' } })(res, req);
+  };
+
 describe('the API key never leaks', () => {
   let f: ClientFixture;
   afterEach(async () => {
@@ -38,6 +46,8 @@ describe('the API key never leaks', () => {
     ['connection resets', [reset, reset]],
     ['truncated bodies', [truncated, truncated]],
     ['a body that is not JSON', [json(200, `{"oops": "${API_KEY}`), json(200, `{"oops": "${API_KEY}`)]],
+    // A gateway that shortens the key it quotes: a prefix of 8+ characters is masked too.
+    ['an error quoting the key shortened', [shortened(404, 'not_found')]],
     // JSON.parse quotes the first characters of bad input: a fragment of the key redaction cannot spot.
     ['a body that is the bare key', [json(200, API_KEY), json(200, `{"a": ${API_KEY}}`)]],
     ['an envelope that breaks the contract', [json(200, { data: { id: API_KEY }, meta: { request_id: 'r1' } })]],

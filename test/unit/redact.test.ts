@@ -15,6 +15,21 @@ describe('redaction', () => {
     expect(redact(`raw ${password}`)).toBe('raw [REDACTED]');
   });
 
+  it('masks a leading part of a secret, 8 characters or more, that stands as a token of its own', () => {
+    registerSecret('sk_live_9f8e7d6c5b4a');
+    expect(redact('key sk_live_9f8e… is not valid')).toBe('key [REDACTED]… is not valid');
+    expect(redact('got "sk_live_9f8e7d6c5"... (20 characters)')).toBe('got "[REDACTED]"... (20 characters)');
+    expect(redact('ends with sk_live_9')).toBe('ends with [REDACTED]');
+    expect(redact('sk_live_ alone, twice: sk_live_9f8e7d sk_live_9f8e7d.')).toBe('[REDACTED] alone, twice: [REDACTED] [REDACTED].');
+  });
+
+  it('leaves text that only shares a few first characters, or continues into another word', () => {
+    registerSecret('sk_live_9f8e7d6c5b4a');
+    expect(redact('sk_live is 7 characters')).toBe('sk_live is 7 characters');
+    expect(redact('another key sk_live_0123456789 and sk_live_9f8e7dX')).toBe('another key sk_live_0123456789 and sk_live_9f8e7dX');
+    expect(redact('xsk_live_9f8e7d6c')).toBe('xsk_live_9f8e7d6c');
+  });
+
   it('masks bearer tokens it was never told about', () => {
     expect(redact('Authorization: Bearer abc.def-123')).toBe('Authorization: Bearer [REDACTED]');
   });
