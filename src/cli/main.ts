@@ -11,6 +11,7 @@ import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import { refuseSwitchValues } from './cli-arguments.ts';
 import { commands } from './commands/index.ts';
+import { packageVersion } from './package-version.ts';
 
 export async function main(argv: string[]): Promise<number> {
   const parser = yargs(argv)
@@ -27,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     .demandCommand(1, 'Name a command: aivis --help lists them.')
     .strict()
     .help()
-    .version()
+    .version(packageVersion())
     .exitProcess(false)
     // Global, so it runs after the command's builder has declared the command's switches. yargs
     // passes its options (`boolean` lists the switches); its types only name the aliases.
@@ -62,8 +63,8 @@ function reportFailure(message: string, exitCode: ExitCode): ExitCode {
   return exitCode;
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
-if (invokedDirectly || process.argv[1]?.endsWith('/aivis')) {
+/** Runs the command line as the process's one job: its exit code becomes the process's. */
+export function run(argv: string[]): void {
   if (!process.stderr.isTTY) {
     // Node prints its own warnings (a dependency's deprecation, a listener leak) as plain
     // text; off a terminal they become log lines like everything else on stderr.
@@ -71,7 +72,12 @@ if (invokedDirectly || process.argv[1]?.endsWith('/aivis')) {
     process.removeAllListeners('warning');
     process.on('warning', (warning) => logger.warn(warning.message, { warning: warning.name }));
   }
-  main(hideBin(process.argv)).then((code) => {
+  main(argv).then((code) => {
     process.exitCode = code;
   });
 }
+
+// `node dist/src/cli/main.js` (the container image) and `node src/cli/main.ts` (tests); the
+// installed `aivis` command comes through bin/aivis.cjs, which checks the Node version first.
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) run(hideBin(process.argv));
