@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
+import { finalMessage } from '../support/json-lines.ts';
 import { startTlsFront, type TlsFront } from '../support/tls-front.ts';
 
 const HOST = 'api.aivis.test';
@@ -77,8 +78,8 @@ describe('aivis behind an HTTPS proxy', () => {
     const env = { ...NO_PROXY_ENV, AIVIS_NET_KEY: sandbox.apiKey, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: undefined };
     const result = await runCli(['sync', '--config', file], env).done;
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      `aivis: TLS certificate not trusted (no complete response, request_id none): GET /public/v2/websites: UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate; if the root CA is installed locally, try running Node.js with --use-system-ca; if a proxy or gateway presents your organisation's certificate, point NODE_EXTRA_CA_CERTS at that CA's PEM file`,
+    expect(finalMessage(result.stderr)).toContain(
+      `TLS certificate not trusted (no complete response, request_id none): GET /public/v2/websites: UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate; if the root CA is installed locally, try running Node.js with --use-system-ca; if a proxy or gateway presents your organisation's certificate, point NODE_EXTRA_CA_CERTS at that CA's PEM file`,
     );
     // A certificate does not get better on a second try: one tunnel, no retries.
     expect(proxy.log.map((e) => e.line)).toEqual([`CONNECT ${HOST}:${front.port}`]);

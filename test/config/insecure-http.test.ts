@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { failureLine, jsonLines } from '../support/json-lines.ts';
 import { configErrorLines, writeConfig, yaml } from './config-files.ts';
 
 const env = { AIVIS_API_KEY: 'sk_test_http_key', SF_PASSWORD: 'sf-secret-pw' };
@@ -92,10 +93,15 @@ describe('http:// URLs', () => {
         (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
       );
     });
-    expect(result).toEqual({
+    expect({ ...result, stderr: jsonLines(result.stderr) }).toEqual({
       code: 2,
       stdout: '',
-      stderr: `aivis: ${file}:2: source.base_url: http:// would send the API key in clear to api.example.com; use https://, or set source.allow_insecure_http: true if every hop to that host is trusted\n`,
+      stderr: [
+        failureLine(
+          `${file}:2: source.base_url: http:// would send the API key in clear to api.example.com; use https://, or set source.allow_insecure_http: true if every hop to that host is trusted`,
+          2,
+        ),
+      ],
     });
   });
 });

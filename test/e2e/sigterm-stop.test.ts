@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { mentionsTable, runsTable, stateTable } from '../../src/tables/index.ts';
 import { runCli } from '../support/cli-process.ts';
+import { finalMessage } from '../support/json-lines.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
 import { until } from '../support/until.ts';
 import { comparable, expectedTables } from './expected-rows.ts';
@@ -61,7 +62,7 @@ describe('SIGTERM during a slow API response (real CLI process, real Postgres)',
     child.kill('SIGTERM');
     const stopped = await done;
     expect(stopped.code).toBe(1);
-    expect(stopped.stderr).toContain(`aivis: ${STOP_MESSAGE}`);
+    expect(finalMessage(stopped.stderr)).toBe(STOP_MESSAGE);
     expect(stopped.stderr).not.toContain(world.sandbox.apiKey);
     const runs = await world.rows(runsTable);
     expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', STOP_MESSAGE]]);
