@@ -10,7 +10,10 @@ import type { ImportPromptsArgs } from '../../src/cli/commands/import-prompts.ts
 import { importPrompts } from '../../src/cli/commands/import-prompts.ts';
 import { AivisError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { TestClock, until } from '../client/support/test-clock.ts';
+import { TestClock } from '../client/support/test-clock.ts';
+// Bounded in time, not in event-loop turns: the journal's fsyncs before the first poll take
+// real disk time, which a busy machine stretches past any fixed number of turns.
+import { until } from '../support/until.ts';
 import { promptsCsv, startHarness, type Harness } from './import-harness.ts';
 
 let h: Harness;
