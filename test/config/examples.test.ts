@@ -28,7 +28,7 @@ function dummyEnv(names: readonly string[]): NodeJS.ProcessEnv {
 /** Writes `text` into a fresh folder with its api_key_file pointed at a dummy key there. */
 async function withDummyKeyFile(text: string): Promise<string> {
   const dir = await tempDir();
-  await writeFile(path.join(dir, 'api-key'), 'sk_dummy_example_key\n');
+  await writeFile(path.join(dir, 'api-key'), 'sk_dummy_example_key\n', { mode: 0o600 });
   const file = path.join(dir, 'config.yaml');
   await writeFile(file, text.replace(/^(\s*api_key_file:)\s*\S+/m, `$1 ${path.join(dir, 'api-key')}`));
   return file;

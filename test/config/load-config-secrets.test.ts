@@ -208,7 +208,7 @@ describe('loadConfig: api_key_file', () => {
         base_url: https://api.example.com
         api_key_file: ./api-key
     `);
-    await writeFile(path.join(path.dirname(file), 'api-key'), `${API_KEY}\n`);
+    await writeFile(path.join(path.dirname(file), 'api-key'), `${API_KEY}\n`, { mode: 0o600 });
     const loaded = await loadConfig(file, {});
     expect(loaded.apiKey).toBe(API_KEY);
     expect(loaded.config.source).toEqual({
@@ -274,7 +274,7 @@ describe('loadConfig: api_key_file', () => {
         api_key: \${AIVIS_API_KEY}
         api_key_file: ./api-key
     `);
-    await writeFile(path.join(path.dirname(file), 'api-key'), 'sk_other_key_1234');
+    await writeFile(path.join(path.dirname(file), 'api-key'), 'sk_other_key_1234', { mode: 0o600 });
     await expect(loadConfig(file, { AIVIS_API_KEY: API_KEY })).rejects.toThrow(
       `${file}:1: source: give exactly one of api_key (as \${VAR}) or api_key_file`,
     );

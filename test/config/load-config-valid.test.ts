@@ -102,7 +102,7 @@ describe('loadConfig: full config per destination', () => {
     const file = await writeConfig(fullSource + destination);
     const dir = path.dirname(file);
     await mkdir(path.join(dir, 'secrets'));
-    await writeFile(path.join(dir, 'secrets', 'api-key'), '  sk_test_from_file_42\n');
+    await writeFile(path.join(dir, 'secrets', 'api-key'), '  sk_test_from_file_42\n', { mode: 0o600 });
     return { dir, loaded: await loadConfig(file, { ...env, ...extraEnv }) };
   }
 
