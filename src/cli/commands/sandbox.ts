@@ -9,7 +9,6 @@ import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
 import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createLogger } from '../../log/logger.ts';
-import { startSandbox } from '../../sandbox/index.ts';
 
 interface SandboxArgs {
   port: number;
@@ -23,7 +22,7 @@ const VARIANT_HELP = ['Variants (--variant NAME, repeatable or comma-separated):
 
 /** `--variant a --variant b,c` as checked names; an unknown one is a usage error naming the known ones. */
 function variantsOf(values: readonly string[] | undefined): SandboxVariant[] {
-  const names = (values ?? []).flatMap((value) => parseList(value) ?? []);
+  const names = (values ?? []).flatMap((value) => parseList(value, '--variant') ?? []);
   try {
     return [...checkVariants(names)];
   } catch (error) {
