@@ -61,7 +61,7 @@ describe('aivis sandbox', () => {
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
-    expect(stderr).toBe(`aivis: --variant: unknown sandbox variant "bogus" (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).\n`);
+    expect(jsonLines(stderr)).toEqual([failureLine(`--variant: unknown sandbox variant "bogus" (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`, 2)]);
   });
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {
