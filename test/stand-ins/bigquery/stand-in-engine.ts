@@ -11,6 +11,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import { BigqueryFault, duplicate, fromDuckdb, invalid, invalidQuery, notFound } from './stand-in-errors.ts';
 import { ParameterError, duckdbType, referencedTables, toDuckdb, type RestQueryParameter } from './stand-in-sql.ts';
+import { beyondMicroseconds, loadTimestampMessage } from './stand-in-timestamps.ts';
 
 export interface FieldResource {
   name: string;
@@ -141,17 +142,24 @@ export class StandInEngine {
   async load(dataset: string, table: string, ndjson: Buffer): Promise<number> {
     const fields = this.table(dataset, table).schema.fields;
     const known = new Set(fields.map((f) => f.name));
+    const timestamps = fields.filter((f) => f.type === 'TIMESTAMP').map((f) => f.name);
     const lines = ndjson.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+    let position = 0;
     lines.forEach((line, i) => {
-      let record: unknown;
+      let record: Record<string, unknown>;
       try {
-        record = JSON.parse(line);
+        record = JSON.parse(line) as Record<string, unknown>;
       } catch {
         throw invalid(`Error while reading data, error message: JSON table encountered too many errors, giving up. Rows: ${i + 1}; errors: 1. JSON parsing error in row starting at position ${i}`);
       }
-      for (const key of Object.keys(record as object)) {
+      for (const key of Object.keys(record)) {
         if (!known.has(key)) throw invalid(`Error while reading data, error message: JSON parsing error in row starting at position 0: No such field: ${key}.`);
       }
+      for (const field of timestamps) {
+        const value = record[field];
+        if (typeof value === 'string' && beyondMicroseconds(value)) throw invalid(loadTimestampMessage(position, field, value));
+      }
+      position += Buffer.byteLength(line) + 1;
     });
     if (!lines.length) return 0;
     const file = path.join(os.tmpdir(), `bq-stand-in-${randomUUID()}.ndjson`);

@@ -7,8 +7,12 @@
  * 3. `PARSE_JSON(x[, wide_number_mode=>'...'])` -> `CAST(x AS JSON)` (DuckDB keeps the text).
  * 4. `IN UNNEST(@list)` -> `IN (SELECT UNNEST(<list literal>))`.
  * 5. `@name` -> a typed DuckDB literal of the named query parameter.
+ * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
+ * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
  * Anything else goes to DuckDB as written (QUALIFY, MERGE, ROW_NUMBER, COUNT(*) all exist there).
  */
+
+import { LITERAL_TIMESTAMP_MESSAGE, beyondMicroseconds, parameterTimestampMessage } from './stand-in-timestamps.ts';
 
 /** A `queryParameters[]` entry as the REST API carries it. */
 export interface RestQueryParameter {
@@ -31,6 +35,9 @@ export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] 
     if (!param) throw new ParameterError(`Query parameter '${name}' not found`);
     return parameterLiteral(param);
   };
+  for (const [, text] of sql.matchAll(/\bTIMESTAMP\s+'([^']*)'/gi)) {
+    if (beyondMicroseconds(text!)) throw new ParameterError(LITERAL_TIMESTAMP_MESSAGE);
+  }
   return sql
     .replace(/`[\w-]+\.(\w+)\.(\w+)`/g, '"$1"."$2"')
     .replace(/`(\w+)`/g, '"$1"')
@@ -72,5 +79,6 @@ function scalarLiteral(type: string, raw: string | number | boolean | null): str
   const value = String(raw);
   if (type === 'INT64' && !/^-?\d+$/.test(value)) throw new ParameterError(`Invalid INT64 value: ${value}`);
   if (type === 'BOOL' && !/^(true|false)$/i.test(value)) throw new ParameterError(`Invalid BOOL value: ${value}`);
+  if (type === 'TIMESTAMP' && beyondMicroseconds(value)) throw new ParameterError(parameterTimestampMessage(value));
   return `'${value.replaceAll("'", "''")}'::${duck}`;
 }

@@ -64,6 +64,24 @@ describe('BigQuery stand-in', () => {
     );
   });
 
+  it('refuses a TIMESTAMP beyond microseconds in a load job, a query parameter and a literal, in BigQuery words', async () => {
+    const line2 = '{"id":"n2","n":null,"ts":"2026-01-02T03:04:05.123456789Z","j":null}\n';
+    await expect(load('s', '{"id":"n1","n":null,"ts":"2026-01-02T03:04:05.123456Z","j":null}\n' + line2)).rejects.toThrow(
+      'Error while reading data, error message: JSON parsing error in row starting at position 65: ' +
+        "Could not parse '2026-01-02T03:04:05.123456789Z' as a timestamp. Required format is YYYY-MM-DD HH:MM[:SS[.SSSSSS]] " +
+        'Field: ts; Value: 2026-01-02T03:04:05.123456789Z',
+    );
+    // Nothing of a failed load lands.
+    expect((await raw("SELECT COUNT(*) FROM `aivis-test.ds.s` WHERE id IN ('n1', 'n2')")).rows).toEqual([['0']]);
+    await expect(bigquery.createQueryJob({ query: 'SELECT @t AS t', params: { t: bigquery.timestamp('2026-01-02T03:04:05.123456789Z') } })).rejects.toMatchObject({
+      message: "Invalid timestamp: '2026-01-02T03:04:05.123456789Z'",
+      errors: [{ reason: 'invalidQuery' }],
+    });
+    await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.1234567+00' AS t")).rejects.toThrow('Invalid TIMESTAMP literal');
+    // Six digits are fine everywhere.
+    await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.123456+00' AS t")).resolves.toMatchObject({ rows: [['1767323045123456']] });
+  });
+
   it('rejects a MERGE whose source matches one target row with several source rows', async () => {
     await load('s', '{"id":"a","n":"2","ts":null,"j":null}\n');
     const merge = [
