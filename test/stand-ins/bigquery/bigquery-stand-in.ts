@@ -6,7 +6,11 @@
  * runs the SQL on DuckDB (`stand-in-engine.ts`). Jobs finish synchronously: they are DONE by
  * the time their insert returns, which the client handles like a fast real job.
  *
- * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job.
+ * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job;
+ * `hold(matches)` stops the next matching query job between its work and its commit (its
+ * snapshot taken, its changes made but not visible) until the test releases it, and
+ * `conflict(matches)` tells when a matching mutation has lost a conflict, so tests can
+ * interleave jobs exactly as BigQuery may.
  *
  * It also answers `POST /token` like Google's STS token exchange, so a process that only has
  * Application Default Credentials (`GOOGLE_APPLICATION_CREDENTIALS` naming an
@@ -17,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BigqueryFault, accessDenied, duplicate, notFound, type ErrorProto } from './stand-in-errors.ts';
-import { StandInEngine, type QueryResult, type TableResource } from './stand-in-engine.ts';
+import { StandInEngine, type EngineOptions, type QueryResult, type TableResource } from './stand-in-engine.ts';
 import type { RestQueryParameter } from './stand-in-sql.ts';
 
 export interface StandInJob {
@@ -27,6 +31,12 @@ export interface StandInJob {
   statistics: Record<string, unknown>;
   result?: QueryResult;
   fault?: BigqueryFault;
+}
+
+/** A job stopped before its commit: `reached` once it is there, `release()` to let it commit. */
+export interface JobHold {
+  readonly reached: Promise<StandInJob>;
+  release(): void;
 }
 
 export interface BigqueryStandIn {
@@ -39,20 +49,50 @@ export interface BigqueryStandIn {
   readonly tokenExchanges: number;
   /** Called when a job has finished, before its insert is answered (e.g. to kill a client right there). */
   onJobDone: ((job: StandInJob) => void) | undefined;
+  /** Stops the next query job `matches` accepts before its commit, until released. */
+  hold(matches: (job: StandInJob) => boolean): JobHold;
+  /** Resolves when the next mutation `matches` accepts loses a conflict (and waits for the winner). */
+  conflict(matches: (job: StandInJob) => boolean): Promise<StandInJob>;
   /** Answers 403 for operations that need `permission` (e.g. `bigquery.tables.create`). */
   deny(permission: string): void;
   allowAll(): void;
   close(): Promise<void>;
 }
 
-export async function startBigqueryStandIn(options: { projectId?: string } = {}): Promise<BigqueryStandIn> {
+export async function startBigqueryStandIn(options: { projectId?: string } & EngineOptions = {}): Promise<BigqueryStandIn> {
   const projectId = options.projectId ?? 'aivis-test';
-  const engine = await StandInEngine.create(projectId);
+  const engine = await StandInEngine.create(projectId, options);
   const denied = new Set<string>();
   const jobs: StandInJob[] = [];
   const byId = new Map<string, StandInJob>();
   const hooks: { onJobDone: ((job: StandInJob) => void) | undefined } = { onJobDone: undefined };
   let tokenExchanges = 0;
+  const holds: { matches: (job: StandInJob) => boolean; reach: (job: StandInJob) => void; released: Promise<void> }[] = [];
+
+  const hold = (matches: (job: StandInJob) => boolean): JobHold => {
+    let reach!: (job: StandInJob) => void;
+    let release!: () => void;
+    const reached = new Promise<StandInJob>((resolve) => (reach = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    holds.push({ matches, reach, released });
+    return { reached, release };
+  };
+
+  const conflictWatches: { matches: (job: StandInJob) => boolean; notify: (job: StandInJob) => void }[] = [];
+  const conflict = (matches: (job: StandInJob) => boolean) => new Promise<StandInJob>((notify) => conflictWatches.push({ matches, notify }));
+  const lostConflict = (job: StandInJob) => {
+    const index = conflictWatches.findIndex((w) => w.matches(job));
+    if (index >= 0) conflictWatches.splice(index, 1)[0]!.notify(job);
+  };
+
+  /** Each hold stops one job, the first it matches. */
+  const pauseIfHeld = async (job: StandInJob) => {
+    const index = holds.findIndex((h) => h.matches(job));
+    if (index < 0) return;
+    const [held] = holds.splice(index, 1);
+    held!.reach(job);
+    await held!.released;
+  };
 
   const requirePermission = (permission: string, dataset = '') => {
     if (denied.has(permission)) throw accessDenied(permission, projectId, dataset);
@@ -83,7 +123,7 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
       if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(query.query)) {
         for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.updateData', ref);
       }
-      const result = await engine.query(query.query, query.queryParameters ?? []);
+      const result = await engine.query(query.query, query.queryParameters ?? [], { beforeCommit: () => pauseIfHeld(job), onConflict: () => lostConflict(job) });
       job.result = result;
       const dml = result.affectedRows !== undefined ? { numDmlAffectedRows: String(result.affectedRows) } : {};
       job.statistics = { ...job.statistics, totalBytesProcessed: String(result.bytesProcessed), query: { totalBytesProcessed: String(result.bytesProcessed), ...dml } };
@@ -254,6 +294,8 @@ export async function startBigqueryStandIn(options: { projectId?: string } = {})
     set onJobDone(hook) {
       hooks.onJobDone = hook;
     },
+    hold,
+    conflict,
     deny: (permission) => void denied.add(permission),
     allowAll: () => denied.clear(),
     async close() {

@@ -3,14 +3,22 @@
  * resources BigQuery would return) over an in-memory DuckDB that holds the rows. It enforces
  * what BigQuery enforces and DuckDB does not: a MERGE source that matches a target row
  * several times, a value assigned to a column of another type, unknown fields in a load.
+ *
+ * Every query job runs in its own DuckDB transaction on its own connection, so jobs that
+ * arrive together see snapshots and conflict the way BigQuery's do
+ * (`stand-in-dml-concurrency.ts`); `beforeCommit` lets a test hold a job between its work and
+ * its commit.
  */
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { bigqueryType, encodeCell } from './stand-in-cells.ts';
+import { DmlScheduler, isDuckdbConflict, serializationFailure, type MutationTicket } from './stand-in-dml-concurrency.ts';
 import { BigqueryFault, duplicate, fromDuckdb, invalid, invalidQuery, notFound } from './stand-in-errors.ts';
-import { ParameterError, duckdbType, referencedTables, toDuckdb, type RestQueryParameter } from './stand-in-sql.ts';
+import { checkMerge, parseMerge } from './stand-in-merge-check.ts';
+import { ParameterError, duckdbType, parseCreateTableAs, referencedTables, toDuckdb, type CreateTableAs, type RestQueryParameter } from './stand-in-sql.ts';
 import { beyondMicroseconds, loadTimestampMessage } from './stand-in-timestamps.ts';
 
 export interface FieldResource {
@@ -35,38 +43,62 @@ export interface QueryResult {
   bytesProcessed: number;
 }
 
+export interface EngineOptions {
+  /** Reruns of a mutating statement that lost a conflict, before it fails (BigQuery: 3). */
+  dmlReruns?: number;
+}
+
+export interface QueryControl {
+  /** Runs after the job's work, before its commit; a test may hold the job here. */
+  beforeCommit?: () => Promise<void>;
+  /** Runs when a mutation lost a conflict, before it waits for the winner to finish. */
+  onConflict?: () => void;
+}
+
 /**
  * A stand-in figure for `totalBytesProcessed`: BigQuery's minimum of 10 MB per table a query
  * references. Deterministic, so tests can assert what the run summary adds up.
  */
 export const BYTES_PER_REFERENCED_TABLE = 10 * 1024 * 1024;
 
-const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';
+
+const MUTATING = /^\s*(UPDATE|DELETE|MERGE)\b/i;
+const DML = /^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i;
+/** What `#attempt` returns when the job lost a conflict and may be rerun. */
+const CONFLICT = Symbol('conflict');
 
 export class StandInEngine {
   readonly project: string;
   readonly datasets = new Map<string, { location: string }>();
   readonly tables = new Map<string, TableResource>();
-  readonly #connection: DuckDBConnection;
+  readonly #instance: DuckDBInstance;
+  /** Catalog changes (schemas, tables, columns) go one at a time through this connection. */
+  readonly #catalog: DuckDBConnection;
+  readonly #dml: DmlScheduler;
+  /** Tables a `CREATE TABLE ... AS` is committing, until it has. */
+  readonly #creating = new Map<string, Promise<unknown>>();
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(project: string, connection: DuckDBConnection) {
+  private constructor(project: string, instance: DuckDBInstance, catalog: DuckDBConnection, options: EngineOptions) {
     this.project = project;
-    this.#connection = connection;
+    this.#instance = instance;
+    this.#catalog = catalog;
+    this.#dml = new DmlScheduler(options.dmlReruns ?? 3);
   }
 
-  static async create(project: string): Promise<StandInEngine> {
+  static async create(project: string, options: EngineOptions = {}): Promise<StandInEngine> {
     const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    await connection.run(`SET TimeZone = 'UTC'`);
-    return new StandInEngine(project, connection);
+    const catalog = await instance.connect();
+    await catalog.run(`SET GLOBAL TimeZone = 'UTC'`);
+    return new StandInEngine(project, instance, catalog, options);
   }
 
   close(): void {
-    this.#connection.closeSync();
+    this.#catalog.closeSync();
+    this.#instance.closeSync();
   }
 
-  /** DuckDB runs one statement at a time; HTTP requests arrive concurrently. */
+  /** Catalog changes one at a time; HTTP requests arrive concurrently. */
   #serial<T>(work: () => Promise<T>): Promise<T> {
     const next = this.#queue.then(work, work);
     this.#queue = next.catch(() => undefined);
@@ -75,7 +107,7 @@ export class StandInEngine {
 
   async createDataset(dataset: string, location: string): Promise<void> {
     if (this.datasets.has(dataset)) throw duplicate(`Dataset ${this.project}:${dataset}`);
-    await this.#serial(() => this.#connection.run(`CREATE SCHEMA "${dataset}"`));
+    await this.#serial(() => this.#catalog.run(`CREATE SCHEMA "${dataset}"`));
     this.datasets.set(dataset, { location });
   }
 
@@ -95,16 +127,19 @@ export class StandInEngine {
   async createTable(dataset: string, resource: TableResource): Promise<TableResource> {
     this.dataset(dataset);
     const table = resource.tableReference.tableId;
-    if (this.tables.has(`${dataset}.${table}`)) throw duplicate(`Table ${this.project}:${dataset}.${table}`);
+    if (this.#exists(dataset, table)) throw duplicate(`Table ${this.project}:${dataset}.${table}`);
     const fields = resource.schema?.fields ?? [];
     for (const name of [resource.timePartitioning?.field, ...(resource.clustering?.fields ?? [])]) {
       if (name !== undefined && !fields.some((f) => f.name === name)) throw invalid(`The field specified for partitioning or clustering cannot be found in the schema: ${name}`);
     }
-    const columns = fields.map((f) => `"${f.name}" ${duckdbType(f.type)}${f.mode === 'REQUIRED' ? ' NOT NULL' : ''}`);
-    await this.#serial(() => this.#connection.run(`CREATE TABLE "${dataset}"."${table}" (${columns.join(', ')})`));
+    await this.#serial(() => this.#catalog.run(`CREATE TABLE "${dataset}"."${table}" (${columnDefinitions(fields)})`));
     const stored: TableResource = { ...resource, tableReference: { projectId: this.project, datasetId: dataset, tableId: table } };
     this.tables.set(`${dataset}.${table}`, stored);
     return stored;
+  }
+
+  #exists(dataset: string, table: string): boolean {
+    return this.tables.has(`${dataset}.${table}`) || this.#creating.has(`${dataset}.${table}`);
   }
 
   /** `tables.patch` with a schema: BigQuery accepts only appended NULLABLE fields. */
@@ -123,7 +158,7 @@ export class StandInEngine {
       if (field.mode === 'REQUIRED') throw invalid(`Provided Schema does not match Table ${this.project}:${dataset}.${table}. Cannot add required fields to an existing schema. (field: ${field.name})`);
     }
     for (const field of added) {
-      await this.#serial(() => this.#connection.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${duckdbType(field.type)}`));
+      await this.#serial(() => this.#catalog.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${duckdbType(field.type)}`));
     }
     current.schema = { fields: [...old, ...added] };
     return current;
@@ -131,7 +166,7 @@ export class StandInEngine {
 
   async deleteTable(dataset: string, table: string): Promise<void> {
     this.table(dataset, table);
-    await this.#serial(() => this.#connection.run(`DROP TABLE "${dataset}"."${table}"`));
+    await this.#serial(() => this.#catalog.run(`DROP TABLE "${dataset}"."${table}"`));
     this.tables.delete(`${dataset}.${table}`);
   }
 
@@ -167,11 +202,12 @@ export class StandInEngine {
     const columns = fields.map((f) => `"${f.name}": '${duckdbType(f.type)}'`).join(', ');
     const names = fields.map((f) => `"${f.name}"`).join(', ');
     try {
-      await this.#serial(() =>
-        this.#connection.run(
-          `INSERT INTO "${dataset}"."${table}" (${names}) SELECT ${names} FROM read_json('${file}', format = 'newline_delimited', columns = {${columns}})`,
-        ),
-      );
+      const connection = await this.#instance.connect();
+      try {
+        await connection.run(`INSERT INTO "${dataset}"."${table}" (${names}) SELECT ${names} FROM read_json('${file}', format = 'newline_delimited', columns = {${columns}})`);
+      } finally {
+        connection.closeSync();
+      }
     } catch (error) {
       throw invalid(`Error while reading data, error message: ${fromDuckdb(error).message}`);
     } finally {
@@ -180,116 +216,140 @@ export class StandInEngine {
     return lines.length;
   }
 
-  async query(sql: string, parameters: readonly RestQueryParameter[] = []): Promise<QueryResult> {
+  async query(sql: string, parameters: readonly RestQueryParameter[] = [], control: QueryControl = {}): Promise<QueryResult> {
+    const create = translated(() => parseCreateTableAs(sql));
+    if (create) return this.#createTableAs(create, parameters, control);
     const refs = referencedTables(sql);
     for (const ref of refs) this.table(ref.dataset, ref.table);
-    let duck: string;
+    const duck = translated(() => toDuckdb(sql, parameters));
+    if (!MUTATING.test(sql)) return (await this.#attempt(duck, sql, control)) as QueryResult;
+    const target = `${this.project}:${refs[0]!.dataset}.${refs[0]!.table}`;
+    const ticket = await this.#dml.begin(target);
     try {
-      duck = toDuckdb(sql, parameters);
-    } catch (error) {
-      if (error instanceof ParameterError) throw invalidQuery(error.message);
-      throw error;
+      for (let reruns = 0; ; reruns++) {
+        const outcome = await this.#attempt(duck, sql, control, ticket);
+        if (outcome !== CONFLICT) return outcome;
+        control.onConflict?.();
+        // A conflict is decided when the other statement commits: wait for it either way.
+        await ticket.othersFinished();
+        if (reruns >= this.#dml.reruns) throw serializationFailure(target);
+        ticket.renew();
+      }
+    } finally {
+      ticket.finish();
     }
-    return this.#serial(async () => {
-      const merge = parseMerge(duck);
-      if (merge) await this.#checkMerge(merge);
-      let reader;
+  }
+
+  /** One run of a statement in its own transaction; CONFLICT when a mutation lost to another. */
+  async #attempt(duck: string, sql: string, control: QueryControl, ticket?: MutationTicket): Promise<QueryResult | typeof CONFLICT> {
+    const connection = await this.#instance.connect();
+    let open = false;
+    const rollback = async () => {
+      if (open) await connection.run('ROLLBACK').catch(() => undefined);
+      open = false;
+    };
+    try {
+      await connection.run('BEGIN TRANSACTION');
+      open = true;
+      let result: QueryResult;
+      let changes: boolean;
       try {
-        reader = await this.#connection.runAndReadAll(duck);
+        const merge = parseMerge(duck);
+        const matched = merge ? await checkMerge(connection, merge, this.table(merge.target.dataset, merge.target.table).schema.fields) : 0;
+        const reader = await connection.runAndReadAll(duck);
+        const bytesProcessed = new Set(referencedTables(sql).map((r) => `${r.dataset}.${r.table}`)).size * BYTES_PER_REFERENCED_TABLE;
+        if (DML.test(sql)) {
+          const affectedRows = Number(reader.getRows()[0]?.[0] ?? 0);
+          result = { schema: { fields: [] }, rows: [], affectedRows, bytesProcessed };
+          // A MERGE whose matched rows it can change mutates; one that only inserts does not.
+          changes = merge ? merge.changesMatched && matched > 0 : affectedRows > 0;
+        } else {
+          const types = reader.columnTypes();
+          const fields = reader.columnNames().map((name, i) => ({ name, type: bigqueryType(types[i]!), mode: 'NULLABLE' }));
+          result = { schema: { fields }, rows: reader.getRows().map((row) => ({ f: row.map((value) => ({ v: encodeCell(value) })) })), bytesProcessed };
+          changes = false;
+        }
       } catch (error) {
+        await rollback();
+        if (ticket && isDuckdbConflict(error)) return CONFLICT;
         throw error instanceof BigqueryFault ? error : fromDuckdb(error);
       }
-      const bytesProcessed = new Set(refs.map((r) => `${r.dataset}.${r.table}`)).size * BYTES_PER_REFERENCED_TABLE;
-      const names = reader.columnNames();
-      if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(sql)) {
-        const count = reader.getRows()[0]?.[0];
-        return { schema: { fields: [] }, rows: [], affectedRows: Number(count ?? 0), bytesProcessed };
+      await control.beforeCommit?.();
+      if (ticket && changes && ticket.changedSince()) {
+        await rollback();
+        return CONFLICT;
       }
-      const types = reader.columnTypes();
-      const fields = names.map((name, i) => ({ name, type: bigqueryType(types[i]!), mode: 'NULLABLE' }));
-      const rows = reader.getRows().map((row) => ({ f: row.map((value) => ({ v: encodeCell(value) })) }));
-      return { schema: { fields }, rows, bytesProcessed };
-    });
-  }
-
-  /** BigQuery refuses a MERGE that matches a target row twice, and assignments across types. */
-  async #checkMerge(merge: ParsedMerge): Promise<void> {
-    const { target, source, condition } = merge;
-    const multi = await this.#connection.runAndReadAll(
-      `SELECT COUNT(*) FROM (SELECT 1 FROM ${target} AS T JOIN ${source} AS S ON ${condition} GROUP BY T.rowid HAVING COUNT(*) > 1)`,
-    ).catch((error: unknown) => {
-      throw fromDuckdb(error);
-    });
-    if (Number(multi.getRows()[0]?.[0] ?? 0) > 0) throw invalidQuery(MULTI_MATCH);
-    const [dataset, table] = target.split('.').map((part) => part.replaceAll('"', ''));
-    const targetFields = this.table(dataset!, table!).schema.fields;
-    const sourceShape = await this.#connection.runAndReadAll(`SELECT S.* FROM ${source} AS S LIMIT 0`);
-    const sourceTypes = new Map(sourceShape.columnNames().map((name, i) => [name, bigqueryType(sourceShape.columnTypes()[i]!)]));
-    for (const { column, sourceColumn } of merge.assignments) {
-      const to = targetFields.find((f) => f.name === column);
-      const from = sourceTypes.get(sourceColumn);
-      if (!to || !from) continue;
-      if (to.type !== from && !(to.type === 'FLOAT64' && from === 'INT64')) {
-        throw invalidQuery(`Value of type ${from} cannot be assigned to ${column}, which has type ${to.type}`);
+      try {
+        await connection.run('COMMIT');
+        open = false;
+      } catch (error) {
+        await rollback();
+        if (ticket && isDuckdbConflict(error)) return CONFLICT;
+        throw fromDuckdb(error);
       }
+      if (ticket && changes) ticket.committedChange();
+      return result;
+    } finally {
+      await rollback();
+      connection.closeSync();
     }
   }
-}
 
-interface ParsedMerge {
-  target: string;
-  source: string;
-  condition: string;
-  /** Target columns assigned straight from a source column (`col = S.col`, `INSERT ... VALUES (S.col)`). */
-  assignments: { column: string; sourceColumn: string }[];
-}
-
-function parseMerge(sql: string): ParsedMerge | undefined {
-  const m = /^\s*MERGE\s+(?:INTO\s+)?("\w+"\."\w+")\s+(?:AS\s+)?T\s+USING\s+([\s\S]+?)\s+(?:AS\s+)?S\s+ON\s+([\s\S]+?)\s+WHEN\s/i.exec(sql);
-  if (!m) return undefined;
-  const assignments: ParsedMerge['assignments'] = [];
-  for (const set of sql.matchAll(/"(\w+)"\s*=\s*S\."(\w+)"(?=\s*(?:,|\n|$|WHEN))/g)) assignments.push({ column: set[1]!, sourceColumn: set[2]! });
-  const insert = /INSERT\s*\(([^)]*)\)\s*VALUES\s*\(([\s\S]*)\)\s*$/i.exec(sql);
-  if (insert) {
-    const columns = insert[1]!.split(',').map((c) => c.trim().replaceAll('"', ''));
-    const values = splitTopLevel(insert[2]!);
-    columns.forEach((column, i) => {
-      const direct = /^S\."(\w+)"$/.exec(values[i]?.trim() ?? '');
-      if (direct) assignments.push({ column, sourceColumn: direct[1]! });
+  /**
+   * `CREATE TABLE ... AS SELECT`: the table appears with its rows at the job's commit, or not
+   * at all. A table that exists by then (another job created it meanwhile) is left alone with
+   * IF NOT EXISTS and refused ("Already Exists") without.
+   */
+  async #createTableAs(create: CreateTableAs, parameters: readonly RestQueryParameter[], control: QueryControl): Promise<QueryResult> {
+    const { dataset, table, ifNotExists, fields } = create;
+    this.dataset(dataset);
+    for (const ref of referencedTables(create.query)) this.table(ref.dataset, ref.table);
+    const select = translated(() => toDuckdb(create.query, parameters));
+    const done: QueryResult = { schema: { fields: [] }, rows: [], bytesProcessed: 0 };
+    const existing = () => {
+      if (ifNotExists) return done;
+      throw duplicate(`Table ${this.project}:${dataset}.${table}`);
+    };
+    const key = `${dataset}.${table}`;
+    // Another job committing the same table first wins; this one sees it once it has.
+    const settled = () => this.#creating.get(key)?.catch(() => undefined);
+    await settled();
+    if (this.tables.has(key)) return existing();
+    await control.beforeCommit?.();
+    await settled();
+    if (this.tables.has(key)) return existing();
+    const creation = this.#serial(async () => {
+      await this.#catalog.run('BEGIN TRANSACTION');
+      try {
+        await this.#catalog.run(`CREATE TABLE "${dataset}"."${table}" (${columnDefinitions(fields)})`);
+        await this.#catalog.run(`INSERT INTO "${dataset}"."${table}" ${select}`);
+        await this.#catalog.run('COMMIT');
+      } catch (error) {
+        await this.#catalog.run('ROLLBACK');
+        throw fromDuckdb(error);
+      }
+      this.tables.set(key, { tableReference: { projectId: this.project, datasetId: dataset, tableId: table }, schema: { fields } });
     });
+    this.#creating.set(key, creation);
+    try {
+      await creation;
+    } finally {
+      this.#creating.delete(key);
+    }
+    return done;
   }
-  return { target: m[1]!, source: m[2]!, condition: m[3]!, assignments };
 }
 
-function splitTopLevel(list: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of list) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      parts.push(current);
-      current = '';
-    } else current += ch;
+/** Runs a SQL rewrite, turning its refusals into BigQuery's invalidQuery. */
+function translated<T>(rewrite: () => T): T {
+  try {
+    return rewrite();
+  } catch (error) {
+    if (error instanceof ParameterError) throw invalidQuery(error.message);
+    throw error;
   }
-  parts.push(current);
-  return parts;
 }
 
-function bigqueryType(type: DuckDBType): string {
-  if (type.alias === 'JSON') return 'JSON';
-  const name = type.toString();
-  if (name === 'VARCHAR') return 'STRING';
-  if (/^(BIGINT|INTEGER|SMALLINT|TINYINT|HUGEINT|UBIGINT|UINTEGER)$/.test(name)) return 'INT64';
-  if (/^(DOUBLE|FLOAT|DECIMAL.*)$/.test(name)) return 'FLOAT64';
-  if (name === 'BOOLEAN') return 'BOOL';
-  if (name.startsWith('TIMESTAMP')) return 'TIMESTAMP';
-  return 'STRING';
-}
-
-function encodeCell(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'object' && 'micros' in value) return String((value as { micros: bigint }).micros);
-  return String(value);
+function columnDefinitions(fields: readonly FieldResource[]): string {
+  return fields.map((f) => `"${f.name}" ${duckdbType(f.type)}${f.mode === 'REQUIRED' ? ' NOT NULL' : ''}`).join(', ');
 }

@@ -82,3 +82,24 @@ function scalarLiteral(type: string, raw: string | number | boolean | null): str
   if (type === 'TIMESTAMP' && beyondMicroseconds(value)) throw new ParameterError(parameterTimestampMessage(value));
   return `'${value.replaceAll("'", "''")}'::${duck}`;
 }
+
+/** `CREATE TABLE [IF NOT EXISTS] `p.d.t` (col TYPE [NOT NULL], ...) AS SELECT ...`, the one DDL query the connector sends. */
+export interface CreateTableAs {
+  dataset: string;
+  table: string;
+  ifNotExists: boolean;
+  fields: { name: string; type: string; mode: 'REQUIRED' | 'NULLABLE' }[];
+  /** The query whose rows the new table starts with, still in BigQuery SQL. */
+  query: string;
+}
+
+export function parseCreateTableAs(sql: string): CreateTableAs | undefined {
+  const m = /^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?`[\w-]+\.(\w+)\.(\w+)`\s*\(([^()]*)\)\s*AS\s+([\s\S]+)$/i.exec(sql);
+  if (!m) return undefined;
+  const fields = m[4]!.split(',').map((definition) => {
+    const column = /^\s*`?(\w+)`?\s+(\w+)(\s+NOT\s+NULL)?\s*$/i.exec(definition);
+    if (!column) throw new ParameterError(`Syntax error: unexpected column definition ${definition.trim()}`);
+    return { name: column[1]!, type: column[2]!.toUpperCase(), mode: column[3] ? ('REQUIRED' as const) : ('NULLABLE' as const) };
+  });
+  return { dataset: m[2]!, table: m[3]!, ifNotExists: m[1] !== undefined, fields, query: m[5]! };
+}

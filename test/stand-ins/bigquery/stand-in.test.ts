@@ -3,7 +3,7 @@
  * through the real `@google-cloud/bigquery` client.
  */
 import { BigQuery } from '@google-cloud/bigquery';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startBigqueryStandIn, type BigqueryStandIn } from './bigquery-stand-in.ts';
 import { fakeAuthClient } from './fake-auth.ts';
 
@@ -127,5 +127,79 @@ describe('BigQuery stand-in', () => {
     // Two rows: the MERGE test above inserted both staged copies of `a` into the empty table.
     const { rows } = await raw('SELECT id, extra FROM `aivis-test.ds.t` ORDER BY id');
     expect(rows).toEqual([['a', null], ['a', null]]);
+  });
+});
+
+describe('BigQuery stand-in: DML statements that run at once', () => {
+  const lockLike = '`aivis-test.ds.lock_like`';
+  const isStatementOn = (verb: string) => (job: { configuration: { query?: { query: string } } }) => job.configuration.query?.query.startsWith(`${verb} ${lockLike}`) === true;
+  /** Takes row `k` unless another row is taken: the run lock's pattern. */
+  const take = (k: string) => `UPDATE ${lockLike} SET holder = '${k}' WHERE k = '${k}' AND NOT EXISTS (SELECT 1 FROM ${lockLike} WHERE holder <> '')`;
+
+  beforeEach(async () => {
+    await raw(`CREATE TABLE IF NOT EXISTS ${lockLike} (k STRING NOT NULL, holder STRING NOT NULL) AS SELECT 'seed' AS k, 'seed' AS holder`);
+    await raw(`DELETE FROM ${lockLike} WHERE TRUE`);
+    await raw(`INSERT INTO ${lockLike} (k, holder) VALUES ('a', ''), ('b', '')`);
+  });
+
+  it('two INSERT ... WHERE NOT EXISTS started together both insert: INSERTs never conflict', async () => {
+    const insert = `INSERT INTO ${lockLike} (k, holder) SELECT 'x', '' FROM (SELECT 1) WHERE NOT EXISTS (SELECT 1 FROM ${lockLike} WHERE k = 'x')`;
+    const held = standIn.hold(isStatementOn('INSERT INTO'));
+    const first = raw(insert);
+    await held.reached;
+    expect((await raw(insert)).response.numDmlAffectedRows).toBe('1');
+    held.release();
+    expect((await first).response.numDmlAffectedRows).toBe('1');
+    expect((await raw(`SELECT COUNT(*) FROM ${lockLike} WHERE k = 'x'`)).rows).toEqual([['2']]);
+  });
+
+  it('of two UPDATEs that ran at once, the later to commit is rerun on a fresh snapshot and sees the first', async () => {
+    const holdA = standIn.hold(isStatementOn('UPDATE'));
+    const a = raw(take('a'));
+    await holdA.reached;
+    const holdB = standIn.hold(isStatementOn('UPDATE'));
+    const b = raw(take('b'));
+    // Both ran on snapshots where nothing was taken, and both took their row.
+    await holdB.reached;
+    holdA.release();
+    expect((await a).response.numDmlAffectedRows).toBe('1');
+    holdB.release();
+    // b lost the conflict; its rerun sees a's row taken and takes nothing.
+    expect((await b).response.numDmlAffectedRows).toBe('0');
+    expect((await raw(`SELECT k, holder FROM ${lockLike} ORDER BY k`)).rows).toEqual([['a', 'a'], ['b', '']]);
+  });
+
+  it('a statement that lost its conflict more often than BigQuery reruns it fails with BigQuery\'s error', async () => {
+    const strict = await startBigqueryStandIn({ dmlReruns: 0 });
+    try {
+      const engine = strict.engine;
+      await engine.createDataset('ds', 'US');
+      await engine.query(`CREATE TABLE ${lockLike} (k STRING NOT NULL, holder STRING NOT NULL) AS SELECT 'a' AS k, '' AS holder UNION ALL SELECT 'b', ''`);
+      let reachedA!: () => void;
+      let releaseA!: () => void;
+      const atA = new Promise<void>((resolve) => (reachedA = resolve));
+      const a = engine.query(take('a'), [], { beforeCommit: () => (reachedA(), new Promise<void>((resolve) => (releaseA = resolve))) });
+      await atA;
+      let reachedB!: () => void;
+      let releaseB!: () => void;
+      const atB = new Promise<void>((resolve) => (reachedB = resolve));
+      const b = engine.query(take('b'), [], { beforeCommit: () => (reachedB(), new Promise<void>((resolve) => (releaseB = resolve))) });
+      await atB;
+      releaseA();
+      await expect(a).resolves.toMatchObject({ affectedRows: 1 });
+      releaseB();
+      await expect(b).rejects.toMatchObject({ httpStatus: 400, reason: 'invalidQuery', message: 'Could not serialize access to table aivis-test:ds.lock_like due to concurrent update' });
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('runs two mutating statements per table at once, queues 20 more, and refuses the next', async () => {
+    const update = (k: string) => standIn.engine.query(`UPDATE ${lockLike} SET holder = '' WHERE k = '${k}'`);
+    const outcomes = Array.from({ length: 23 }, (_, i) => update(`r${i}`).then(() => 'done', (error: Error) => error.message));
+    expect(await Promise.all(outcomes)).toEqual([
+      ...Array.from({ length: 22 }, () => 'done'),
+      'Resources exceeded during query execution: Too many DML statements outstanding against table aivis-test:ds.lock_like, limit is 20.',
+    ]);
   });
 });
