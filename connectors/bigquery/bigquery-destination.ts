@@ -18,7 +18,7 @@ import { openBigqueryClient, type BigqueryClient } from './bigquery-client.ts';
 import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions } from './bigquery-config.ts';
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-credentials.ts';
 import { apiErrorCode } from './bigquery-errors.ts';
-import { acquireLease, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
+import { acquireLease, createLeaseTable, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
 import {
   activeWebsitesSql,
   createDatasetDdl,
@@ -146,6 +146,8 @@ export class BigqueryDestination implements Destination {
   async acquireLock(owner: LockOwner): Promise<DestinationLock> {
     const client = this.#open();
     await client.ensureDataset();
+    await createLeaseTable(client, this.#ref(leaseLockTable.name));
+    // A lock table made by an earlier version gains the columns added since.
     await this.#ensureTable(leaseLockTable);
     const lease = await acquireLease(client, this.#ref(leaseLockTable.name), owner, { leaseMs: this.#deps.leaseMs ?? 600_000, now: this.#now }, this.#deps.logger);
     this.#lease = lease;

@@ -28,6 +28,15 @@ export function apiErrorCode(error: unknown): number | undefined {
 }
 
 /**
+ * BigQuery's answer to a mutating statement that lost to a concurrent one on the same table,
+ * once its own reruns are used up (DML documentation, "DML statement conflicts").
+ */
+export function isConcurrentUpdate(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  return /Could not serialize access to table \S+ due to concurrent update/.test((cause as ApiErrorLike | null)?.message ?? '');
+}
+
+/**
  * The two forms BigQuery words a 403 in: `Permission bigquery.tables.create denied on dataset
  * p:aivis (or it may not exist).` and `User does not have bigquery.jobs.create permission in
  * project p.`

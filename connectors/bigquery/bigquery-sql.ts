@@ -49,14 +49,17 @@ export function mergeSql(target: TableRef, staging: TableRef, table: TableSpec):
 
 /** DDL equivalent of what `ensureTables` creates through the tables API (for `aivis streams`). */
 export function createTableDdl(ref: TableRef, table: TableSpec): string {
-  const columns = table.columns.map((c) => `  ${quoteName(c.name)} ${BIGQUERY_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`);
   return [
     `CREATE TABLE IF NOT EXISTS ${quoteTable(ref)} (`,
-    columns.join(',\n'),
+    columnDefinitions(table),
     ')',
     ...(table.partitionBy ? [`PARTITION BY DATE(${quoteName(table.partitionBy)})`] : []),
     ...(table.clusterBy?.length ? [`CLUSTER BY ${table.clusterBy.map(quoteName).join(', ')}`] : []),
   ].join('\n') + ';';
+}
+
+function columnDefinitions(table: TableSpec): string {
+  return table.columns.map((c) => `  ${quoteName(c.name)} ${BIGQUERY_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`).join(',\n');
 }
 
 export function createDatasetDdl(project: string, dataset: string, location: string): string {
@@ -89,12 +92,26 @@ export function markRemovedSql(websites: TableRef): string {
 }
 
 /**
- * The lock row exists before anyone takes it, with a lease that ended at the epoch, so that
- * taking it is an UPDATE. BigQuery never runs two mutating DML statements on one table at
- * once (the second waits or fails), while two INSERTs (or MERGEs that insert) can both
- * succeed: two runs starting together would both think they hold an inserted lock. Should
- * two runs create the row at once, both copies carry the same name and every UPDATE below
- * covers both.
+ * The lock table is created together with its one row, whose lease ended at the epoch, in one
+ * job: BigQuery makes a `CREATE TABLE ... AS SELECT` visible with its rows or not at all, and
+ * of two runs creating it at once the second finds it there. No statement ever inserts a lock
+ * row beside it (an INSERT never conflicts in BigQuery, so two runs inserting at once would
+ * both succeed); taking the lock is an UPDATE, and BigQuery serializes UPDATEs of one table.
+ * The values are our own constants: DDL takes no query parameters.
+ */
+export function createLockTableSql(lock: TableRef, table: TableSpec, name: string): string {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${quoteTable(lock)} (`,
+    columnDefinitions(table),
+    ')',
+    `AS SELECT '${name.replace(/'/g, '')}' AS name, '' AS run_id, '' AS host, 0 AS pid, '' AS started_at, TIMESTAMP '1970-01-01 00:00:00+00' AS expires_at`,
+  ].join('\n');
+}
+
+/**
+ * A lock table of aivis 0.1 was created empty and got its row from a separate INSERT; one
+ * whose creator died in between has none. Such a row may then be inserted twice by runs
+ * starting together, which `acquireLockSql` makes harmless.
  */
 export function createLockRowSql(lock: TableRef): string {
   return [
@@ -104,12 +121,16 @@ export function createLockRowSql(lock: TableRef): string {
   ].join('\n');
 }
 
-/** Takes the lease when it ended (or was released), or when this run already holds it. */
+/**
+ * Takes the lease unless a live lease of another run exists, whatever the number of rows
+ * (tables of aivis 0.1 may hold two): all rows of the name move together. Of two runs taking
+ * it at once, BigQuery runs one UPDATE on a snapshot that includes the other's, or fails it.
+ */
 export function acquireLockSql(lock: TableRef): string {
   return [
     `UPDATE ${quoteTable(lock)}`,
     'SET run_id = @run_id, host = @host, pid = @pid, started_at = @started_at, expires_at = @expires_at',
-    'WHERE name = @name AND (expires_at < @now OR run_id = @run_id)',
+    `WHERE name = @name AND NOT EXISTS (SELECT 1 FROM ${quoteTable(lock)} WHERE name = @name AND run_id <> @run_id AND expires_at >= @now)`,
   ].join('\n');
 }
 

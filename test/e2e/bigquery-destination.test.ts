@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from '../../connectors/bigquery/bigquery-credentials.ts';
+import { leaseLockTable } from '../../connectors/bigquery/bigquery-lock.ts';
+import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
@@ -177,6 +179,90 @@ describe('BigQuery destination: racing runs', () => {
     await (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
     const { rows } = await standIn.engine.query(`SELECT COUNT(*) FROM \`aivis-test.${dataset}._aivis_lock\``);
     expect(rows).toEqual([{ f: [{ v: '1' }] }]);
+  });
+
+  it('a lock table made by aivis 0.1, without its row or with the two rows its race could leave, gives the lock to one run at a time', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([]);
+    // As 0.1 made it: through the tables API, empty, its row left to a separate INSERT.
+    await standIn.engine.createTable(dataset, { tableReference: { projectId: standIn.projectId, datasetId: dataset, tableId: '_aivis_lock' }, schema: { fields: leaseLockTable.columns.map(targetField) } });
+    const lock = await d.acquireLock(owner('run-1', 1));
+    // 0.1's racing INSERTs could leave an ended lease beside the live one.
+    await standIn.engine.query(
+      `INSERT INTO \`aivis-test.${dataset}._aivis_lock\` (name, run_id, host, pid, started_at, expires_at) VALUES ('sync', '', '', 0, '', TIMESTAMP '1970-01-01 00:00:00+00')`,
+    );
+    const { d: other } = await destination({ dataset });
+    await expect(other.acquireLock(owner('run-2', 2))).rejects.toThrow(`another aivis run holds the lock on schema "${dataset}": run run-1 on conformance-host pid 1 since `);
+    await lock.release();
+    const next = await other.acquireLock(owner('run-2', 2));
+    const { rows } = await standIn.engine.query(`SELECT run_id FROM \`aivis-test.${dataset}._aivis_lock\``);
+    expect(rows).toEqual([{ f: [{ v: 'run-2' }] }, { f: [{ v: 'run-2' }] }]);
+    await next.release();
+  });
+
+  /** The statement that first writes the lock row (an INSERT does not conflict with anything in BigQuery). */
+  const writesLockRow = (job: BigqueryStandIn['jobs'][number]) => /^(INSERT INTO|CREATE TABLE IF NOT EXISTS) `aivis-test\.\w+\._aivis_lock`/.test(job.configuration.query?.query ?? '');
+
+  it('a first run whose lock-row write is overtaken by another first run is refused with exit 1, naming the winner', async () => {
+    const { d: late, dataset } = await destination();
+    const { d: early } = await destination({ dataset });
+    // The late run's write of the lock row has run on its snapshot but not committed...
+    const held = standIn.hold(writesLockRow);
+    const lateLock = late.acquireLock(owner('run-late', 2)).then(
+      (lock) => lock,
+      (error: unknown) => error,
+    );
+    await held.reached;
+    // ...while the early run creates the row and takes it.
+    const earlyLock = await early.acquireLock(owner('run-early', 1));
+    held.release();
+    const refusal = await lateLock;
+    expect(refusal).toBeInstanceOf(LockHeldError);
+    expect((refusal as LockHeldError).exitCode).toBe(1);
+    expect((refusal as Error).message).toMatch(
+      new RegExp(`^another aivis run holds the lock on schema "${dataset}": run run-early on conformance-host pid 1 since 2026-03-01T12:00:00\\.000Z \\(lease ends `),
+    );
+    await earlyLock.release();
+  });
+
+  it('of two runs whose UPDATEs of the lock row conflict, the one BigQuery fails is refused with exit 1, naming the winner', async () => {
+    const strict = await startBigqueryStandIn({ dmlReruns: 0 });
+    const open = async (runId: string, pid: number) => {
+      const d = createBigqueryDestination(
+        { type: 'bigquery', project: strict.projectId, dataset: 'racing', location: 'US', api_endpoint: strict.url },
+        { logger: silentLogger, authClient: fakeAuthClient() },
+      );
+      await d.open();
+      opened.push(d);
+      return () => d.acquireLock(owner(runId, pid));
+    };
+    try {
+      const first = await open('run-first', 1);
+      const second = await open('run-second', 2);
+      await (await first()).release();
+      const takesLock = (job: BigqueryStandIn['jobs'][number]) => /^UPDATE `aivis-test\.racing\._aivis_lock`\nSET run_id/.test(job.configuration.query?.query ?? '');
+      const held = strict.hold(takesLock);
+      const firstLock = first();
+      await held.reached;
+      // Both UPDATEs find the lease ended; the second loses the conflict when the first commits.
+      const lost = strict.conflict(takesLock);
+      const secondLock = second().then(
+        (lock) => lock,
+        (error: unknown) => error,
+      );
+      await lost;
+      held.release();
+      const lock = await firstLock;
+      const refusal = await secondLock;
+      expect(refusal).toBeInstanceOf(LockHeldError);
+      expect((refusal as LockHeldError).exitCode).toBe(1);
+      expect((refusal as Error).message).toMatch(/^another aivis run holds the lock on schema "racing": run run-first on conformance-host pid 1 since /);
+      expect(strict.jobs.some((job) => job.status.errorResult?.message === 'Could not serialize access to table aivis-test:racing._aivis_lock due to concurrent update')).toBe(true);
+      await lock.release();
+    } finally {
+      for (const d of opened.splice(0)) await d.close();
+      await strict.close();
+    }
   });
 });
 
