@@ -100,6 +100,15 @@ describe('BigQuery destination: loading', () => {
     expect(tablesOf(dataset).filter((t) => t.startsWith('_aivis_stage_'))).toEqual([]);
   });
 
+  it('JSON comes back as BigQuery writes its JSON type: members by key, integers exact to 2^64, other numbers as FLOAT64', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([kindsTable]);
+    const written = '{"z":1,"a":{"y":[1.50,2e0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":123456789012345678901,"tiny":1e-7,"s":"\\u00e9\\/","a":"second a"}';
+    await d.commit(flushOf(kindsTable, [kindsRow('r1', { j: written })]));
+    const { rows } = await standIn.engine.query(`SELECT j FROM \`aivis-test.${dataset}.${kindsTable.name}\``);
+    expect(rows).toEqual([{ f: [{ v: '{"a":{"y":[1.5,2.0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":1.2345678901234568e+20,"s":"é/","tiny":1e-07,"z":1}' }] }]);
+  });
+
   it('a staging table the run cannot drop expires on its own a day later', async () => {
     const now = new Date('2026-03-01T12:00:00Z');
     const { d, dataset } = await destination({ now: () => now });

@@ -11,6 +11,7 @@ import { LockHeldError } from '../../src/errors.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
 import { BYTES_PER_REFERENCED_TABLE } from '../stand-ins/bigquery/stand-in-engine.ts';
+import { bigqueryJson } from '../stand-ins/bigquery/stand-in-json.ts';
 import { syncOnce, type SyncTarget } from './bigquery-sync-run.ts';
 
 let sandbox: Sandbox;
@@ -31,37 +32,43 @@ type Raw = Record<string, unknown>;
 
 const ref = (table: string) => `\`${standIn.projectId}.${target.dataset}.${table}\``;
 
-/** `_raw` of every row of `table`, grouped by website, each group sorted (duplicates stay visible). */
-async function rawsByWebsite(table: string, websiteColumn = 'website_id'): Promise<Map<string, Raw[]>> {
+/**
+ * `_raw` of every row of `table` as the warehouse returns it, grouped by website, each group
+ * sorted (duplicates stay visible).
+ */
+async function rawsByWebsite(table: string, websiteColumn = 'website_id'): Promise<Map<string, string[]>> {
   return groupRaws(`SELECT ${websiteColumn} AS w, _raw AS r FROM ${ref(table)}`);
 }
 
 /** Breakdown rows of each website's latest analysis (rows of older analyses stay in the table by design). */
-async function latestBreakdown(table: string): Promise<Map<string, Raw[]>> {
+async function latestBreakdown(table: string): Promise<Map<string, string[]>> {
   return groupRaws(
     `SELECT b.website_id AS w, b._raw AS r FROM ${ref(table)} AS b JOIN ${ref('analytics_latest')} AS l ` +
       `ON b.website_id = l.website_id AND b.analysis_id = COALESCE(l.analysis_id, '')`,
   );
 }
 
-async function groupRaws(sql: string): Promise<Map<string, Raw[]>> {
+async function groupRaws(sql: string): Promise<Map<string, string[]>> {
   const { rows } = await standIn.engine.query(sql);
-  const out = new Map<string, Raw[]>();
+  const out = new Map<string, string[]>();
   for (const row of rows) {
     const [w, r] = row.f.map((c) => c.v) as [string, string];
-    out.set(w, [...(out.get(w) ?? []), JSON.parse(r) as Raw]);
+    out.set(w, [...(out.get(w) ?? []), r]);
   }
-  for (const list of out.values()) list.sort(byJson);
+  for (const list of out.values()) list.sort();
   return out;
 }
 
-const byJson = (a: unknown, b: unknown) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
-const sorted = (rows: Iterable<Raw>) => [...rows].sort(byJson);
+/**
+ * What BigQuery returns for a record the API served: aivis stores the record as compact JSON
+ * and BigQuery's JSON type writes the value back its own way (README, BigQuery, "`_raw`").
+ */
+const asBigqueryReturnsIt = (records: Iterable<unknown>) => [...records].map((r) => bigqueryJson(JSON.stringify(r), 'round')).sort();
 
 async function expectTruth(): Promise<void> {
   const websites = sandbox.truth.websites();
   const ids = websites.map((w) => w.id as string);
-  expect(await rawsByWebsite('websites', 'id')).toEqual(new Map(websites.map((w) => [w.id as string, [w]])));
+  expect(await rawsByWebsite('websites', 'id')).toEqual(new Map(websites.map((w) => [w.id as string, asBigqueryReturnsIt([w])])));
 
   const latest = await rawsByWebsite('analytics_latest');
   const providers = await latestBreakdown('analytics_providers');
@@ -71,12 +78,13 @@ async function expectTruth(): Promise<void> {
   const citations = await rawsByWebsite('citations');
   for (const id of ids) {
     const snapshot = sandbox.truth.snapshot(id, ['providers', 'competitors']) as { data: { providers?: Raw[]; competitors?: Raw[] } } | null;
-    expect(latest.get(id)?.map((r) => r.data), id).toEqual(snapshot ? [snapshot.data] : undefined);
-    expect(providers.get(id) ?? [], id).toEqual(sorted(snapshot?.data.providers ?? []));
-    expect(competitors.get(id) ?? [], id).toEqual(sorted(snapshot?.data.competitors ?? []));
-    expect(history.get(id) ?? [], id).toEqual(sorted(sandbox.truth.history(id)));
-    expect(mentions.get(id) ?? [], id).toEqual(sorted(sandbox.truth.mentions(id)));
-    expect(citations.get(id) ?? [], id).toEqual(sorted(sandbox.truth.citations(id)));
+    // The latest snapshot's `_raw` is the whole response, whose `meta` carries a request id the truth has not.
+    expect(latest.get(id)?.map((r) => (JSON.parse(r) as { data: unknown }).data), id).toEqual(snapshot ? [snapshot.data] : undefined);
+    expect(providers.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(snapshot?.data.providers ?? []));
+    expect(competitors.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(snapshot?.data.competitors ?? []));
+    expect(history.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(sandbox.truth.history(id)));
+    expect(mentions.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(sandbox.truth.mentions(id)));
+    expect(citations.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(sandbox.truth.citations(id)));
   }
   // Nothing outside the listing.
   for (const table of [latest, history, mentions, citations]) for (const id of table.keys()) expect(ids).toContain(id);

@@ -13,10 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { bigqueryType, encodeCell } from './stand-in-cells.ts';
 import { DmlScheduler, isDuckdbConflict, serializationFailure, type MutationTicket } from './stand-in-dml-concurrency.ts';
 import { BigqueryFault, duplicate, fromDuckdb, invalid, invalidQuery, notFound } from './stand-in-errors.ts';
+import { JsonValueError, bigqueryJson, type WideNumberMode } from './stand-in-json.ts';
 import { checkMerge, parseMerge } from './stand-in-merge-check.ts';
 import { ParameterError, duckdbType, parseCreateTableAs, referencedTables, toDuckdb, type CreateTableAs, type RestQueryParameter } from './stand-in-sql.ts';
 import { beyondMicroseconds, loadTimestampMessage } from './stand-in-timestamps.ts';
@@ -90,6 +91,7 @@ export class StandInEngine {
     const instance = await DuckDBInstance.create(':memory:');
     const catalog = await instance.connect();
     await catalog.run(`SET GLOBAL TimeZone = 'UTC'`);
+    catalog.registerScalarFunction(parseJsonFunction());
     return new StandInEngine(project, instance, catalog, options);
   }
 
@@ -352,4 +354,28 @@ function translated<T>(rewrite: () => T): T {
 
 function columnDefinitions(fields: readonly FieldResource[]): string {
   return fields.map((f) => `"${f.name}" ${duckdbType(f.type)}${f.mode === 'REQUIRED' ? ' NOT NULL' : ''}`).join(', ');
+}
+
+/** `bq_parse_json(text, mode)`: PARSE_JSON's value as BigQuery writes it back (`stand-in-json.ts`). */
+function parseJsonFunction(): DuckDBScalarFunction {
+  return DuckDBScalarFunction.create({
+    name: 'bq_parse_json',
+    returnType: VARCHAR,
+    parameterTypes: [VARCHAR, VARCHAR],
+    mainFunction: (info, input, output) => {
+      const texts = input.getColumnVector(0);
+      const modes = input.getColumnVector(1);
+      for (let row = 0; row < input.rowCount; row++) {
+        const text = texts.getItem(row) as string | null;
+        try {
+          output.setItem(row, text === null ? null : bigqueryJson(text, modes.getItem(row) as WideNumberMode));
+        } catch (error) {
+          if (!(error instanceof JsonValueError)) throw error;
+          info.setError(error.message);
+          return;
+        }
+      }
+      output.flush();
+    },
+  });
 }

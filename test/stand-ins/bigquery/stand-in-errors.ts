@@ -49,5 +49,8 @@ export function fromDuckdb(error: unknown): BigqueryFault {
   if (conversion) return invalidQuery(`Invalid value: ${conversion[1]}`);
   const notNull = /NOT NULL constraint failed: (\w+)\.(\w+)/.exec(message);
   if (notNull) return invalidQuery(`Required field ${notNull[2]} cannot be null`);
+  // What the stand-in's own SQL functions refuse, already in BigQuery's words.
+  const refused = /^Invalid Input Error: (.*)$/.exec(message);
+  if (refused) return invalidQuery(refused[1]!);
   return invalidQuery(message);
 }

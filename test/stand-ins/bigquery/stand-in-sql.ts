@@ -4,7 +4,9 @@
  * 1. `` `project.dataset.table` `` -> `"dataset"."table"` (a dataset is a DuckDB schema; the
  *    project is dropped), `` `name` `` -> `"name"`.
  * 2. `SELECT * EXCEPT (...)` -> `SELECT * EXCLUDE (...)`.
- * 3. `PARSE_JSON(x[, wide_number_mode=>'...'])` -> `CAST(x AS JSON)` (DuckDB keeps the text).
+ * 3. `PARSE_JSON(x[, wide_number_mode=>'m'])` -> `CAST(bq_parse_json(x, 'm') AS JSON)`, a function
+ *    the engine registers that writes the value back as BigQuery does (`stand-in-json.ts`;
+ *    DuckDB alone would keep the text as given).
  * 4. `IN UNNEST(@list)` -> `IN (SELECT UNNEST(<list literal>))`.
  * 5. `@name` -> a typed DuckDB literal of the named query parameter.
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
@@ -42,7 +44,7 @@ export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] 
     .replace(/`[\w-]+\.(\w+)\.(\w+)`/g, '"$1"."$2"')
     .replace(/`(\w+)`/g, '"$1"')
     .replace(/SELECT\s+\*\s+EXCEPT\s*\(/gi, 'SELECT * EXCLUDE (')
-    .replace(/PARSE_JSON\(([^()]+?)(?:,\s*wide_number_mode\s*=>\s*'\w+')?\)/gi, 'CAST($1 AS JSON)')
+    .replace(/PARSE_JSON\(([^()]+?)(?:,\s*wide_number_mode\s*=>\s*'(\w+)')?\)/gi, (_, value: string, mode = 'exact') => `CAST(bq_parse_json(${value}, '${mode}') AS JSON)`)
     .replace(/IN\s+UNNEST\(@(\w+)\)/gi, (_, name: string) => `IN (SELECT UNNEST(${literal(name)}))`)
     .replace(/@(\w+)/g, (_, name: string) => literal(name));
 }

@@ -39,8 +39,8 @@ async function load(table: string, ndjson: string): Promise<void> {
   await pipeline(Readable.from([ndjson]), bigquery.dataset('ds').table(table).createWriteStream({ sourceFormat: 'NEWLINE_DELIMITED_JSON' }));
 }
 
-const raw = async (sql: string) => {
-  const [job] = await bigquery.createQueryJob({ query: sql });
+const raw = async (sql: string, params?: Record<string, unknown>) => {
+  const [job] = await bigquery.createQueryJob({ query: sql, ...(params ? { params } : {}) });
   const [rows, , response] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [{ f: { v: string | null }[] }[], unknown, Record<string, unknown>];
   return { rows: rows.map((r) => r.f.map((c) => c.v)), response };
 };
@@ -80,6 +80,24 @@ describe('BigQuery stand-in', () => {
     await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.1234567+00' AS t")).rejects.toThrow('Invalid TIMESTAMP literal');
     // Six digits are fine everywhere.
     await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.123456+00' AS t")).resolves.toMatchObject({ rows: [['1767323045123456']] });
+  });
+
+  it('PARSE_JSON keeps values, not text, and writes them back as BigQuery does', async () => {
+    const parse = async (text: string, mode?: 'exact' | 'round') =>
+      (await raw(`SELECT PARSE_JSON(@j${mode ? `, wide_number_mode=>'${mode}'` : ''}) AS j`, { j: text })).rows[0]![0];
+    // The examples of PARSE_JSON's reference page.
+    expect(await parse('{"coordinates": [10, 20], "id": 1}')).toBe('{"coordinates":[10,20],"id":1}');
+    expect(await parse('{"id": 922337203685477580701}', 'round')).toBe('{"id":9.223372036854776e+20}');
+    await expect(parse('{"id": 922337203685477580701}')).rejects.toThrow('Input number: 922337203685477580701 cannot round-trip through string representation');
+    await expect(parse('{"id": 922337203685477580701}', 'exact')).rejects.toThrow('cannot round-trip');
+    // The JSON type's canonicalization: whitespace dropped, members in key order, the first of
+    // duplicate keys kept, integers exact within INT64/UINT64, other numbers as FLOAT64.
+    expect(
+      await parse(
+        '{ "b" : 1, "a": [1.50, 1e2, -0, 9223372036854775807, 18446744073709551615, 0.1, 0.0001, 1e-7, 1e15, -1.5e10, 123456789012345678901], "a": "dup", "s": "\\u00e9\\/\\n" }',
+        'round',
+      ),
+    ).toBe('{"a":[1.5,100.0,0,9223372036854775807,18446744073709551615,0.1,0.0001,1e-07,1e+15,-15000000000.0,1.2345678901234568e+20],"b":1,"s":"é/\\n"}');
   });
 
   it('rejects a MERGE whose source matches one target row with several source rows', async () => {
