@@ -20,7 +20,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
-import { BYTES_PER_REFERENCED_TABLE } from '../stand-ins/bigquery/stand-in-engine.ts';
+import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
 import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
 
@@ -96,7 +96,7 @@ describe('BigQuery destination: loading', () => {
       `MERGE INTO \`aivis-test.${dataset}._aivis_state\` AS T`,
     ]);
     // Each MERGE reads the target and the staging table: the stand-in bills 10 MiB per table.
-    expect(result).toEqual({ rowsWritten: { [kindsTable.name]: 2 }, jobs: 4, bytesProcessed: 4 * BYTES_PER_REFERENCED_TABLE });
+    expect(result).toEqual({ rowsWritten: { [kindsTable.name]: 2 }, jobs: 4, bytesProcessed: 4 * MINIMUM_PER_TABLE });
     expect(tablesOf(dataset).filter((t) => t.startsWith('_aivis_stage_'))).toEqual([]);
   });
 

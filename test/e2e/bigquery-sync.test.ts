@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LockHeldError } from '../../src/errors.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { BYTES_PER_REFERENCED_TABLE } from '../stand-ins/bigquery/stand-in-engine.ts';
+import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
 import { bigqueryJson } from '../stand-ins/bigquery/stand-in-json.ts';
 import { syncOnce, type SyncTarget } from './bigquery-sync-run.ts';
 
@@ -109,7 +109,7 @@ describe('sync sandbox -> BigQuery stand-in', () => {
     const loads = jobs.filter(isFlushLoad).length;
     // Every flushed table costs one load job and one MERGE that reads target and staging.
     expect(summary.counters.warehouseJobs).toBe(2 * loads);
-    expect(summary.counters.bytesProcessed).toBe(loads * 2 * BYTES_PER_REFERENCED_TABLE);
+    expect(summary.counters.bytesProcessed).toBe(loads * 2 * MINIMUM_PER_TABLE);
     // Few, large flushes: the listing's, the run rows', and one for all the feeds.
     expect(summary.counters.flushes).toBeLessThanOrEqual(4);
     await expectTruth();

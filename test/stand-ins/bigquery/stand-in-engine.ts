@@ -14,6 +14,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { bytesProcessed as billedBytes, type ReferencedTable } from './stand-in-billing.ts';
 import { bigqueryType, encodeCell } from './stand-in-cells.ts';
 import { DmlScheduler, isDuckdbConflict, serializationFailure, type MutationTicket } from './stand-in-dml-concurrency.ts';
 import { BigqueryFault, duplicate, fromDuckdb, invalid, invalidQuery, notFound } from './stand-in-errors.ts';
@@ -55,13 +56,6 @@ export interface QueryControl {
   /** Runs when a mutation lost a conflict, before it waits for the winner to finish. */
   onConflict?: () => void;
 }
-
-/**
- * A stand-in figure for `totalBytesProcessed`: BigQuery's minimum of 10 MB per table a query
- * references. Deterministic, so tests can assert what the run summary adds up.
- */
-export const BYTES_PER_REFERENCED_TABLE = 10 * 1024 * 1024;
-
 
 const MUTATING = /^\s*(UPDATE|DELETE|MERGE)\b/i;
 const DML = /^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i;
@@ -224,12 +218,13 @@ export class StandInEngine {
     const refs = referencedTables(sql);
     for (const ref of refs) this.table(ref.dataset, ref.table);
     const duck = translated(() => toDuckdb(sql, parameters));
-    if (!MUTATING.test(sql)) return (await this.#attempt(duck, sql, control)) as QueryResult;
+    const job: JobStatement = { sql, duck, parameters, tables: refs.map((ref) => ({ resource: this.table(ref.dataset, ref.table), alias: ref.alias })) };
+    if (!MUTATING.test(sql)) return (await this.#attempt(job, control)) as QueryResult;
     const target = `${this.project}:${refs[0]!.dataset}.${refs[0]!.table}`;
     const ticket = await this.#dml.begin(target);
     try {
       for (let reruns = 0; ; reruns++) {
-        const outcome = await this.#attempt(duck, sql, control, ticket);
+        const outcome = await this.#attempt(job, control, ticket);
         if (outcome !== CONFLICT) return outcome;
         control.onConflict?.();
         // A conflict is decided when the other statement commits: wait for it either way.
@@ -243,7 +238,7 @@ export class StandInEngine {
   }
 
   /** One run of a statement in its own transaction; CONFLICT when a mutation lost to another. */
-  async #attempt(duck: string, sql: string, control: QueryControl, ticket?: MutationTicket): Promise<QueryResult | typeof CONFLICT> {
+  async #attempt({ sql, duck, parameters, tables }: JobStatement, control: QueryControl, ticket?: MutationTicket): Promise<QueryResult | typeof CONFLICT> {
     const connection = await this.#instance.connect();
     let open = false;
     const rollback = async () => {
@@ -256,10 +251,11 @@ export class StandInEngine {
       let result: QueryResult;
       let changes: boolean;
       try {
+        // Billed on the snapshot the statement reads, before it changes anything.
+        const bytesProcessed = await billedBytes(connection, sql, uniqueTables(tables), parameters);
         const merge = parseMerge(duck);
         const matched = merge ? await checkMerge(connection, merge, this.table(merge.target.dataset, merge.target.table).schema.fields) : 0;
         const reader = await connection.runAndReadAll(duck);
-        const bytesProcessed = new Set(referencedTables(sql).map((r) => `${r.dataset}.${r.table}`)).size * BYTES_PER_REFERENCED_TABLE;
         if (DML.test(sql)) {
           const affectedRows = Number(reader.getRows()[0]?.[0] ?? 0);
           result = { schema: { fields: [] }, rows: [], affectedRows, bytesProcessed };
@@ -340,6 +336,21 @@ export class StandInEngine {
     }
     return done;
   }
+}
+
+/** A query job's statement, as sent and as DuckDB runs it, with the tables it references. */
+interface JobStatement {
+  readonly sql: string;
+  readonly duck: string;
+  readonly parameters: readonly RestQueryParameter[];
+  readonly tables: readonly ReferencedTable[];
+}
+
+/** A table referenced twice (a self-join, a subquery on the target) is billed once. */
+function uniqueTables(tables: readonly ReferencedTable[]): ReferencedTable[] {
+  const seen = new Map<TableResource, ReferencedTable>();
+  for (const table of tables) if (!seen.has(table.resource)) seen.set(table.resource, table);
+  return [...seen.values()];
 }
 
 /** Runs a SQL rewrite, turning its refusals into BigQuery's invalidQuery. */

@@ -25,9 +25,15 @@ export interface RestQueryParameter {
 
 export class ParameterError extends Error {}
 
-/** The `project.dataset.table` names a statement references, in order of appearance. */
-export function referencedTables(sql: string): { dataset: string; table: string }[] {
-  return [...sql.matchAll(/`([\w-]+)\.(\w+)\.(\w+)`/g)].map((m) => ({ dataset: m[2]!, table: m[3]! }));
+const NOT_AN_ALIAS = /^(ON|USING|WHERE|SET|WHEN|JOIN|INNER|LEFT|RIGHT|FULL|CROSS|GROUP|ORDER|LIMIT|QUALIFY|UNION|AND|OR|FOR)$/i;
+
+/** The `project.dataset.table` names a statement references, in order of appearance, with the alias each is given. */
+export function referencedTables(sql: string): { dataset: string; table: string; alias?: string }[] {
+  return [...sql.matchAll(/`([\w-]+)\.(\w+)\.(\w+)`(?:\s+(?:AS\s+)?(\w+))?/gi)].map((m) => ({
+    dataset: m[2]!,
+    table: m[3]!,
+    ...(m[4] && !NOT_AN_ALIAS.test(m[4]) ? { alias: m[4] } : {}),
+  }));
 }
 
 export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] = []): string {

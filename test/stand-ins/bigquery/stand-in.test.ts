@@ -221,3 +221,48 @@ describe('BigQuery stand-in: DML statements that run at once', () => {
     ]);
   });
 });
+
+describe('BigQuery stand-in: bytes processed, as on-demand BigQuery bills them', () => {
+  const MB = 1024 * 1024;
+  const big = '`aivis-test.billing.big`';
+  const ts = (day: string) => ({ name: day, parameterType: { type: 'TIMESTAMP' }, parameterValue: { value: `2026-01-0${day.slice(-1)}T00:00:00Z` } });
+  const bytes = async (sql: string, parameters = [ts('d1'), ts('d2'), ts('d3')]) => (await standIn.engine.query(sql, parameters)).bytesProcessed;
+
+  beforeAll(async () => {
+    await standIn.engine.createDataset('billing', 'US');
+    await standIn.engine.createTable('billing', {
+      tableReference: { projectId: 'aivis-test', datasetId: 'billing', tableId: 'big' },
+      schema: { fields: [{ name: 'id', type: 'STRING' }, { name: 's', type: 'STRING' }, { name: 'ts', type: 'TIMESTAMP' }] },
+      timePartitioning: { type: 'DAY', field: 'ts' },
+    });
+    // Three day partitions and the NULL one, each 5 rows of a 3,000,000-byte string:
+    // 15,000,010 bytes of `s` per partition, id 'r' is 3 bytes, ts 8 bytes when not NULL.
+    const days = ['2026-01-01', '2026-01-02', '2026-01-03'].map((d) => `SELECT TIMESTAMP '${d} 10:00:00+00' AS d UNION ALL `).join('');
+    const five = 'SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5';
+    await standIn.engine.query(`INSERT INTO ${big} (id, s, ts) SELECT 'r', repeat('x', 3000000), d FROM (${days}SELECT NULL) AS days CROSS JOIN (${five}) AS ns`);
+  });
+
+  it('counts the referenced columns of every partition, and at least 10 MB per table', async () => {
+    expect(await bytes(`SELECT COUNT(*) FROM ${big}`)).toBe(10 * MB);
+    expect(await bytes(`SELECT s FROM ${big}`)).toBe(4 * 15_000_010);
+    expect(await bytes(`SELECT id, ts FROM ${big}`)).toBe(10 * MB);
+  });
+
+  it('prunes partitions by constant filters on the partitioning column, not by joins', async () => {
+    // A filter on ts reads ts too: 5 x 8 bytes in a dated partition, none in the NULL one.
+    const dated = 15_000_010 + 40;
+    const undated = 15_000_010;
+    expect(await bytes(`SELECT s FROM ${big} AS T WHERE T.ts >= @d1 AND T.ts < @d3`)).toBe(2 * dated);
+    expect(await bytes(`SELECT s FROM ${big} WHERE ts IS NULL`)).toBe(undated);
+    expect(await bytes(`SELECT s FROM ${big} AS T WHERE (T.ts < @d2 OR T.ts >= @d3 OR T.ts IS NULL)`)).toBe(2 * dated + undated);
+    expect(await bytes(`SELECT s FROM ${big} AS T WHERE NOT (T.ts >= @d2 AND T.ts < @d3)`)).toBe(2 * dated);
+    // The filter names the partitioning column but needs rows of a table: every partition (and id).
+    expect(await bytes(`SELECT T.s FROM ${big} AS T WHERE T.ts IN (SELECT ts FROM ${big} WHERE id = 'none')`)).toBe(3 * dated + undated + 20 * 3);
+  });
+
+  it('counts every column of the partitions an UPDATE or MERGE reads in its target', async () => {
+    const row = 3 + 3_000_002 + 8;
+    expect(await bytes(`UPDATE ${big} SET id = 'r' WHERE ts >= @d1 AND ts < @d2`)).toBe(5 * row);
+    expect(await bytes(`UPDATE ${big} SET id = 'r' WHERE id = 'none'`)).toBe(15 * row + 5 * (row - 8));
+  });
+});
