@@ -19,6 +19,7 @@ import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions } from './bigquery
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-credentials.ts';
 import { apiErrorCode } from './bigquery-errors.ts';
 import { acquireLease, createLeaseTable, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
+import { partitionRange, rangeParams, widenRange, type PartitionRange } from './bigquery-partition-range.ts';
 import {
   activeWebsitesSql,
   createDatasetDdl,
@@ -27,6 +28,7 @@ import {
   markAbandonedRunsSql,
   markRemovedSql,
   mergeSql,
+  misplacedKeysSql,
   quoteTable,
   selectStateSql,
   type TableRef,
@@ -196,10 +198,29 @@ export class BigqueryDestination implements Destination {
     await client.createTable(staging, { fields: table.columns.map(stagingField), expiresAt: this.#now().getTime() + STAGING_TTL_MS });
     try {
       await client.load(staging, stagingLines(table.columns, rows));
-      await client.query(mergeSql(this.#ref(table.name), this.#ref(staging), table));
+      const range = table.partitionBy ? await this.#partitionsToMerge(table, staging, rows) : undefined;
+      await client.query(mergeSql(this.#ref(table.name), this.#ref(staging), table, range), range ? rangeParams(range) : {});
     } finally {
       await this.#dropQuietly(staging);
     }
+  }
+
+  /**
+   * The partitions a flush's MERGE must read: those its rows fall in, plus those where a staged
+   * key is already stored under another value of the partitioning column (README, BigQuery,
+   * "Cost and quotas").
+   */
+  async #partitionsToMerge(table: TableSpec, staging: string, rows: readonly Row[]): Promise<PartitionRange> {
+    const range = partitionRange(rows, table.partitionBy!);
+    const { rows: found } = await this.#open().query(misplacedKeysSql(this.#ref(table.name), this.#ref(staging), table, range), rangeParams(range));
+    const { misplaced, earliest, latest, undated } = found[0] ?? {};
+    if (!Number(misplaced ?? 0)) return range;
+    this.#deps.logger.warn('BigQuery: staged rows are stored under another partition; the MERGE covers those partitions too', {
+      table: table.name,
+      rows: Number(misplaced),
+      column: table.partitionBy,
+    });
+    return widenRange(range, earliest as string | null, latest as string | null, Number(undated ?? 0) > 0);
   }
 
   /** A leftover staging or probe table costs nothing and expires on its own. */

@@ -5,6 +5,7 @@
  */
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
+import type { PartitionRange } from './bigquery-partition-range.ts';
 import { BIGQUERY_TYPES } from './bigquery-types.ts';
 
 
@@ -27,24 +28,64 @@ export function quoteName(name: string): string {
  * One MERGE per table per flush. The source keeps only the last staged row of each primary
  * key (BigQuery rejects a MERGE that matches one target row with several source rows, and a
  * flush may carry a key twice: boundary rows of an inclusive `updated_since`, replayed pages).
- * `insertOnly` columns are written on insert and left alone on update.
+ * `insertOnly` columns are written on insert and left alone on update. With `range` (a table
+ * partitioned by day), the target is matched only in those partitions: the MERGE reads, and
+ * BigQuery bills, those partitions instead of the whole table; `misplacedKeysSql` first makes
+ * sure no staged key lives outside them.
  */
-export function mergeSql(target: TableRef, staging: TableRef, table: TableSpec): string {
+export function mergeSql(target: TableRef, staging: TableRef, table: TableSpec, range?: PartitionRange): string {
   const names = table.columns.map((c) => c.name);
   const value = (name: string) => {
     const col = table.columns.find((c) => c.name === name);
     return col?.type === 'json' ? `PARSE_JSON(S.${quoteName(name)}, wide_number_mode=>'round')` : `S.${quoteName(name)}`;
   };
   const updates = updatableColumns(table).map((n) => `${quoteName(n)} = ${value(n)}`);
+  const within = range && table.partitionBy ? [`AND ${insideRange('T', table.partitionBy, range)}`] : [];
   return [
     `MERGE INTO ${quoteTable(target)} AS T`,
     // Staged rows are unique per key (`flushParts` keeps the last of each): BigQuery refuses a
     // MERGE that matches one target row with several source rows.
     `USING ${quoteTable(staging)} AS S`,
-    `ON ${table.primaryKey.map((k) => `T.${quoteName(k)} = S.${quoteName(k)}`).join(' AND ')}`,
+    `ON ${keysMatch(table)}`,
+    ...within,
     ...(updates.length ? [`WHEN MATCHED THEN UPDATE SET ${updates.join(', ')}`] : []),
     `WHEN NOT MATCHED THEN INSERT (${names.map(quoteName).join(', ')}) VALUES (${names.map(value).join(', ')})`,
   ].join('\n');
+}
+
+/**
+ * Staged keys stored in a partition outside `range`: rows whose partitioning column has
+ * changed since they were written. Reads the key and partitioning columns of the other
+ * partitions only; its one row (how many, earliest and latest value, how many NULL) lets the
+ * MERGE cover their partitions too, so a changed row is updated, never inserted twice.
+ */
+export function misplacedKeysSql(target: TableRef, staging: TableRef, table: TableSpec, range: PartitionRange): string {
+  const column = `T.${quoteName(table.partitionBy!)}`;
+  return [
+    `SELECT COUNT(*) AS misplaced, MIN(${column}) AS earliest, MAX(${column}) AS latest, SUM(CASE WHEN ${column} IS NULL THEN 1 ELSE 0 END) AS undated`,
+    `FROM ${quoteTable(target)} AS T`,
+    `WHERE ${outsideRange('T', table.partitionBy!, range)}`,
+    `AND EXISTS (SELECT 1 FROM ${quoteTable(staging)} AS S WHERE ${keysMatch(table)})`,
+  ].join('\n');
+}
+
+function keysMatch(table: TableSpec): string {
+  return table.primaryKey.map((k) => `T.${quoteName(k)} = S.${quoteName(k)}`).join(' AND ');
+}
+
+/** True for a row of `alias` in one of the range's partitions. */
+function insideRange(alias: string, column: string, range: PartitionRange): string {
+  const col = `${alias}.${quoteName(column)}`;
+  const dated = range.from !== undefined ? `${col} >= @range_from AND ${col} < @range_to` : undefined;
+  if (dated && range.nulls) return `(${dated} OR ${col} IS NULL)`;
+  return dated ?? `${col} IS NULL`;
+}
+
+/** True for a row of `alias` in any other partition. */
+function outsideRange(alias: string, column: string, range: PartitionRange): string {
+  const col = `${alias}.${quoteName(column)}`;
+  if (range.from === undefined) return `${col} IS NOT NULL`;
+  return `(${col} < @range_from OR ${col} >= @range_to${range.nulls ? '' : ` OR ${col} IS NULL`})`;
 }
 
 /** DDL equivalent of what `ensureTables` creates through the tables API (for `aivis streams`). */

@@ -18,7 +18,8 @@ import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
-import { ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
+import type { Row } from '../../src/destination/table-spec.ts';
+import { ENGINE_TABLES, citationsTable, mentionsTable } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
 import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
@@ -127,6 +128,89 @@ describe('BigQuery destination: loading', () => {
     expect(table.timePartitioning).toEqual({ type: 'DAY', field: 'observed_at' });
     expect(table.clustering).toEqual({ fields: ['website_id', 'analysis_id'] });
     expect(table.schema.fields.find((f) => f.name === 'mention_spans')).toEqual({ name: 'mention_spans', type: 'JSON', mode: 'REQUIRED' });
+  });
+});
+
+describe('BigQuery destination: MERGE into a table partitioned by day', () => {
+  const mention = (id: string, observedAt: string, text = 'seen'): Row => ({
+    id,
+    website_id: 'web_1',
+    analysis_id: 'ana_1',
+    observed_at: observedAt,
+    available_at: observedAt,
+    provider: 'chatgpt',
+    sentence_text: text,
+    sentence_text_truncated: false,
+    position_in_response: 1,
+    sentiment: 50,
+    mention_spans: '[]',
+    _synced_at: observedAt,
+    _run_id: 'run_1',
+    _raw: `{"id":"${id}"}`,
+  });
+  const citation = (id: string, observedAt: string | null): Row => ({
+    id,
+    website_id: 'web_1',
+    analysis_id: null,
+    provider: null,
+    observed_at: observedAt,
+    available_at: null,
+    _synced_at: '2026-03-01T00:00:00.000000Z',
+    _run_id: 'run_1',
+    _raw: `{"id":"${id}"}`,
+  });
+  const rowsOf = async (dataset: string, table: string) =>
+    (await standIn.engine.query(`SELECT id, observed_at FROM \`aivis-test.${dataset}.${table}\` ORDER BY id, observed_at`)).rows.map((r) => r.f.map((c) => c.v));
+  const micros = (iso: string) => String(BigInt(Date.parse(iso)) * 1000n);
+  /** Ten days of 2025, 2 MB a day, written straight into the stand-in. */
+  const addHistory = (dataset: string, firstDay: number) =>
+    standIn.engine.query(
+      `INSERT INTO \`aivis-test.${dataset}.mentions\` SELECT 'men_old_' || d || '_' || n, 'web_1', 'ana_0', TIMESTAMP '2025-01-01 12:00:00+00' + (d * INTERVAL 1 DAY), ` +
+        `TIMESTAMP '2025-01-01 12:00:00+00', 'chatgpt', repeat('x', 2000000), false, 1, 50, '[]', TIMESTAMP '2025-01-01 12:00:00+00', 'run_0', '{}' ` +
+        `FROM range(${firstDay}, ${firstDay + 10}) AS days(d), range(1) AS rows(n)`,
+    );
+
+  it('reads only the partitions its rows fall in: a flush costs the same into a table ten times larger', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([mentionsTable]);
+    await addHistory(dataset, 0);
+    const small = await d.commit(flushOf(mentionsTable, [mention('men_a', '2026-03-01T10:00:00.000000Z'), mention('men_b', '2026-03-01T11:00:00.000000Z')]));
+    for (let first = 10; first < 100; first += 10) await addHistory(dataset, first);
+    const large = await d.commit(flushOf(mentionsTable, [mention('men_c', '2026-03-02T10:00:00.000000Z'), mention('men_a', '2026-03-01T10:00:00.000000Z', 'seen again')]));
+    // The key query and the MERGE, each over the staging table and a few small partitions: BigQuery's minimum.
+    expect(small.bytesProcessed).toBe(4 * MINIMUM_PER_TABLE);
+    expect(large.bytesProcessed).toBe(small.bytesProcessed);
+    expect(await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !id!.startsWith('men_old_')))).toEqual([
+      ['men_a', micros('2026-03-01T10:00:00Z')],
+      ['men_b', micros('2026-03-01T11:00:00Z')],
+      ['men_c', micros('2026-03-02T10:00:00Z')],
+    ]);
+  });
+
+  it('a staged row whose key is stored under another day is updated there, never inserted twice', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([mentionsTable]);
+    await d.commit(flushOf(mentionsTable, [mention('men_moved', '2026-01-05T10:00:00.000000Z'), mention('men_kept', '2026-01-05T11:00:00.000000Z')]));
+    // The API moved men_moved to another day: the flush's partitions no longer hold its row.
+    await d.commit(flushOf(mentionsTable, [mention('men_moved', '2026-03-01T09:00:00.000000Z', 'moved'), mention('men_new', '2026-03-01T10:00:00.000000Z')]));
+    expect(await rowsOf(dataset, 'mentions')).toEqual([
+      ['men_kept', micros('2026-01-05T11:00:00Z')],
+      ['men_moved', micros('2026-03-01T09:00:00Z')],
+      ['men_new', micros('2026-03-01T10:00:00Z')],
+    ]);
+  });
+
+  it('matches rows without a partition value (NULL observed_at) in the NULL partition, and keys moving in or out of it', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([citationsTable]);
+    await d.commit(flushOf(citationsTable, [citation('cit_null', null), citation('cit_dated', '2026-01-05T10:00:00.000000Z'), citation('cit_undated', '2026-01-06T10:00:00.000000Z')]));
+    await d.commit(flushOf(citationsTable, [citation('cit_null', null), citation('cit_dated', null), citation('cit_undated', '2026-03-01T10:00:00.000000Z')]));
+    await d.commit(flushOf(citationsTable, [citation('cit_null', '2026-03-02T10:00:00.000000Z')]));
+    expect(await rowsOf(dataset, 'citations')).toEqual([
+      ['cit_dated', null],
+      ['cit_null', micros('2026-03-02T10:00:00Z')],
+      ['cit_undated', micros('2026-03-01T10:00:00Z')],
+    ]);
   });
 });
 
