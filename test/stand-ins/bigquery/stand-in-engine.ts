@@ -48,6 +48,8 @@ export interface QueryResult {
 export interface EngineOptions {
   /** Reruns of a mutating statement that lost a conflict, before it fails (BigQuery: 3). */
   dmlReruns?: number;
+  /** A DuckDB file instead of memory, for tables of millions of rows (DuckDB compresses and spills them). */
+  databaseFile?: string;
 }
 
 export interface QueryControl {
@@ -82,7 +84,7 @@ export class StandInEngine {
   }
 
   static async create(project: string, options: EngineOptions = {}): Promise<StandInEngine> {
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await DuckDBInstance.create(options.databaseFile ?? ':memory:');
     const catalog = await instance.connect();
     await catalog.run(`SET GLOBAL TimeZone = 'UTC'`);
     catalog.registerScalarFunction(parseJsonFunction());
@@ -218,7 +220,9 @@ export class StandInEngine {
     const refs = referencedTables(sql);
     for (const ref of refs) this.table(ref.dataset, ref.table);
     const duck = translated(() => toDuckdb(sql, parameters));
-    const job: JobStatement = { sql, duck, parameters, tables: refs.map((ref) => ({ resource: this.table(ref.dataset, ref.table), alias: ref.alias })) };
+    // An INSERT writes its target without reading it: only what its query reads is billed.
+    const read = /^\s*INSERT\b/i.test(sql) ? refs.slice(1) : refs;
+    const job: JobStatement = { sql, duck, parameters, tables: read.map((ref) => ({ resource: this.table(ref.dataset, ref.table), alias: ref.alias })) };
     if (!MUTATING.test(sql)) return (await this.#attempt(job, control)) as QueryResult;
     const target = `${this.project}:${refs[0]!.dataset}.${refs[0]!.table}`;
     const ticket = await this.#dml.begin(target);

@@ -260,6 +260,15 @@ describe('BigQuery stand-in: bytes processed, as on-demand BigQuery bills them',
     expect(await bytes(`SELECT T.s FROM ${big} AS T WHERE T.ts IN (SELECT ts FROM ${big} WHERE id = 'none')`)).toBe(3 * dated + undated + 20 * 3);
   });
 
+  it('bills an INSERT for what its query reads, not for the table it writes', async () => {
+    await standIn.engine.createTable('billing', {
+      tableReference: { projectId: 'aivis-test', datasetId: 'billing', tableId: 'copy' },
+      schema: { fields: [{ name: 'id', type: 'STRING' }, { name: 's', type: 'STRING' }, { name: 'ts', type: 'TIMESTAMP' }] },
+    });
+    expect(await bytes("INSERT INTO `aivis-test.billing.copy` (id, s, ts) SELECT 'x', repeat('y', 20000000), NULL")).toBe(0);
+    expect(await bytes(`INSERT INTO \`aivis-test.billing.copy\` (id, s, ts) SELECT id, s, ts FROM ${big} WHERE ts IS NULL`)).toBe(5 * 3 + 15_000_010);
+  });
+
   it('counts every column of the partitions an UPDATE or MERGE reads in its target', async () => {
     const row = 3 + 3_000_002 + 8;
     expect(await bytes(`UPDATE ${big} SET id = 'r' WHERE ts >= @d1 AND ts < @d2`)).toBe(5 * row);
