@@ -21,6 +21,8 @@ export interface BenchSizes {
   readonly memoryRows: readonly number[];
   /** Figure 5. */
   readonly endToEnd: SandboxOptions;
+  /** Figure 6: rows of the BigQuery table a 5,000-row flush goes into, small and large. */
+  readonly bigqueryTableRows: readonly [number, number];
 }
 
 export const DEFAULT_SIZES: BenchSizes = {
@@ -34,6 +36,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   loadRounds: 2,
   memoryRows: [10_000, 100_000, 1_000_000],
   endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
+  bigqueryTableRows: [1_000_000, 10_000_000],
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -47,4 +50,5 @@ export const QUICK_SIZES: BenchSizes = {
   loadRounds: 1,
   memoryRows: [10_000, 30_000, 100_000],
   endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
+  bigqueryTableRows: [100_000, 1_000_000],
 };

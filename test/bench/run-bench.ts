@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick]`: how close aivis gets to the API's ceiling and to the
- * warehouse's own load speed (issue 7), all figures from one run as ratios. Prints a Markdown
+ * warehouse's own load speed (issue 7), all figures from one run as ratios, and what a
+ * BigQuery flush costs as its table grows. Prints a Markdown
  * table on stdout, progress on stderr, and writes test/bench/results.json.
  *
  * PostgreSQL: `AIVIS_BENCH_DATABASE_URL`, or an embedded server started here.
@@ -11,6 +12,7 @@ import type { BenchFigure } from './bench-figure.ts';
 import { describeMachine, machineLine } from './bench-machine.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
 import { DEFAULT_SIZES, QUICK_SIZES } from './bench-sizes.ts';
+import { bigqueryFlushBytes } from './bigquery-flush-bytes.ts';
 import { budgetUse } from './budget-use.ts';
 import { endToEnd } from './end-to-end.ts';
 import { loadSpeed } from './load-speed.ts';
@@ -40,18 +42,20 @@ const postgres = await openBenchPostgres();
 try {
   const machine = await describeMachine(postgres.version);
   const figures: BenchFigure[] = [];
-  progress('1/5 request efficiency');
+  progress('1/6 request efficiency');
   figures.push(...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)));
-  progress('2/5 budget use');
+  progress('2/6 budget use');
   figures.push(await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor));
-  progress('3/5 load speed');
+  progress('3/6 load speed');
   figures.push(...(await loadSpeed(await postgres.database('load'), await mentionBatches(sizes.loadRows, FLUSH_ROWS), sizes.loadRounds)));
-  progress(`4/5 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
+  progress(`4/6 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
   figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
-  progress(`4/5 the same at ${largest} mentions, with the V8 heap capped`);
+  progress(`4/6 the same at ${largest} mentions, with the V8 heap capped`);
   figures.push(...(await peakMemory([largest], (rows) => postgres.database(`memory_capped_${rows}`), HEAP_CAP)));
-  progress('5/5 end-to-end throughput');
+  progress('5/6 end-to-end throughput');
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
+  progress(`6/6 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
+  figures.push(await bigqueryFlushBytes(sizes.bigqueryTableRows));
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(`${table}\n\nMachine: ${machineLine(machine)}. Size: ${sizes.name}; bench wall time ${seconds} s.\n`);
