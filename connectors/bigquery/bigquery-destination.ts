@@ -1,7 +1,9 @@
 /**
  * The BigQuery destination: wires the client, the SQL and the lease lock behind the
  * `Destination` interface. Each flush: per table, a staging table that expires on its own,
- * one NDJSON load job into it, one MERGE into the target, then the staging table is dropped;
+ * one NDJSON load job into it, one MERGE into the target (into a table partitioned by day,
+ * one key query first and a MERGE that reads only the partitions it needs), then the staging
+ * table is dropped;
  * state goes last, the same way (rows first, then state: BigQuery DML is not transactional
  * across statements without scripting sessions).
  */

@@ -1,13 +1,14 @@
 /**
  * The data side of the BigQuery stand-in: a catalog of datasets and tables (the table
- * resources BigQuery would return) over an in-memory DuckDB that holds the rows. It enforces
+ * resources BigQuery would return) over a DuckDB (in memory, or in a file for large tables)
+ * that holds the rows. It enforces
  * what BigQuery enforces and DuckDB does not: a MERGE source that matches a target row
  * several times, a value assigned to a column of another type, unknown fields in a load.
  *
  * Every query job runs in its own DuckDB transaction on its own connection, so jobs that
  * arrive together see snapshots and conflict the way BigQuery's do
  * (`stand-in-dml-concurrency.ts`); `beforeCommit` lets a test hold a job between its work and
- * its commit.
+ * its commit. Each job is billed as BigQuery bills it (`stand-in-billing.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
