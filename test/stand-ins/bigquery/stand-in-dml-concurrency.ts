@@ -21,8 +21,6 @@ const RUNNING_PER_TABLE = 2;
 const PENDING_PER_TABLE = 20;
 
 export interface MutationTicket {
-  /** The commit sequence the job's snapshot saw; compare with `changedSince`. */
-  readonly snapshot: number;
   /** True when another mutation of the table committed after this ticket's snapshot. */
   changedSince(): boolean;
   /** Waits until every other mutation running on the table has finished. */
@@ -43,6 +41,7 @@ interface TableQueue {
 }
 
 class Ticket {
+  /** The commit sequence the job's snapshot saw. */
   snapshot: number;
   readonly done: Promise<void>;
   readonly #resolve: () => void;
@@ -79,9 +78,6 @@ export class DmlScheduler {
     const ticket = new Ticket(this.#commits);
     queue.running.add(ticket);
     return {
-      get snapshot() {
-        return ticket.snapshot;
-      },
       changedSince: () => queue.lastChange > ticket.snapshot,
       othersFinished: () => Promise.all([...queue.running].filter((t) => t !== ticket).map((t) => t.done)).then(() => undefined),
       committedChange: () => {

@@ -56,7 +56,7 @@ function number(text: string, mode: WideNumberMode): string {
 }
 
 /** A FLOAT64 as nlohmann::json prints it: shortest round-trip digits, fixed from 1e-4 to 1e15. */
-export function float64(value: number): string {
+function float64(value: number): string {
   const sign = value < 0 || Object.is(value, -0) ? '-' : '';
   if (value === 0) return `${sign}0.0`;
   const [mantissa, exponent] = Math.abs(value).toExponential().split('e') as [string, string];
