@@ -5,6 +5,6 @@
  * any Node runs), then the CLI compiled to dist/.
  */
 require('./require-node.cjs').requireNode();
-import('../dist/src/cli/main.js').then(function (cli) {
+import('../dist/src/cli/main.js').then((cli) => {
   cli.run(process.argv.slice(2));
 });

@@ -26,7 +26,10 @@ import {
 } from './common.ts';
 import { mustBe, mustBeOrNull } from './issue-message.ts';
 
-const positionSchema = z.number({ error: mustBeOrNull('a number of at least 1') }).min(1).nullable();
+const positionSchema = z
+  .number({ error: mustBeOrNull('a number of at least 1') })
+  .min(1)
+  .nullable();
 
 /** One schema per key, every key required. */
 const allOf = <Key extends string, Schema extends z.ZodType>(keys: readonly Key[], schema: Schema) =>
@@ -34,7 +37,10 @@ const allOf = <Key extends string, Schema extends z.ZodType>(keys: readonly Key[
 
 /** Metrics are percentages except the mention position, which is a rank (>= 1). */
 const metricShape = <Key extends string>(keys: readonly Key[]) => ({
-  ...allOf(keys.filter((key) => key !== 'average_mention_position'), percentSchema),
+  ...allOf(
+    keys.filter((key) => key !== 'average_mention_position'),
+    percentSchema,
+  ),
   average_mention_position: positionSchema,
 });
 
@@ -52,12 +58,13 @@ export const competitorCountsSchema = looseRecord(allOf(COMPETITOR_COUNT_KEYS, c
  * Why a metric is null: keys are metric names, values come from a documented reason list.
  * Unlike resource objects these maps are closed: a key outside the list is a contract break.
  */
-const reasonsSchema = <Key extends string, Reason extends string>(keys: readonly [Key, ...Key[]], reasons: readonly [Reason, ...Reason[]]) =>
-  z.partialRecord(
-    z.enum(keys),
-    z.enum(reasons, { error: mustBe(`one of ${reasons.join(', ')}`) }),
-    { error: mustBe('an object') },
-  );
+const reasonsSchema = <Key extends string, Reason extends string>(
+  keys: readonly [Key, ...Key[]],
+  reasons: readonly [Reason, ...Reason[]],
+) =>
+  z.partialRecord(z.enum(keys), z.enum(reasons, { error: mustBe(`one of ${reasons.join(', ')}`) }), {
+    error: mustBe('an object'),
+  });
 
 export const unavailableReasonsSchema = reasonsSchema(METRIC_KEYS, WEBSITE_REASONS);
 export const competitorUnavailableReasonsSchema = reasonsSchema(COMPETITOR_METRIC_KEYS, COMPETITOR_REASONS);
@@ -93,7 +100,10 @@ export const snapshotDataSchema = looseRecord({
 export type SnapshotData = z.infer<typeof snapshotDataSchema>;
 
 const versionTag = (pattern: RegExp, max: number, example: string) =>
-  z.string({ error: mustBe(`a version tag like ${example} (at most ${max} characters)`) }).max(max).regex(pattern);
+  z
+    .string({ error: mustBe(`a version tag like ${example} (at most ${max} characters)`) })
+    .max(max)
+    .regex(pattern);
 
 /**
  * Version tags and quality flags of a snapshot (spec 2.3, 9.4). The spec's prose also names
@@ -102,7 +112,11 @@ const versionTag = (pattern: RegExp, max: number, example: string) =>
  */
 const snapshotVersionShape = {
   projection_version: versionTag(/^public_metrics_v\d+$/, 40, 'public_metrics_v1'),
-  metric_definition_bundle_version: versionTag(/^public_metric_definitions_v(?:0|[1-9]\d*)$/, 64, 'public_metric_definitions_v1'),
+  metric_definition_bundle_version: versionTag(
+    /^public_metric_definitions_v(?:0|[1-9]\d*)$/,
+    64,
+    'public_metric_definitions_v1',
+  ),
   metric_precision_version: versionTag(/^metric_precision_v(?:0|[1-9]\d*)$/, 64, 'metric_precision_v1'),
   metric_definition_versions: looseRecord(
     allOf(METRIC_KEYS, versionTag(/^[a-z][a-z0-9_]*_v(?:0|[1-9]\d*)$/, 96, 'visibility_v1')),

@@ -4,7 +4,7 @@
  * only where its field is present and well-formed (`src/streams/citations.ts`); the record
  * as sent is `_raw` whatever it holds.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { looseRecord } from './common.ts';
 
 export const citationSchema = looseRecord({});

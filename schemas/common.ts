@@ -26,7 +26,10 @@ const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a r
 export const timestampSchema = z.string({ error: mustBe(TIMESTAMP_RULE) }).regex(UTC_TIMESTAMP);
 export type Timestamp = z.infer<typeof timestampSchema>;
 /** A timestamp that is required but null until the event happened. */
-export const nullableTimestampSchema = z.string({ error: mustBeOrNull(TIMESTAMP_RULE) }).regex(UTC_TIMESTAMP).nullable();
+export const nullableTimestampSchema = z
+  .string({ error: mustBeOrNull(TIMESTAMP_RULE) })
+  .regex(UTC_TIMESTAMP)
+  .nullable();
 
 /** The `updated_since` query form (spec 4.4): the same forms as every timestamp. */
 export const updatedSinceSchema = timestampSchema;
@@ -93,7 +96,11 @@ export const countSchema = z
   .nullable();
 
 /** A metric on a 0..100 scale (and a mention's sentiment), null when not measured. */
-export const percentSchema = z.number({ error: mustBeOrNull('a number from 0 to 100') }).min(0).max(100).nullable();
+export const percentSchema = z
+  .number({ error: mustBeOrNull('a number from 0 to 100') })
+  .min(0)
+  .max(100)
+  .nullable();
 
 /** A loose object whose absence or wrong type reads "is missing" / "must be an object". */
 export const looseRecord = <Shape extends z.core.$ZodLooseShape>(shape: Shape) =>

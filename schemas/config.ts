@@ -12,10 +12,15 @@ const nonEmpty = z.string().min(1);
 const allowInsecureHttp = z
   .boolean()
   .optional()
-  .describe('true lets the URL beside it be http:// to a host that is not loopback: its secrets then cross the network in clear.');
+  .describe(
+    'true lets the URL beside it be http:// to a host that is not loopback: its secrets then cross the network in clear.',
+  );
 const identifier = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be letters, digits and underscores, starting with a letter or underscore');
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]{0,127}$/,
+    'must be letters, digits and underscores, starting with a letter or underscore',
+  );
 
 export const sourceConfigSchema = z
   .strictObject({
@@ -47,14 +52,25 @@ export const duckdbConfigSchema = z.strictObject({
 export const bigqueryConfigSchema = z
   .strictObject({
     type: z.literal('bigquery'),
-    project: z.string().regex(/^[a-z0-9.:-]{1,128}$/, 'must be a Google Cloud project id such as my-project (lowercase letters, digits, hyphens; a domain prefix like example.com:my-project)'),
+    project: z
+      .string()
+      .regex(
+        /^[a-z0-9.:-]{1,128}$/,
+        'must be a Google Cloud project id such as my-project (lowercase letters, digits, hyphens; a domain prefix like example.com:my-project)',
+      ),
     dataset: identifier.default('aivis'),
     location: nonEmpty.default('US'),
     key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),
     api_endpoint: z.url().optional().describe('Override of the BigQuery REST endpoint (private endpoints, emulators).'),
     allow_insecure_http: allowInsecureHttp,
   })
-  .superRefine(refuseInsecureHttp({ urlKey: 'api_endpoint', block: 'destination', carries: 'the Google access token and the rows' }));
+  .superRefine(
+    refuseInsecureHttp({
+      urlKey: 'api_endpoint',
+      block: 'destination',
+      carries: 'the Google access token and the rows',
+    }),
+  );
 
 export const snowflakeConfigSchema = z
   .strictObject({
@@ -74,7 +90,9 @@ export const snowflakeConfigSchema = z
   .refine((s) => (s.private_key_file === undefined) !== (s.password === undefined), {
     message: 'give exactly one of private_key_file (key-pair auth) or password',
   })
-  .superRefine(refuseInsecureHttp({ urlKey: 'access_url', block: 'destination', carries: 'the Snowflake login and the rows' }));
+  .superRefine(
+    refuseInsecureHttp({ urlKey: 'access_url', block: 'destination', carries: 'the Snowflake login and the rows' }),
+  );
 
 export const destinationConfigSchema = z.discriminatedUnion('type', [
   postgresConfigSchema,
@@ -89,7 +107,10 @@ export const streamsConfigSchema = z.strictObject({
   websites: emptyStream.optional(),
   analytics: z
     .strictObject({
-      include: z.array(z.enum(['providers', 'competitors'])).max(2).default(['providers', 'competitors']),
+      include: z
+        .array(z.enum(['providers', 'competitors']))
+        .max(2)
+        .default(['providers', 'competitors']),
     })
     .optional(),
   analytics_history: emptyStream.optional(),
@@ -102,7 +123,9 @@ export const configSchema = z.strictObject({
   destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis.duckdb', schema: 'aivis' }),
   streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
   websites: z
-    .strictObject({ include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1) })
+    .strictObject({
+      include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1),
+    })
     .optional(),
   state: z
     .strictObject({

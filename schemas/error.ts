@@ -30,7 +30,10 @@ export const errorDetailSchema = looseRecord({
 export const errorBodySchema = looseRecord({
   code: z.enum(ERROR_CODES, { error: mustBe(`one of ${ERROR_CODES.join(', ')}`) }),
   message: textSchema(1, 1024),
-  details: z.array(errorDetailSchema, { error: mustBe('an array of at most 50 items') }).max(50).optional(),
+  details: z
+    .array(errorDetailSchema, { error: mustBe('an array of at most 50 items') })
+    .max(50)
+    .optional(),
 });
 
 export const errorEnvelopeSchema = looseRecord({ error: errorBodySchema, meta: requestMetaSchema });

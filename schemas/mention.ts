@@ -1,7 +1,14 @@
 /** Brand-mention evidence (spec 2.5). Every field is required; `website_id` comes from the path. */
 import { z } from 'zod';
 import { MAX_COUNT } from './keys.ts';
-import { analysisIdSchema, looseRecord, mentionIdSchema, percentSchema, providerNameSchema, timestampSchema } from './common.ts';
+import {
+  analysisIdSchema,
+  looseRecord,
+  mentionIdSchema,
+  percentSchema,
+  providerNameSchema,
+  timestampSchema,
+} from './common.ts';
 import { mustBe, mustBeOrNull } from './issue-message.ts';
 
 /** Where a brand name sits in `sentence_text`. `end > start` is not documented, so not checked. */

@@ -36,7 +36,12 @@ import { mentionSchema } from './mention.ts';
 import { citationSchema } from './citation.ts';
 import { errorEnvelopeSchema } from './error.ts';
 import { promptImportItemSchema, promptImportRequestSchema } from './prompt-import.ts';
-import { importErrorSchema, promptImportItemResultSchema, promptImportReceiptEnvelopeSchema, promptImportReceiptSchema } from './prompt-import-receipt.ts';
+import {
+  importErrorSchema,
+  promptImportItemResultSchema,
+  promptImportReceiptEnvelopeSchema,
+  promptImportReceiptSchema,
+} from './prompt-import-receipt.ts';
 
 const listOf = (record: z.ZodType) => looseRecord({ data: z.array(record), meta: listMetaSchema });
 
@@ -89,7 +94,9 @@ export function componentSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]));
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]),
+  );
 }
 
 /**

@@ -5,16 +5,28 @@
  * Where the spec says "not shown" the document says so in the operation's description.
  */
 import { analysisIdSchema, promptImportIdSchema, updatedSinceSchema, websiteIdSchema } from './common.ts';
-import { ERROR_CODES } from './error.ts';
+import type { ERROR_CODES } from './error.ts';
 import { componentRef, componentSchemas, parameterSchema, type ComponentName } from './openapi-components.ts';
-import { cursorSchema, idempotencyKeySchema, includeParamSchema, mentionProviderSchema, pageLimitSchema } from './query.ts';
+import {
+  cursorSchema,
+  idempotencyKeySchema,
+  includeParamSchema,
+  mentionProviderSchema,
+  pageLimitSchema,
+} from './query.ts';
 
 type Json = Record<string, unknown>;
 
 const V2 = '/public/v2';
 const WEBSITE = `${V2}/websites/{website_id}`;
 
-const param = (name: string, where: 'path' | 'query' | 'header', schema: Json, description: string, required = where === 'path'): Json => ({
+const param = (
+  name: string,
+  where: 'path' | 'query' | 'header',
+  schema: Json,
+  description: string,
+  required = where === 'path',
+): Json => ({
   name,
   in: where,
   required,
@@ -26,14 +38,24 @@ const PARAMETERS = {
   WebsiteId: param('website_id', 'path', parameterSchema(websiteIdSchema), 'Website identifier.'),
   ImportId: param('import_id', 'path', parameterSchema(promptImportIdSchema), 'Prompt import identifier.'),
   Limit: param('limit', 'query', parameterSchema(pageLimitSchema), 'Page size.'),
-  Cursor: param('cursor', 'query', parameterSchema(cursorSchema), 'Opaque cursor from meta.next_cursor; only valid with the filters it was issued for.'),
+  Cursor: param(
+    'cursor',
+    'query',
+    parameterSchema(cursorSchema),
+    'Opaque cursor from meta.next_cursor; only valid with the filters it was issued for.',
+  ),
   UpdatedSince: param(
     'updated_since',
     'query',
     parameterSchema(updatedSinceSchema),
-    'Inclusive lower bound; pass the previous scan\'s meta.scan_upper_bound verbatim.',
+    "Inclusive lower bound; pass the previous scan's meta.scan_upper_bound verbatim.",
   ),
-  Include: param('include', 'query', parameterSchema(includeParamSchema), 'Breakdowns to embed: providers and/or competitors.'),
+  Include: param(
+    'include',
+    'query',
+    parameterSchema(includeParamSchema),
+    'Breakdowns to embed: providers and/or competitors.',
+  ),
   Provider: param('provider', 'query', parameterSchema(mentionProviderSchema), 'Only mentions from this provider.'),
   AnalysisId: param('analysis_id', 'query', parameterSchema(analysisIdSchema), 'Only evidence of this analysis.'),
   IdempotencyKey: param(
@@ -56,14 +78,21 @@ const HEADERS = {
     description: 'Seconds (or an HTTP-date) to wait before the next request.',
     schema: { type: 'string' },
   },
-  CacheControl: { description: 'Receipts are private and never cached.', schema: { type: 'string', const: 'private, no-store' } },
+  CacheControl: {
+    description: 'Receipts are private and never cached.',
+    schema: { type: 'string', const: 'private, no-store' },
+  },
 } satisfies Record<string, Json>;
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 const json = (schema: Json) => ({ 'application/json': { schema } });
 
 /** One reusable response per error status (spec 7); every body is the error envelope. */
-const errorResponse = (codes: readonly (typeof ERROR_CODES)[number][], condition: string, retryAfter = false): Json => ({
+const errorResponse = (
+  codes: readonly (typeof ERROR_CODES)[number][],
+  condition: string,
+  retryAfter = false,
+): Json => ({
   description: `${condition} (error.code ${codes.join(' or ')})`,
   ...(retryAfter ? { headers: { 'Retry-After': headerRef('RetryAfter') } } : {}),
   content: json(componentRef('ErrorEnvelope')),
@@ -74,7 +103,10 @@ const ERROR_RESPONSES = {
   401: errorResponse(['unauthorized'], 'Authentication missing or invalid'),
   403: errorResponse(['forbidden'], 'Key lacks scope or eligibility, or V2 is not enabled for the workspace'),
   404: errorResponse(['not_found'], 'Missing, outside the workspace, revoked, expired receipt, or no first snapshot'),
-  409: errorResponse(['idempotency_conflict'], 'Idempotency-Key reused with a different website, body, item order or validate_only'),
+  409: errorResponse(
+    ['idempotency_conflict'],
+    'Idempotency-Key reused with a different website, body, item order or validate_only',
+  ),
   413: errorResponse(['payload_too_large'], 'Encoded body over 5 MiB'),
   415: errorResponse(['unsupported_media_type'], 'Content type is not application/json'),
   429: errorResponse(['rate_limited'], 'Workspace rate limit exhausted; wait Retry-After', true),
@@ -101,7 +133,13 @@ const ERROR_NAMES: Record<ErrorStatus, string> = {
 const READ_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 404, 429, 500, 503];
 const IMPORT_ERRORS: readonly ErrorStatus[] = [400, 401, 403, 409, 413, 415, 429, 500, 503];
 
-const read = (operationId: string, summary: string, parameters: ParameterName[], body: ComponentName, description?: string): Json => ({
+const read = (
+  operationId: string,
+  summary: string,
+  parameters: ParameterName[],
+  body: ComponentName,
+  description?: string,
+): Json => ({
   get: {
     operationId,
     summary,
@@ -130,21 +168,32 @@ const PATHS: Json = {
     'SnapshotResponse',
     '404 not_found until the first snapshot is published: the website is tracked but not yet measured.',
   ),
-  [`${WEBSITE}/analytics/history`]: read('listAnalyticsHistory', 'Immutable analytics history', [...FEED], 'HistoryList'),
-  [`${WEBSITE}/mentions`]: read('listMentions', 'Brand-mention evidence', [...FEED, 'Provider', 'AnalysisId'], 'MentionList'),
+  [`${WEBSITE}/analytics/history`]: read(
+    'listAnalyticsHistory',
+    'Immutable analytics history',
+    [...FEED],
+    'HistoryList',
+  ),
+  [`${WEBSITE}/mentions`]: read(
+    'listMentions',
+    'Brand-mention evidence',
+    [...FEED, 'Provider', 'AnalysisId'],
+    'MentionList',
+  ),
   [`${WEBSITE}/citations`]: read(
     'listCitations',
     'Citation evidence',
     [...FEED, 'AnalysisId'],
     'CitationList',
-    'The spec does not show this endpoint\'s query parameters or record fields; we assume the ' +
+    "The spec does not show this endpoint's query parameters or record fields; we assume the " +
       'evidence-feed parameters of the mentions endpoint, and a record is any JSON object (no field required).',
   ),
   [`${WEBSITE}/prompts:import`]: {
     post: {
       operationId: 'importPrompts',
       summary: 'Accept one append-only, atomic batch of prompts',
-      description: 'Durable acceptance only; poll the receipt at Location. Unknown item fields are rejected (status not shown: 400 assumed).',
+      description:
+        'Durable acceptance only; poll the receipt at Location. Unknown item fields are rejected (status not shown: 400 assumed).',
       parameters: [paramRef('WebsiteId'), paramRef('IdempotencyKey')],
       requestBody: { required: true, content: json(componentRef('PromptImportRequest')) },
       responses: {
@@ -168,7 +217,10 @@ const PATHS: Json = {
       parameters: [paramRef('WebsiteId'), paramRef('ImportId')],
       responses: {
         200: receiptResponse('The receipt, whatever its status', {
-          'Retry-After': { ...HEADERS.RetryAfter, description: 'Present (2) while pending or processing; absent on terminal receipts.' },
+          'Retry-After': {
+            ...HEADERS.RetryAfter,
+            description: 'Present (2) while pending or processing; absent on terminal receipts.',
+          },
         }),
         ...errorRefs(READ_ERRORS),
       },
@@ -178,7 +230,10 @@ const PATHS: Json = {
     get: {
       operationId: 'getOpenApi',
       summary: 'The machine-readable V2 contract',
-      responses: { 200: { description: 'This document', content: json({ type: 'object' }) }, ...errorRefs(READ_ERRORS) },
+      responses: {
+        200: { description: 'This document', content: json({ type: 'object' }) },
+        ...errorRefs(READ_ERRORS),
+      },
     },
   },
 };
@@ -197,10 +252,17 @@ export function buildOpenApiDocument(): Json {
     security: [{ bearerAuth: [] }],
     paths: PATHS,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+      },
       parameters: PARAMETERS,
       headers: HEADERS,
-      responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, response]) => [ERROR_NAMES[Number(status) as ErrorStatus], response])),
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([status, response]) => [
+          ERROR_NAMES[Number(status) as ErrorStatus],
+          response,
+        ]),
+      ),
       schemas: componentSchemas(),
     },
   };

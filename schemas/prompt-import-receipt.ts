@@ -7,12 +7,23 @@
  */
 import { z } from 'zod';
 import { MAX_COUNT } from './keys.ts';
-import { dataEnvelope, looseRecord, promptImportIdSchema, requestMetaSchema, timestampSchema, websiteIdSchema } from './common.ts';
+import {
+  dataEnvelope,
+  looseRecord,
+  promptImportIdSchema,
+  requestMetaSchema,
+  timestampSchema,
+  websiteIdSchema,
+} from './common.ts';
 import { mustBe } from './issue-message.ts';
 import { clientIdSchema } from './prompt-import.ts';
 
 export const IMPORT_PHASES = ['validating', 'classifying', 'committing'] as const;
-export const DUPLICATE_CODES = ['skipped_request_duplicate', 'skipped_active_duplicate', 'skipped_inactive_duplicate'] as const;
+export const DUPLICATE_CODES = [
+  'skipped_request_duplicate',
+  'skipped_active_duplicate',
+  'skipped_inactive_duplicate',
+] as const;
 /** Operation error codes spec part 7 lists; a failed receipt may carry others (decoded as text). */
 export const IMPORT_ERROR_CODES = [
   'prompt_limit_exceeded',
@@ -25,7 +36,10 @@ export const IMPORT_ERROR_CODES = [
 
 const oneOf = <Value extends string>(values: readonly [Value, ...Value[]]) =>
   z.enum(values, { error: mustBe(`one of ${values.join(', ')}`) });
-const tally = z.int({ error: mustBe(`an integer from 0 to ${MAX_COUNT}`) }).min(0).max(MAX_COUNT);
+const tally = z
+  .int({ error: mustBe(`an integer from 0 to ${MAX_COUNT}`) })
+  .min(0)
+  .max(MAX_COUNT);
 /** A field the spec rules out where it stands (a receipt never holds prompt text; no code without a status that has one). */
 const notAllowed = z.never({ error: () => 'is not an allowed field' }).optional();
 
@@ -44,7 +58,10 @@ export const promptImportItemResultSchema = z.discriminatedUnion(
     item({ status: z.literal('created'), code: notAllowed }),
     item({ status: z.literal('would_create'), code: notAllowed }),
     item({ status: z.literal('skipped'), code: oneOf(DUPLICATE_CODES) }),
-    item({ status: z.literal('failed'), code: z.literal('classification_failed', { error: mustBe('classification_failed') }) }),
+    item({
+      status: z.literal('failed'),
+      code: z.literal('classification_failed', { error: mustBe('classification_failed') }),
+    }),
     item({ status: z.literal('not_processed'), code: z.string({ error: mustBe('a string') }).optional() }),
   ],
   { error: discriminatorError('status') },
@@ -66,7 +83,11 @@ const validationCounts = {
 export const writeSummarySchema = looseRecord({ created: tally, skipped_duplicates: tally });
 export const validationSummarySchema = looseRecord({ ...validationCounts, skipped_duplicates: tally });
 /** A failed receipt's "safe summary" is not shown: any of the counts, none required. */
-export const failedSummarySchema = looseRecord({ ...validationCounts, created: tally.optional(), skipped_duplicates: tally.optional() });
+export const failedSummarySchema = looseRecord({
+  ...validationCounts,
+  created: tally.optional(),
+  skipped_duplicates: tally.optional(),
+});
 
 /**
  * The operation error: a code (spec 7 lists six; a server may add more, decoded as text),
@@ -108,7 +129,12 @@ export const promptImportReceiptSchema = z.discriminatedUnion(
   'status',
   [
     looseRecord({ ...receiptShape, status: z.literal('pending') }),
-    looseRecord({ ...receiptShape, status: z.literal('processing'), phase: oneOf(IMPORT_PHASES), started_at: timestampSchema }),
+    looseRecord({
+      ...receiptShape,
+      status: z.literal('processing'),
+      phase: oneOf(IMPORT_PHASES),
+      started_at: timestampSchema,
+    }),
     z.discriminatedUnion(
       'validate_only',
       [succeeded(false, writeSummarySchema), succeeded(true, validationSummarySchema)],
@@ -137,7 +163,8 @@ export const promptImportReceiptEnvelopeSchema = dataEnvelope(promptImportReceip
 function discriminatorError(field: string) {
   return (issue: z.core.$ZodRawIssue) => {
     const input = issue.input;
-    if (issue.code !== 'invalid_union' || typeof input !== 'object' || input === null) return mustBe('an object')(issue);
+    if (issue.code !== 'invalid_union' || typeof input !== 'object' || input === null)
+      return mustBe('an object')(issue);
     const options = 'options' in issue && Array.isArray(issue.options) ? issue.options.join(', ') : '';
     return mustBe(`one of ${options}`)({ input: (input as Record<string, unknown>)[field] });
   };

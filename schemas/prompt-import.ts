@@ -53,11 +53,18 @@ export const tagsSchema = z
     tags.forEach((tag, index) => {
       const first = seen.get(normalizeText(tag));
       if (first === undefined) seen.set(normalizeText(tag), index);
-      else ctx.addIssue({ code: 'custom', path: [index], message: `repeats tags[${first}] after normalization (got ${preview(tag)})` });
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `repeats tags[${first}] after normalization (got ${preview(tag)})`,
+        });
     });
   });
 
-const languageSchema = z.string({ error: mustBe('a lowercase two-letter ISO 639-1 code such as en') }).regex(/^[a-z]{2}$/);
+const languageSchema = z
+  .string({ error: mustBe('a lowercase two-letter ISO 639-1 code such as en') })
+  .regex(/^[a-z]{2}$/);
 const searchIntentSchema = z.enum(SEARCH_INTENTS, { error: mustBe(SEARCH_INTENTS.join(', ')) });
 export const clientIdSchema = z
   .string({ error: mustBe('1 to 128 letters, digits, ".", "_" or "-"') })
@@ -113,7 +120,12 @@ function checkClientIds(items: readonly PromptImportItem[], ctx: Context): void 
     if (item.client_id === undefined) return;
     const first = seen.get(item.client_id);
     if (first === undefined) seen.set(item.client_id, index);
-    else ctx.addIssue({ code: 'custom', path: ['items', index, 'client_id'], message: `repeats items[${first}].client_id ${preview(item.client_id)}` });
+    else
+      ctx.addIssue({
+        code: 'custom',
+        path: ['items', index, 'client_id'],
+        message: `repeats items[${first}].client_id ${preview(item.client_id)}`,
+      });
   });
 }
 
@@ -149,7 +161,7 @@ export const promptImportRequestSchema = z
     checkClientIds(request.items, ctx);
     if (request.classification.mode === 'auto') {
       checkJourneyTags(request.defaults.tags, ['defaults', 'tags'], ctx);
-      request.items.forEach((item, index) => checkJourneyTags(item.tags, ['items', index, 'tags'], ctx));
+      for (const [index, item] of request.items.entries()) checkJourneyTags(item.tags, ['items', index, 'tags'], ctx);
       return;
     }
     // provided_only never classifies, so each item needs a language from itself or the defaults.

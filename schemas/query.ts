@@ -14,12 +14,18 @@ import { mustBe } from './issue-message.ts';
 export const pageLimitSchema = z
   .preprocess(
     (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
-    z.int({ error: mustBe('an integer from 1 to 500') }).min(1).max(500),
+    z
+      .int({ error: mustBe('an integer from 1 to 500') })
+      .min(1)
+      .max(500),
   )
   .default(100);
 
 /** An opaque cursor; bound to the filters it was issued with (spec 4.10). */
-export const cursorSchema = z.string({ error: mustBe('a cursor of 1 to 22000 characters') }).min(1).max(22000);
+export const cursorSchema = z
+  .string({ error: mustBe('a cursor of 1 to 22000 characters') })
+  .min(1)
+  .max(22000);
 
 /** `include` of the analytics read: a comma list of providers/competitors, spaces tolerated. */
 export const includeParamSchema = z

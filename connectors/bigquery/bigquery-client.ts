@@ -60,7 +60,11 @@ export interface BigqueryClient {
   query(sql: string, params?: Readonly<Record<string, QueryParam>>): Promise<QueryOutcome>;
 }
 
-export async function openBigqueryClient(options: BigqueryClientOptions, datasetId: string, logger: Logger): Promise<BigqueryClient> {
+export async function openBigqueryClient(
+  options: BigqueryClientOptions,
+  datasetId: string,
+  logger: Logger,
+): Promise<BigqueryClient> {
   const { BigQuery } = await import('@google-cloud/bigquery');
   const bigquery = new BigQuery(options as ConstructorParameters<typeof BigQuery>[0]);
   return new SdkClient(bigquery, bigquery.dataset(datasetId, { location: options.location }), options, logger);
@@ -89,14 +93,17 @@ class SdkClient implements BigqueryClient {
     if (location !== undefined) {
       // Jobs run in the configured location; in another one BigQuery answers "dataset not found".
       if (location.toUpperCase() !== this.#location.toUpperCase()) {
-        throw new DestinationError(`BigQuery dataset ${this.project}:${this.dataset} is in location ${location}, but destination.location is ${this.#location}: set location: ${location}`);
+        throw new DestinationError(
+          `BigQuery dataset ${this.project}:${this.dataset} is in location ${location}, but destination.location is ${this.#location}: set location: ${location}`,
+        );
       }
       return;
     }
     try {
       await this.#dataset.create({ location: this.#location });
     } catch (error) {
-      if (apiErrorCode(error) !== 409) throw bigqueryError(`create dataset ${this.project}:${this.dataset}`, error, this.dataset);
+      if (apiErrorCode(error) !== 409)
+        throw bigqueryError(`create dataset ${this.project}:${this.dataset}`, error, this.dataset);
     }
   }
 
@@ -129,15 +136,22 @@ class SdkClient implements BigqueryClient {
         ...(resource.expiresAt !== undefined ? { expirationTime: String(resource.expiresAt) } : {}),
       });
     } catch (error) {
-      if (apiErrorCode(error) !== 409) throw bigqueryError(`create table ${this.dataset}.${table}`, error, this.dataset);
+      if (apiErrorCode(error) !== 409)
+        throw bigqueryError(`create table ${this.dataset}.${table}`, error, this.dataset);
     }
   }
 
   async addFields(table: string, existing: readonly BigqueryField[], added: readonly BigqueryField[]): Promise<void> {
     try {
-      await this.#dataset.table(table).setMetadata({ schema: { fields: [...existing, ...added].map((f) => ({ ...f })) } });
+      await this.#dataset
+        .table(table)
+        .setMetadata({ schema: { fields: [...existing, ...added].map((f) => ({ ...f })) } });
     } catch (error) {
-      throw bigqueryError(`add columns ${added.map((f) => f.name).join(', ')} to ${this.dataset}.${table}`, error, this.dataset);
+      throw bigqueryError(
+        `add columns ${added.map((f) => f.name).join(', ')} to ${this.dataset}.${table}`,
+        error,
+        this.dataset,
+      );
     }
   }
 
@@ -168,14 +182,23 @@ class SdkClient implements BigqueryClient {
 
   async query(sql: string, params: Readonly<Record<string, QueryParam>> = {}): Promise<QueryOutcome> {
     this.usage.jobs += 1;
-    const request: Query = { query: sql, location: this.#location, jobPrefix: 'aivis_query_', ...sdkParams(params, (v) => this.#bigquery.timestamp(v)) };
+    const request: Query = {
+      query: sql,
+      location: this.#location,
+      jobPrefix: 'aivis_query_',
+      ...sdkParams(params, (v) => this.#bigquery.timestamp(v)),
+    };
     try {
       const [job] = await this.#bigquery.createQueryJob(request);
       const rows: Record<string, CellValue>[] = [];
       let page: Record<string, unknown> | null = { skipParsing: true, autoPaginate: false };
       let affectedRows: number | undefined;
       while (page) {
-        const [raw, next, response] = (await job.getQueryResults(page)) as unknown as [RawRow[], Record<string, unknown> | null, QueryResponse];
+        const [raw, next, response] = (await job.getQueryResults(page)) as unknown as [
+          RawRow[],
+          Record<string, unknown> | null,
+          QueryResponse,
+        ];
         const fields = response.schema?.fields ?? [];
         for (const row of raw ?? []) rows.push(decodeRow(fields, row));
         // Every page of a finished job repeats its statistics: count them once.
@@ -217,14 +240,22 @@ function decodeRow(fields: readonly { name: string; type: string }[], row: RawRo
  * TIMESTAMP goes as the SDK's timestamp object: given a plain string with type TIMESTAMP,
  * the SDK (9.3) sends an empty value.
  */
-function sdkParams(params: Readonly<Record<string, QueryParam>>, timestamp: (iso: string) => unknown): Pick<Query, 'params' | 'types'> {
+function sdkParams(
+  params: Readonly<Record<string, QueryParam>>,
+  timestamp: (iso: string) => unknown,
+): Pick<Query, 'params' | 'types'> {
   const names = Object.keys(params);
   if (!names.length) return {};
   const values: Record<string, unknown> = {};
   const types: Record<string, string | string[]> = {};
   for (const name of names) {
     const param = params[name]!;
-    values[name] = param.type === 'ARRAY<STRING>' ? [...param.value] : param.type === 'TIMESTAMP' && typeof param.value === 'string' ? timestamp(param.value) : param.value;
+    values[name] =
+      param.type === 'ARRAY<STRING>'
+        ? [...param.value]
+        : param.type === 'TIMESTAMP' && typeof param.value === 'string'
+          ? timestamp(param.value)
+          : param.value;
     types[name] = param.type === 'ARRAY<STRING>' ? ['STRING'] : param.type;
   }
   return { params: values, types } as Pick<Query, 'params' | 'types'>;

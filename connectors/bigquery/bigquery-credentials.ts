@@ -38,7 +38,12 @@ export async function keyFileAuthClient(file: string): Promise<unknown> {
   }
   registerSecret(key.private_key);
   const { JWT } = await import('google-auth-library');
-  return new JWT({ email: key.client_email, key: key.private_key, keyId: key.private_key_id, scopes: [BIGQUERY_SCOPE] });
+  return new JWT({
+    email: key.client_email,
+    key: key.private_key,
+    keyId: key.private_key_id,
+    scopes: [BIGQUERY_SCOPE],
+  });
 }
 
 /**
@@ -47,7 +52,11 @@ export async function keyFileAuthClient(file: string): Promise<unknown> {
  * timeout, and leaves the machine). Only ADC with nothing on disk needs the probe: that is
  * how a workload on GCE/GKE/Cloud Run finds its identity.
  */
-export function credentialsAvoidMetadataServer(config: BigqueryConfig, env: NodeJS.ProcessEnv, hasAuthClient: boolean): boolean {
+export function credentialsAvoidMetadataServer(
+  config: BigqueryConfig,
+  env: NodeJS.ProcessEnv,
+  hasAuthClient: boolean,
+): boolean {
   if (hasAuthClient || config.key_file || env.GOOGLE_APPLICATION_CREDENTIALS) return true;
   const configDir = env.CLOUDSDK_CONFIG ?? path.join(os.homedir(), '.config', 'gcloud');
   return existsSync(path.join(configDir, 'application_default_credentials.json'));

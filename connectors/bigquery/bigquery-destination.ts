@@ -9,7 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BigqueryConfig } from '../../schemas/config.ts';
-import type { Destination, DestinationLock, Flush, FlushResult, LockOwner, StateEntry } from '../../src/destination/destination.ts';
+import type {
+  Destination,
+  DestinationLock,
+  Flush,
+  FlushResult,
+  LockOwner,
+  StateEntry,
+} from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
@@ -47,7 +54,6 @@ export interface BigqueryDestinationDeps {
   readonly leaseMs?: number;
 }
 
-
 export class BigqueryDestination implements Destination {
   readonly type = 'bigquery';
   readonly capabilities = BIGQUERY_CAPABILITIES;
@@ -68,20 +74,35 @@ export class BigqueryDestination implements Destination {
     if (credentialsAvoidMetadataServer(this.#config, process.env, this.#deps.authClient !== undefined)) {
       process.env.METADATA_SERVER_DETECTION ??= 'none';
     }
-    const authClient = this.#deps.authClient ?? (this.#config.key_file ? await keyFileAuthClient(this.#config.key_file) : undefined);
-    this.#client = await openBigqueryClient(clientOptions(this.#config, authClient), this.#config.dataset, this.#deps.logger);
+    const authClient =
+      this.#deps.authClient ?? (this.#config.key_file ? await keyFileAuthClient(this.#config.key_file) : undefined);
+    this.#client = await openBigqueryClient(
+      clientOptions(this.#config, authClient),
+      this.#config.dataset,
+      this.#deps.logger,
+    );
   }
 
   async check(): Promise<void> {
     const client = this.#open();
     await client.ensureDataset();
     const probe = `_aivis_check_${randomUUID().replaceAll('-', '')}`;
-    const probeTable: TableSpec = { name: probe, primaryKey: [], columns: [{ name: 'ok', type: 'boolean', nullable: false }] };
-    await client.createTable(probe, { fields: probeTable.columns.map(targetField), expiresAt: this.#now().getTime() + 3_600_000 });
+    const probeTable: TableSpec = {
+      name: probe,
+      primaryKey: [],
+      columns: [{ name: 'ok', type: 'boolean', nullable: false }],
+    };
+    await client.createTable(probe, {
+      fields: probeTable.columns.map(targetField),
+      expiresAt: this.#now().getTime() + 3_600_000,
+    });
     try {
       await client.load(probe, [ndjsonLine(probeTable.columns, { ok: true })]);
       const { rows } = await client.query(`SELECT COUNT(*) AS n FROM ${quoteTable(this.#ref(probe))}`);
-      if (rows[0]?.n !== 1) throw new DestinationError(`BigQuery check: wrote 1 row into ${client.dataset}.${probe} but read back ${String(rows[0]?.n)}`);
+      if (rows[0]?.n !== 1)
+        throw new DestinationError(
+          `BigQuery check: wrote 1 row into ${client.dataset}.${probe} but read back ${String(rows[0]?.n)}`,
+        );
     } finally {
       await this.#dropQuietly(probe);
     }
@@ -108,14 +129,25 @@ export class BigqueryDestination implements Destination {
       await this.#upsert(table, rows);
       if (table.name !== stateTable.name) rowsWritten[table.name] = rows.length;
     }
-    return { rowsWritten, jobs: client.usage.jobs - before.jobs, bytesProcessed: client.usage.bytesProcessed - before.bytesProcessed };
+    return {
+      rowsWritten,
+      jobs: client.usage.jobs - before.jobs,
+      bytesProcessed: client.usage.bytesProcessed - before.bytesProcessed,
+    };
   }
 
   async readState(): Promise<StateEntry[]> {
     // Before the first sync neither the table nor the dataset may exist: no state.
     if (!(await this.#open().tableFields(stateTable.name))) return [];
     const rows = await this.#selectOrEmpty(selectStateSql(this.#ref(stateTable.name)));
-    return rows.map((row) => stateEntryFromRow({ stream: String(row.stream), scope: String(row.scope), state: row.state, updated_at: String(row.updated_at) }));
+    return rows.map((row) =>
+      stateEntryFromRow({
+        stream: String(row.stream),
+        scope: String(row.scope),
+        state: row.state,
+        updated_at: String(row.updated_at),
+      }),
+    );
   }
 
   async deleteState(match: { stream?: string; scope?: string }): Promise<number> {
@@ -144,7 +176,9 @@ export class BigqueryDestination implements Destination {
 
   async markAbandonedRuns(currentRunId: string): Promise<void> {
     await this.#lease?.assertHeld();
-    await this.#open().query(markAbandonedRunsSql(this.#ref(runsTable.name)), { run_id: { type: 'STRING', value: currentRunId } });
+    await this.#open().query(markAbandonedRunsSql(this.#ref(runsTable.name)), {
+      run_id: { type: 'STRING', value: currentRunId },
+    });
   }
 
   async acquireLock(owner: LockOwner): Promise<DestinationLock> {
@@ -153,7 +187,13 @@ export class BigqueryDestination implements Destination {
     await createLeaseTable(client, this.#ref(leaseLockTable.name));
     // A lock table made by an earlier version gains the columns added since.
     await this.#ensureTable(leaseLockTable);
-    const lease = await acquireLease(client, this.#ref(leaseLockTable.name), owner, { leaseMs: this.#deps.leaseMs ?? 600_000, now: this.#now }, this.#deps.logger);
+    const lease = await acquireLease(
+      client,
+      this.#ref(leaseLockTable.name),
+      owner,
+      { leaseMs: this.#deps.leaseMs ?? 600_000, now: this.#now },
+      this.#deps.logger,
+    );
     this.#lease = lease;
     return {
       release: async () => {
@@ -168,7 +208,11 @@ export class BigqueryDestination implements Destination {
     // renewed for as long as the process lives: end it.
     const lease = this.#lease;
     this.#lease = undefined;
-    await lease?.release().catch((error: unknown) => this.#deps.logger.warn('could not end the BigQuery run lock lease; it expires on its own', { error }));
+    await lease
+      ?.release()
+      .catch((error: unknown) =>
+        this.#deps.logger.warn('could not end the BigQuery run lock lease; it expires on its own', { error }),
+      );
     this.#client = undefined;
   }
 
@@ -185,23 +229,35 @@ export class BigqueryDestination implements Destination {
     const client = this.#open();
     const existing = await client.tableFields(table.name);
     if (!existing) {
-      await client.createTable(table.name, { fields: table.columns.map(targetField), partitionBy: table.partitionBy, clusterBy: table.clusterBy });
+      await client.createTable(table.name, {
+        fields: table.columns.map(targetField),
+        partitionBy: table.partitionBy,
+        clusterBy: table.clusterBy,
+      });
       return;
     }
     const known = new Set(existing.map((f) => f.name));
     // BigQuery adds columns only as NULLABLE: a REQUIRED column cannot appear on old rows.
-    const added = table.columns.filter((c) => !known.has(c.name)).map((c) => ({ ...targetField(c), mode: 'NULLABLE' as const }));
+    const added = table.columns
+      .filter((c) => !known.has(c.name))
+      .map((c) => ({ ...targetField(c), mode: 'NULLABLE' as const }));
     if (added.length) await client.addFields(table.name, existing, added);
   }
 
   async #upsert(table: TableSpec, rows: readonly Row[]): Promise<void> {
     const client = this.#open();
     const staging = `_aivis_stage_${table.name}_${randomUUID().replaceAll('-', '')}`;
-    await client.createTable(staging, { fields: table.columns.map(stagingField), expiresAt: this.#now().getTime() + STAGING_TTL_MS });
+    await client.createTable(staging, {
+      fields: table.columns.map(stagingField),
+      expiresAt: this.#now().getTime() + STAGING_TTL_MS,
+    });
     try {
       await client.load(staging, stagingLines(table.columns, rows));
       const range = table.partitionBy ? await this.#partitionsToMerge(table, staging, rows) : undefined;
-      await client.query(mergeSql(this.#ref(table.name), this.#ref(staging), table, range), range ? rangeParams(range) : {});
+      await client.query(
+        mergeSql(this.#ref(table.name), this.#ref(staging), table, range),
+        range ? rangeParams(range) : {},
+      );
     } finally {
       await this.#dropQuietly(staging);
     }
@@ -214,14 +270,20 @@ export class BigqueryDestination implements Destination {
    */
   async #partitionsToMerge(table: TableSpec, staging: string, rows: readonly Row[]): Promise<PartitionRange> {
     const range = partitionRange(rows, table.partitionBy!);
-    const { rows: found } = await this.#open().query(misplacedKeysSql(this.#ref(table.name), this.#ref(staging), table, range), rangeParams(range));
+    const { rows: found } = await this.#open().query(
+      misplacedKeysSql(this.#ref(table.name), this.#ref(staging), table, range),
+      rangeParams(range),
+    );
     const { misplaced, earliest, latest, undated } = found[0] ?? {};
     if (!Number(misplaced ?? 0)) return range;
-    this.#deps.logger.warn('BigQuery: staged rows are stored under another partition; the MERGE covers those partitions too', {
-      table: table.name,
-      rows: Number(misplaced),
-      column: table.partitionBy,
-    });
+    this.#deps.logger.warn(
+      'BigQuery: staged rows are stored under another partition; the MERGE covers those partitions too',
+      {
+        table: table.name,
+        rows: Number(misplaced),
+        column: table.partitionBy,
+      },
+    );
     return widenRange(range, earliest as string | null, latest as string | null, Number(undated ?? 0) > 0);
   }
 
@@ -229,7 +291,9 @@ export class BigqueryDestination implements Destination {
   async #dropQuietly(table: string): Promise<void> {
     await this.#open()
       .dropTable(table)
-      .catch((error: unknown) => this.#deps.logger.warn('could not drop a BigQuery work table; it expires on its own', { table, error }));
+      .catch((error: unknown) =>
+        this.#deps.logger.warn('could not drop a BigQuery work table; it expires on its own', { table, error }),
+      );
   }
 
   /** SELECT from a table that may not exist yet (before the first sync): no rows then. */

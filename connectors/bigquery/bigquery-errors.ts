@@ -33,7 +33,9 @@ export function apiErrorCode(error: unknown): number | undefined {
  */
 export function isConcurrentUpdate(error: unknown): boolean {
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  return /Could not serialize access to table \S+ due to concurrent update/.test((cause as ApiErrorLike | null)?.message ?? '');
+  return /Could not serialize access to table \S+ due to concurrent update/.test(
+    (cause as ApiErrorLike | null)?.message ?? '',
+  );
 }
 
 /**
@@ -64,10 +66,16 @@ export function bigqueryError(what: string, error: unknown, dataset: string): De
   if (missing) {
     const fix = ROLE_FOR_PERMISSION[missing.permission] ?? 'grant roles/bigquery.dataEditor and roles/bigquery.jobUser';
     const where = missing.permission === 'bigquery.jobs.create' ? `project ${missing.resource}` : `dataset ${dataset}`;
-    return new DestinationError(`BigQuery ${what}: permission denied: ${missing.permission} on ${where}: ${fix}`, ExitCode.Failure, { cause: error });
+    return new DestinationError(
+      `BigQuery ${what}: permission denied: ${missing.permission} on ${where}: ${fix}`,
+      ExitCode.Failure,
+      { cause: error },
+    );
   }
   const e = (error ?? {}) as ApiErrorLike;
   const reason = e.errors?.[0]?.reason;
   const message = e.message ?? String(error);
-  return new DestinationError(`BigQuery ${what} failed: ${message}${reason ? ` (${reason})` : ''}`, ExitCode.Failure, { cause: error });
+  return new DestinationError(`BigQuery ${what} failed: ${message}${reason ? ` (${reason})` : ''}`, ExitCode.Failure, {
+    cause: error,
+  });
 }

@@ -14,10 +14,21 @@ import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { BigqueryClient, QueryParam } from './bigquery-client.ts';
 import { apiErrorCode, isConcurrentUpdate } from './bigquery-errors.ts';
-import { acquireLockSql, createLockRowSql, createLockTableSql, releaseLockSql, renewLockSql, selectLockSql, type TableRef } from './bigquery-sql.ts';
+import {
+  acquireLockSql,
+  createLockRowSql,
+  createLockTableSql,
+  releaseLockSql,
+  renewLockSql,
+  selectLockSql,
+  type TableRef,
+} from './bigquery-sql.ts';
 
 /** The shared lock row plus the lease's end: liveness is the lease, not a connection. */
-export const leaseLockTable: TableSpec = { ...lockTable, columns: [...lockTable.columns, column('expires_at', 'timestamp', false)] };
+export const leaseLockTable: TableSpec = {
+  ...lockTable,
+  columns: [...lockTable.columns, column('expires_at', 'timestamp', false)],
+};
 
 /** The end of a lease nobody holds. */
 const EPOCH = '1970-01-01T00:00:00.000Z';
@@ -42,7 +53,13 @@ export async function createLeaseTable(client: BigqueryClient, ref: TableRef): P
   }
 }
 
-export async function acquireLease(client: BigqueryClient, ref: TableRef, owner: LockOwner, options: LeaseOptions, logger: Logger): Promise<BigqueryLease> {
+export async function acquireLease(
+  client: BigqueryClient,
+  ref: TableRef,
+  owner: LockOwner,
+  options: LeaseOptions,
+  logger: Logger,
+): Promise<BigqueryLease> {
   const expiresAt = () => new Date(options.now().getTime() + options.leaseMs).toISOString();
   const name: Record<string, QueryParam> = { name: { type: 'STRING', value: SYNC_LOCK_NAME } };
   const who: Record<string, QueryParam> = { ...name, run_id: { type: 'STRING', value: owner.runId } };
@@ -79,8 +96,12 @@ export async function acquireLease(client: BigqueryClient, ref: TableRef, owner:
   let renewing: Promise<void> = Promise.resolve();
   let renewedAt = options.now().getTime();
   const renew = async () => {
-    const renewed = await client.query(renewLockSql(ref), { ...who, expires_at: { type: 'TIMESTAMP', value: expiresAt() } });
-    if (renewed.affectedRows < 1) lost = `the BigQuery run lock of ${client.dataset} expired and was taken by another run`;
+    const renewed = await client.query(renewLockSql(ref), {
+      ...who,
+      expires_at: { type: 'TIMESTAMP', value: expiresAt() },
+    });
+    if (renewed.affectedRows < 1)
+      lost = `the BigQuery run lock of ${client.dataset} expired and was taken by another run`;
     else renewedAt = options.now().getTime();
   };
   // Renew at a third of the lease, so two failed renewals in a row still leave time.
@@ -112,8 +133,16 @@ async function lockRows(client: BigqueryClient, ref: TableRef): Promise<Record<s
 
 function heldError(dataset: string, rows: readonly Record<string, unknown>[], now: Date): Error {
   const row = rows.find((r) => Date.parse(String(r.expires_at)) >= now.getTime());
-  if (!row) return new LockHeldError(`could not take the BigQuery run lock of ${dataset}: another run held it and let it go a moment ago; run again`);
-  const holder = { runId: String(row.run_id), host: String(row.host), pid: Number(row.pid), startedAt: String(row.started_at) };
+  if (!row)
+    return new LockHeldError(
+      `could not take the BigQuery run lock of ${dataset}: another run held it and let it go a moment ago; run again`,
+    );
+  const holder = {
+    runId: String(row.run_id),
+    host: String(row.host),
+    pid: Number(row.pid),
+    startedAt: String(row.started_at),
+  };
   const seconds = Math.round((Date.parse(String(row.expires_at)) - now.getTime()) / 1000);
   const error = lockHeldError(dataset, holder);
   error.message += ` (lease ends ${String(row.expires_at)}, ${seconds} s from now, unless renewed)`;

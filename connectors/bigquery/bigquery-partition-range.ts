@@ -35,9 +35,17 @@ export function partitionRange(rows: readonly Row[], column: string): PartitionR
 }
 
 /** `range` grown to also cover partitions between `earliest` and `latest` (timestamps), and NULL if `nulls`. */
-export function widenRange(range: PartitionRange, earliest: string | null, latest: string | null, nulls: boolean): PartitionRange {
+export function widenRange(
+  range: PartitionRange,
+  earliest: string | null,
+  latest: string | null,
+  nulls: boolean,
+): PartitionRange {
   const bounds = [range.from?.slice(0, 10), earliest?.slice(0, 10)].filter((d): d is string => d !== undefined).sort();
-  const ends = [range.to === undefined ? undefined : new Date(Date.parse(range.to) - DAY_MS).toISOString().slice(0, 10), latest?.slice(0, 10)]
+  const ends = [
+    range.to === undefined ? undefined : new Date(Date.parse(range.to) - DAY_MS).toISOString().slice(0, 10),
+    latest?.slice(0, 10),
+  ]
     .filter((d): d is string => d !== undefined)
     .sort();
   return { ...days(bounds[0], ends.at(-1)), nulls: range.nulls || nulls };

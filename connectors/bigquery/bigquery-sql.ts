@@ -8,7 +8,6 @@ import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { PartitionRange } from './bigquery-partition-range.ts';
 import { BIGQUERY_TYPES } from './bigquery-types.ts';
 
-
 /** A table's fully qualified name: `` `project.dataset.table` ``. */
 export interface TableRef {
   readonly project: string;
@@ -37,7 +36,9 @@ export function mergeSql(target: TableRef, staging: TableRef, table: TableSpec, 
   const names = table.columns.map((c) => c.name);
   const value = (name: string) => {
     const col = table.columns.find((c) => c.name === name);
-    return col?.type === 'json' ? `PARSE_JSON(S.${quoteName(name)}, wide_number_mode=>'round')` : `S.${quoteName(name)}`;
+    return col?.type === 'json'
+      ? `PARSE_JSON(S.${quoteName(name)}, wide_number_mode=>'round')`
+      : `S.${quoteName(name)}`;
   };
   const updates = updatableColumns(table).map((n) => `${quoteName(n)} = ${value(n)}`);
   const within = range && table.partitionBy ? [`AND ${insideRange('T', table.partitionBy, range)}`] : [];
@@ -90,17 +91,19 @@ function outsideRange(alias: string, column: string, range: PartitionRange): str
 
 /** DDL equivalent of what `ensureTables` creates through the tables API (for `aivis streams`). */
 export function createTableDdl(ref: TableRef, table: TableSpec): string {
-  return [
+  return `${[
     `CREATE TABLE IF NOT EXISTS ${quoteTable(ref)} (`,
     columnDefinitions(table),
     ')',
     ...(table.partitionBy ? [`PARTITION BY DATE(${quoteName(table.partitionBy)})`] : []),
     ...(table.clusterBy?.length ? [`CLUSTER BY ${table.clusterBy.map(quoteName).join(', ')}`] : []),
-  ].join('\n') + ';';
+  ].join('\n')};`;
 }
 
 function columnDefinitions(table: TableSpec): string {
-  return table.columns.map((c) => `  ${quoteName(c.name)} ${BIGQUERY_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`).join(',\n');
+  return table.columns
+    .map((c) => `  ${quoteName(c.name)} ${BIGQUERY_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`)
+    .join(',\n');
 }
 
 export function createDatasetDdl(project: string, dataset: string, location: string): string {

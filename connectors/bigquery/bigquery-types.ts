@@ -45,7 +45,7 @@ export function stagingField(col: ColumnSpec): BigqueryField {
 export function ndjsonLine(columns: readonly ColumnSpec[], row: Row): string {
   const out: Record<string, string | number | boolean | null> = {};
   for (const col of columns) out[col.name] = encodeLoadValue(row[col.name] ?? null);
-  return JSON.stringify(out) + '\n';
+  return `${JSON.stringify(out)}\n`;
 }
 
 function encodeLoadValue(value: CellValue): string | number | boolean | null {
@@ -72,4 +72,3 @@ export function decodeCell(type: string, cell: unknown): CellValue {
       return text;
   }
 }
-

@@ -74,7 +74,9 @@ function openError(error: unknown, file: string): Error {
   const message = (error as Error).message;
   const locked = FILE_LOCKED.exec(message);
   if (locked) {
-    return new LockHeldError(`another process holds the DuckDB file "${file}": pid ${locked[1]} (DuckDB lets one process open a file at a time)`);
+    return new LockHeldError(
+      `another process holds the DuckDB file "${file}": pid ${locked[1]} (DuckDB lets one process open a file at a time)`,
+    );
   }
   return new DestinationError(`cannot open the DuckDB file "${file}": ${message}`);
 }

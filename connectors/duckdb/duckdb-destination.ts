@@ -1,9 +1,22 @@
 /** Wires the DuckDB pieces into a `Destination` (design §10): appender into staging, upsert, state, in one transaction. */
 import { randomBytes } from 'node:crypto';
-import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
+import type {
+  Destination,
+  DestinationLock,
+  FlushResult,
+  StateEntry,
+  TableRows,
+} from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
-import { activeWebsiteIdsSql, deleteLockRowSql, deleteStateSql, markAbandonedRunsSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
+import {
+  activeWebsiteIdsSql,
+  deleteLockRowSql,
+  deleteStateSql,
+  markAbandonedRunsSql,
+  markRemovedSql,
+  selectSql,
+} from '../../src/destination/sql-statements.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import { DestinationError } from '../../src/errors.ts';
 import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
@@ -24,7 +37,9 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
     return session;
   };
   const failure = (what: string, error: unknown) =>
-    error instanceof DestinationError ? error : new DestinationError(`DuckDB refused ${what}: ${(error as Error).message}`);
+    error instanceof DestinationError
+      ? error
+      : new DestinationError(`DuckDB refused ${what}: ${(error as Error).message}`);
 
   /**
    * Stages and upserts each part; returns rows written per table. Runs in the caller's
@@ -98,20 +113,32 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
     async readState(): Promise<StateEntry[]> {
       const s = open();
       if (!(await tableExists(s, stateTable.name))) return [];
-      const rows = await s.all<Record<string, unknown>>(selectSql(sql.tableName(options, stateTable.name), stateTable, readExpression));
+      const rows = await s.all<Record<string, unknown>>(
+        selectSql(sql.tableName(options, stateTable.name), stateTable, readExpression),
+      );
       return rows.map((r) =>
-        stateEntryFromRow({ stream: String(r.stream), scope: String(r.scope), state: r.state, updated_at: String(decodeCell('timestamp', r.updated_at)) }),
+        stateEntryFromRow({
+          stream: String(r.stream),
+          scope: String(r.scope),
+          state: r.state,
+          updated_at: String(decodeCell('timestamp', r.updated_at)),
+        }),
       );
     },
 
     async deleteState(match) {
       const s = open();
       if (!(await tableExists(s, stateTable.name))) return 0;
-      return s.run(deleteStateSql(sql.tableName(options, stateTable.name)), [match.stream ?? null, match.scope ?? null]);
+      return s.run(deleteStateSql(sql.tableName(options, stateTable.name)), [
+        match.stream ?? null,
+        match.scope ?? null,
+      ]);
     },
 
     async listActiveWebsiteIds() {
-      return (await open().all<{ id: string }>(activeWebsiteIdsSql(sql.tableName(options, websitesTable.name)))).map((r) => r.id);
+      return (await open().all<{ id: string }>(activeWebsiteIdsSql(sql.tableName(options, websitesTable.name)))).map(
+        (r) => r.id,
+      );
     },
 
     async markWebsitesRemoved(ids, removedAt) {
@@ -137,7 +164,8 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
       }
       return releaseOnce(async () => {
         try {
-          if (session) await session.run(deleteLockRowSql(sql.tableName(options, lockTable.name)), [SYNC_LOCK_NAME, owner.runId]);
+          if (session)
+            await session.run(deleteLockRowSql(sql.tableName(options, lockTable.name)), [SYNC_LOCK_NAME, owner.runId]);
         } finally {
           unlock();
         }

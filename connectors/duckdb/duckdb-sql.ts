@@ -16,7 +16,8 @@ export function tableName({ catalog, schema }: DuckdbOptions, table: string): st
 }
 
 /** Parameters: catalog, schema. Rows: `table_name`, `column_name`. */
-export const EXISTING_COLUMNS = 'SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2';
+export const EXISTING_COLUMNS =
+  'SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2';
 
 export function stagingName(table: TableSpec): string {
   return `_aivis_stage_${table.name}`;
@@ -41,4 +42,5 @@ export function upsertFromStaging(target: string, table: TableSpec): string {
 }
 
 /** Parameters: catalog, schema, table. */
-export const TABLE_EXISTS = 'SELECT count(*) AS n FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 AND table_name = $3';
+export const TABLE_EXISTS =
+  'SELECT count(*) AS n FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 AND table_name = $3';

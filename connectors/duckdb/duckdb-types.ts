@@ -37,17 +37,11 @@ export function fromStaging(col: ColumnSpec): string {
 }
 
 export function appendCell(appender: DuckDBAppender, type: ColumnType, value: CellValue | undefined): void {
-  if (value === null || value === undefined) return appender.appendNull();
-  switch (type) {
-    case 'int64':
-      return appender.appendBigInt(BigInt(value));
-    case 'float64':
-      return appender.appendDouble(Number(value));
-    case 'boolean':
-      return appender.appendBoolean(Boolean(value));
-    default:
-      return appender.appendVarchar(String(value));
-  }
+  if (value === null || value === undefined) appender.appendNull();
+  else if (type === 'int64') appender.appendBigInt(BigInt(value));
+  else if (type === 'float64') appender.appendDouble(Number(value));
+  else if (type === 'boolean') appender.appendBoolean(Boolean(value));
+  else appender.appendVarchar(String(value));
 }
 
 /** A SELECT expression giving the column in logical JS form once passed through `decodeCell`. */
@@ -67,4 +61,3 @@ export function decodeCell(type: ColumnType, value: unknown): CellValue {
   if (value === null || value === undefined) return null;
   return type === 'timestamp' ? isoFromMicros(value as bigint) : (value as CellValue);
 }
-

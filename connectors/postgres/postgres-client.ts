@@ -13,7 +13,10 @@ import { redact } from '../../src/log/redact.ts';
 import type { PostgresOptions } from './postgres-config.ts';
 
 export interface PostgresSession {
-  query<R extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  query<R extends object = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: R[]; rowCount: number }>;
   /** Streams `chunks` (CSV text) into a `COPY ... FROM STDIN` statement. */
   copyFrom(sql: string, chunks: Iterable<string>): Promise<void>;
   /** Runs `work` between BEGIN and COMMIT; any error rolls back and is rethrown. */

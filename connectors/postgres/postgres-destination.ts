@@ -1,9 +1,21 @@
 /** Wires the Postgres pieces into a `Destination` (design §10): COPY into staging, upsert, state, in one transaction. */
 import { randomBytes } from 'node:crypto';
-import type { Destination, DestinationLock, FlushResult, StateEntry, TableRows } from '../../src/destination/destination.ts';
+import type {
+  Destination,
+  DestinationLock,
+  FlushResult,
+  StateEntry,
+  TableRows,
+} from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
-import { activeWebsiteIdsSql, deleteStateSql, markAbandonedRunsSql, markRemovedSql, selectSql } from '../../src/destination/sql-statements.ts';
+import {
+  activeWebsiteIdsSql,
+  deleteStateSql,
+  markAbandonedRunsSql,
+  markRemovedSql,
+  selectSql,
+} from '../../src/destination/sql-statements.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -29,7 +41,9 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     return session;
   };
   const failure = (what: string, error: unknown) =>
-    error instanceof DestinationError ? error : new DestinationError(redact(`Postgres refused ${what}: ${(error as Error).message}`));
+    error instanceof DestinationError
+      ? error
+      : new DestinationError(redact(`Postgres refused ${what}: ${(error as Error).message}`));
 
   return {
     type: 'postgres',
@@ -75,7 +89,9 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
 
     async commit(flush): Promise<FlushResult> {
       if (lock?.lost()) {
-        throw new DestinationError('the run lock was lost (its Postgres connection closed), so another run may have started; stopped before writing more, and the next run resumes from the last committed page');
+        throw new DestinationError(
+          'the run lock was lost (its Postgres connection closed), so another run may have started; stopped before writing more, and the next run resumes from the last committed page',
+        );
       }
       const s = open();
       const parts = flushParts(flush);
@@ -101,18 +117,27 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     async readState(): Promise<StateEntry[]> {
       const s = open();
       if (!(await tableExists(s, schema, stateTable.name))) return [];
-      const { rows } = await s.query<{ stream: string; scope: string; state: string; updated_at: string }>(selectSql(qualifiedName(schema, stateTable.name), stateTable, readExpression));
+      const { rows } = await s.query<{ stream: string; scope: string; state: string; updated_at: string }>(
+        selectSql(qualifiedName(schema, stateTable.name), stateTable, readExpression),
+      );
       return rows.map(stateEntryFromRow);
     },
 
     async deleteState(match) {
       const s = open();
       if (!(await tableExists(s, schema, stateTable.name))) return 0;
-      return (await s.query(deleteStateSql(qualifiedName(schema, stateTable.name)), [match.stream ?? null, match.scope ?? null])).rowCount;
+      return (
+        await s.query(deleteStateSql(qualifiedName(schema, stateTable.name)), [
+          match.stream ?? null,
+          match.scope ?? null,
+        ])
+      ).rowCount;
     },
 
     async listActiveWebsiteIds() {
-      const { rows } = await open().query<{ id: string }>(activeWebsiteIdsSql(qualifiedName(schema, websitesTable.name)));
+      const { rows } = await open().query<{ id: string }>(
+        activeWebsiteIdsSql(qualifiedName(schema, websitesTable.name)),
+      );
       return rows.map((r) => r.id);
     },
 
@@ -149,7 +174,7 @@ function* csvChunks(part: TableRows): Generator<string> {
   let chunk = '';
   for (let i = 0; i < part.rows.length; i++) {
     const row = part.rows[i]!;
-    chunk += columns.map((c) => csvField(c.type, row[c.name])).join(',') + '\n';
+    chunk += `${columns.map((c) => csvField(c.type, row[c.name])).join(',')}\n`;
     if ((i + 1) % COPY_CHUNK_ROWS === 0) {
       yield chunk;
       chunk = '';

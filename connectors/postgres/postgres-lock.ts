@@ -19,7 +19,11 @@ export interface PostgresLock extends DestinationLock {
   lost(): boolean;
 }
 
-export async function acquirePostgresLock(options: PostgresOptions, logger: Logger, owner: LockOwner): Promise<PostgresLock> {
+export async function acquirePostgresLock(
+  options: PostgresOptions,
+  logger: Logger,
+  owner: LockOwner,
+): Promise<PostgresLock> {
   const { schema } = options;
   const key = `aivis:${schema}`;
   const session = await connectPostgres(options, logger);
@@ -28,7 +32,10 @@ export async function acquirePostgresLock(options: PostgresOptions, logger: Logg
     if (!rows[0]?.locked) throw lockHeldError(schema, await readHolder(session, schema));
     await ensurePostgresTables(session, schema, [lockTable]);
     const row = lockRow(owner);
-    await session.query(upsertLockRow(schema, lockTable), lockTable.columns.map((c) => row[c.name]));
+    await session.query(
+      upsertLockRow(schema, lockTable),
+      lockTable.columns.map((c) => row[c.name]),
+    );
   } catch (error) {
     await session.end();
     throw error;
@@ -47,7 +54,9 @@ export async function acquirePostgresLock(options: PostgresOptions, logger: Logg
 }
 
 async function readHolder(session: PostgresSession, schema: string): Promise<LockOwner | undefined> {
-  const { rows: present } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, lockTable.name)]);
+  const { rows: present } = await session.query<{ present: boolean }>(TABLE_EXISTS, [
+    qualifiedName(schema, lockTable.name),
+  ]);
   if (!present[0]?.present) return undefined;
   const { rows } = await session.query<{ run_id: string; host: string; pid: string; started_at: string }>(
     selectSql(qualifiedName(schema, lockTable.name), lockTable, readExpression, `"name" = $1`),

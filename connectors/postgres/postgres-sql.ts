@@ -10,7 +10,8 @@ import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { postgresType } from './postgres-types.ts';
 
 /** Parameters: schema name. Rows: `table_name`, `column_name`. */
-export const EXISTING_COLUMNS = 'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1';
+export const EXISTING_COLUMNS =
+  'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1';
 
 /** Parameter: schema name. */
 export const SCHEMA_EXISTS = 'SELECT 1 FROM pg_namespace WHERE nspname = $1';
@@ -33,7 +34,10 @@ export function copyIntoStaging(table: TableSpec): string {
 }
 
 export function upsertFromStaging(schema: string, table: TableSpec): string {
-  return onConflictUpsert(table, { target: qualifiedName(schema, table.name), staging: quoteIdentifier(stagingName(table)) });
+  return onConflictUpsert(table, {
+    target: qualifiedName(schema, table.name),
+    staging: quoteIdentifier(stagingName(table)),
+  });
 }
 
 /** Parameter: lock key text. One advisory lock per database and schema. */

@@ -36,7 +36,9 @@ export function storedText(text: string): string {
  * backslash followed by `u0000` is literal text and stays.
  */
 export function storedJson(json: string): string {
-  return UNSTORABLE_ESCAPE_HINT.test(json) ? json.replace(JSON_ESCAPE, (m) => (m === '\\u0000' || LONE_SURROGATE.test(m) ? '\\ufffd' : m)) : json;
+  return UNSTORABLE_ESCAPE_HINT.test(json)
+    ? json.replace(JSON_ESCAPE, (m) => (m === '\\u0000' || LONE_SURROGATE.test(m) ? '\\ufffd' : m))
+    : json;
 }
 
 const UNSTORABLE_ESCAPE_HINT = /\\u(?:0000|d[89a-f])/i;

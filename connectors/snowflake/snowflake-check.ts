@@ -17,7 +17,11 @@ const NOT_ALLOWED = '003001';
 const NOT_FOUND = '002003';
 const NO_WAREHOUSE = '000606';
 
-export async function checkSnowflakeAccess(client: SnowflakeClient, at: SnowflakeLocation, warehouse: string): Promise<void> {
+export async function checkSnowflakeAccess(
+  client: SnowflakeClient,
+  at: SnowflakeLocation,
+  warehouse: string,
+): Promise<void> {
   // "role AIVIS_LOADER", or the user's default role when the config names none.
   const role = at.role ? `role ${at.role}` : "this user's default role";
   const grantee = at.role ? `ROLE ${at.role}` : 'ROLE <role>';
@@ -32,7 +36,9 @@ export async function checkSnowflakeAccess(client: SnowflakeClient, at: Snowflak
     }
   };
   const common = (code: string | undefined) =>
-    code === NO_WAREHOUSE ? `warehouse ${warehouse} does not exist or ${role} cannot use it: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}` : undefined;
+    code === NO_WAREHOUSE
+      ? `warehouse ${warehouse} does not exist or ${role} cannot use it: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}`
+      : undefined;
 
   await step(
     () => ensureSchema(client, at),
@@ -56,7 +62,10 @@ export async function checkSnowflakeAccess(client: SnowflakeClient, at: Snowflak
   try {
     await step(
       () => client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']),
-      (code) => (code === NOT_ALLOWED ? `${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there` : common(code)),
+      (code) =>
+        code === NOT_ALLOWED
+          ? `${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there`
+          : common(code),
     );
   } finally {
     await client.execute(`DROP TABLE IF EXISTS ${probe}`);

@@ -17,7 +17,10 @@ export interface SnowflakeClient {
    * bind: the statement runs once per row, in one request).
    * @example await client.execute('DELETE FROM T WHERE "ID" = ?', ['web_1'])
    */
-  execute(sql: string, binds?: readonly (string | null)[] | readonly (readonly (string | null)[])[]): Promise<SnowflakeRow[]>;
+  execute(
+    sql: string,
+    binds?: readonly (string | null)[] | readonly (readonly (string | null)[])[],
+  ): Promise<SnowflakeRow[]>;
   /** Runs `work` inside BEGIN ... COMMIT; any error rolls back (Snowflake would keep the transaction open). */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Ends the session (`destroy`); safe to call twice. */
@@ -47,7 +50,9 @@ export async function connectSnowflake(options: ConnectionOptions): Promise<Snow
   const sdk = await loadDriver();
   const connection = sdk.createConnection(options);
   await new Promise<void>((resolve, reject) =>
-    connection.connect((error) => (error ? reject(snowflakeError(error, `login as ${options.username} on account ${options.account}`)) : resolve())),
+    connection.connect((error) =>
+      error ? reject(snowflakeError(error, `login as ${options.username} on account ${options.account}`)) : resolve(),
+    ),
   );
   const client = createClient(connection);
   try {
@@ -85,9 +90,10 @@ function createClient(connection: Connection): SnowflakeClient {
     new Promise((resolve, reject) => {
       connection.execute({
         sqlText: sql,
-        ...(binds && binds.length ? { binds: binds as Binds } : {}),
+        ...(binds?.length ? { binds: binds as Binds } : {}),
         fetchAsString: ['Number', 'JSON'],
-        complete: (error, _statement, rows) => (error ? reject(snowflakeError(error, firstWords(sql))) : resolve((rows ?? []) as SnowflakeRow[])),
+        complete: (error, _statement, rows) =>
+          error ? reject(snowflakeError(error, firstWords(sql))) : resolve((rows ?? []) as SnowflakeRow[]),
       });
     });
   return {
@@ -135,11 +141,17 @@ const ADVICE: Readonly<Record<string, string>> = {
 /** The driver's error with Snowflake's code, SQL state and query id; never the bound values. */
 function snowflakeError(error: SnowflakeError, action: string): SnowflakeStatementError {
   const code = error.code === undefined ? undefined : String(error.code);
-  const details = [code ? `code ${code}` : '', error.sqlState ? `SQL state ${error.sqlState}` : '', error.data?.queryId ? `query ${error.data.queryId}` : '']
+  const details = [
+    code ? `code ${code}` : '',
+    error.sqlState ? `SQL state ${error.sqlState}` : '',
+    error.data?.queryId ? `query ${error.data.queryId}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const advice = (code && ADVICE[code]) ?? '';
-  const message = redact(`Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}${advice}`);
+  const message = redact(
+    `Snowflake: ${action} failed: ${error.message.replace(/\s*\n\s*/g, ' ')}${details ? ` (${details})` : ''}${advice}`,
+  );
   return new SnowflakeStatementError(message, code);
 }
 

@@ -41,7 +41,10 @@ export function connectionOptions(config: SnowflakeConfig, requestTimeoutMs?: nu
   registerSecret(config.private_key_passphrase);
   const location = snowflakeLocation(config);
   const auth = config.private_key_file
-    ? { authenticator: 'SNOWFLAKE_JWT', privateKey: readPrivateKey(config.private_key_file, config.private_key_passphrase) }
+    ? {
+        authenticator: 'SNOWFLAKE_JWT',
+        privateKey: readPrivateKey(config.private_key_file, config.private_key_passphrase),
+      }
     : { password: config.password };
   return {
     account: config.account,
@@ -68,14 +71,22 @@ function readPrivateKey(file: string, passphrase: string | undefined): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`destination.private_key_file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ConfigError(
+      `destination.private_key_file: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   try {
-    const pem = createPrivateKey({ key: text, format: 'pem', ...(passphrase ? { passphrase } : {}) }).export({ type: 'pkcs8', format: 'pem' }).toString();
+    const pem = createPrivateKey({ key: text, format: 'pem', ...(passphrase ? { passphrase } : {}) })
+      .export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     registerSecret(pem);
     return pem;
   } catch {
-    const hint = passphrase ? 'is destination.private_key_passphrase right?' : 'an encrypted key needs destination.private_key_passphrase';
-    throw new ConfigError(`destination.private_key_file: ${file} is not a PEM private key this passphrase opens (${hint})`);
+    const hint = passphrase
+      ? 'is destination.private_key_passphrase right?'
+      : 'an encrypted key needs destination.private_key_passphrase';
+    throw new ConfigError(
+      `destination.private_key_file: ${file} is not a PEM private key this passphrase opens (${hint})`,
+    );
   }
 }

@@ -3,7 +3,14 @@
  * text), merged into the target by primary key, and the state rows ride along, all in one
  * transaction per flush. Wires the config, client, SQL, types and lock files together.
  */
-import type { Destination, DestinationLock, Flush, FlushResult, LockOwner, StateEntry } from '../../src/destination/destination.ts';
+import type {
+  Destination,
+  DestinationLock,
+  Flush,
+  FlushResult,
+  LockOwner,
+  StateEntry,
+} from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
@@ -62,7 +69,9 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     await c.execute(sql.clearStageSql(table));
     const perBatch = Math.max(1, Math.floor(ARRAY_BINDING_THRESHOLD / table.columns.length));
     for (let start = 0; start < rows.length; start += perBatch) {
-      const batch = rows.slice(start, start + perBatch).map((row) => table.columns.map((col) => toStagedText(col.type, row[col.name])));
+      const batch = rows
+        .slice(start, start + perBatch)
+        .map((row) => table.columns.map((col) => toStagedText(col.type, row[col.name])));
       await c.execute(sql.insertStageSql(table), batch);
     }
     const [counts] = await c.execute(sql.mergeSql(at, table));
@@ -85,7 +94,10 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       const c = session();
       await ensureSchema(c, at);
       const existing = new Map<string, Set<string>>();
-      for (const row of await c.execute(sql.existingColumnsSql(at), [at.database.toUpperCase(), at.schema.toUpperCase()])) {
+      for (const row of await c.execute(sql.existingColumnsSql(at), [
+        at.database.toUpperCase(),
+        at.schema.toUpperCase(),
+      ])) {
         const name = String(row.TABLE_NAME);
         if (!existing.has(name)) existing.set(name, new Set());
         existing.get(name)!.add(String(row.COLUMN_NAME));
@@ -125,14 +137,21 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     async readState(): Promise<StateEntry[]> {
       // Before the first sync there is no state table: no state, as on the other destinations.
       const rows = await orWhenMissing(session().execute(sql.selectAllSql(at, stateTable)), []);
-      return rows.map((row) => stateEntryFromRow(decodeRow(stateTable, row) as { stream: string; scope: string; state: unknown; updated_at: string }));
+      return rows.map((row) =>
+        stateEntryFromRow(
+          decodeRow(stateTable, row) as { stream: string; scope: string; state: unknown; updated_at: string },
+        ),
+      );
     },
 
     async deleteState(match) {
       const filters = Object.entries(match).filter((entry): entry is [string, string] => entry[1] !== undefined);
       const [counts] = await orWhenMissing(
         session().execute(
-          sql.deleteStateSql(at, filters.map(([name]) => name)),
+          sql.deleteStateSql(
+            at,
+            filters.map(([name]) => name),
+          ),
           filters.map(([, value]) => value),
         ),
         [],
@@ -158,7 +177,10 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
-      const taken = await acquireLeaseLock({ client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now }, owner);
+      const taken = await acquireLeaseLock(
+        { client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now },
+        owner,
+      );
       lease = taken;
       return {
         async release() {

@@ -57,7 +57,12 @@ export interface LeaseLock extends DestinationLock {
 export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): Promise<LeaseLock> {
   const { client, at, now } = deps;
   const table = tableName(at, snowflakeLockTable.name);
-  const [name, runId, expiresAt, sessionId] = ['name', 'run_id', 'expires_at', 'session_id'].map(ident) as [string, string, string, string];
+  const [name, runId, expiresAt, sessionId] = ['name', 'run_id', 'expires_at', 'session_id'].map(ident) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const expiry = () => new Date(now().getTime() + LEASE_MS).toISOString();
   try {
     await ensureSchema(client, at);
@@ -73,7 +78,17 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
     const [taken] = await client.execute(
       `UPDATE ${table} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?, ${expiresAt} = ?::TIMESTAMP_TZ, ${sessionId} = ? ` +
         `WHERE ${name} = ? AND (${expiresAt} < ?::TIMESTAMP_TZ OR ${runId} = ?)`,
-      [owner.runId, owner.host, String(owner.pid), owner.startedAt, expiry(), deps.dataSession, SYNC_LOCK_NAME, now().toISOString(), owner.runId],
+      [
+        owner.runId,
+        owner.host,
+        String(owner.pid),
+        owner.startedAt,
+        expiry(),
+        deps.dataSession,
+        SYNC_LOCK_NAME,
+        now().toISOString(),
+        owner.runId,
+      ],
     );
     if (Number(taken?.['number of rows updated'] ?? 0) < 1) throw heldError(at, await readHolder(deps));
     if (previous?.sessionId && previous.runId !== owner.runId) await abortDetached(deps, previous);
@@ -86,28 +101,45 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
   let lost = false;
   const renew = async () => {
     if (lost) return;
-    const [renewed] = await client.execute(`UPDATE ${table} SET ${expiresAt} = ?::TIMESTAMP_TZ WHERE ${name} = ? AND ${runId} = ?`, [expiry(), SYNC_LOCK_NAME, owner.runId]);
+    const [renewed] = await client.execute(
+      `UPDATE ${table} SET ${expiresAt} = ?::TIMESTAMP_TZ WHERE ${name} = ? AND ${runId} = ?`,
+      [expiry(), SYNC_LOCK_NAME, owner.runId],
+    );
     if (Number(renewed?.['number of rows updated'] ?? 0) >= 1) renewedAt = now().getTime();
     else {
       lost = true;
-      deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', { run_id: owner.runId });
+      deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', {
+        run_id: owner.runId,
+      });
     }
   };
-  const timer = setInterval(() => void renew().catch((error: unknown) => deps.logger.warn('could not renew the Snowflake run lock lease', { error })), RENEW_EVERY_MS);
+  const timer = setInterval(
+    () =>
+      void renew().catch((error: unknown) =>
+        deps.logger.warn('could not renew the Snowflake run lock lease', { error }),
+      ),
+    RENEW_EVERY_MS,
+  );
   timer.unref();
   let released = false;
   return {
     async ensureHeld() {
       // A paused process (or a timer that could not run) may have outlived its lease unnoticed.
       if (!lost && now().getTime() - renewedAt >= RENEW_EVERY_MS) await renew();
-      if (lost) throw new DestinationError(`this run lost the lock on schema "${at.schema}" to another run after its lease expired (was the process paused?); stopping before writing more`);
+      if (lost)
+        throw new DestinationError(
+          `this run lost the lock on schema "${at.schema}" to another run after its lease expired (was the process paused?); stopping before writing more`,
+        );
     },
     async release() {
       if (released) return;
       released = true;
       clearInterval(timer);
       try {
-        await client.execute(`UPDATE ${table} SET ${expiresAt} = ${EPOCH}, ${sessionId} = NULL WHERE ${name} = ? AND ${runId} = ?`, [SYNC_LOCK_NAME, owner.runId]);
+        await client.execute(
+          `UPDATE ${table} SET ${expiresAt} = ${EPOCH}, ${sessionId} = NULL WHERE ${name} = ? AND ${runId} = ?`,
+          [SYNC_LOCK_NAME, owner.runId],
+        );
       } finally {
         await client.close();
       }
@@ -116,7 +148,9 @@ export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): P
 }
 
 async function readHolder(deps: LeaseLockDeps): Promise<Holder | undefined> {
-  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, `${ident('name')} = ?`), [SYNC_LOCK_NAME]);
+  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, `${ident('name')} = ?`), [
+    SYNC_LOCK_NAME,
+  ]);
   if (!raw) return undefined;
   const row = decodeRow(snowflakeLockTable, raw);
   return {
@@ -142,9 +176,15 @@ async function abortDetached(deps: LeaseLockDeps, previous: Holder): Promise<voi
     for (const transaction of await deps.client.execute('SHOW TRANSACTIONS')) {
       if (String(transaction.session) !== previous.sessionId) continue;
       await deps.client.execute('SELECT SYSTEM$ABORT_TRANSACTION(?)', [String(transaction.id)]);
-      deps.logger.warn('aborted a transaction left open by a crashed run', { run_id: previous.runId, transaction: String(transaction.id) });
+      deps.logger.warn('aborted a transaction left open by a crashed run', {
+        run_id: previous.runId,
+        transaction: String(transaction.id),
+      });
     }
   } catch (error) {
-    deps.logger.warn('could not abort transactions left open by a crashed run; Snowflake aborts them once they have blocked this run for 5 idle minutes', { run_id: previous.runId, error });
+    deps.logger.warn(
+      'could not abort transactions left open by a crashed run; Snowflake aborts them once they have blocked this run for 5 idle minutes',
+      { run_id: previous.runId, error },
+    );
   }
 }

@@ -21,7 +21,8 @@ export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
 /** A row value as the staged text Snowflake casts back (`'inf'`/`'NaN'` are Snowflake's float spellings). */
 export function toStagedText(type: ColumnType, value: CellValue | undefined): string | null {
   if (value === null || value === undefined) return null;
-  if (type === 'float64' && typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'inf' : '-inf';
+  if (type === 'float64' && typeof value === 'number' && !Number.isFinite(value))
+    return Number.isNaN(value) ? 'NaN' : value > 0 ? 'inf' : '-inf';
   return String(value);
 }
 
@@ -40,7 +41,8 @@ interface SnowflakeDate extends Date {
 export function fromDriverValue(type: ColumnType, value: unknown): CellValue {
   // A NUMBER fetched as string comes back as the text 'NULL' when it is NULL (the driver's
   // DataTypes.getNullValue()); no number is spelled that way, so it cannot hide a value.
-  if (value === null || value === undefined || ((type === 'int64' || type === 'float64') && value === 'NULL')) return null;
+  if (value === null || value === undefined || ((type === 'int64' || type === 'float64') && value === 'NULL'))
+    return null;
   switch (type) {
     case 'int64':
       return int64FromText(String(value));

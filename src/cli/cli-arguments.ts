@@ -6,7 +6,8 @@ import { STREAM_NAMES, type StreamName } from '../tables/index.ts';
 /** A comma-separated flag as a list; a flag given twice is refused rather than half-read. */
 export function parseList(value: string | string[] | undefined, flag: string): string[] | undefined {
   if (value === undefined) return undefined;
-  if (Array.isArray(value)) throw new ConfigError(`${flag} is given ${value.length} times: give it once, with a comma-separated list`);
+  if (Array.isArray(value))
+    throw new ConfigError(`${flag} is given ${value.length} times: give it once, with a comma-separated list`);
   return value
     .split(',')
     .map((s) => s.trim())
@@ -33,7 +34,8 @@ export function parseStreams(value: string | string[] | undefined, flag: string)
 export function parseWebsites(value: string | string[] | undefined, flag: string): string[] | undefined {
   const ids = parseSelection(value, flag, 'website id (they look like web_123)');
   for (const id of ids ?? []) {
-    if (!/^web_[A-Za-z0-9_-]+$/.test(id)) throw new ConfigError(`"${id}" in ${flag} is not a website id (they look like web_123)`);
+    if (!/^web_[A-Za-z0-9_-]+$/.test(id))
+      throw new ConfigError(`"${id}" in ${flag} is not a website id (they look like web_123)`);
   }
   return ids;
 }
@@ -44,7 +46,9 @@ export function parseSince(value: string, now: Date = new Date()): string {
     throw new ConfigError(`--since "${value}" is not a UTC timestamp such as 2026-01-31T00:00:00Z`);
   }
   if (Date.parse(value) > now.getTime()) {
-    throw new ConfigError(`--since "${value}" is in the future (now is ${now.toISOString()}): backfill re-reads what is already there`);
+    throw new ConfigError(
+      `--since "${value}" is in the future (now is ${now.toISOString()}): backfill re-reads what is already there`,
+    );
   }
   return value;
 }
@@ -60,6 +64,8 @@ export function refuseSwitchValues(args: readonly string[], switches: readonly s
     const [, written, value] = match as unknown as [string, string, string];
     const name = written.replace(/^no-/, '');
     if (!switches.includes(name) || value === 'true' || value === 'false') continue;
-    throw new ConfigError(`--${written} is a switch and takes no value (got "${value}"): write --${name} or --no-${name}`);
+    throw new ConfigError(
+      `--${written} is a switch and takes no value (got "${value}"): write --${name} or --no-${name}`,
+    );
   }
 }

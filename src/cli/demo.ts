@@ -21,14 +21,23 @@ async function demo(): Promise<number> {
   try {
     await writeFile(
       configPath,
-      ['source:', `  base_url: ${sandbox.baseUrl}`, `  api_key: \${${KEY_VARIABLE}}`, 'destination:', '  type: duckdb', `  path: ${DATABASE}`, '  schema: aivis', ''].join('\n'),
+      [
+        'source:',
+        `  base_url: ${sandbox.baseUrl}`,
+        `  api_key: \${${KEY_VARIABLE}}`,
+        'destination:',
+        '  type: duckdb',
+        `  path: ${DATABASE}`,
+        '  schema: aivis',
+        '',
+      ].join('\n'),
     );
     process.env[KEY_VARIABLE] = sandbox.apiKey;
     process.stdout.write(`sandbox of the V2 API at ${sandbox.baseUrl}; syncing into ${DATABASE}\n\n`);
     const code = await main(['sync', '--config', configPath]);
     if (code !== 0 && code !== 3) return code;
     process.stdout.write('\nlatest visibility per website (aivis.analytics_latest joined to aivis.websites):\n');
-    process.stdout.write((await latestVisibility()) + '\n');
+    process.stdout.write(`${await latestVisibility()}\n`);
     return code;
   } finally {
     await sandbox.close();

@@ -12,19 +12,24 @@ type SyncChoices = Omit<RunSyncOptions, 'config' | 'client' | 'destination' | 's
 export async function executeSync(argv: { config?: string }, choices: SyncChoices): Promise<number> {
   // A stop ends the request in flight and every wait at once; the pages already read are
   // committed with their state, the run row says `stopped`, the lock is released.
-  const stop = listenForStop((signal) => `stopped by ${signal}: every page read before it is saved, and the next run resumes from there`);
+  const stop = listenForStop(
+    (signal) => `stopped by ${signal}: every page read before it is saved, and the next run resumes from there`,
+  );
   const context = await openRunContext(argv, { signal: stop.signal }).catch((error: unknown) => {
     stop.dispose();
     throw error;
   });
-  const onStop = () => context.logger.warn('stop requested: committing the pages already read, then exiting', { reason: (stop.signal.reason as Error).message });
+  const onStop = () =>
+    context.logger.warn('stop requested: committing the pages already read, then exiting', {
+      reason: (stop.signal.reason as Error).message,
+    });
   stop.signal.addEventListener('abort', onStop, { once: true });
   const counters = new RunCounters();
   const stopProgress = startProgressDisplay(counters, context.client.stats);
   try {
     const summary = await runSync({ ...context, ...choices, counters, signal: stop.signal });
     stopProgress();
-    process.stdout.write(redact(formatRunSummary(summary, context.client.stats, context.destination.type)) + '\n');
+    process.stdout.write(`${redact(formatRunSummary(summary, context.client.stats, context.destination.type))}\n`);
     context.logger.info('run finished', {
       run_id: summary.runId,
       status: summary.status,

@@ -58,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
  * and all, stays inside it; on a terminal it reads `aivis: <message>`, controls escaped.
  */
 function reportFailure(message: string, exitCode: ExitCode): ExitCode {
-  if (process.stderr.isTTY) process.stderr.write(terminalMessage(redact(`aivis: ${message}`)) + '\n');
+  if (process.stderr.isTTY) process.stderr.write(`${terminalMessage(redact(`aivis: ${message}`))}\n`);
   else createLogger().error(message, { exit_code: exitCode });
   return exitCode;
 }

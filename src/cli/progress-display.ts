@@ -5,7 +5,11 @@
 import type { ClientStats } from '../client/api-client.ts';
 import type { RunCounters } from '../sync/run-counters.ts';
 
-export function startProgressDisplay(counters: RunCounters, stats: ClientStats, stream: NodeJS.WriteStream = process.stderr): () => void {
+export function startProgressDisplay(
+  counters: RunCounters,
+  stats: ClientStats,
+  stream: NodeJS.WriteStream = process.stderr,
+): () => void {
   if (!stream.isTTY) return () => {};
   const render = () => {
     const line =

@@ -8,24 +8,36 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
   const lines = [`aivis ${summary.command} ${summary.runId}: ${summary.status} in ${seconds.toFixed(1)}s`];
   const failed = new Set(counters.failedWebsites.map((f) => f.websiteId)).size;
-  const revoked = counters.revokedWebsites.length > 0 ? ` (${counters.revokedWebsites.length} revoked during the run: ${counters.revokedWebsites.slice(0, 5).join(', ')}${counters.revokedWebsites.length > 5 ? ', ...' : ''})` : '';
-  lines.push(`  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${failed} failed, ${counters.removedWebsites} marked removed${revoked}`);
+  const revoked =
+    counters.revokedWebsites.length > 0
+      ? ` (${counters.revokedWebsites.length} revoked during the run: ${counters.revokedWebsites.slice(0, 5).join(', ')}${counters.revokedWebsites.length > 5 ? ', ...' : ''})`
+      : '';
+  lines.push(
+    `  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${failed} failed, ${counters.removedWebsites} marked removed${revoked}`,
+  );
   lines.push(`  ${'stream'.padEnd(18)}${'rows'.padStart(10)}${'rejected'.padStart(10)}`);
   for (const [name, c] of Object.entries(counters.streams)) {
     lines.push(`  ${name.padEnd(18)}${String(c.rows).padStart(10)}${String(c.rejected).padStart(10)}`);
   }
   const { websites, scans } = counters.citationsPerAnalysis;
-  if (websites > 0) lines.push(`  citations read one scan per analysis for ${websites} websites (${scans} scans): the API requires analysis_id`);
+  if (websites > 0)
+    lines.push(
+      `  citations read one scan per analysis for ${websites} websites (${scans} scans): the API requires analysis_id`,
+    );
   lines.push(
     `  requests  ${stats.requests} (retries ${stats.retries}, rate limited ${stats.throttled}, waited ${(stats.rateLimitWaitMs / 1000).toFixed(1)}s for the rate budget)`,
   );
-  const jobs = counters.warehouseJobs > 0 ? `, ${counters.warehouseJobs} warehouse jobs, ${counters.bytesProcessed} bytes processed` : '';
+  const jobs =
+    counters.warehouseJobs > 0
+      ? `, ${counters.warehouseJobs} warehouse jobs, ${counters.bytesProcessed} bytes processed`
+      : '';
   lines.push(`  ${destinationType}  ${counters.flushes} flushes${jobs}`);
   for (const failure of counters.failedWebsites.slice(0, 10)) {
     // The error may quote a server's text: one line each, whatever it holds.
     lines.push(`  FAILED ${failure.websiteId} ${failure.stream}: ${terminalLine(failure.error)}`);
   }
-  if (counters.failedWebsites.length > 10) lines.push(`  ... and ${counters.failedWebsites.length - 10} more failed streams`);
+  if (counters.failedWebsites.length > 10)
+    lines.push(`  ... and ${counters.failedWebsites.length - 10} more failed streams`);
   if (counters.rejected > 0) {
     lines.push(`  ${counters.rejected} records rejected: see _aivis_rejected where _run_id = '${summary.runId}'`);
   }

@@ -96,7 +96,11 @@ export class ApiClient {
     const clock = options.clock ?? systemClock;
     const logger = options.logger ?? silentLogger;
     const limiter = options.limiter ?? new RateLimiter({ requestsPerMinute: options.requestsPerMinute, clock });
-    const policy = new RetryPolicy({ maxRetries: options.maxRetries, maxRetryAfterMs: options.maxRetryAfterMs, random: options.random });
+    const policy = new RetryPolicy({
+      maxRetries: options.maxRetries,
+      maxRetryAfterMs: options.maxRetryAfterMs,
+      random: options.random,
+    });
     const transport = createUndiciTransport(baseUrl, options.maxResponseBytes);
     const authed = withBearerAuth(transport.send, options.apiKey);
     const timed = withTimeout(authed, options.timeoutMs ?? 60_000, clock);
@@ -117,13 +121,18 @@ export class ApiClient {
     query: Record<string, string | undefined>,
     dataSchema: z.ZodType<T>,
     metaSchema?: z.ZodType,
-  ): Promise<{ data: T; meta: any; raw: unknown; requestId: string }> {
+  ): Promise<{ data: T; meta: unknown; raw: unknown; requestId: string }> {
     const request: HttpRequest = { method: 'GET', path, query, headers: {} };
     const response = await this.#call(request);
     const envelope = dataEnvelope(dataSchema, metaSchema ?? requestMetaSchema).safeParse(response.json?.value);
     if (!envelope.success) throw invalidResponse(request, response, formatIssues(envelope.error));
     if (response.requestId === undefined) throw invalidResponse(request, response, 'meta.request_id: is missing');
-    return { data: envelope.data.data as T, meta: envelope.data.meta, raw: response.json?.raw, requestId: response.requestId };
+    return {
+      data: envelope.data.data as T,
+      meta: envelope.data.meta,
+      raw: response.json?.raw,
+      requestId: response.requestId,
+    };
   }
 
   /**
@@ -142,7 +151,12 @@ export class ApiClient {
   async request(options: RequestOptions): Promise<ApiResponse> {
     const { method, path, query, headers = {}, body, retry } = options;
     const response = await this.#call({ method, path, query, headers, body, retry });
-    return { status: response.status, headers: response.headers, body: response.json?.raw, requestId: response.requestId };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: response.json?.raw,
+      requestId: response.requestId,
+    };
   }
 
   /** Closes the keep-alive connections; requests after this fail. */
@@ -167,7 +181,11 @@ export class ApiClient {
     const response = await this.#call(request);
     const envelope = listEnvelopeSchema.safeParse(response.json?.value);
     if (!envelope.success) throw invalidResponse(request, response, formatIssues(envelope.error));
-    const raw = (response.json?.raw as { data: unknown[] }).data;
-    return { data: { value: envelope.data.data, raw }, meta: envelope.data.meta, requestId: envelope.data.meta.request_id };
+    const raw = (response.json!.raw as { data: unknown[] }).data;
+    return {
+      data: { value: envelope.data.data, raw },
+      meta: envelope.data.meta,
+      requestId: envelope.data.meta.request_id,
+    };
   }
 }

@@ -16,7 +16,10 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
   const tag = `(${status} ${code ?? 'no error code'}, request_id ${requestId ?? 'none'})`;
   const where = `${request.method} ${request.path}`;
   // The API's sentence ends in its own full stop; ours continues after it.
-  const said = message === undefined ? '' : `: ${message.replace(/\.$/, '')}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
+  const said =
+    message === undefined
+      ? ''
+      : `: ${message.replace(/\.$/, '')}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
   const after = response.retries ? ` after ${response.retries} retries` : '';
   const text = ((): string => {
     if (response.refusedWait) {
@@ -29,12 +32,15 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
     if (status === 403 && IMPORT_PATH.test(request.path)) {
       return `access forbidden ${tag}: the key is not V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 is not enabled for this workspace; ask a workspace owner`;
     }
-    if (status === 403) return `access forbidden ${tag}: V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`;
-    if (status === 429) return `rate limited ${tag}: ${where} still refused${after}; lower source.requests_per_minute or stop other clients of this workspace`;
+    if (status === 403)
+      return `access forbidden ${tag}: V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`;
+    if (status === 429)
+      return `rate limited ${tag}: ${where} still refused${after}; lower source.requests_per_minute or stop other clients of this workspace`;
     if (status >= 500) return `API server error ${tag}: ${where} still failing${after}${said}; try again later`;
     if (status === 404) return `not found ${tag}: ${where}${said}`;
     if (code === 'invalid_cursor') return `cursor refused ${tag}: ${where}${said}`;
-    if (status === 409) return `idempotency conflict ${tag}: ${where}${said}; this Idempotency-Key was already used for a different request`;
+    if (status === 409)
+      return `idempotency conflict ${tag}: ${where}${said}; this Idempotency-Key was already used for a different request`;
     if (status === 413) return `payload too large ${tag}: ${where}${said}; an import body may be at most 5 MiB`;
     if (status === 415) return `unsupported media type ${tag}: ${where}${said}; the API takes only application/json`;
     return `API request refused ${tag}: ${where}${said}`;
@@ -48,7 +54,8 @@ const NETWORK_FAILURE_WORDS = {
   bad_body: { what: 'incomplete response', advice: 'check source.base_url and the network, or try again later' },
   certificate: {
     what: 'TLS certificate not trusted',
-    advice: "if a proxy or gateway presents your organisation's certificate, point NODE_EXTRA_CA_CERTS at that CA's PEM file",
+    advice:
+      "if a proxy or gateway presents your organisation's certificate, point NODE_EXTRA_CA_CERTS at that CA's PEM file",
   },
 } as const;
 

@@ -11,7 +11,9 @@ export function withBearerAuth(next: Send, apiKey: string): Send {
   if (apiKey.trim() === '') throw new ConfigError('the API key is empty: set source.api_key or source.api_key_file');
   // Checked here rather than left to undici, whose header error would quote the value.
   if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-    throw new ConfigError('the API key contains spaces, line breaks or non-ASCII characters: check source.api_key or source.api_key_file');
+    throw new ConfigError(
+      'the API key contains spaces, line breaks or non-ASCII characters: check source.api_key or source.api_key_file',
+    );
   }
   const authorization = `Bearer ${apiKey}`;
   return (request) => next({ ...request, headers: { ...request.headers, authorization } });

@@ -26,7 +26,7 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => abortableSleep(ms, signal, (fire) => systemClock.deadline(ms, fire)),
+  sleep: (ms, signal) => abortableSleep(signal, (fire) => systemClock.deadline(ms, fire)),
   deadline: (ms, fire) => {
     const timer = setTimeout(fire, ms);
     return () => clearTimeout(timer);
@@ -37,7 +37,10 @@ export const systemClock: Clock = {
  * `Clock.sleep` on top of a clock's own timer (`schedule` starts it and returns its cancel):
  * resolves when it fires, or rejects with `signal.reason` as soon as the signal aborts.
  */
-export function abortableSleep(ms: number, signal: AbortSignal | undefined, schedule: (fire: () => void) => () => void): Promise<void> {
+export function abortableSleep(
+  signal: AbortSignal | undefined,
+  schedule: (fire: () => void) => () => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);

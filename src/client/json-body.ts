@@ -23,7 +23,11 @@ export function withJsonBody(next: Send): Send {
     } catch {
       // The parser's own message quotes the start of the body, which could be a secret
       // echoed back (a fragment that redaction cannot recognise): say only what and how long.
-      if (success) throw new NetworkError('bad_body', `the ${response.status} response body is not complete JSON (${response.text.length} characters)`);
+      if (success)
+        throw new NetworkError(
+          'bad_body',
+          `the ${response.status} response body is not complete JSON (${response.text.length} characters)`,
+        );
     }
     if (success && json === undefined && response.status !== 204) {
       throw new NetworkError('bad_body', `the ${response.status} response body is empty`);
@@ -45,7 +49,10 @@ export function parseJsonBody(text: string): JsonBody {
   const value: unknown = JSON.parse(text);
   if (!LONG_DIGITS.test(text) || textNestingDepth(text) > REVIVER_DEPTH) return { value, raw: value };
   const raw: unknown = JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) =>
-    typeof parsed === 'number' && !Number.isSafeInteger(parsed) && context?.source !== undefined && INTEGER_SOURCE.test(context.source)
+    typeof parsed === 'number' &&
+    !Number.isSafeInteger(parsed) &&
+    context?.source !== undefined &&
+    INTEGER_SOURCE.test(context.source)
       ? rawJson(context.source)
       : parsed,
   );

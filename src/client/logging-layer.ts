@@ -12,7 +12,12 @@ export function withLogging(next: Send, logger: Logger, clock: Clock): Send {
     const line = { method: request.method, path: request.path };
     try {
       const response = await next(request);
-      logger.debug('api response', { ...line, status: response.status, request_id: response.requestId, ms: clock.now() - startedAt });
+      logger.debug('api response', {
+        ...line,
+        status: response.status,
+        request_id: response.requestId,
+        ms: clock.now() - startedAt,
+      });
       return response;
     } catch (error) {
       logger.debug('api request failed', { ...line, error: (error as Error).message, ms: clock.now() - startedAt });

@@ -66,7 +66,14 @@ async function* scan<T>(
   for (;;) {
     const { data, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
     const records = data.value.map((value, i) => validateRecord(schema, value, data.raw[i]));
-    yield { cursor, records, hasMore: meta.has_more, nextCursor: meta.next_cursor, scanUpperBound: meta.scan_upper_bound, requestId };
+    yield {
+      cursor,
+      records,
+      hasMore: meta.has_more,
+      nextCursor: meta.next_cursor,
+      scanUpperBound: meta.scan_upper_bound,
+      requestId,
+    };
     if (!meta.has_more) return;
     if (meta.next_cursor === null) {
       throw new ApiError(

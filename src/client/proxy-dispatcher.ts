@@ -39,6 +39,8 @@ function checkProxyVariable(name: string, value: string | undefined): void {
     registerSecret(decodeURIComponent(url.password));
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new ConfigError(`${name} is not a proxy URL: write it with its scheme, e.g. ${name}=http://proxy.internal:3128 (user:password@ may precede the host)`);
+    throw new ConfigError(
+      `${name} is not a proxy URL: write it with its scheme, e.g. ${name}=http://proxy.internal:3128 (user:password@ may precede the host)`,
+    );
   }
 }

@@ -23,6 +23,11 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   if (!text) return undefined;
   // Fractions are not in the RFC, but some servers send them; rounding up never retries early.
   if (/^\d+(?:\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
-  const date = IMF_FIXDATE.test(text) || RFC_850.test(text) ? Date.parse(text) : ASCTIME.test(text) ? Date.parse(`${text} GMT`) : NaN;
+  const date =
+    IMF_FIXDATE.test(text) || RFC_850.test(text)
+      ? Date.parse(text)
+      : ASCTIME.test(text)
+        ? Date.parse(`${text} GMT`)
+        : NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

@@ -32,7 +32,11 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
       try {
         outcome = await next(request);
         if (outcome.status < 400) return { ...outcome, retries };
-        failure = { kind: 'status', status: outcome.status, retryAfterMs: parseRetryAfter(outcome.headers['retry-after'], clock.now()) };
+        failure = {
+          kind: 'status',
+          status: outcome.status,
+          retryAfterMs: parseRetryAfter(outcome.headers['retry-after'], clock.now()),
+        };
         if (outcome.status === 429) stats.throttled++;
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
@@ -47,14 +51,18 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
           outcome.retries = retries;
           throw outcome;
         }
-        const refused = decision.waitRefused ? { refusedWait: { waitMs: decision.delayMs, ceilingMs: policy.maxRetryAfterMs } } : {};
+        const refused = decision.waitRefused
+          ? { refusedWait: { waitMs: decision.delayMs, ceilingMs: policy.maxRetryAfterMs } }
+          : {};
         return { ...outcome, retries, ...refused };
       }
       stats.retries++;
       logger.warn('retrying API request', {
         method: request.method,
         path: request.path,
-        ...(outcome instanceof NetworkError ? { error: outcome.message } : { status: outcome.status, request_id: outcome.requestId }),
+        ...(outcome instanceof NetworkError
+          ? { error: outcome.message }
+          : { status: outcome.status, request_id: outcome.requestId }),
         retry: retries + 1,
         max_retries: policy.maxRetries,
         wait_ms: decision.delayMs,

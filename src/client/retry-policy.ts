@@ -74,7 +74,8 @@ export class RetryPolicy {
       return { retry: false, delayMs: 0, pauseLimiter: false };
     }
     const serverWait = failure.kind === 'status' ? failure.retryAfterMs : undefined;
-    if (serverWait !== undefined && serverWait > this.maxRetryAfterMs) return { retry: false, delayMs: serverWait, pauseLimiter: false, waitRefused: true };
+    if (serverWait !== undefined && serverWait > this.maxRetryAfterMs)
+      return { retry: false, delayMs: serverWait, pauseLimiter: false, waitRefused: true };
     return {
       retry: retriesSoFar < this.maxRetries,
       delayMs: serverWait ?? this.backoffMs(retriesSoFar),

@@ -17,7 +17,8 @@ export function withTimeout(next: Send, timeoutMs: number, clock: Clock): Send {
       return await next({ ...request, signal: stop ? AbortSignal.any([stop, controller.signal]) : controller.signal });
     } catch (error) {
       if (stop?.aborted) throw stop.reason;
-      if (controller.signal.aborted) throw new NetworkError('timeout', `no complete response within ${timeoutMs} ms`, { cause: error });
+      if (controller.signal.aborted)
+        throw new NetworkError('timeout', `no complete response within ${timeoutMs} ms`, { cause: error });
       throw error;
     } finally {
       cancel();

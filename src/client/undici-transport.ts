@@ -42,7 +42,9 @@ export function createUndiciTransport(baseUrl: URL, maxResponseBytes = MAX_RESPO
         return { status: response.statusCode, headers: response.headers, text };
       } catch (error) {
         if (isOwnFault(error) || error instanceof ResponseTooLargeError) throw error;
-        throw new NetworkError(isUntrustedCertificate(error) ? 'certificate' : 'connection', describe(error), { cause: error });
+        throw new NetworkError(isUntrustedCertificate(error) ? 'certificate' : 'connection', describe(error), {
+          cause: error,
+        });
       }
     },
     close: () => agent.close(),

@@ -28,8 +28,6 @@ export function isUnder(path: ConfigPath, prefix: ConfigPath): boolean {
  * (secrets are registered before validation), so a key that leaked into a value never prints.
  */
 export function configErrorOf(file: string, issues: readonly ConfigIssue[]): ConfigError {
-  const lines = [...issues]
-    .sort((a, b) => a.line - b.line)
-    .map((issue) => `${file}:${issue.line}: ${issue.message}`);
+  const lines = [...issues].sort((a, b) => a.line - b.line).map((issue) => `${file}:${issue.line}: ${issue.message}`);
   return new ConfigError(redact([...new Set(lines)].join('\n')));
 }

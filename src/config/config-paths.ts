@@ -18,8 +18,10 @@ export function resolveFrom(dir: string, file: string): string {
 export function resolveConfigPaths(config: AivisConfig, dir: string): AivisConfig {
   const { source, state } = config;
   const destination = { ...config.destination };
-  if (destination.type === 'duckdb' && destination.path !== ':memory:') destination.path = resolveFrom(dir, destination.path);
-  if (destination.type === 'bigquery' && destination.key_file) destination.key_file = resolveFrom(dir, destination.key_file);
+  if (destination.type === 'duckdb' && destination.path !== ':memory:')
+    destination.path = resolveFrom(dir, destination.path);
+  if (destination.type === 'bigquery' && destination.key_file)
+    destination.key_file = resolveFrom(dir, destination.key_file);
   if (destination.type === 'snowflake' && destination.private_key_file) {
     destination.private_key_file = resolveFrom(dir, destination.private_key_file);
   }

@@ -20,9 +20,18 @@ interface SecretField {
 }
 
 const SECRET_FIELDS: readonly SecretField[] = [
-  { path: ['source', 'api_key'], fix: 'put the key in an environment variable and write api_key: ${AIVIS_API_KEY}, or point api_key_file at a file that holds it' },
-  { path: ['destination', 'password'], fix: 'put it in an environment variable and write password: ${SNOWFLAKE_PASSWORD}' },
-  { path: ['destination', 'private_key_passphrase'], fix: 'put it in an environment variable and write private_key_passphrase: ${SNOWFLAKE_PRIVATE_KEY_PASSPHRASE}' },
+  {
+    path: ['source', 'api_key'],
+    fix: 'put the key in an environment variable and write api_key: ${AIVIS_API_KEY}, or point api_key_file at a file that holds it',
+  },
+  {
+    path: ['destination', 'password'],
+    fix: 'put it in an environment variable and write password: ${SNOWFLAKE_PASSWORD}',
+  },
+  {
+    path: ['destination', 'private_key_passphrase'],
+    fix: 'put it in an environment variable and write private_key_passphrase: ${SNOWFLAKE_PRIVATE_KEY_PASSPHRASE}',
+  },
 ];
 
 const URL_PATH: ConfigPath = ['destination', 'url'];
@@ -50,14 +59,20 @@ export function refuseLiteralSecrets(doc: Document, lineOf: LineOf): ConfigIssue
     const raw = scalarAt(doc, path)?.value;
     if (raw === undefined || raw === null || WHOLE_REFERENCE.test(String(raw))) continue;
     registerSecret(String(raw));
-    refuse(path, `${formatPath(path)} is written into the config file, and secrets are never read from the YAML text: ${fix}`);
+    refuse(
+      path,
+      `${formatPath(path)} is written into the config file, and secrets are never read from the YAML text: ${fix}`,
+    );
   }
   const url = scalarAt(doc, URL_PATH)?.value;
   const password = typeof url === 'string' ? urlPassword(url) : undefined;
   if (password !== undefined && !password.includes('${')) {
     registerSecret(password);
     registerSecret(safeDecode(password));
-    refuse(URL_PATH, `${formatPath(URL_PATH)} holds a password, and secrets are never read from the YAML text: put the whole URL in an environment variable and write url: \${DATABASE_URL}`);
+    refuse(
+      URL_PATH,
+      `${formatPath(URL_PATH)} holds a password, and secrets are never read from the YAML text: put the whole URL in an environment variable and write url: \${DATABASE_URL}`,
+    );
   }
   return issues;
 }

@@ -20,7 +20,12 @@ export const WHOLE_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
  * `requests_per_minute: ${AIVIS_RPM}` works like `requests_per_minute: 120`; the scalars in
  * `text` (secrets: a passphrase `00482913` is not the number 482913) always stay text.
  */
-export function substituteEnv(doc: Document, env: NodeJS.ProcessEnv, lineOf: LineOf, text: ReadonlySet<Scalar>): ConfigIssue[] {
+export function substituteEnv(
+  doc: Document,
+  env: NodeJS.ProcessEnv,
+  lineOf: LineOf,
+  text: ReadonlySet<Scalar>,
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   forEachScalar(doc, (scalar, path) => {
     if (typeof scalar.value !== 'string' || !scalar.value.includes('${')) return;
@@ -29,7 +34,9 @@ export function substituteEnv(doc: Document, env: NodeJS.ProcessEnv, lineOf: Lin
     const substituted = scalar.value.replace(TOKEN, (token, name: string | undefined) => {
       if (token === '$${') return '${';
       if (name === undefined) {
-        issue(`${where} has a "\${" that does not start a \${NAME} reference (letters, digits, underscores); write $\${ for a literal "\${"`);
+        issue(
+          `${where} has a "\${" that does not start a \${NAME} reference (letters, digits, underscores); write $\${ for a literal "\${"`,
+        );
         return token;
       }
       const value = env[name];

@@ -40,7 +40,11 @@ export interface LoadedConfig {
 }
 
 /** `logger` takes the warnings (a key file readable by every user); errors are thrown. */
-export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, logger: Logger = createLogger()): Promise<LoadedConfig> {
+export async function loadConfig(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  logger: Logger = createLogger(),
+): Promise<LoadedConfig> {
   if (!file) throw new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG');
   const absolute = path.resolve(file);
   const dir = path.dirname(absolute);
@@ -48,10 +52,16 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
 
   const { doc, lineCounter } = parseYamlSource(text, file);
   const lineOf = createLineOf(doc, lineCounter);
-  const issues: ConfigIssue[] = [...refuseLiteralSecrets(doc, lineOf), ...substituteEnv(doc, env, lineOf, secretScalars(doc))];
+  const issues: ConfigIssue[] = [
+    ...refuseLiteralSecrets(doc, lineOf),
+    ...substituteEnv(doc, env, lineOf, secretScalars(doc)),
+  ];
   const data = yamlData(doc, file);
   expandStreamShorthand(data);
-  registerConfigSecrets(data, issues.map((issue) => issue.path));
+  registerConfigSecrets(
+    data,
+    issues.map((issue) => issue.path),
+  );
   const keyFile = await readApiKeyFile(data, dir, lineOf);
   if (keyFile.issue) issues.push(keyFile.issue);
   if (keyFile.warning) logger.warn(keyFile.warning);
@@ -77,8 +87,11 @@ async function readConfigText(file: string, absolute: string): Promise<string> {
   try {
     return await readFile(absolute, 'utf8');
   } catch (error) {
-    throw new ConfigError(`config file ${file} cannot be read (${describeReadFailure(error)}); pass --config FILE or set AIVIS_CONFIG`, {
-      cause: error,
-    });
+    throw new ConfigError(
+      `config file ${file} cannot be read (${describeReadFailure(error)}); pass --config FILE or set AIVIS_CONFIG`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -33,7 +33,9 @@ export function forEachScalar(doc: Document, visit: (scalar: Scalar, path: Confi
     if (isScalar(node)) visit(node, path);
     else if (isMap(node)) {
       for (const pair of node.items) walk(pair.value, [...path, keyName(pair.key)]);
-    } else if (isSeq(node)) node.items.forEach((item, i) => walk(item, [...path, i]));
+    } else if (isSeq(node)) {
+      for (const [i, item] of node.items.entries()) walk(item, [...path, i]);
+    }
     // Aliases are skipped: they point at an anchored node that the walk reaches itself.
   };
   walk(doc.contents, []);

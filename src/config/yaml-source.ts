@@ -25,7 +25,8 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     // `{` and `}` end a flow mapping, so `{ api_key: ${KEY} }` breaks in a way yaml cannot name.
     const line = text.split('\n')[pos.line - 1] ?? '';
-    const hint = line.includes('${') && /[{[]/.test(line) ? '; inside { } or [ ] a ${VAR} value must be quoted: "${VAR}"' : '';
+    const hint =
+      line.includes('${') && /[{[]/.test(line) ? '; inside { } or [ ] a ${VAR} value must be quoted: "${VAR}"' : '';
     throw new ConfigError(redact(`${file}:${pos.line}:${pos.col}: YAML syntax error: ${reason}${hint}`));
   }
   return { doc, lineCounter };

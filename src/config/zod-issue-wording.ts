@@ -49,7 +49,8 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
   const got = ` (got ${describeValue(value)})`;
   switch (issue.code) {
     case 'invalid_type':
-      if (!path.length && value == null) return 'the file is empty: a config needs at least source.base_url and source.api_key';
+      if (!path.length && value == null)
+        return 'the file is empty: a config needs at least source.base_url and source.api_key';
       if (value === undefined) return `${subject} is required`;
       if (issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
         // YAML reads `project: 12345` as a number and `true` as a boolean; quotes keep them text.
@@ -65,7 +66,9 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
       // zod 4 reports an unknown discriminator (`destination.type`) as a union issue with a note.
       if ((issue as { note?: string }).note === 'No matching discriminator') {
         const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
-        return value === undefined ? `${subject} is required (one of ${options.join(', ')})` : oneOf(subject, options, value);
+        return value === undefined
+          ? `${subject} is required (one of ${options.join(', ')})`
+          : oneOf(subject, options, value);
       }
       return `${subject}: ${issue.message}${got}`;
     case 'invalid_format':
@@ -104,7 +107,11 @@ function expectation(expected: string, path: ConfigPath, context: WordingContext
   }
 }
 
-function sizeRule(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, path: ConfigPath, context: WordingContext): string {
+function sizeRule(
+  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
+  path: ConfigPath,
+  context: WordingContext,
+): string {
   const small = issue.code === 'too_small';
   const bound = Number(small ? issue.minimum : issue.maximum);
   switch (issue.origin) {

@@ -25,7 +25,9 @@ export function flushParts(flush: Flush): TableRows[] {
       part.rows.set(key, row);
     }
   }
-  return [...parts.values()].filter((p) => p.rows.size > 0).map((p) => ({ table: p.table, rows: [...p.rows.values()] }));
+  return [...parts.values()]
+    .filter((p) => p.rows.size > 0)
+    .map((p) => ({ table: p.table, rows: [...p.rows.values()] }));
 }
 
 /** Typed and JSON-encoded, so a NULL key (which the warehouse will refuse) never equals the text "null" and no separator can be forged. */

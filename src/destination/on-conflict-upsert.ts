@@ -19,7 +19,9 @@ export interface OnConflictUpsert {
 export function onConflictUpsert(table: TableSpec, { target, staging, read }: OnConflictUpsert): string {
   const list = (names: readonly string[]) => names.map(quoteIdentifier).join(', ');
   const key = list(table.primaryKey);
-  const select = table.columns.map((c) => (read ? `${read(c)} AS ${quoteIdentifier(c.name)}` : quoteIdentifier(c.name))).join(', ');
+  const select = table.columns
+    .map((c) => (read ? `${read(c)} AS ${quoteIdentifier(c.name)}` : quoteIdentifier(c.name)))
+    .join(', ');
   const updates = updatableColumns(table).map((c) => `${quoteIdentifier(c)} = EXCLUDED.${quoteIdentifier(c)}`);
   return [
     `INSERT INTO ${target} (${list(table.columns.map((c) => c.name))})`,

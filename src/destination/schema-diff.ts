@@ -11,7 +11,10 @@ export interface SchemaChanges {
  * What `ensureTables` must do, given the columns each existing table has (table name ->
  * column names, as the catalog reports them). Never drops or retypes anything.
  */
-export function schemaChanges(existing: ReadonlyMap<string, ReadonlySet<string>>, tables: readonly TableSpec[]): SchemaChanges {
+export function schemaChanges(
+  existing: ReadonlyMap<string, ReadonlySet<string>>,
+  tables: readonly TableSpec[],
+): SchemaChanges {
   const create: TableSpec[] = [];
   const add: SchemaChanges['add'] = [];
   for (const table of tables) {

@@ -21,7 +21,10 @@ export function createSchemaSql(schema: string): string {
 }
 
 export function createTableSql(target: string, table: TableSpec, typeOf: SqlTypeOf): string {
-  const lines = [...table.columns.map((c) => columnDefinition(c, typeOf)), `PRIMARY KEY (${quotedList(table.primaryKey)})`];
+  const lines = [
+    ...table.columns.map((c) => columnDefinition(c, typeOf)),
+    `PRIMARY KEY (${quotedList(table.primaryKey)})`,
+  ];
   return `CREATE TABLE IF NOT EXISTS ${target} (\n  ${lines.join(',\n  ')}\n)`;
 }
 

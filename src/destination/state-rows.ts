@@ -12,7 +12,11 @@ export function stateTableRows(entries: readonly StateEntry[]): TableRows {
     rows: entries.map((e) => ({
       stream: e.stream,
       scope: e.scope,
-      state: JSON.stringify({ frontier: e.state.frontier, cursor: e.state.cursor, pending_upper_bound: e.state.pending_upper_bound }),
+      state: JSON.stringify({
+        frontier: e.state.frontier,
+        cursor: e.state.cursor,
+        pending_upper_bound: e.state.pending_upper_bound,
+      }),
       updated_at: e.updatedAt,
     })),
   };
@@ -22,7 +26,12 @@ export function stateTableRows(entries: readonly StateEntry[]): TableRows {
  * A stored `_aivis_state` row read back; `state` may arrive as JSON text or parsed. Read
  * defensively (`parseStreamState`): a hand-edited row never sends a malformed `updated_since`.
  */
-export function stateEntryFromRow(row: { stream: string; scope: string; state: unknown; updated_at: string }): StateEntry {
+export function stateEntryFromRow(row: {
+  stream: string;
+  scope: string;
+  state: unknown;
+  updated_at: string;
+}): StateEntry {
   const parsed: unknown = typeof row.state === 'string' ? JSON.parse(row.state) : row.state;
   return { stream: row.stream, scope: row.scope, state: parseStreamState(parsed), updatedAt: row.updated_at };
 }

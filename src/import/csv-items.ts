@@ -7,7 +7,16 @@ import { ConfigError } from '../errors.ts';
 import { readCsvRows } from './csv-rows.ts';
 import type { InputRecord } from './input-record.ts';
 
-export const CSV_COLUMNS = ['prompt_text', 'client_id', 'tags', 'language', 'search_intent', 'category', 'topic', 'seed_keyword'] as const;
+export const CSV_COLUMNS = [
+  'prompt_text',
+  'client_id',
+  'tags',
+  'language',
+  'search_intent',
+  'category',
+  'topic',
+  'seed_keyword',
+] as const;
 export const TAG_SEPARATOR = '|';
 
 function checkHeader(path: string, header: readonly string[]): void {
@@ -19,7 +28,8 @@ function checkHeader(path: string, header: readonly string[]): void {
     seen.add(name);
   }
   if (!seen.has('prompt_text')) problems.push('the column "prompt_text" is missing');
-  if (problems.length) throw new ConfigError(`${path} line 1: ${problems.join('; ')} (columns: ${CSV_COLUMNS.join(', ')})`);
+  if (problems.length)
+    throw new ConfigError(`${path} line 1: ${problems.join('; ')} (columns: ${CSV_COLUMNS.join(', ')})`);
 }
 
 export async function* readCsvItems(path: string): AsyncGenerator<InputRecord> {
@@ -35,7 +45,10 @@ export async function* readCsvItems(path: string): AsyncGenerator<InputRecord> {
       continue;
     }
     if (row.fields.length !== header.length) {
-      yield { line: row.line, problem: { field: '', issue: `has ${row.fields.length} fields; the header has ${header.length}` } };
+      yield {
+        line: row.line,
+        problem: { field: '', issue: `has ${row.fields.length} fields; the header has ${header.length}` },
+      };
       continue;
     }
     const item: Record<string, unknown> = {};
@@ -46,5 +59,6 @@ export async function* readCsvItems(path: string): AsyncGenerator<InputRecord> {
     });
     yield { line: row.line, item };
   }
-  if (!header) throw new ConfigError(`${path} is empty: expected a header row (${CSV_COLUMNS.join(', ')}) and one row per prompt`);
+  if (!header)
+    throw new ConfigError(`${path} is empty: expected a header row (${CSV_COLUMNS.join(', ')}) and one row per prompt`);
 }

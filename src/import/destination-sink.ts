@@ -12,7 +12,15 @@ export async function destinationSink(
   return {
     async write(outcome) {
       if (!outcome.receipt) return;
-      const tables = receiptRows({ ...outcome, receipt: outcome.receipt }, { file: context.file, classificationMode: context.classificationMode, runId: context.runId, syncedAt: context.now().toISOString() });
+      const tables = receiptRows(
+        { ...outcome, receipt: outcome.receipt },
+        {
+          file: context.file,
+          classificationMode: context.classificationMode,
+          runId: context.runId,
+          syncedAt: context.now().toISOString(),
+        },
+      );
       await destination.commit({ tables, state: [] });
     },
   };

@@ -20,7 +20,8 @@ export function receiptDiagnostics(receipt: PromptImportReceipt, lines: readonly
   }
   const listed = out.slice(0, MAX_LISTED);
   if (out.length > MAX_LISTED) listed.push(`... and ${out.length - MAX_LISTED} more failed items`);
-  if (notProcessed) listed.push(`${notProcessed} other items were not processed (the operation is atomic: nothing was created)`);
+  if (notProcessed)
+    listed.push(`${notProcessed} other items were not processed (the operation is atomic: nothing was created)`);
   return listed;
 }
 

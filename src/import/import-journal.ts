@@ -53,12 +53,17 @@ export class ImportJournal {
   }
 
   /** Opens the journal at `path`, or starts an empty one; refuses one written for another import. */
-  static async open(path: string, expect: Omit<JournalData, 'version' | 'partitions' | 'created_at'>, now: Date): Promise<ImportJournal> {
+  static async open(
+    path: string,
+    expect: Omit<JournalData, 'version' | 'partitions' | 'created_at'>,
+    now: Date,
+  ): Promise<ImportJournal> {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ImportJournal(path, { version: 1, ...expect, created_at: now.toISOString(), partitions: {} });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return new ImportJournal(path, { version: 1, ...expect, created_at: now.toISOString(), partitions: {} });
       throw new ConfigError(`journal ${path} cannot be read: ${(error as Error).message}`);
     }
     let data: JournalData;
@@ -82,7 +87,12 @@ export class ImportJournal {
   }
 
   /** Records a partition's first attempt, or a change of its latest one, durably. */
-  async record(index: number, partition: Omit<JournalPartition, 'attempts'>, attempt: Omit<JournalAttempt, 'updated_at'>, now: Date): Promise<void> {
+  async record(
+    index: number,
+    partition: Omit<JournalPartition, 'attempts'>,
+    attempt: Omit<JournalAttempt, 'updated_at'>,
+    now: Date,
+  ): Promise<void> {
     const entry = { ...partition, attempts: this.data.partitions[String(index)]?.attempts ?? [] };
     this.data.partitions[String(index)] = entry;
     const stamped = { ...attempt, updated_at: now.toISOString() };
@@ -95,9 +105,13 @@ export class ImportJournal {
   /** The request it announces is only sent once this resolves, so a failure here sends nothing. */
   private async save(): Promise<void> {
     try {
-      await writeFileAtomically(this.path, JSON.stringify(this.data, null, 2) + '\n');
+      await writeFileAtomically(this.path, `${JSON.stringify(this.data, null, 2)}\n`);
     } catch (error) {
-      throw new AivisError(`cannot write the journal ${this.path} (${(error as Error).message}); pass --journal with a path in a writable folder`, ExitCode.Failure, { cause: error });
+      throw new AivisError(
+        `cannot write the journal ${this.path} (${(error as Error).message}); pass --journal with a path in a writable folder`,
+        ExitCode.Failure,
+        { cause: error },
+      );
     }
   }
 }

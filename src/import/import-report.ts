@@ -69,11 +69,18 @@ export function summarize(base: Omit<ImportReport, 'status' | 'totals' | 'earlie
   return { ...base, status, totals, earlier };
 }
 
-const ORIGIN_NOTE: Record<PartitionOrigin, string> = { this_run: '', replayed: ' (replayed: already run)', journal: ' (done in an earlier run)' };
+const ORIGIN_NOTE: Record<PartitionOrigin, string> = {
+  this_run: '',
+  replayed: ' (replayed: already run)',
+  journal: ' (done in an earlier run)',
+};
 
 function describeCounts(counts: ResultCounts, validateOnly: boolean): string {
   const main = validateOnly ? `would create ${counts.would_create}` : `created ${counts.created}`;
-  const skipped = (counts.skipped_request_duplicate ?? 0) + (counts.skipped_active_duplicate ?? 0) + (counts.skipped_inactive_duplicate ?? 0);
+  const skipped =
+    (counts.skipped_request_duplicate ?? 0) +
+    (counts.skipped_active_duplicate ?? 0) +
+    (counts.skipped_inactive_duplicate ?? 0);
   return (
     `${main}, skipped ${skipped} (request duplicate ${counts.skipped_request_duplicate}, active duplicate ${counts.skipped_active_duplicate}, inactive duplicate ${counts.skipped_inactive_duplicate})` +
     `, failed ${counts.failed}, not processed ${counts.not_processed}`
@@ -83,7 +90,9 @@ function describeCounts(counts: ResultCounts, validateOnly: boolean): string {
 /** The one-screen summary. */
 export function renderReport(report: ImportReport): string {
   const kind = report.validate_only ? 'Validated' : 'Imported';
-  const lines = [`${kind} ${report.file} into ${report.website_id} (classification ${report.classification}, journal ${report.journal})`];
+  const lines = [
+    `${kind} ${report.file} into ${report.website_id} (classification ${report.classification}, journal ${report.journal})`,
+  ];
   for (const p of report.partitions) {
     lines.push(
       `  partition ${p.partition}: lines ${p.first_line}-${p.last_line}, ${p.items} items, ${p.bytes} bytes, ${p.import_id ?? 'no receipt'} ${p.status}` +
@@ -92,9 +101,13 @@ export function renderReport(report: ImportReport): string {
   }
   lines.push(`Total this run: ${describeCounts(report.totals, report.validate_only)}`);
   if (report.earlier.partitions > 0) {
-    const what = report.validate_only ? `${report.earlier.counts.would_create} would be created` : `${report.earlier.counts.created} prompts were created then`;
+    const what = report.validate_only
+      ? `${report.earlier.counts.would_create} would be created`
+      : `${report.earlier.counts.created} prompts were created then`;
     const all = report.earlier.partitions === report.partitions.length && report.status === 'succeeded';
-    lines.push(`${all ? 'Nothing new: every partition was' : `${report.earlier.partitions} of ${report.partitions.length} partitions were`} already done by an earlier run (${what}).`);
+    lines.push(
+      `${all ? 'Nothing new: every partition was' : `${report.earlier.partitions} of ${report.partitions.length} partitions were`} already done by an earlier run (${what}).`,
+    );
   }
   for (const line of report.diagnostics ?? []) lines.push(`  ${line}`);
   return lines.join('\n');

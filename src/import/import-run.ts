@@ -40,11 +40,15 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
   });
   const checked = await checkInput(options);
   deps.logger.info('input checked', { file: options.file, items: checked.items });
-  const journal = await ImportJournal.open(options.journal, {
-    website_id: options.websiteId,
-    validate_only: options.validateOnly,
-    classification: options.mode,
-  }, new Date(deps.clock.now()));
+  const journal = await ImportJournal.open(
+    options.journal,
+    {
+      website_id: options.websiteId,
+      validate_only: options.validateOnly,
+      classification: options.mode,
+    },
+    new Date(deps.clock.now()),
+  );
   const partitions: PartitionReport[] = [];
   let diagnostics: string[] | undefined;
   for await (const partition of partitionInput(options, deps.limits)) {
@@ -59,13 +63,25 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
     });
     if (outcome.receipt) await deps.sink?.write(outcome);
     partitions.push(partitionReport(outcome));
-    deps.logger.info('partition done', { partition: partition.index + 1, import_id: outcome.importId, status: outcome.status, origin: outcome.origin });
+    deps.logger.info('partition done', {
+      partition: partition.index + 1,
+      import_id: outcome.importId,
+      status: outcome.status,
+      origin: outcome.origin,
+    });
     if (outcome.status === 'failed') {
       diagnostics = failureDiagnostics(outcome);
       break;
     }
   }
-  const base = { website_id: options.websiteId, file: options.file, journal: options.journal, validate_only: options.validateOnly, classification: options.mode, partitions };
+  const base = {
+    website_id: options.websiteId,
+    file: options.file,
+    journal: options.journal,
+    validate_only: options.validateOnly,
+    classification: options.mode,
+    partitions,
+  };
   return summarize(diagnostics ? { ...base, diagnostics } : base);
 }
 
@@ -75,7 +91,9 @@ function failureDiagnostics(outcome: PartitionOutcome): string[] {
   const counts = receipt ? capacityOf(receipt) : {};
   const capacity =
     error?.code === 'prompt_limit_exceeded' && Object.keys(counts).length > 0
-      ? [`active prompts ${counts.active_count ?? '?'}, projected ${counts.projected_active_count ?? '?'}, prompt_limit ${counts.prompt_limit ?? '?'}: free capacity, then validate and import again`]
+      ? [
+          `active prompts ${counts.active_count ?? '?'}, projected ${counts.projected_active_count ?? '?'}, prompt_limit ${counts.prompt_limit ?? '?'}: free capacity, then validate and import again`,
+        ]
       : [];
   return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition.lines) : [])];
 }

@@ -18,7 +18,11 @@ export interface InputCheck {
 }
 
 /** How a request default is named on the command line, for problems in `defaults`. */
-const DEFAULT_FLAGS: Record<string, string> = { tags: '--defaults-tags', language: '--defaults-language', search_intent: '--defaults-intent' };
+const DEFAULT_FLAGS: Record<string, string> = {
+  tags: '--defaults-tags',
+  language: '--defaults-language',
+  search_intent: '--defaults-intent',
+};
 
 export async function checkInput(options: ImportOptions): Promise<InputCheck> {
   const problems: string[] = [];
@@ -31,7 +35,12 @@ export async function checkInput(options: ImportOptions): Promise<InputCheck> {
       continue;
     }
     items++;
-    const request = { items: [record.item], defaults: options.defaults, classification: { mode: options.mode }, validate_only: options.validateOnly };
+    const request = {
+      items: [record.item],
+      defaults: options.defaults,
+      classification: { mode: options.mode },
+      validate_only: options.validateOnly,
+    };
     const parsed = promptImportRequestSchema.safeParse(request);
     for (const issue of parsed.success ? [] : parsed.error.issues) {
       const [scope, , ...rest] = issue.path;
@@ -43,21 +52,29 @@ export async function checkInput(options: ImportOptions): Promise<InputCheck> {
       const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
       for (const key of keys) {
         const field = formatPath(key === undefined ? rest : [...rest, key]);
-        problems.push(`line ${record.line}, field ${field || '(item)'}: ${key === undefined ? issue.message : 'is not an import field'}`);
+        problems.push(
+          `line ${record.line}, field ${field || '(item)'}: ${key === undefined ? issue.message : 'is not an import field'}`,
+        );
       }
     }
     const clientId = record.item?.client_id;
     if (typeof clientId === 'string') {
       const first = clientIds.get(clientId);
-      if (first !== undefined) problems.push(`line ${record.line}, field client_id: repeats the client_id of line ${first}; client_ids must be unique`);
+      if (first !== undefined)
+        problems.push(
+          `line ${record.line}, field client_id: repeats the client_id of line ${first}; client_ids must be unique`,
+        );
       else clientIds.set(clientId, record.line);
     }
   }
-  if (flagProblems.size) throw new ConfigError(`bad request defaults; nothing was sent:\n  ${[...flagProblems].join('\n  ')}`);
+  if (flagProblems.size)
+    throw new ConfigError(`bad request defaults; nothing was sent:\n  ${[...flagProblems].join('\n  ')}`);
   if (problems.length) {
     const listed = problems.slice(0, MAX_LISTED);
     if (problems.length > MAX_LISTED) listed.push(`... and ${problems.length - MAX_LISTED} more`);
-    throw new ConfigError(`${options.file}: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}; nothing was sent:\n  ${listed.join('\n  ')}`);
+    throw new ConfigError(
+      `${options.file}: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}; nothing was sent:\n  ${listed.join('\n  ')}`,
+    );
   }
   if (items === 0) throw new ConfigError(`${options.file} holds no prompts; nothing was sent`);
   return { items };

@@ -74,17 +74,30 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
   const meta = journalMeta(partition);
   const known = journal.partition(partition.index);
   const bodyChanged = known !== undefined && known.body_sha256 !== partition.bodySha256;
-  const record = (attempt: Omit<JournalAttempt, 'updated_at'>) => journal.record(partition.index, meta, attempt, new Date(clock.now()));
+  const record = (attempt: Omit<JournalAttempt, 'updated_at'>) =>
+    journal.record(partition.index, meta, attempt, new Date(clock.now()));
   const attemptsSoFar = () => journal.partition(partition.index)?.attempts.length ?? 0;
   const last = known?.attempts.at(-1);
   if (last?.status === 'succeeded' && !bodyChanged) {
-    return { partition, origin: 'journal', status: 'succeeded', counts: last.counts ?? {}, attempts: known!.attempts.length, ...(last.import_id ? { importId: last.import_id } : {}) };
+    return {
+      partition,
+      origin: 'journal',
+      status: 'succeeded',
+      counts: last.counts ?? {},
+      attempts: known!.attempts.length,
+      ...(last.import_id ? { importId: last.import_id } : {}),
+    };
   }
   // The journal's key is reused even when the body changed: the service is the judge, and
   // its 409 stops the run instead of importing a changed file as if it were new.
   const answeredFailure = last?.status === 'failed' && last.error?.code === 'prompt_limit_exceeded' && !bodyChanged;
-  let attempt: Omit<JournalAttempt, 'updated_at'> | undefined = bodyChanged && last ? { ...last, status: 'sending' } : answeredFailure ? undefined : last;
-  if (answeredFailure) logger.info('the last operation failed without retry; sending the partition as a new operation', { partition: partition.index + 1, previous: last?.error?.code });
+  let attempt: Omit<JournalAttempt, 'updated_at'> | undefined =
+    bodyChanged && last ? { ...last, status: 'sending' } : answeredFailure ? undefined : last;
+  if (answeredFailure)
+    logger.info('the last operation failed without retry; sending the partition as a new operation', {
+      partition: partition.index + 1,
+      previous: last?.error?.code,
+    });
   let origin: PartitionOrigin = 'this_run';
   // When this client learned of the operation it polls: recorded in the journal for a run
   // that resumes one (the 'accepted' record is stamped then), the POST's answer otherwise.
@@ -93,11 +106,21 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
     if (!attempt || (attempt.status === 'failed' && attempt.error?.retryable)) {
       const n = attemptsSoFar();
       if (n >= deps.maxAttempts) {
-        throw new AivisError(`partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${n} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`);
+        throw new AivisError(
+          `partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${n} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`,
+        );
       }
-      attempt = { idempotency_key: idempotencyKey(deps.websiteId, partition.bodySha256, n, deps.keySalt), status: 'sending' };
+      attempt = {
+        idempotency_key: idempotencyKey(deps.websiteId, partition.bodySha256, n, deps.keySalt),
+        status: 'sending',
+      };
       origin = 'this_run';
-      if (n > 0) logger.info('retrying partition as a new operation', { partition: partition.index + 1, attempt: n + 1, idempotency_key: attempt.idempotency_key });
+      if (n > 0)
+        logger.info('retrying partition as a new operation', {
+          partition: partition.index + 1,
+          attempt: n + 1,
+          idempotency_key: attempt.idempotency_key,
+        });
       await record(attempt);
     }
     let fetched: FetchedReceipt | undefined;
@@ -111,10 +134,15 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
     }
     if (!fetched) {
       try {
-        fetched = await pollReceipt(deps.http, clock, attempt.receipt_url!, acceptedAt, (r) => logger.debug('import running', { partition: partition.index + 1, status: r.status }));
+        fetched = await pollReceipt(deps.http, clock, attempt.receipt_url!, acceptedAt, (r) =>
+          logger.debug('import running', { partition: partition.index + 1, status: r.status }),
+        );
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
-        logger.warn('receipt no longer exists; sending the partition again with its key', { partition: partition.index + 1, import_id: attempt.import_id });
+        logger.warn('receipt no longer exists; sending the partition again with its key', {
+          partition: partition.index + 1,
+          import_id: attempt.import_id,
+        });
         attempt = { ...attempt, status: 'sending' };
         await record(attempt);
         continue;
@@ -122,14 +150,34 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
     }
     const { receipt, raw: rawReceipt } = fetched;
     const counts = countItems(receipt.status === 'succeeded' || receipt.status === 'failed' ? receipt.items : []);
-    const error = receipt.status === 'failed' ? { code: receipt.error.code, retryable: receipt.error.retryable } : undefined;
-    attempt = { ...attempt, status: receipt.status === 'succeeded' ? 'succeeded' : 'failed', counts, ...(error ? { error } : {}) };
+    const error =
+      receipt.status === 'failed' ? { code: receipt.error.code, retryable: receipt.error.retryable } : undefined;
+    attempt = {
+      ...attempt,
+      status: receipt.status === 'succeeded' ? 'succeeded' : 'failed',
+      counts,
+      ...(error ? { error } : {}),
+    };
     await record(attempt);
     if (error?.retryable) {
-      logger.warn('partition failed with a retryable error', { partition: partition.index + 1, code: error.code, import_id: receipt.id });
+      logger.warn('partition failed with a retryable error', {
+        partition: partition.index + 1,
+        code: error.code,
+        import_id: receipt.id,
+      });
       continue;
     }
-    return { partition, origin, status: error ? 'failed' : 'succeeded', counts, attempts: attemptsSoFar(), importId: receipt.id, receipt, rawReceipt, ...(error ? { error } : {}) };
+    return {
+      partition,
+      origin,
+      status: error ? 'failed' : 'succeeded',
+      counts,
+      attempts: attemptsSoFar(),
+      importId: receipt.id,
+      receipt,
+      rawReceipt,
+      ...(error ? { error } : {}),
+    };
   }
 }
 
@@ -140,16 +188,19 @@ async function post(partition: Partition, key: string, deps: PartitionDeps, jour
     if (!(error instanceof ApiError)) throw error;
     const where = `partition ${partition.index + 1} (lines ${partition.lines[0]}-${partition.lines.at(-1)})`;
     if (error.status === 409) {
-      const why = journalSha !== undefined && journalSha !== partition.bodySha256
-        ? `the input changed since the journal ${deps.journal.path} recorded this partition (the same Idempotency-Key now carries different items)`
-        : `the Idempotency-Key of this partition was already used for a different request`;
+      const why =
+        journalSha !== undefined && journalSha !== partition.bodySha256
+          ? `the input changed since the journal ${deps.journal.path} recorded this partition (the same Idempotency-Key now carries different items)`
+          : `the Idempotency-Key of this partition was already used for a different request`;
       throw new AivisError(
         `${where}: the service refused the import with 409 idempotency_conflict (request_id ${error.requestId ?? 'none'}): ${why}. Nothing more was sent. ` +
           `To import the file as it is now, pass a new --journal path (or delete ${deps.journal.path}); to resume the old import, restore the original file.`,
       );
     }
     if (error.status === 400 && error.details.length) {
-      throw new AivisError(`${where}: the service refused the request (400 invalid_request, request_id ${error.requestId ?? 'none'}):\n  ${detailDiagnostics(error.details, partition.lines).join('\n  ')}`);
+      throw new AivisError(
+        `${where}: the service refused the request (400 invalid_request, request_id ${error.requestId ?? 'none'}):\n  ${detailDiagnostics(error.details, partition.lines).join('\n  ')}`,
+      );
     }
     throw error;
   }

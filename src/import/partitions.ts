@@ -40,7 +40,10 @@ function assemble(index: number, head: Uint8Array, tail: Uint8Array, items: Uint
   return { index, lines, body, bodySha256: createHash('sha256').update(body).digest('hex') };
 }
 
-export async function* partitionInput(options: ImportOptions, limits: PartitionLimits = IMPORT_LIMITS): AsyncGenerator<Partition> {
+export async function* partitionInput(
+  options: ImportOptions,
+  limits: PartitionLimits = IMPORT_LIMITS,
+): AsyncGenerator<Partition> {
   const { head, tail } = envelope(options);
   let items: Uint8Array[] = [];
   let lines: number[] = [];

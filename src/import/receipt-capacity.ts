@@ -10,8 +10,12 @@ export type Capacity = Partial<Record<(typeof CAPACITY_KEYS)[number], number>>;
 
 export function capacityOf(receipt: PromptImportReceipt): Capacity {
   const data = receipt as unknown as Record<string, unknown>;
-  const places = [data.summary, data, ...Object.values(data)].filter((place): place is Record<string, unknown> => typeof place === 'object' && place !== null && !Array.isArray(place));
+  const places = [data.summary, data, ...Object.values(data)].filter(
+    (place): place is Record<string, unknown> => typeof place === 'object' && place !== null && !Array.isArray(place),
+  );
   const holder = places.find((place) => CAPACITY_KEYS.some((key) => typeof place[key] === 'number'));
   if (!holder) return {};
-  return Object.fromEntries(CAPACITY_KEYS.filter((key) => typeof holder[key] === 'number').map((key) => [key, holder[key] as number]));
+  return Object.fromEntries(
+    CAPACITY_KEYS.filter((key) => typeof holder[key] === 'number').map((key) => [key, holder[key] as number]),
+  );
 }

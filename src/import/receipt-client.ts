@@ -44,7 +44,10 @@ export interface PostAnswer extends FetchedReceipt {
 }
 
 function decode(response: ApiResponse, what: string): FetchedReceipt {
-  const invalid = (why: string) => new AivisError(`invalid receipt (${response.status}, request_id ${response.requestId ?? 'none'}) from ${what}: ${why}`);
+  const invalid = (why: string) =>
+    new AivisError(
+      `invalid receipt (${response.status}, request_id ${response.requestId ?? 'none'}) from ${what}: ${why}`,
+    );
   // The receipt becomes `_raw` text; one too deep for that is refused like any invalid receipt.
   if (nestsDeeperThan(response.body, MAX_RECORD_DEPTH)) throw invalid(TOO_DEEP);
   const parsed = promptImportReceiptEnvelopeSchema.safeParse(response.body);
@@ -59,14 +62,29 @@ function receiptPathOf(location: unknown, receipt: PromptImportReceipt): string 
   return at >= 0 ? text.slice(at) : `/public/v2/websites/${receipt.website_id}/prompt-imports/${receipt.id}`;
 }
 
-export async function postPartition(http: ImportHttp, websiteId: string, key: string, body: Uint8Array): Promise<PostAnswer> {
+export async function postPartition(
+  http: ImportHttp,
+  websiteId: string,
+  key: string,
+  body: Uint8Array,
+): Promise<PostAnswer> {
   const path = `/public/v2/websites/${encodeURIComponent(websiteId)}/prompts:import`;
-  const response = await http.request({ method: 'POST', path, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key }, body });
+  const response = await http.request({
+    method: 'POST',
+    path,
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    body,
+  });
   const fetched = decode(response, `POST ${path}`);
-  return { ...fetched, receiptPath: receiptPathOf(response.headers.location, fetched.receipt), status: response.status };
+  return {
+    ...fetched,
+    receiptPath: receiptPathOf(response.headers.location, fetched.receipt),
+    status: response.status,
+  };
 }
 
-export const isTerminal = (receipt: PromptImportReceipt) => receipt.status === 'succeeded' || receipt.status === 'failed';
+export const isTerminal = (receipt: PromptImportReceipt) =>
+  receipt.status === 'succeeded' || receipt.status === 'failed';
 
 /**
  * Polls until `succeeded` or `failed`; a 404 (expired or unknown receipt) propagates as

@@ -18,7 +18,10 @@ export interface RowContext {
   readonly syncedAt: string;
 }
 
-export function receiptRows(outcome: PartitionOutcome & { receipt: PromptImportReceipt }, context: RowContext): TableRows[] {
+export function receiptRows(
+  outcome: PartitionOutcome & { receipt: PromptImportReceipt },
+  context: RowContext,
+): TableRows[] {
   const { receipt, partition, counts } = outcome;
   const raw = (outcome.rawReceipt ?? receipt) as { items?: unknown[] };
   const load = { _synced_at: context.syncedAt, _run_id: context.runId };

@@ -8,7 +8,9 @@
 
 const isRawJson = (JSON as unknown as { isRawJSON(value: unknown): value is { rawJSON: string } }).isRawJSON;
 
-type Frame = { items: readonly unknown[]; next: number } | { object: Readonly<Record<string, unknown>>; keys: string[]; next: number };
+type Frame =
+  | { items: readonly unknown[]; next: number }
+  | { object: Readonly<Record<string, unknown>>; keys: string[]; next: number };
 
 /**
  * @example serializeJson({ b: 1, a: [true, null] }) // '{"b":1,"a":[true,null]}'

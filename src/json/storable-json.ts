@@ -8,5 +8,7 @@ import { MAX_RECORD_DEPTH, nestsDeeperThan } from './nesting-depth.ts';
 import { serializeJson } from './serialize-json.ts';
 
 export function storableJson(value: unknown): string {
-  return nestsDeeperThan(value, MAX_RECORD_DEPTH) ? JSON.stringify(serializeJson(value)) : JSON.stringify(value ?? null);
+  return nestsDeeperThan(value, MAX_RECORD_DEPTH)
+    ? JSON.stringify(serializeJson(value))
+    : JSON.stringify(value ?? null);
 }

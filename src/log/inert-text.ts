@@ -18,12 +18,18 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escaped(char: string): string {
   const code = char.charCodeAt(0);
-  return NAMED[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  return (
+    NAMED[char] ??
+    (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+  );
 }
 
 /** One JSON object on one line, with every control character escaped. */
 export function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
-  return JSON.stringify(value, replacer).replace(JSON_RAW_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, replacer).replace(
+    JSON_RAW_CONTROL,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** One line for a terminal: every control character, newlines included, shown escaped (`\n`, `\x1b`). */

@@ -24,16 +24,17 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const threshold = LEVELS[options.level ?? ((process.env.AIVIS_LOG_LEVEL as LogLevel | undefined) ?? 'info')] ?? LEVELS.info;
+  const threshold =
+    LEVELS[options.level ?? (process.env.AIVIS_LOG_LEVEL as LogLevel | undefined) ?? 'info'] ?? LEVELS.info;
   const json = options.json ?? !process.stderr.isTTY;
-  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const now = options.now ?? (() => new Date());
   const emit = (level: LogLevel, msg: string, fields: Record<string, unknown> = {}) => {
     if (LEVELS[level] < threshold) return;
     write(
       json
         ? redact(jsonLine({ ts: now().toISOString(), level, msg, ...fields }, jsonSafe))
-        : terminalLine(redact(`${level === 'info' ? '' : level.toUpperCase() + ' '}${msg}${formatFields(fields)}`)),
+        : terminalLine(redact(`${level === 'info' ? '' : `${level.toUpperCase()} `}${msg}${formatFields(fields)}`)),
     );
   };
   return {
@@ -54,6 +55,8 @@ function jsonSafe(_key: string, value: unknown): unknown {
 }
 
 function formatFields(fields: Record<string, unknown>): string {
-  const parts = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v, jsonSafe)}`);
-  return parts.length ? ' ' + parts.join(' ') : '';
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v, jsonSafe)}`,
+  );
+  return parts.length ? ` ${parts.join(' ')}` : '';
 }

@@ -81,7 +81,10 @@ function wholeNumber(options: SandboxOptions, name: keyof SandboxOptions, fallba
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const start = options.start ?? '2026-01-01T00:00:00Z';
   const startMs = parseTimestamp(start);
-  if (startMs === null) throw new RangeError(`startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got ${JSON.stringify(start)}`);
+  if (startMs === null)
+    throw new RangeError(
+      `startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got ${JSON.stringify(start)}`,
+    );
   const seed = wholeNumber(options, 'seed', 1);
   const env = createSandboxEnv({
     seed,

@@ -51,7 +51,12 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
     options,
     clock: createVirtualClock(options.startMs),
     keys: createKeyRegistry(seed),
-    websites: createWebsiteRegistry({ seed, startMs: options.startMs, primary: options.websites, analysesPerWebsite: options.analysesPerWebsite }),
+    websites: createWebsiteRegistry({
+      seed,
+      startMs: options.startMs,
+      primary: options.websites,
+      analysesPerWebsite: options.analysesPerWebsite,
+    }),
     feeds: {
       history: historyFamily(seed),
       mentions: evidenceFamily(seed, {
@@ -59,7 +64,9 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
         idPrefix: 'men_',
         perAnalysis: options.mentionsPerAnalysis,
         stampOffsetMs: 0,
-        record: deep ? (row) => (row.firstOfAnalysis ? withDeepField(mentionRecord(row)) : mentionRecord(row)) : mentionRecord,
+        record: deep
+          ? (row) => (row.firstOfAnalysis ? withDeepField(mentionRecord(row)) : mentionRecord(row))
+          : mentionRecord,
       }),
       // One minute after the mention writes, so the two families never share a stamp.
       citations: evidenceFamily(seed, {

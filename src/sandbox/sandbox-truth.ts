@@ -31,10 +31,15 @@ export function createTruth(env: SandboxEnv): SandboxTruth {
       for (const { row } of feedRows(family.batches(website, nowMs), window)) yield env.timestamps.present(row);
     };
   return {
-    websites: () => env.websites.listed(PRIMARY_WORKSPACE).map((w) => env.timestamps.present(env.website(w, env.clock.nowMs())) as Website),
+    websites: () =>
+      env.websites
+        .listed(PRIMARY_WORKSPACE)
+        .map((w) => env.timestamps.present(env.website(w, env.clock.nowMs())) as Website),
     snapshot(websiteId, include = []) {
       const website = find(websiteId);
-      return website ? env.timestamps.present(latestSnapshot(env.options.seed, website, env.clock.nowMs(), include)) : null;
+      return website
+        ? env.timestamps.present(latestSnapshot(env.options.seed, website, env.clock.nowMs(), include))
+        : null;
     },
     history: feed(env.feeds.history),
     mentions: feed(env.feeds.mentions),

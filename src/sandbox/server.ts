@@ -27,7 +27,10 @@ export interface ServerParts {
 }
 
 const FAULT_ERRORS = {
-  rate_limited: ['rate_limited', 'Rate limit exceeded for this workspace (injected fault); retry after Retry-After seconds.'],
+  rate_limited: [
+    'rate_limited',
+    'Rate limit exceeded for this workspace (injected fault); retry after Retry-After seconds.',
+  ],
   internal_error: ['internal_error', 'Unexpected server failure (injected fault).'],
   unavailable: ['temporarily_unavailable', 'A required dependency is unavailable (injected fault); retry later.'],
   not_found: ['not_found', 'The resource does not exist or is not accessible with this key (injected fault).'],
@@ -38,7 +41,9 @@ function faultReply(fault: FaultProfile): Reply | undefined {
   if (!(fault.kind in FAULT_ERRORS)) return undefined;
   const [code, message] = FAULT_ERRORS[fault.kind as keyof typeof FAULT_ERRORS];
   const retryAfter = fault.retryAfter ?? (fault.kind === 'rate_limited' ? 1 : undefined);
-  return errorReply(new ApiError(code, message, retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } }));
+  return errorReply(
+    new ApiError(code, message, retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } }),
+  );
 }
 
 /** A successful list page turned into an empty one that points back at the same position. */
@@ -75,7 +80,8 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       return;
     }
     const cursor = url.searchParams.get('cursor');
-    const fault = route.access === 'admin' ? undefined : faults.take(route.name, cursor !== null, match.params.website_id);
+    const fault =
+      route.access === 'admin' ? undefined : faults.take(route.name, cursor !== null, match.params.website_id);
     if (fault?.kind === 'reset') {
       req.socket.resetAndDestroy();
       return;
@@ -93,8 +99,15 @@ export function createSandboxServer(parts: ServerParts): http.Server {
     } catch (error) {
       if (error instanceof ApiError) reply = errorReply(error);
       else {
-        logger.error('aivis sandbox: request failed', { request_id: requestId, method: req.method, path: url.pathname, error: (error as Error).stack ?? String(error) });
-        reply = errorReply(new ApiError('internal_error', 'Unexpected sandbox failure; see the sandbox log for this request id.'));
+        logger.error('aivis sandbox: request failed', {
+          request_id: requestId,
+          method: req.method,
+          path: url.pathname,
+          error: (error as Error).stack ?? String(error),
+        });
+        reply = errorReply(
+          new ApiError('internal_error', 'Unexpected sandbox failure; see the sandbox log for this request id.'),
+        );
       }
     }
     if (!reply.raw) reply = { ...reply, body: env.timestamps.present(reply.body) };

@@ -7,15 +7,21 @@
 
 /** Every variant with the one line `aivis sandbox --help` and README print for it. */
 export const SANDBOX_VARIANTS = {
-  timestamps_without_seconds: 'every timestamp is written YYYY-MM-DDThh:mmZ (no seconds; data times are truncated to the minute)',
-  nanosecond_timestamps: 'every timestamp is written with nine fraction digits, the last six below the millisecond not zero',
-  has_more_false_with_cursor: 'the last page of every scan (listing and feeds) says has_more: false and still carries a next_cursor',
+  timestamps_without_seconds:
+    'every timestamp is written YYYY-MM-DDThh:mmZ (no seconds; data times are truncated to the minute)',
+  nanosecond_timestamps:
+    'every timestamp is written with nine fraction digits, the last six below the millisecond not zero',
+  has_more_false_with_cursor:
+    'the last page of every scan (listing and feeds) says has_more: false and still carries a next_cursor',
   citations_without_ids: 'citation records carry no id field',
-  citations_require_analysis_id: 'a citations scan without analysis_id is refused: 400 invalid_request, details naming analysis_id',
+  citations_require_analysis_id:
+    'a citations scan without analysis_id is refused: 400 invalid_request, details naming analysis_id',
   receipts_with_extra_fields:
-    'import receipts place what the spec does not show differently: provenance as a list under each item\'s classification, the classifier version in data.classifier, capacity counts in data.capacity, more fields on items, and the import fault quota_window_exhausted (an operation error code the spec does not list)',
-  revoked_mid_scan: 'the first website of the listing is revoked when its mentions scan asks for a second page: 404 for that page and every request about it from then on',
-  deep_records: 'the first mention of every analysis, and the second website of the sandbox in the listing, carry a field extensions nested 5,000 levels deep',
+    "import receipts place what the spec does not show differently: provenance as a list under each item's classification, the classifier version in data.classifier, capacity counts in data.capacity, more fields on items, and the import fault quota_window_exhausted (an operation error code the spec does not list)",
+  revoked_mid_scan:
+    'the first website of the listing is revoked when its mentions scan asks for a second page: 404 for that page and every request about it from then on',
+  deep_records:
+    'the first mention of every analysis, and the second website of the sandbox in the listing, carry a field extensions nested 5,000 levels deep',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;
@@ -25,7 +31,8 @@ export const VARIANT_NAMES = Object.keys(SANDBOX_VARIANTS) as SandboxVariant[];
 /** The variants a caller asked for, or a RangeError naming the unknown one and the known ones. */
 export function checkVariants(names: readonly string[] | undefined): ReadonlySet<SandboxVariant> {
   for (const name of names ?? []) {
-    if (!(name in SANDBOX_VARIANTS)) throw new RangeError(`unknown sandbox variant "${name}" (variants: ${VARIANT_NAMES.join(', ')})`);
+    if (!(name in SANDBOX_VARIANTS))
+      throw new RangeError(`unknown sandbox variant "${name}" (variants: ${VARIANT_NAMES.join(', ')})`);
   }
   return new Set((names ?? []) as SandboxVariant[]);
 }

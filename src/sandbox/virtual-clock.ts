@@ -28,7 +28,8 @@ export function createVirtualClock(startMs: number): VirtualClock {
     nowMs: () => current,
     advance(by) {
       const step = (by.days ?? 0) * DAY + (by.hours ?? 0) * HOUR + (by.minutes ?? 0) * MINUTE;
-      if (!Number.isFinite(step) || step < 0) throw new RangeError('advance: days, hours and minutes must be non-negative numbers');
+      if (!Number.isFinite(step) || step < 0)
+        throw new RangeError('advance: days, hours and minutes must be non-negative numbers');
       current += step;
     },
   };

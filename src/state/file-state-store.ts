@@ -64,7 +64,8 @@ export class FileStateStore implements StateStore {
     let parsed: StateFile;
     try {
       parsed = JSON.parse(text) as StateFile;
-      if (parsed.version !== 1 || !Array.isArray(parsed.entries)) throw new Error('expected {"version": 1, "entries": [...]}');
+      if (parsed.version !== 1 || !Array.isArray(parsed.entries))
+        throw new Error('expected {"version": 1, "entries": [...]}');
     } catch (error) {
       throw new ConfigError(`the state file ${this.#path} is not valid aivis state: ${(error as Error).message}`);
     }
@@ -80,6 +81,6 @@ export class FileStateStore implements StateStore {
   async #write(entries: Map<string, StateEntry>): Promise<void> {
     const file: StateFile = { version: 1, entries: [...entries.values()] };
     await mkdir(path.dirname(this.#path), { recursive: true });
-    await writeFileAtomically(this.#path, JSON.stringify(file, null, 2) + '\n');
+    await writeFileAtomically(this.#path, `${JSON.stringify(file, null, 2)}\n`);
   }
 }

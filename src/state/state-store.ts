@@ -19,5 +19,8 @@ export function stateKey(stream: string, scope: string): string {
 }
 
 export function matches(entry: StateEntry, match: { stream?: string; scope?: string }): boolean {
-  return (match.stream === undefined || entry.stream === match.stream) && (match.scope === undefined || entry.scope === match.scope);
+  return (
+    (match.stream === undefined || entry.stream === match.stream) &&
+    (match.scope === undefined || entry.scope === match.scope)
+  );
 }

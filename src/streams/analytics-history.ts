@@ -3,7 +3,14 @@ import { historyPointSchema, type HistoryPoint } from '../../schemas/index.ts';
 import type { Row } from '../destination/table-spec.ts';
 import { analyticsHistoryTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
-import { jsonText, loadColumns, requireSameWebsite, UNFILTERED_SCAN, type FeedStream, type RowContext } from './stream.ts';
+import {
+  jsonText,
+  loadColumns,
+  requireSameWebsite,
+  UNFILTERED_SCAN,
+  type FeedStream,
+  type RowContext,
+} from './stream.ts';
 
 /** Finalized, immutable history points, read incrementally per website. */
 export const analyticsHistoryStream: FeedStream<HistoryPoint> = {

@@ -22,6 +22,7 @@ export const analyticsStream = {
   metaSchema: snapshotMetaSchema,
   path: (websiteId: string) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics`,
 
+  // biome-ignore lint/suspicious/noExplicitAny: the raw body as parsed, kept verbatim; only its two arrays are read
   toRows(data: SnapshotData, meta: SnapshotMeta, raw: { data: any }, context: RowContext): TableRows[] {
     requireSameWebsite(data.website_id, context);
     const snapshot = {

@@ -26,5 +26,7 @@ export function citationKey(record: Readonly<Record<string, unknown>>, websiteId
   if (typeof record.id === 'string' && record.id !== '') return record.id;
   const fields = CITATION_IDENTITY_FIELDS.map((field) => record[field]);
   const identity = fields.every((value) => typeof value === 'string') ? [websiteId, ...fields] : [websiteId, record];
-  return `sha256:${createHash('sha256').update(serializeJson(identity, { sortKeys: true }), 'utf8').digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(serializeJson(identity, { sortKeys: true }), 'utf8')
+    .digest('hex')}`;
 }

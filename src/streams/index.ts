@@ -7,4 +7,5 @@ export { analyticsStream } from './analytics.ts';
 export { websitesStream } from './websites.ts';
 
 /** The incremental per-website feeds, in the order a website is synced. */
+// biome-ignore lint/suspicious/noExplicitAny: each feed has its own record type; the engine treats them alike
 export const FEED_STREAMS: readonly FeedStream<any>[] = [analyticsHistoryStream, mentionsStream, citationsStream];

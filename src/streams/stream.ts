@@ -50,7 +50,9 @@ export function jsonText(value: unknown): string {
 /** The website a record names must be the website it was requested for. */
 export function requireSameWebsite(recordWebsiteId: string, context: RowContext): void {
   if (recordWebsiteId !== context.websiteId) {
-    throw new RecordRejection(`website_id: ${recordWebsiteId} does not match the requested website ${context.websiteId}`);
+    throw new RecordRejection(
+      `website_id: ${recordWebsiteId} does not match the requested website ${context.websiteId}`,
+    );
   }
 }
 

@@ -30,9 +30,16 @@ const pointId = z.looseObject({ analysis_id: analysisIdSchema });
 /** One citations scan per analysis of the website, in history order. */
 export async function scansPerAnalysis(client: ApiClient, websiteId: string): Promise<FeedScan[]> {
   const ids = new Set<string>();
-  const pages = client.paginate({ path: analyticsHistoryStream.path(websiteId), query: { limit: PAGE_LIMIT }, recordSchema: pointId });
+  const pages = client.paginate({
+    path: analyticsHistoryStream.path(websiteId),
+    query: { limit: PAGE_LIMIT },
+    recordSchema: pointId,
+  });
   for await (const page of pages) {
     for (const record of page.records) if (record.ok) ids.add(record.value.analysis_id);
   }
-  return [...ids].map((analysisId) => ({ scopeSuffix: `?analysis_id=${analysisId}`, query: { analysis_id: analysisId } }));
+  return [...ids].map((analysisId) => ({
+    scopeSuffix: `?analysis_id=${analysisId}`,
+    query: { analysis_id: analysisId },
+  }));
 }

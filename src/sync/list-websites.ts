@@ -26,14 +26,19 @@ export async function listWebsites(client: ApiClient): Promise<Listing> {
   const rejected: Listing['rejected'][number][] = [];
   const seenIds = new Set<string>();
   const plan: Listing['plan'][number][] = [];
-  const pages = client.paginate({ path: websitesStream.path, query: { limit: PAGE_LIMIT }, recordSchema: websitesStream.recordSchema });
+  const pages = client.paginate({
+    path: websitesStream.path,
+    query: { limit: PAGE_LIMIT },
+    recordSchema: websitesStream.recordSchema,
+  });
   for await (const page of pages) {
     for (const record of page.records) {
       const raw = (record.raw ?? {}) as { id?: unknown; last_analysis_at?: unknown };
       if (typeof raw.id === 'string') seenIds.add(raw.id);
       if (record.ok) websites.push({ website: record.value, raw: record.raw });
       else rejected.push({ raw: record.raw, error: record.error });
-      if (websiteIdSchema.safeParse(raw.id).success) plan.push({ id: raw.id as string, measured: raw.last_analysis_at !== null });
+      if (websiteIdSchema.safeParse(raw.id).success)
+        plan.push({ id: raw.id as string, measured: raw.last_analysis_at !== null });
     }
   }
   return { websites, rejected, seenIds, plan };

@@ -8,7 +8,15 @@ import { storableJson } from '../json/storable-json.ts';
  * replayed page or a re-read snapshot upserts the same rejection instead of adding another.
  * A record too deep for a warehouse's JSON is kept as a JSON string of its text (`storable-json.ts`).
  */
-export function rejectedRow(input: { stream: string; scope: string; error: string; raw: unknown; identity?: unknown; runId: string; syncedAt: string }): Row {
+export function rejectedRow(input: {
+  stream: string;
+  scope: string;
+  error: string;
+  raw: unknown;
+  identity?: unknown;
+  runId: string;
+  syncedAt: string;
+}): Row {
   const rawText = storableJson(input.raw);
   const identityText = input.identity === undefined ? rawText : storableJson(input.identity);
   const id = createHash('sha256').update(`${input.stream}\n${input.scope}\n${identityText}`).digest('hex').slice(0, 32);

@@ -7,7 +7,9 @@ import type { RunCounters } from './run-counters.ts';
 export function startRunRow(runId: string, command: string, startedAt: string): TableRows {
   return {
     table: runsTable,
-    rows: [{ id: runId, command, started_at: startedAt, finished_at: null, status: 'running', counts: '{}', error: null }],
+    rows: [
+      { id: runId, command, started_at: startedAt, finished_at: null, status: 'running', counts: '{}', error: null },
+    ],
   };
 }
 
@@ -35,7 +37,8 @@ export function finishRunRow(input: {
     bytes_processed: counters.bytesProcessed,
     ...(counters.citationsPerAnalysis.websites > 0 ? { citations_per_analysis: counters.citationsPerAnalysis } : {}),
   };
-  const error = input.error === undefined ? null : redact(input.error instanceof Error ? input.error.message : String(input.error));
+  const error =
+    input.error === undefined ? null : redact(input.error instanceof Error ? input.error.message : String(input.error));
   return {
     table: runsTable,
     rows: [

@@ -19,7 +19,14 @@ import { INITIAL_STATE } from '../state/stream-state.ts';
 import { citationsStream } from '../streams/citations.ts';
 import { FEED_STREAMS, websitesStream } from '../streams/index.ts';
 import type { FeedScan, FeedStream } from '../streams/stream.ts';
-import { ENGINE_TABLES, rejectedTable, STREAM_NAMES, STREAM_TABLES, websitesTable, type StreamName } from '../tables/index.ts';
+import {
+  ENGINE_TABLES,
+  rejectedTable,
+  STREAM_NAMES,
+  STREAM_TABLES,
+  websitesTable,
+  type StreamName,
+} from '../tables/index.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import { listWebsites, type Listing } from './list-websites.ts';
 import { needsAnalysisId, scansPerAnalysis } from './citation-scans.ts';
@@ -79,9 +86,14 @@ export function newRunId(now: Date): string {
 
 /** The configured streams, narrowed to `requested`; asking for one the config leaves out is a usage error. */
 export function selectedStreams(config: AivisConfig, requested?: readonly StreamName[]): StreamName[] {
-  const configured = config.streams ? STREAM_NAMES.filter((name) => config.streams?.[name] !== undefined) : [...STREAM_NAMES];
+  const configured = config.streams
+    ? STREAM_NAMES.filter((name) => config.streams?.[name] !== undefined)
+    : [...STREAM_NAMES];
   for (const name of requested ?? []) {
-    if (!configured.includes(name)) throw new ConfigError(`stream "${name}" is not enabled in the config's streams (enabled: ${configured.join(', ')})`);
+    if (!configured.includes(name))
+      throw new ConfigError(
+        `stream "${name}" is not enabled in the config's streams (enabled: ${configured.join(', ')})`,
+      );
   }
   return requested ? configured.filter((name) => requested.includes(name)) : configured;
 }
@@ -106,7 +118,16 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     logger.info('run started', { run_id: runId, command, streams, destination: destination.type });
     let error: unknown;
     try {
-      await syncAll({ ...options, command, runId, streams, counters, now, syncedAt: startedAt, citations: { perAnalysis: false } });
+      await syncAll({
+        ...options,
+        command,
+        runId,
+        streams,
+        counters,
+        now,
+        syncedAt: startedAt,
+        citations: { perAnalysis: false },
+      });
     } catch (caught) {
       error = caught;
     }
@@ -120,7 +141,10 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
           : 'failed';
     const finishedAt = now().toISOString();
     try {
-      await destination.commit({ tables: [finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })], state: [] });
+      await destination.commit({
+        tables: [finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })],
+        state: [],
+      });
     } catch (rowError) {
       logger.warn('could not record the end of the run in _aivis_runs', { run_id: runId, error: String(rowError) });
     }
@@ -129,7 +153,11 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     return { runId, command, status, exitCode, startedAt, finishedAt, counters };
   } finally {
     // A lock that cannot be released (its session already gone) must not hide the run's outcome.
-    await lock.release().catch((error: unknown) => logger.warn('could not release the run lock; it ends with its session or lease', { error: String(error) }));
+    await lock
+      .release()
+      .catch((error: unknown) =>
+        logger.warn('could not release the run lock; it ends with its session or lease', { error: String(error) }),
+      );
   }
 }
 
@@ -145,7 +173,7 @@ interface RunContext extends RunSyncOptions {
 }
 
 async function syncAll(run: RunContext): Promise<void> {
-  const { client, destination, counters, logger } = run;
+  const { client, destination, counters } = run;
   const buffer = new FlushBuffer({
     destination,
     stateStore: run.stateStore,
@@ -171,7 +199,8 @@ async function syncAll(run: RunContext): Promise<void> {
   await forEachConcurrent(planned, run.concurrency ?? 4, async (website) => {
     if (signal.aborted) return;
     try {
-      if ((await syncWebsite(run, buffer, saved, website.id, website.measured, signal)) === 'done') counters.websitesDone++;
+      if ((await syncWebsite(run, buffer, saved, website.id, website.measured, signal)) === 'done')
+        counters.websitesDone++;
     } catch (error) {
       fatal ??= error;
       abort.abort();
@@ -190,7 +219,10 @@ async function markRevoked(run: RunContext): Promise<void> {
   if (revoked.length === 0 || run.command !== 'sync') return;
   await run.destination.markWebsitesRemoved(revoked, run.syncedAt);
   run.counters.removedWebsites += revoked.length;
-  run.logger.info('websites revoked during the run were marked removed', { count: revoked.length, website_ids: revoked });
+  run.logger.info('websites revoked during the run were marked removed', {
+    count: revoked.length,
+    website_ids: revoked,
+  });
 }
 
 /**
@@ -215,7 +247,14 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   await recordListingRejections(run, listing, buffer);
   if (!(run.streams.includes('websites') && run.command === 'sync')) return;
   const context = { runId: run.runId, syncedAt: run.syncedAt };
-  await buffer.add({ tables: [{ table: websitesTable, rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)) }] });
+  await buffer.add({
+    tables: [
+      {
+        table: websitesTable,
+        rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)),
+      },
+    ],
+  });
   counters.stream('websites').rows += listing.websites.length;
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
@@ -230,7 +269,9 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
 async function recordListingRejections(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
   if (listing.rejected.length === 0) return;
   const context = { runId: run.runId, syncedAt: run.syncedAt };
-  const rows = listing.rejected.map((r) => rejectedRow({ stream: 'websites', scope: '*', error: r.error, raw: r.raw, ...context }));
+  const rows = listing.rejected.map((r) =>
+    rejectedRow({ stream: 'websites', scope: '*', error: r.error, raw: r.raw, ...context }),
+  );
   await buffer.add({ tables: [{ table: rejectedTable, rows }] });
   run.counters.stream('websites').rejected += rows.length;
   run.logger.warn('website records rejected', { count: rows.length });
@@ -246,7 +287,9 @@ function planWebsites(run: RunContext, listing: Listing) {
     run.counters.failedWebsites.push({ websiteId: id, stream: 'websites', error });
     run.logger.error(`website ${error}; skipped`, { website_id: id });
   }
-  return listing.plan.filter((w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)));
+  return listing.plan.filter(
+    (w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)),
+  );
 }
 
 /** `revoked`: the website disappeared during the run (see revoked-website.ts); its remaining streams were skipped. */
@@ -270,21 +313,43 @@ async function syncWebsite(
       if (await isRevoked(run.client, websiteId, error)) {
         revoked = true;
         run.counters.revokedWebsites.push(websiteId);
-        run.logger.warn('website revoked during the run (its feed and the website itself answer 404); its rows so far are kept and it is marked removed', { website_id: websiteId, stream });
+        run.logger.warn(
+          'website revoked during the run (its feed and the website itself answer 404); its rows so far are kept and it is marked removed',
+          { website_id: websiteId, stream },
+        );
         return;
       }
       run.counters.failedWebsites.push({ websiteId, stream, error: error.message });
-      run.logger.error('stream failed for this website; its state stays at its last committed page, the rest go on', { website_id: websiteId, stream, error: error.message });
+      run.logger.error('stream failed for this website; its state stays at its last committed page, the rest go on', {
+        website_id: websiteId,
+        stream,
+        error: error.message,
+      });
     }
   };
   if (run.streams.includes('analytics') && measured) {
     const include = run.config.streams?.analytics?.include ?? ['providers', 'competitors'];
-    await guard('analytics', async () => buffer.add({ tables: await syncAnalytics({ client: run.client, counters: run.counters, include, context }) }));
+    await guard('analytics', async () =>
+      buffer.add({ tables: await syncAnalytics({ client: run.client, counters: run.counters, include, context }) }),
+    );
   }
   const scanOf = (stream: FeedStream<unknown>, scan: FeedScan) => {
     const scope = websiteId + scan.scopeSuffix;
     const state = run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream.name, scope)) ?? INITIAL_STATE);
-    return scanFeed({ client: run.client, buffer, counters: run.counters, logger: run.logger, stream, scan, scope, context, saved: state, since: run.since, now: run.now, signal });
+    return scanFeed({
+      client: run.client,
+      buffer,
+      counters: run.counters,
+      logger: run.logger,
+      stream,
+      scan,
+      scope,
+      context,
+      saved: state,
+      since: run.since,
+      now: run.now,
+      signal,
+    });
   };
   /** Citations one scan per analysis, each failure recorded on its own (see citation-scans.ts). */
   const citationsPerAnalysis = async () => {
@@ -310,7 +375,10 @@ async function syncWebsite(
         } catch (error) {
           if (!(stream === citationsStream && needsAnalysisId(error))) throw error;
           refused = true;
-          if (!run.citations.perAnalysis) run.logger.info('the API requires analysis_id for citations; reading them one scan per analysis', { website_id: websiteId });
+          if (!run.citations.perAnalysis)
+            run.logger.info('the API requires analysis_id for citations; reading them one scan per analysis', {
+              website_id: websiteId,
+            });
           run.citations.perAnalysis = true;
         }
       });
@@ -320,7 +388,11 @@ async function syncWebsite(
   return revoked ? 'revoked' : 'done';
 }
 
-async function forEachConcurrent<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
+async function forEachConcurrent<T>(
+  items: readonly T[],
+  concurrency: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await task(items[next++] as T);

@@ -55,14 +55,22 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
   const { client, stream, scan, context } = input;
   const query = { ...scan.query, limit: PAGE_LIMIT, updated_since: start.frontier ?? undefined };
   let state = start;
-  const pages = client.paginate({ path: stream.path(context.websiteId), query, cursor: start.cursor, recordSchema: stream.recordSchema });
+  const pages = client.paginate({
+    path: stream.path(context.websiteId),
+    query,
+    cursor: start.cursor,
+    recordSchema: stream.recordSchema,
+  });
   for await (const page of pages) {
     input.signal?.throwIfAborted();
     state = afterPage(state, page);
     const tables = pageRows(input, page);
     await input.buffer.add({
       tables,
-      state: input.since === undefined ? { stream: stream.name, scope: input.scope, state, updatedAt: input.now().toISOString() } : undefined,
+      state:
+        input.since === undefined
+          ? { stream: stream.name, scope: input.scope, state, updatedAt: input.now().toISOString() }
+          : undefined,
     });
   }
 }
@@ -74,7 +82,16 @@ function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
   const rows: Row[] = [];
   const rejected: Row[] = [];
   const reject = (raw: unknown, error: string) =>
-    rejected.push(rejectedRow({ stream: stream.name, scope: input.scope, error, raw, runId: context.runId, syncedAt: context.syncedAt }));
+    rejected.push(
+      rejectedRow({
+        stream: stream.name,
+        scope: input.scope,
+        error,
+        raw,
+        runId: context.runId,
+        syncedAt: context.syncedAt,
+      }),
+    );
   for (const record of page.records) {
     if (!record.ok) {
       reject(record.raw, record.error);
@@ -91,7 +108,13 @@ function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
   counts.pages++;
   counts.rows += rows.length;
   counts.rejected += rejected.length;
-  if (rejected.length > 0) input.logger.warn('records rejected', { stream: stream.name, scope: input.scope, count: rejected.length, request_id: page.requestId });
+  if (rejected.length > 0)
+    input.logger.warn('records rejected', {
+      stream: stream.name,
+      scope: input.scope,
+      count: rejected.length,
+      request_id: page.requestId,
+    });
   return [
     { table: stream.table, rows },
     { table: rejectedTable, rows: rejected },

@@ -34,13 +34,14 @@ export async function syncAnalytics(input: {
   const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
   const data = analyticsStream.dataSchema.safeParse(envelope.data);
   const meta = analyticsStream.metaSchema.safeParse(envelope.meta);
-  let reason = nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH)
-    ? TOO_DEEP
-    : !data.success
-      ? formatIssues(data.error)
-      : !meta.success
-        ? `meta: ${formatIssues(meta.error)}`
-        : undefined;
+  let reason =
+    nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH)
+      ? TOO_DEEP
+      : !data.success
+        ? formatIssues(data.error)
+        : !meta.success
+          ? `meta: ${formatIssues(meta.error)}`
+          : undefined;
   let tables: TableRows[] = [];
   if (reason === undefined && data.success && meta.success) {
     try {
@@ -55,7 +56,15 @@ export async function syncAnalytics(input: {
     // The snapshot without its request id: the same bad snapshot read again is the same rejection.
     const { request_id: _requestId, ...meta } = (envelope.meta ?? {}) as Record<string, unknown>;
     const identity = { data: envelope.data, meta };
-    const row = rejectedRow({ stream: analyticsStream.name, scope: context.websiteId, error: reason, raw: body, identity, runId: context.runId, syncedAt: context.syncedAt });
+    const row = rejectedRow({
+      stream: analyticsStream.name,
+      scope: context.websiteId,
+      error: reason,
+      raw: body,
+      identity,
+      runId: context.runId,
+      syncedAt: context.syncedAt,
+    });
     return [{ table: rejectedTable, rows: [row] }];
   }
   counts.rows += tables.reduce((sum, t) => sum + t.rows.length, 0);

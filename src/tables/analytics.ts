@@ -48,7 +48,9 @@ export const analyticsHistoryTable: TableSpec = {
   primaryKey: ['website_id', 'analysis_id'],
   partitionBy: 'as_of',
   clusterBy: ['website_id'],
-  columns: analyticsLatestTable.columns.map((c) => (c.name === 'analysis_id' || c.name === 'as_of' || c.name === 'available_at' ? { ...c, nullable: false } : c)),
+  columns: analyticsLatestTable.columns.map((c) =>
+    c.name === 'analysis_id' || c.name === 'as_of' || c.name === 'available_at' ? { ...c, nullable: false } : c,
+  ),
 };
 
 /**

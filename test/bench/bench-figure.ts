@@ -32,6 +32,11 @@ export function round(value: number, digits = 3): number {
 }
 
 /** The sandbox sizes a figure ran on: W websites, H analyses each, M mentions and C citations per analysis. */
-export function worldInputs(options: { websites?: number; analysesPerWebsite?: number; mentionsPerAnalysis?: number; citationsPerAnalysis?: number }): string {
+export function worldInputs(options: {
+  websites?: number;
+  analysesPerWebsite?: number;
+  mentionsPerAnalysis?: number;
+  citationsPerAnalysis?: number;
+}): string {
   return `W=${options.websites}, H=${options.analysesPerWebsite}, M=${options.mentionsPerAnalysis}, C=${options.citationsPerAnalysis}`;
 }

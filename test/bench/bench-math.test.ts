@@ -42,7 +42,13 @@ describe('busiestMinute', () => {
 });
 
 describe('timeShares', () => {
-  const frame = (functionName: string, url = '') => ({ functionName, url, scriptId: '0', lineNumber: 0, columnNumber: 0 });
+  const frame = (functionName: string, url = '') => ({
+    functionName,
+    url,
+    scriptId: '0',
+    lineNumber: 0,
+    columnNumber: 0,
+  });
   const profile: Profiler.Profile = {
     nodes: [
       { id: 1, callFrame: frame('(root)'), children: [2, 3, 4, 5, 6, 7, 8] },
@@ -64,6 +70,14 @@ describe('timeShares', () => {
 
   it('attributes work by the code on the stack, and idle time to loading while a commit is in flight, else to the API', () => {
     const shares = timeShares(profile, [[1_005, 1_015]]);
-    expect(shares).toEqual({ api_wait: 1 / 8, http: 1 / 8, parse: 1 / 8, validate: 1 / 8, load: 2 / 8, gc: 1 / 8, other: 1 / 8 });
+    expect(shares).toEqual({
+      api_wait: 1 / 8,
+      http: 1 / 8,
+      parse: 1 / 8,
+      validate: 1 / 8,
+      load: 2 / 8,
+      gc: 1 / 8,
+      other: 1 / 8,
+    });
   });
 });

@@ -16,7 +16,11 @@ export interface BenchTarget {
   readonly databaseUrl: string;
 }
 
-export function benchConfig(target: BenchTarget, source: Partial<AivisConfig['source']> = {}, streams?: AivisConfig['streams']): AivisConfig {
+export function benchConfig(
+  target: BenchTarget,
+  source: Partial<AivisConfig['source']> = {},
+  streams?: AivisConfig['streams'],
+): AivisConfig {
   return configSchema.parse({
     source: { base_url: target.baseUrl, api_key: target.apiKey, requests_per_minute: 6000, ...source },
     destination: { type: 'postgres', url: target.databaseUrl, schema: 'aivis' },
@@ -25,7 +29,10 @@ export function benchConfig(target: BenchTarget, source: Partial<AivisConfig['so
 }
 
 export async function openPostgres(databaseUrl: string): Promise<Destination> {
-  const destination = createPostgresDestination({ type: 'postgres', url: databaseUrl, schema: 'aivis' }, { logger: silentLogger });
+  const destination = createPostgresDestination(
+    { type: 'postgres', url: databaseUrl, schema: 'aivis' },
+    { logger: silentLogger },
+  );
   await destination.open();
   return destination;
 }
@@ -38,9 +45,15 @@ export async function syncOnce(options: {
   now?: () => Date;
 }): Promise<RunSummary> {
   const { destination } = options;
-  const summary = await runSync({ ...options, stateStore: new DestinationStateStore(destination), logger: silentLogger });
+  const summary = await runSync({
+    ...options,
+    stateStore: new DestinationStateStore(destination),
+    logger: silentLogger,
+  });
   if (summary.status !== 'succeeded') {
-    throw new Error(`bench sync ended ${summary.status}: ${JSON.stringify(summary.counters.failedWebsites.slice(0, 3))}, ${summary.counters.rejected} rejected`);
+    throw new Error(
+      `bench sync ended ${summary.status}: ${JSON.stringify(summary.counters.failedWebsites.slice(0, 3))}, ${summary.counters.rejected} rejected`,
+    );
   }
   return summary;
 }

@@ -49,10 +49,16 @@ function historyObservedAt(i: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}.000000Z`;
 }
 
-const text = (name: string, value: string): RestQueryParameter => ({ name, parameterType: { type: 'STRING' }, parameterValue: { value } });
+const text = (name: string, value: string): RestQueryParameter => ({
+  name,
+  parameterType: { type: 'STRING' },
+  parameterValue: { value },
+});
 
 async function historyInto(standIn: BigqueryStandIn, dataset: string, template: Row, rows: number): Promise<void> {
-  const strings = ['website_id', 'analysis_id', 'provider', 'sentence_text', 'mention_spans', '_run_id', '_raw'].map((c) => text(c, String(template[c])));
+  const strings = ['website_id', 'analysis_id', 'provider', 'sentence_text', 'mention_spans', '_run_id', '_raw'].map(
+    (c) => text(c, String(template[c])),
+  );
   for (let from = 0; from < rows; from += CHUNK) {
     await standIn.engine.query(
       [
@@ -86,7 +92,10 @@ async function flushInto(tableRows: number, sample: readonly Row[]): Promise<Flu
     const rows = sample.slice(0, FLUSH_ROWS).map((row, k) =>
       k < ALREADY_STORED
         ? { ...row, id: historyId(stored[k]!), observed_at: historyObservedAt(stored[k]!) }
-        : { ...row, observed_at: `${newestDay}T${String(Math.floor(k / 240) % 24).padStart(2, '0')}:${String(k % 60).padStart(2, '0')}:00.000000Z` },
+        : {
+            ...row,
+            observed_at: `${newestDay}T${String(Math.floor(k / 240) % 24).padStart(2, '0')}:${String(k % 60).padStart(2, '0')}:00.000000Z`,
+          },
     );
     const before = standIn.jobs.length;
     const result = await destination.commit({ tables: [{ table: mentionsTable, rows }], state: [] });
@@ -97,7 +106,13 @@ async function flushInto(tableRows: number, sample: readonly Row[]): Promise<Flu
         .reduce((sum, job) => sum + Number(job.statistics.totalBytesProcessed ?? 0), 0);
     // A SELECT * bills every column of every partition, as the unbounded MERGE did.
     const whole = await standIn.engine.query(`SELECT * FROM \`${standIn.projectId}.${dataset}.mentions\` LIMIT 1`);
-    return { tableRows, flush: result.bytesProcessed ?? 0, keyQuery: billed('SELECT COUNT(*) AS misplaced'), merge: billed('MERGE INTO'), wholeTable: whole.bytesProcessed };
+    return {
+      tableRows,
+      flush: result.bytesProcessed ?? 0,
+      keyQuery: billed('SELECT COUNT(*) AS misplaced'),
+      merge: billed('MERGE INTO'),
+      wholeTable: whole.bytesProcessed,
+    };
   } finally {
     await destination.close();
     await standIn.close();
@@ -112,7 +127,8 @@ export async function bigqueryFlushBytes(tableSizes: readonly [number, number]):
   const [small, large] = [await flushInto(tableSizes[0], sample!.rows), await flushInto(tableSizes[1], sample!.rows)];
   const value = round(large.flush / small.flush);
   const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
-  const part = (f: FlushBytes) => `${label(f.tableRows)} rows: ${mb(f.flush)} (key query ${mb(f.keyQuery)}, MERGE ${mb(f.merge)})`;
+  const part = (f: FlushBytes) =>
+    `${label(f.tableRows)} rows: ${mb(f.flush)} (key query ${mb(f.keyQuery)}, MERGE ${mb(f.merge)})`;
   return {
     key: 'bigquery_flush_bytes',
     figure: `BigQuery bytes processed per 5,000-row flush into a table of ${label(small.tableRows)} vs ${label(large.tableRows)} rows`,

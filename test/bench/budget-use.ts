@@ -42,7 +42,12 @@ export function wholeMinuteRate(arrivals: readonly number[]): { perMinute: numbe
   return { perMinute: arrivals.filter((at) => at < start + minutes * MINUTE).length / minutes, minutes };
 }
 
-export async function budgetUse(databaseUrl: string, sandboxOptions: SandboxOptions, budget: number, factor: number): Promise<BenchFigure> {
+export async function budgetUse(
+  databaseUrl: string,
+  sandboxOptions: SandboxOptions,
+  budget: number,
+  factor: number,
+): Promise<BenchFigure> {
   const clock = scaledClock(factor);
   const arrivals: number[] = [];
   const sandbox = await startSandbox({
@@ -57,11 +62,17 @@ export async function budgetUse(databaseUrl: string, sandboxOptions: SandboxOpti
   const destination = await openPostgres(databaseUrl);
   const client = new ApiClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, requestsPerMinute: budget, clock });
   try {
-    const config = benchConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, databaseUrl }, { requests_per_minute: budget });
+    const config = benchConfig(
+      { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, databaseUrl },
+      { requests_per_minute: budget },
+    );
     await syncOnce({ config, client, destination, now: () => new Date(clock.now()) });
     arrivals.sort((a, b) => a - b);
     const rate = wholeMinuteRate(arrivals);
-    if (!rate) throw new Error(`budget use: the sync took less than a minute of API time (${arrivals.length} requests); give it more websites`);
+    if (!rate)
+      throw new Error(
+        `budget use: the sync took less than a minute of API time (${arrivals.length} requests); give it more websites`,
+      );
     const { perMinute, minutes } = rate;
     const span = (arrivals[arrivals.length - 1]! - arrivals[0]!) / MINUTE;
     const throttled = sandbox.stats.throttled + client.stats.throttled;
@@ -74,7 +85,16 @@ export async function budgetUse(databaseUrl: string, sandboxOptions: SandboxOpti
       met: atLeast(0.95)(value).met && throttled === 0,
       measured: `${round(perMinute, 1)}/min over the first ${minutes} whole minutes of ${round(span, 1)} (${arrivals.length} requests), busiest minute ${busiestMinute(arrivals)}, ${throttled} 429s`,
       inputs: `budget ${budget}/min, API limit ${API_LIMIT}/min, ${worldInputs(sandboxOptions)}; clock x${factor}`,
-      detail: { budget, apiLimit: API_LIMIT, perMinute: round(perMinute, 2), requests: arrivals.length, minutes: round(span, 2), busiestMinute: busiestMinute(arrivals), throttled, clockFactor: factor },
+      detail: {
+        budget,
+        apiLimit: API_LIMIT,
+        perMinute: round(perMinute, 2),
+        requests: arrivals.length,
+        minutes: round(span, 2),
+        busiestMinute: busiestMinute(arrivals),
+        throttled,
+        clockFactor: factor,
+      },
     };
   } finally {
     await client.close();

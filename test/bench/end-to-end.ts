@@ -61,7 +61,13 @@ export async function endToEnd(databaseUrl: string, sandboxOptions: SandboxOptio
         `${rows} rows in ${round(seconds, 1)} s, ${client.stats.requests} requests; ` +
         `API wait ${pct(shares.api_wait)}, HTTP client ${pct(shares.http)}, parse ${pct(shares.parse)}, validate+map ${pct(shares.validate)}, load ${pct(shares.load)}, GC ${pct(shares.gc)}, other ${pct(shares.other)}`,
       inputs: `${worldInputs(sandboxOptions)}; all streams; 4 websites at once; page 500; flush 5000 rows; API limit off, client 6000/min`,
-      detail: { rows, seconds: round(seconds, 2), requests: client.stats.requests, flushes: summary.counters.flushes, shares: Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, round(v)])) },
+      detail: {
+        rows,
+        seconds: round(seconds, 2),
+        requests: client.stats.requests,
+        flushes: summary.counters.flushes,
+        shares: Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, round(v)])),
+      },
     };
   } finally {
     session.disconnect();

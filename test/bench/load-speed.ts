@@ -37,7 +37,8 @@ async function timed(work: () => Promise<void>): Promise<number> {
 }
 
 async function commitAll(destination: Destination, batches: readonly MentionBatch[]): Promise<void> {
-  for (const { rows, state } of batches) await destination.commit({ tables: [{ table: mentionsTable, rows }], state: [state] });
+  for (const { rows, state } of batches)
+    await destination.commit({ tables: [{ table: mentionsTable, rows }], state: [state] });
 }
 
 async function bestOf(rounds: number, once: (round: number) => Promise<Rates>): Promise<Rates> {
@@ -50,9 +51,17 @@ async function bestOf(rounds: number, once: (round: number) => Promise<Rates>): 
   return best;
 }
 
-async function postgresRates(databaseUrl: string, batches: readonly MentionBatch[], rows: number, round: number): Promise<Rates> {
+async function postgresRates(
+  databaseUrl: string,
+  batches: readonly MentionBatch[],
+  rows: number,
+  round: number,
+): Promise<Rates> {
   const schema = `load_${round}`;
-  const destination = createPostgresDestination({ type: 'postgres', url: databaseUrl, schema }, { logger: silentLogger });
+  const destination = createPostgresDestination(
+    { type: 'postgres', url: databaseUrl, schema },
+    { logger: silentLogger },
+  );
   await destination.open();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -62,9 +71,12 @@ async function postgresRates(databaseUrl: string, batches: readonly MentionBatch
     await client.query(`CREATE TABLE "${schema}".plain (LIKE "${schema}".mentions)`);
     const columns = mentionsTable.columns;
     const csv = function* () {
-      for (const batch of batches) yield batch.rows.map((row) => columns.map((c) => csvField(c.type, row[c.name])).join(',') + '\n').join('');
+      for (const batch of batches)
+        yield batch.rows.map((row) => `${columns.map((c) => csvField(c.type, row[c.name])).join(',')}\n`).join('');
     };
-    const plainSeconds = await timed(() => pipeline(Readable.from(csv()), client.query(copyFrom(`COPY "${schema}".plain FROM STDIN WITH (FORMAT csv)`))));
+    const plainSeconds = await timed(() =>
+      pipeline(Readable.from(csv()), client.query(copyFrom(`COPY "${schema}".plain FROM STDIN WITH (FORMAT csv)`))),
+    );
     return { aivis: rows / aivisSeconds, plain: rows / plainSeconds };
   } finally {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -76,7 +88,10 @@ async function postgresRates(databaseUrl: string, batches: readonly MentionBatch
 async function duckdbRates(batches: readonly MentionBatch[], rows: number): Promise<Rates> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-bench-duckdb-'));
   const file = path.join(dir, 'bench.duckdb');
-  const destination = createDuckdbDestination({ type: 'duckdb', path: file, schema: 'aivis' }, { logger: silentLogger });
+  const destination = createDuckdbDestination(
+    { type: 'duckdb', path: file, schema: 'aivis' },
+    { logger: silentLogger },
+  );
   await destination.open();
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.fromCache(file);
@@ -106,7 +121,11 @@ async function duckdbRates(batches: readonly MentionBatch[], rows: number): Prom
   }
 }
 
-export async function loadSpeed(databaseUrl: string, batches: readonly MentionBatch[], rounds: number): Promise<BenchFigure[]> {
+export async function loadSpeed(
+  databaseUrl: string,
+  batches: readonly MentionBatch[],
+  rounds: number,
+): Promise<BenchFigure[]> {
   const rows = batches.reduce((sum, b) => sum + b.rows.length, 0);
   const flush = batches[0]?.rows.length ?? 0;
   const inputs = `${rows} mention rows, ${batches.length} flushes of ${flush} rows + 1 state row each, into empty tables; best of ${rounds} rounds`;
@@ -119,10 +138,18 @@ export async function loadSpeed(databaseUrl: string, batches: readonly MentionBa
       ...atLeast(0.5)(value),
       measured: `${Math.round(rates.aivis)} rows/s / ${Math.round(rates.plain)} rows/s`,
       inputs,
-      detail: { aivisRowsPerSecond: Math.round(rates.aivis), bulkRowsPerSecond: Math.round(rates.plain), rows, flushRows: flush },
+      detail: {
+        aivisRowsPerSecond: Math.round(rates.aivis),
+        bulkRowsPerSecond: Math.round(rates.plain),
+        rows,
+        flushRows: flush,
+      },
     };
   };
   const postgres = await bestOf(rounds, (r) => postgresRates(databaseUrl, batches, rows, r));
   const duckdb = await bestOf(rounds, () => duckdbRates(batches, rows));
-  return [figure('load_speed.postgres', 'Postgres', 'plain COPY', postgres), figure('load_speed.duckdb', 'DuckDB', 'plain appender', duckdb)];
+  return [
+    figure('load_speed.postgres', 'Postgres', 'plain COPY', postgres),
+    figure('load_speed.duckdb', 'DuckDB', 'plain appender', duckdb),
+  ];
 }

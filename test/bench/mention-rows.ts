@@ -18,7 +18,13 @@ export interface MentionBatch {
 export async function mentionBatches(total: number, flushRows: number): Promise<MentionBatch[]> {
   const websites = 5; // every fifth is unmeasured: 4 carry rows
   const analyses = 5;
-  const sandbox = await startSandbox({ seed: 11, websites, analysesPerWebsite: analyses, mentionsPerAnalysis: Math.ceil(total / (4 * analyses)), citationsPerAnalysis: 0 });
+  const sandbox = await startSandbox({
+    seed: 11,
+    websites,
+    analysesPerWebsite: analyses,
+    mentionsPerAnalysis: Math.ceil(total / (4 * analyses)),
+    citationsPerAnalysis: 0,
+  });
   try {
     const batches: MentionBatch[] = [];
     let rows: Row[] = [];
@@ -40,6 +46,10 @@ export async function mentionBatches(total: number, flushRows: number): Promise<
 }
 
 function stateAfter(scope: string, n: number): StateEntry {
-  const state = { frontier: null, cursor: `cursor-${n}-${'x'.repeat(200)}`, pending_upper_bound: '2026-01-01T00:00:00Z' };
+  const state = {
+    frontier: null,
+    cursor: `cursor-${n}-${'x'.repeat(200)}`,
+    pending_upper_bound: '2026-01-01T00:00:00Z',
+  };
   return { stream: 'mentions', scope, state, updatedAt: '2026-01-01T00:00:00.000Z' };
 }

@@ -36,8 +36,22 @@ interface SyncProcess {
 }
 
 /** Runs `aivis sync` once; rejects with its stderr unless it exits 0. */
-function runCli(configFile: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[]): Promise<{ stderr: string; seconds: number }> {
-  const args = ['-v', process.execPath, ...nodeFlags, '--import', './test/setup/loopback-guard.ts', 'dist/src/cli/main.js', 'sync', '--config', configFile];
+function runCli(
+  configFile: string,
+  env: NodeJS.ProcessEnv,
+  nodeFlags: readonly string[],
+): Promise<{ stderr: string; seconds: number }> {
+  const args = [
+    '-v',
+    process.execPath,
+    ...nodeFlags,
+    '--import',
+    './test/setup/loopback-guard.ts',
+    'dist/src/cli/main.js',
+    'sync',
+    '--config',
+    configFile,
+  ];
   const start = performance.now();
   return new Promise((resolve, reject) => {
     execFile('/usr/bin/time', args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
@@ -47,16 +61,35 @@ function runCli(configFile: string, env: NodeJS.ProcessEnv, nodeFlags: readonly 
   });
 }
 
-async function syncPeak(mentions: number, databaseUrl: string, dir: string, nodeFlags: readonly string[]): Promise<SyncProcess> {
+async function syncPeak(
+  mentions: number,
+  databaseUrl: string,
+  dir: string,
+  nodeFlags: readonly string[],
+): Promise<SyncProcess> {
   const perAnalysis = Math.ceil(mentions / ((WEBSITES * 4) / 5) / ANALYSES);
-  const sandbox = await spawnSandbox({ seed: 3, websites: WEBSITES, analysesPerWebsite: ANALYSES, mentionsPerAnalysis: perAnalysis, citationsPerAnalysis: 0, requestsPerMinute: 0 });
+  const sandbox = await spawnSandbox({
+    seed: 3,
+    websites: WEBSITES,
+    analysesPerWebsite: ANALYSES,
+    mentionsPerAnalysis: perAnalysis,
+    citationsPerAnalysis: 0,
+    requestsPerMinute: 0,
+  });
   const configFile = path.join(dir, `aivis-${mentions}.yaml`);
   await writeFile(configFile, CONFIG);
   try {
-    const env = { ...process.env, AIVIS_BASE_URL: sandbox.baseUrl, AIVIS_API_KEY: sandbox.apiKey, DATABASE_URL: databaseUrl, AIVIS_CONFIG: undefined };
+    const env = {
+      ...process.env,
+      AIVIS_BASE_URL: sandbox.baseUrl,
+      AIVIS_API_KEY: sandbox.apiKey,
+      DATABASE_URL: databaseUrl,
+      AIVIS_CONFIG: undefined,
+    };
     const { stderr, seconds } = await runCli(configFile, env, nodeFlags);
     const kb = MAX_RSS.exec(stderr)?.[1];
-    if (kb === undefined) throw new Error(`no "Maximum resident set size" in the output of /usr/bin/time:\n${stderr.slice(-1000)}`);
+    if (kb === undefined)
+      throw new Error(`no "Maximum resident set size" in the output of /usr/bin/time:\n${stderr.slice(-1000)}`);
     return { peakMb: Number(kb) / 1024, seconds, rows: perAnalysis * ANALYSES * ((WEBSITES * 4) / 5) };
   } finally {
     await sandbox.close();
@@ -67,7 +100,11 @@ async function syncPeak(mentions: number, databaseUrl: string, dir: string, node
  * One sync per size, each into a fresh database (`database(n)`), the node process started
  * with `nodeFlags` (e.g. V8 heap caps).
  */
-export async function peakMemory(sizes: readonly number[], database: (n: number) => Promise<string>, nodeFlags: readonly string[] = []): Promise<BenchFigure[]> {
+export async function peakMemory(
+  sizes: readonly number[],
+  database: (n: number) => Promise<string>,
+  nodeFlags: readonly string[] = [],
+): Promise<BenchFigure[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-bench-memory-'));
   try {
     const runs: SyncProcess[] = [];

@@ -40,13 +40,19 @@ export function minimumRequests(recordsByPath: ReadonlyMap<string, number>): num
   return minimum;
 }
 
-export async function requestEfficiency(databaseUrl: string, sandboxOptions: SandboxOptions, advanceDays: number): Promise<BenchFigure[]> {
+export async function requestEfficiency(
+  databaseUrl: string,
+  sandboxOptions: SandboxOptions,
+  advanceDays: number,
+): Promise<BenchFigure[]> {
   const sandbox = await startSandbox({ ...sandboxOptions, requestsPerMinute: 0 });
   const destination = await openPostgres(databaseUrl);
   const config = benchConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, databaseUrl });
   const inputs = `${worldInputs(sandboxOptions)} per analysis; page limit ${PER_PAGE}`;
   const measure = async (label: string, key: string): Promise<BenchFigure> => {
-    const unmeasured = (sandbox.truth.websites() as { last_analysis_at: string | null }[]).filter((w) => w.last_analysis_at === null).length;
+    const unmeasured = (sandbox.truth.websites() as { last_analysis_at: string | null }[]).filter(
+      (w) => w.last_analysis_at === null,
+    ).length;
     const client = new CountingClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, requestsPerMinute: 6000 });
     const before = sandbox.stats.requests;
     try {

@@ -7,7 +7,9 @@ export function resultsTable(figures: readonly BenchFigure[]): string {
   const lines = ['| # | Figure | Value | Target | Met | Measured | Inputs |', '|---|---|---|---|---|---|---|'];
   figures.forEach((f, i) => {
     const met = f.target === 'informational' ? '-' : f.met ? 'yes' : '**no**';
-    lines.push(`| ${i + 1} | ${cell(f.figure)} | ${cell(f.value)} | ${cell(f.target)} | ${met} | ${cell(f.measured)} | ${cell(f.inputs)} |`);
+    lines.push(
+      `| ${i + 1} | ${cell(f.figure)} | ${cell(f.value)} | ${cell(f.target)} | ${met} | ${cell(f.measured)} | ${cell(f.inputs)} |`,
+    );
   });
   return lines.join('\n');
 }

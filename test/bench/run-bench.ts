@@ -35,7 +35,8 @@ if (unknown.length > 0) {
 const sizes = process.argv.includes('--quick') ? QUICK_SIZES : DEFAULT_SIZES;
 const largest = Math.max(...sizes.memoryRows);
 const started = performance.now();
-const progress = (what: string) => process.stderr.write(`bench [${Math.round((performance.now() - started) / 1000)} s] ${what}\n`);
+const progress = (what: string) =>
+  process.stderr.write(`bench [${Math.round((performance.now() - started) / 1000)} s] ${what}\n`);
 
 progress(`size ${sizes.name}; starting PostgreSQL`);
 const postgres = await openBenchPostgres();
@@ -43,11 +44,21 @@ try {
   const machine = await describeMachine(postgres.version);
   const figures: BenchFigure[] = [];
   progress('1/6 request efficiency');
-  figures.push(...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)));
+  figures.push(
+    ...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)),
+  );
   progress('2/6 budget use');
-  figures.push(await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor));
+  figures.push(
+    await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor),
+  );
   progress('3/6 load speed');
-  figures.push(...(await loadSpeed(await postgres.database('load'), await mentionBatches(sizes.loadRows, FLUSH_ROWS), sizes.loadRounds)));
+  figures.push(
+    ...(await loadSpeed(
+      await postgres.database('load'),
+      await mentionBatches(sizes.loadRows, FLUSH_ROWS),
+      sizes.loadRounds,
+    )),
+  );
   progress(`4/6 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
   figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
   progress(`4/6 the same at ${largest} mentions, with the V8 heap capped`);
@@ -58,8 +69,17 @@ try {
   figures.push(await bigqueryFlushBytes(sizes.bigqueryTableRows));
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
-  process.stdout.write(`${table}\n\nMachine: ${machineLine(machine)}. Size: ${sizes.name}; bench wall time ${seconds} s.\n`);
-  await writeFile(RESULTS, JSON.stringify({ finishedAt: new Date().toISOString(), size: sizes.name, seconds, machine, sizes, figures }, null, 2) + '\n');
+  process.stdout.write(
+    `${table}\n\nMachine: ${machineLine(machine)}. Size: ${sizes.name}; bench wall time ${seconds} s.\n`,
+  );
+  await writeFile(
+    RESULTS,
+    `${JSON.stringify(
+      { finishedAt: new Date().toISOString(), size: sizes.name, seconds, machine, sizes, figures },
+      null,
+      2,
+    )}\n`,
+  );
   progress(`wrote ${path.relative(process.cwd(), RESULTS)}`);
 } finally {
   await postgres.stop();

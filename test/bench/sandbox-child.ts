@@ -19,9 +19,13 @@ export interface SandboxProcess {
 }
 
 export async function spawnSandbox(options: SandboxOptions): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', import.meta.filename, JSON.stringify(options)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', './test/setup/loopback-guard.ts', import.meta.filename, JSON.stringify(options)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const { baseUrl, apiKey } = JSON.parse(line) as { baseUrl: string; apiKey: string };
   return {
@@ -37,7 +41,7 @@ export async function spawnSandbox(options: SandboxOptions): Promise<SandboxProc
 
 if (process.argv[1] === import.meta.filename) {
   const sandbox = await startSandbox(JSON.parse(process.argv[2] ?? '{}') as SandboxOptions);
-  process.stdout.write(JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey }) + '\n');
+  process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey })}\n`);
   const stop = () => void sandbox.close().then(() => process.exit(0));
   process.stdin.on('end', stop).resume();
   process.on('SIGTERM', stop);

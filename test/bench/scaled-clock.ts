@@ -10,7 +10,7 @@ export function scaledClock(factor: number): Clock {
   const realStart = performance.now();
   const clock: Clock = {
     now: () => origin + (performance.now() - realStart) * factor,
-    sleep: (ms, signal) => abortableSleep(ms, signal, (fire) => clock.deadline(ms, fire)),
+    sleep: (ms, signal) => abortableSleep(signal, (fire) => clock.deadline(ms, fire)),
     deadline: (ms, fire) => {
       const timer = setTimeout(fire, ms / factor);
       return () => clearTimeout(timer);

@@ -14,7 +14,13 @@ import { failureLine, jsonLines } from '../support/json-lines.ts';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-cli-'));
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 11, websites: 3, requestsPerMinute: 0, mentionsPerAnalysis: 40, citationsPerAnalysis: 10 });
+  sandbox = await startSandbox({
+    seed: 11,
+    websites: 3,
+    requestsPerMinute: 0,
+    mentionsPerAnalysis: 40,
+    citationsPerAnalysis: 10,
+  });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -45,7 +51,13 @@ function config(extra: string[] = [], keyVariable = 'AIVIS_TEST_KEY'): { path: s
   const name = `c${++configs}`;
   const database = path.join(dir, `${name}.duckdb`);
   const file = path.join(dir, `${name}.yaml`);
-  const lines = ['source:', `  base_url: ${sandbox.baseUrl}`, `  api_key: \${${keyVariable}}`, '  requests_per_minute: 6000', '  max_retries: 1'];
+  const lines = [
+    'source:',
+    `  base_url: ${sandbox.baseUrl}`,
+    `  api_key: \${${keyVariable}}`,
+    '  requests_per_minute: 6000',
+    '  max_retries: 1',
+  ];
   lines.push('destination:', '  type: duckdb', `  path: ${database}`, '  schema: aivis', ...extra, '');
   writeFileSync(file, lines.join('\n'));
   return { path: file, database };
@@ -97,7 +109,18 @@ describe('aivis streams', () => {
     const { path: file } = config();
     const result = await aivis(['streams', '--config', file]);
     expect(result.code).toBe(0);
-    for (const table of ['websites', 'analytics_latest', 'analytics_providers', 'analytics_competitors', 'analytics_history', 'mentions', 'citations', '_aivis_state', '_aivis_runs', '_aivis_rejected']) {
+    for (const table of [
+      'websites',
+      'analytics_latest',
+      'analytics_providers',
+      'analytics_competitors',
+      'analytics_history',
+      'mentions',
+      'citations',
+      '_aivis_state',
+      '_aivis_runs',
+      '_aivis_rejected',
+    ]) {
       // DuckDB names tables catalog.schema.table; the catalog is the database file's name.
       expect(result.stdout).toMatch(new RegExp(`CREATE TABLE IF NOT EXISTS "c\\d+"\\."aivis"\\."${table}"`));
     }
@@ -113,12 +136,15 @@ describe('aivis sync, state and backfill', () => {
     const logs = jsonLines(sync.stderr);
     expect(logs.map((l) => l.msg)).toContain('run started');
     expect(logs.at(-1)).toMatchObject({ level: 'info', msg: 'run finished', status: 'succeeded', rejected: 0 });
-    expect(sync.stdout).toMatch(/^aivis sync run_\w+: succeeded in \d+\.\ds\n {2}websites {2}3\/3 synced, 0 failed, 0 marked removed\n/);
+    expect(sync.stdout).toMatch(
+      /^aivis sync run_\w+: succeeded in \d+\.\ds\n {2}websites {2}3\/3 synced, 0 failed, 0 marked removed\n/,
+    );
     expect(sync.stdout + sync.stderr).not.toContain(sandbox.apiKey);
 
     const shown = jsonLines((await aivis(['state', 'show', '--config', file])).stdout);
     expect(shown).toHaveLength(9);
-    for (const entry of shown) expect(entry).toMatchObject({ cursor: null, pending_upper_bound: null, frontier: expect.stringMatching(/Z$/) });
+    for (const entry of shown)
+      expect(entry).toMatchObject({ cursor: null, pending_upper_bound: null, frontier: expect.stringMatching(/Z$/) });
 
     const [website] = sandbox.truth.websites() as { id: string }[];
     const reset = await aivis(['state', 'reset', '--config', file, '--stream', 'mentions', '--website', website!.id]);
@@ -133,9 +159,20 @@ describe('aivis sync, state and backfill', () => {
     const { path: file, database } = config();
     expect((await aivis(['sync', '--config', file])).code).toBe(0);
     const before = (await aivis(['state', 'show', '--config', file])).stdout;
-    const backfill = await aivis(['backfill', '--config', file, '--stream', 'mentions', '--since', '2020-01-01T00:00:00Z']);
+    const backfill = await aivis([
+      'backfill',
+      '--config',
+      file,
+      '--stream',
+      'mentions',
+      '--since',
+      '2020-01-01T00:00:00Z',
+    ]);
     expect(backfill.code).toBe(0);
-    const truthMentions = (sandbox.truth.websites() as { id: string }[]).reduce((n, w) => n + [...sandbox.truth.mentions(w.id)].length, 0);
+    const truthMentions = (sandbox.truth.websites() as { id: string }[]).reduce(
+      (n, w) => n + [...sandbox.truth.mentions(w.id)].length,
+      0,
+    );
     expect(backfill.stdout).toMatch(new RegExp(`\\n {2}mentions +${truthMentions} +0\\n`));
     expect((await aivis(['state', 'show', '--config', file])).stdout).toBe(before);
     expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis.mentions')).toEqual([{ n: truthMentions }]);
@@ -156,17 +193,41 @@ describe('aivis sync, state and backfill', () => {
 
 describe('usage errors exit 2 with a message naming the problem', () => {
   it.each([
-    [['sync', '--streams', 'mentions,bogus'], 'unknown stream "bogus" in --streams (streams: websites, analytics, analytics_history, mentions, citations)'],
+    [
+      ['sync', '--streams', 'mentions,bogus'],
+      'unknown stream "bogus" in --streams (streams: websites, analytics, analytics_history, mentions, citations)',
+    ],
     [['sync', '--websites', 'site1'], '"site1" in --websites is not a website id (they look like web_123)'],
-    [['backfill', '--stream', 'mentions', '--since', 'yesterday'], '--since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z'],
+    [
+      ['backfill', '--stream', 'mentions', '--since', 'yesterday'],
+      '--since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z',
+    ],
     [['backfill'], "Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
-    [['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'], 'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)'],
+    [
+      ['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'],
+      'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)',
+    ],
     [['sync', '--full-refrsh'], "Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
-    [['sync', '--streams', ''], '--streams is empty: name at least one stream (websites, analytics, analytics_history, mentions, citations), or leave the flag out'],
-    [['sync', '--websites', ' , '], '--websites is empty: name at least one website id (they look like web_123), or leave the flag out'],
-    [['sync', '--streams', 'mentions', '--streams', 'citations'], '--streams is given 2 times: give it once, with a comma-separated list'],
-    [['sync', '--full-refresh=maybe'], '--full-refresh is a switch and takes no value (got "maybe"): write --full-refresh or --no-full-refresh'],
-    [['sync', '--allow-mass-removal=TRUE'], '--allow-mass-removal is a switch and takes no value (got "TRUE"): write --allow-mass-removal or --no-allow-mass-removal'],
+    [
+      ['sync', '--streams', ''],
+      '--streams is empty: name at least one stream (websites, analytics, analytics_history, mentions, citations), or leave the flag out',
+    ],
+    [
+      ['sync', '--websites', ' , '],
+      '--websites is empty: name at least one website id (they look like web_123), or leave the flag out',
+    ],
+    [
+      ['sync', '--streams', 'mentions', '--streams', 'citations'],
+      '--streams is given 2 times: give it once, with a comma-separated list',
+    ],
+    [
+      ['sync', '--full-refresh=maybe'],
+      '--full-refresh is a switch and takes no value (got "maybe"): write --full-refresh or --no-full-refresh',
+    ],
+    [
+      ['sync', '--allow-mass-removal=TRUE'],
+      '--allow-mass-removal is a switch and takes no value (got "TRUE"): write --allow-mass-removal or --no-allow-mass-removal',
+    ],
     [
       ['backfill', '--stream', 'mentions', '--since', '2999-01-01T00:00:00Z'],
       /^--since "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT[\d:.]+Z\): backfill re-reads what is already there$/,

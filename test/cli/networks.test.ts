@@ -22,7 +22,13 @@ let proxy: ForwardProxy;
 let front: TlsFront;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5, websites: 3, requestsPerMinute: 0, mentionsPerAnalysis: 20, citationsPerAnalysis: 5 });
+  sandbox = await startSandbox({
+    seed: 5,
+    websites: 3,
+    requestsPerMinute: 0,
+    mentionsPerAnalysis: 20,
+    citationsPerAnalysis: 5,
+  });
   proxy = await startForwardProxy();
   front = await startTlsFront(HOST, Number(new URL(sandbox.baseUrl).port));
 });
@@ -37,14 +43,26 @@ afterEach(() => {
 });
 
 /** No proxy variable of the machine running the tests leaks into the child. */
-const NO_PROXY_ENV = { http_proxy: undefined, HTTP_PROXY: undefined, https_proxy: undefined, HTTPS_PROXY: undefined, no_proxy: undefined, NO_PROXY: undefined };
+const NO_PROXY_ENV = {
+  http_proxy: undefined,
+  HTTP_PROXY: undefined,
+  https_proxy: undefined,
+  HTTPS_PROXY: undefined,
+  no_proxy: undefined,
+  NO_PROXY: undefined,
+};
 
 let configs = 0;
 function config(): { file: string; database: string } {
   const name = `n${++configs}`;
   const database = path.join(dir, `${name}.duckdb`);
   const file = path.join(dir, `${name}.yaml`);
-  const lines = ['source:', `  base_url: https://${HOST}:${front.port}`, '  api_key: ${AIVIS_NET_KEY}', '  requests_per_minute: 6000'];
+  const lines = [
+    'source:',
+    `  base_url: https://${HOST}:${front.port}`,
+    '  api_key: ${AIVIS_NET_KEY}',
+    '  requests_per_minute: 6000',
+  ];
   writeFileSync(file, [...lines, 'destination:', '  type: duckdb', `  path: ${database}`, ''].join('\n'));
   return { file, database };
 }
@@ -63,7 +81,12 @@ async function websiteRows(database: string): Promise<number> {
 describe('aivis behind an HTTPS proxy', () => {
   it('syncs through HTTPS_PROXY (a CONNECT tunnel) to an API whose CA comes from NODE_EXTRA_CA_CERTS', async () => {
     const { file, database } = config();
-    const env = { ...NO_PROXY_ENV, AIVIS_NET_KEY: sandbox.apiKey, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: front.caFile };
+    const env = {
+      ...NO_PROXY_ENV,
+      AIVIS_NET_KEY: sandbox.apiKey,
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: front.caFile,
+    };
     const result = await runCli(['sync', '--config', file], env).done;
     expect(result.stderr).not.toContain('"level":"error"');
     expect(result.code).toBe(0);
@@ -75,7 +98,12 @@ describe('aivis behind an HTTPS proxy', () => {
 
   it('without the CA, fails at the first request, naming the certificate problem and NODE_EXTRA_CA_CERTS', async () => {
     const { file } = config();
-    const env = { ...NO_PROXY_ENV, AIVIS_NET_KEY: sandbox.apiKey, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: undefined };
+    const env = {
+      ...NO_PROXY_ENV,
+      AIVIS_NET_KEY: sandbox.apiKey,
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: undefined,
+    };
     const result = await runCli(['sync', '--config', file], env).done;
     expect(result.code).toBe(1);
     expect(finalMessage(result.stderr)).toContain(

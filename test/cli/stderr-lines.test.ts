@@ -24,7 +24,15 @@ let configFile: string;
 beforeAll(async () => {
   server = await startScriptedServer(systemClock, apiError(400, 'invalid_request', 'req_forge', {}, SERVER_MESSAGE));
   configFile = path.join(dir, 'aivis.yaml');
-  const lines = ['source:', `  base_url: ${server.baseUrl}`, '  api_key: ${AIVIS_TEST_KEY}', 'destination:', '  type: duckdb', `  path: ${path.join(dir, 'forge.duckdb')}`, ''];
+  const lines = [
+    'source:',
+    `  base_url: ${server.baseUrl}`,
+    '  api_key: ${AIVIS_TEST_KEY}',
+    'destination:',
+    '  type: duckdb',
+    `  path: ${path.join(dir, 'forge.duckdb')}`,
+    '',
+  ];
   writeFileSync(configFile, lines.join('\n'));
 });
 afterAll(async () => {
@@ -37,7 +45,11 @@ const expectedMessage = `API request refused (400 invalid_request, request_id re
 
 describe('off a terminal', () => {
   it('writes every stderr line as one JSON object; the last carries the server text inside its msg', async () => {
-    const child = spawn(process.execPath, [...ARGS, configFile], { cwd: ROOT, env: { ...process.env, AIVIS_TEST_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...ARGS, configFile], {
+      cwd: ROOT,
+      env: { ...process.env, AIVIS_TEST_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const code = await new Promise((resolve) => child.on('close', resolve));
@@ -52,20 +64,28 @@ describe('off a terminal', () => {
 });
 
 const SCRIPT = '/usr/bin/script';
-describe.skipIf(!existsSync(SCRIPT))(`on a terminal (skipped when ${SCRIPT}, which provides the pseudo-terminal, is absent)`, () => {
-  it('prints "aivis: <message>" with control characters escaped and the server text indented under it', async () => {
-    const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-    const command = [process.execPath, ...ARGS, configFile].map(quote).join(' ');
-    const output = await new Promise<string>((resolve) => {
-      execFile(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, AIVIS_TEST_KEY: KEY } }, (_error, stdout) => resolve(stdout));
+describe.skipIf(!existsSync(SCRIPT))(
+  `on a terminal (skipped when ${SCRIPT}, which provides the pseudo-terminal, is absent)`,
+  () => {
+    it('prints "aivis: <message>" with control characters escaped and the server text indented under it', async () => {
+      const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+      const command = [process.execPath, ...ARGS, configFile].map(quote).join(' ');
+      const output = await new Promise<string>((resolve) => {
+        execFile(
+          SCRIPT,
+          ['-q', '-e', '-c', command, '/dev/null'],
+          { cwd: ROOT, env: { ...process.env, AIVIS_TEST_KEY: KEY } },
+          (_error, stdout) => resolve(stdout),
+        );
+      });
+      const lines = output.split('\r\n');
+      const first = lines.findIndex((line) => line.startsWith('aivis: '));
+      expect(lines.slice(first, first + 2)).toEqual([
+        'aivis: API request refused (400 invalid_request, request_id req_forge): GET /public/v2/websites: bad filter',
+        `  ${FAKE_LINE}\\r\\x1b[2Jall clear`,
+      ]);
+      expect(output).not.toContain('\u001b[2J');
+      expect(output).not.toContain(KEY);
     });
-    const lines = output.split('\r\n');
-    const first = lines.findIndex((line) => line.startsWith('aivis: '));
-    expect(lines.slice(first, first + 2)).toEqual([
-      'aivis: API request refused (400 invalid_request, request_id req_forge): GET /public/v2/websites: bad filter',
-      `  ${FAKE_LINE}\\r\\x1b[2Jall clear`,
-    ]);
-    expect(output).not.toContain('\u001b[2J');
-    expect(output).not.toContain(KEY);
-  });
-});
+  },
+);

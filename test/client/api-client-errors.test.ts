@@ -6,7 +6,12 @@ import { websiteSchema } from '../../schemas/index.ts';
 import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { apiError, json, type Responder } from './support/scripted-server.ts';
 
-const failure = async (f: ClientFixture, responder: Responder, method: 'GET' | 'POST' = 'GET', path = '/public/v2/websites/web_1') => {
+const failure = async (
+  f: ClientFixture,
+  responder: Responder,
+  method: 'GET' | 'POST' = 'GET',
+  path = '/public/v2/websites/web_1',
+) => {
   f.server.script(responder);
   const error = await f.client.request({ method, path }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ApiError);
@@ -29,7 +34,14 @@ describe('ApiError messages say what to do and carry the request_id', () => {
     ],
     [
       'a 400 with details',
-      json(400, { error: { code: 'invalid_request', message: 'invalid parameters', details: [{ field: 'limit', issue: 'must be 1 to 500' }] }, meta: { request_id: 'r2' } }),
+      json(400, {
+        error: {
+          code: 'invalid_request',
+          message: 'invalid parameters',
+          details: [{ field: 'limit', issue: 'must be 1 to 500' }],
+        },
+        meta: { request_id: 'r2' },
+      }),
       'GET',
       '/public/v2/websites',
       'API request refused (400 invalid_request, request_id r2): GET /public/v2/websites: invalid parameters (limit: must be 1 to 500)',
@@ -76,25 +88,43 @@ describe('ApiError messages say what to do and carry the request_id', () => {
     f = await clientFixture();
     const error = await failure(
       f,
-      json(400, { error: { code: 'invalid_request', message: 'bad items', details: [{ field: 'items[3].prompt_text', issue: 'too short' }] }, meta: { request_id: 'r9' } }),
+      json(400, {
+        error: {
+          code: 'invalid_request',
+          message: 'bad items',
+          details: [{ field: 'items[3].prompt_text', issue: 'too short' }],
+        },
+        meta: { request_id: 'r9' },
+      }),
       'POST',
     );
-    expect(error).toMatchObject({ status: 400, code: 'invalid_request', requestId: 'r9', details: [{ field: 'items[3].prompt_text', issue: 'too short' }] });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      requestId: 'r9',
+      details: [{ field: 'items[3].prompt_text', issue: 'too short' }],
+    });
   });
 
   it('getResource refuses a success whose data breaks the schema', async () => {
     f = await clientFixture();
     f.server.script(json(200, { data: { id: 'web_1' }, meta: { request_id: 'r-x' } }));
-    const error = (await f.client.getResource('/public/v2/websites/web_1', {}, websiteSchema).catch((e: unknown) => e)) as ApiError;
+    const error = (await f.client
+      .getResource('/public/v2/websites/web_1', {}, websiteSchema)
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-x' });
-    expect(error.message).toMatch(/^invalid response \(200, request_id r-x\): GET \/public\/v2\/websites\/web_1: the body does not match the V2 contract: data\.domain_url: is missing; /);
+    expect(error.message).toMatch(
+      /^invalid response \(200, request_id r-x\): GET \/public\/v2\/websites\/web_1: the body does not match the V2 contract: data\.domain_url: is missing; /,
+    );
   });
 
   it('request() returns the body with integers beyond 2^53 exact', async () => {
     f = await clientFixture();
     f.server.script(json(200, '{"data":{"big":9007199254740993,"small":7},"meta":{"request_id":"r1"}}'));
     const response = await f.client.request({ method: 'GET', path: '/public/v2/websites/web_1/analytics' });
-    expect(JSON.stringify(response.body)).toBe('{"data":{"big":9007199254740993,"small":7},"meta":{"request_id":"r1"}}');
+    expect(JSON.stringify(response.body)).toBe(
+      '{"data":{"big":9007199254740993,"small":7},"meta":{"request_id":"r1"}}',
+    );
     expect(response.requestId).toBe('r1');
   });
 
@@ -112,13 +142,21 @@ describe('client options', () => {
   it.each([
     ['not a url', 'source.base_url is not a URL (got "not a url"); use e.g. https://api.example.com'],
     ['ftp://api.example.com', 'source.base_url must be an http(s) URL such as https://api.example.com (got ftp: URL)'],
-    ['https://api.example.com/public/v2', 'source.base_url must stop before the API version path: use https://api.example.com (the client adds /public/v2)'],
-    ['https://user:pw@api.example.com', 'source.base_url must not carry credentials; put the key in source.api_key or source.api_key_file'],
+    [
+      'https://api.example.com/public/v2',
+      'source.base_url must stop before the API version path: use https://api.example.com (the client adds /public/v2)',
+    ],
+    [
+      'https://user:pw@api.example.com',
+      'source.base_url must not carry credentials; put the key in source.api_key or source.api_key_file',
+    ],
   ])('refuses base URL %j', (baseUrl, message) => {
     expect(() => new ApiClient({ baseUrl, apiKey: API_KEY })).toThrow(new ConfigError(message));
   });
 
   it('refuses an empty key', () => {
-    expect(() => new ApiClient({ baseUrl: 'https://api.example.com', apiKey: ' ' })).toThrow('the API key is empty: set source.api_key or source.api_key_file');
+    expect(() => new ApiClient({ baseUrl: 'https://api.example.com', apiKey: ' ' })).toThrow(
+      'the API key is empty: set source.api_key or source.api_key_file',
+    );
   });
 });

@@ -10,7 +10,11 @@ const ok = json(200, { data: {}, meta: { request_id: 'ok' } });
 /** Counts settled promises, so a test moves the clock only once the exchanges it expects are over. */
 function tally(promises: Promise<unknown>[]): { readonly settled: number } {
   const counter = { settled: 0 };
-  for (const p of promises) void p.then(() => counter.settled++, () => counter.settled++);
+  for (const p of promises)
+    void p.then(
+      () => counter.settled++,
+      () => counter.settled++,
+    );
   return counter;
 }
 
@@ -22,7 +26,13 @@ describe('ApiClient and the shared limiter', () => {
     await f.close();
   });
   const sharing = (limiter: RateLimiter) => {
-    const client = new ApiClient({ baseUrl: f.server.baseUrl, apiKey: API_KEY, clock: f.clock, limiter, random: () => 0 });
+    const client = new ApiClient({
+      baseUrl: f.server.baseUrl,
+      apiKey: API_KEY,
+      clock: f.clock,
+      limiter,
+      random: () => 0,
+    });
     clients.push(client);
     return client;
   };
@@ -40,11 +50,15 @@ describe('ApiClient and the shared limiter', () => {
     f = await clientFixture({ autoAdvance: false, fallback: refuseA });
     const client = sharing(new RateLimiter({ requestsPerMinute: 3, clock: f.clock }));
     const t0 = f.clock.now();
-    const results = ['a', 'b', 'c', 'd', 'e'].map((name) => client.request({ method: 'GET', path: `/public/v2/websites/web_${name}` }));
+    const results = ['a', 'b', 'c', 'd', 'e'].map((name) =>
+      client.request({ method: 'GET', path: `/public/v2/websites/web_${name}` }),
+    );
     const progress = tally(results);
     // a, b, c start at once (budget 3): b and c succeed, a is refused.
     await until(() => progress.settled === 2 && client.stats.throttled === 1, 'b, c and the 429');
-    expect(f.server.received.map((r) => r.url).sort()).toEqual(['a', 'b', 'c'].map((n) => `/public/v2/websites/web_${n}`));
+    expect(f.server.received.map((r) => r.url).sort()).toEqual(
+      ['a', 'b', 'c'].map((n) => `/public/v2/websites/web_${n}`),
+    );
     // Without the pause, d and e would start when the budget frees, 60.001 s in.
     f.clock.advance(60_001);
     await settle();
@@ -67,7 +81,9 @@ describe('ApiClient and the shared limiter', () => {
     const shared = new RateLimiter({ requestsPerMinute: 2, clock: f.clock });
     const [one, two] = [sharing(shared), sharing(shared)];
     const t0 = f.clock.now();
-    const all = [0, 1, 2, 3].flatMap((i) => [one!, two!].map((c) => c.request({ method: 'GET', path: `/public/v2/websites/web_${i}` })));
+    const all = [0, 1, 2, 3].flatMap((i) =>
+      [one!, two!].map((c) => c.request({ method: 'GET', path: `/public/v2/websites/web_${i}` })),
+    );
     const progress = tally(all);
     for (let window = 0; window < 4; window++) {
       await until(() => progress.settled === 2 + 2 * window, `window ${window}`);

@@ -34,7 +34,8 @@ afterEach(async () => {
 
 /** Every proxy variable cleared, then `env` set: the machine running the tests may have its own. */
 function proxyEnv(env: Record<string, string>): void {
-  for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY']) vi.stubEnv(name, undefined);
+  for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'])
+    vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
 }
 
@@ -44,7 +45,8 @@ function client(baseUrl = `http://api.aivis.test:${port}`): ApiClient {
   return c;
 }
 
-const listWebsites = (c: ApiClient) => c.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '10' } });
+const listWebsites = (c: ApiClient) =>
+  c.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '10' } });
 
 describe('ApiClient behind a proxy', () => {
   it('sends every request through HTTP_PROXY, which forwarded exactly them', async () => {
@@ -72,21 +74,28 @@ describe('ApiClient behind a proxy', () => {
     url.password = 'pr0xy-s3cret';
     proxyEnv({ HTTP_PROXY: url.href });
     await listWebsites(client());
-    expect(proxy.log.map((e) => e.proxyAuthorization)).toEqual([`Basic ${Buffer.from('etl:pr0xy-s3cret').toString('base64')}`]);
+    expect(proxy.log.map((e) => e.proxyAuthorization)).toEqual([
+      `Basic ${Buffer.from('etl:pr0xy-s3cret').toString('base64')}`,
+    ]);
     expect(redact(`proxy ${url.href}`)).toBe(`proxy http://etl:[REDACTED]@${url.host}/`);
   });
 
-  it.each(['api.aivis.test', 'aivis.test', '.aivis.test', '*.aivis.test', 'API.AIVIS.TEST', 'other.example,api.aivis.test', '*'])(
-    'goes direct, not through the proxy, when NO_PROXY=%s matches',
-    async (noProxy) => {
-      proxyEnv({ HTTP_PROXY: proxy.url, NO_PROXY: noProxy });
-      const error = await listWebsites(client()).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      // The direct attempt: refused by the test guard, since api.aivis.test is not loopback.
-      expect((error as ApiError).message).toContain('loopback guard: connection to api.aivis.test refused');
-      expect(proxy.log).toEqual([]);
-    },
-  );
+  it.each([
+    'api.aivis.test',
+    'aivis.test',
+    '.aivis.test',
+    '*.aivis.test',
+    'API.AIVIS.TEST',
+    'other.example,api.aivis.test',
+    '*',
+  ])('goes direct, not through the proxy, when NO_PROXY=%s matches', async (noProxy) => {
+    proxyEnv({ HTTP_PROXY: proxy.url, NO_PROXY: noProxy });
+    const error = await listWebsites(client()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    // The direct attempt: refused by the test guard, since api.aivis.test is not loopback.
+    expect((error as ApiError).message).toContain('loopback guard: connection to api.aivis.test refused');
+    expect(proxy.log).toEqual([]);
+  });
 
   it('matches NO_PROXY with a port only on that port', async () => {
     proxyEnv({ HTTP_PROXY: proxy.url, NO_PROXY: `api.aivis.test:${Number(port) + 1},notaivis.test,pi.aivis.test` });
@@ -108,6 +117,8 @@ describe('ApiClient behind a proxy', () => {
     proxyEnv({ HTTPS_PROXY: 'proxy.internal:3128' });
     const attempt = () => client('https://api.example.com');
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow('HTTPS_PROXY is not a proxy URL: write it with its scheme, e.g. HTTPS_PROXY=http://proxy.internal:3128 (user:password@ may precede the host)');
+    expect(attempt).toThrow(
+      'HTTPS_PROXY is not a proxy URL: write it with its scheme, e.g. HTTPS_PROXY=http://proxy.internal:3128 (user:password@ may precede the host)',
+    );
   });
 });

@@ -15,7 +15,11 @@ describe('ApiClient retries', () => {
 
   it('retries a 503 with exponential backoff and full jitter, then returns the success', async () => {
     f = await clientFixture();
-    f.server.script(apiError(503, 'temporarily_unavailable', 'r1'), apiError(503, 'temporarily_unavailable', 'r2'), ok('r3'));
+    f.server.script(
+      apiError(503, 'temporarily_unavailable', 'r1'),
+      apiError(503, 'temporarily_unavailable', 'r2'),
+      ok('r3'),
+    );
     const response = await get(f);
     expect(response).toMatchObject({ status: 200, requestId: 'r3', body: { data: { id: 'web_1' } } });
     expect(f.server.received).toHaveLength(3);
@@ -25,7 +29,10 @@ describe('ApiClient retries', () => {
   });
 
   it('keeps every wait inside its full-jitter bound and gives up after maxRetries, naming the last request_id', async () => {
-    f = await clientFixture({ fallback: apiError(500, 'internal_error', 'r-last', {}, 'boom'), client: { maxRetries: 3, random: () => 0.9999 } });
+    f = await clientFixture({
+      fallback: apiError(500, 'internal_error', 'r-last', {}, 'boom'),
+      client: { maxRetries: 3, random: () => 0.9999 },
+    });
     const error = await get(f).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe(
@@ -37,7 +44,10 @@ describe('ApiClient retries', () => {
   });
 
   it('caps the backoff at 30 s', async () => {
-    f = await clientFixture({ fallback: apiError(502, 'internal_error', 'r'), client: { maxRetries: 8, random: () => 0.9999 } });
+    f = await clientFixture({
+      fallback: apiError(502, 'internal_error', 'r'),
+      client: { maxRetries: 8, random: () => 0.9999 },
+    });
     await expect(get(f)).rejects.toThrow('after 8 retries');
     expect(gaps(f.server)).toEqual([499, 999, 1_999, 3_999, 7_999, 15_998, 29_997, 29_997]);
   });
@@ -70,25 +80,43 @@ describe('ApiClient retries', () => {
     expect(gaps(f.server)).toEqual([1_800_000]);
     const warnings = f.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
     expect(warnings).toContainEqual(
-      expect.objectContaining({ msg: 'the API asked for a long wait before the next attempt; waiting it out', path: '/public/v2/websites/web_1', wait_s: 1800, max_wait_s: 3600 }),
+      expect.objectContaining({
+        msg: 'the API asked for a long wait before the next attempt; waiting it out',
+        path: '/public/v2/websites/web_1',
+        wait_s: 1800,
+        max_wait_s: 3600,
+      }),
     );
   });
 
   it.each([
-    [429, 'rate_limited', '7200', 'rate limited (429 rate_limited, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 7200 s (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later'],
-    [503, 'temporarily_unavailable', '9'.repeat(400), 'API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait an unbounded time (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later'],
-  ])('fails a %i whose Retry-After is beyond the hour at once, saying so, instead of retrying early', async (status, code, header, message) => {
-    f = await clientFixture();
-    f.server.script(apiError(status, code, 'r1', { 'retry-after': header }), ok());
-    const error = await get(f).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe(message);
-    expect(f.server.received).toHaveLength(1);
-    expect(f.client.stats.retries).toBe(0);
-    // The workspace is not paused for it: the next request goes at once.
-    await get(f);
-    expect(gaps(f.server)).toEqual([0]);
-  });
+    [
+      429,
+      'rate_limited',
+      '7200',
+      'rate limited (429 rate_limited, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 7200 s (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later',
+    ],
+    [
+      503,
+      'temporarily_unavailable',
+      '9'.repeat(400),
+      'API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait an unbounded time (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later',
+    ],
+  ])(
+    'fails a %i whose Retry-After is beyond the hour at once, saying so, instead of retrying early',
+    async (status, code, header, message) => {
+      f = await clientFixture();
+      f.server.script(apiError(status, code, 'r1', { 'retry-after': header }), ok());
+      const error = await get(f).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).message).toBe(message);
+      expect(f.server.received).toHaveLength(1);
+      expect(f.client.stats.retries).toBe(0);
+      // The workspace is not paused for it: the next request goes at once.
+      await get(f);
+      expect(gaps(f.server)).toEqual([0]);
+    },
+  );
 
   it.each([
     [400, 'invalid_request'],
@@ -161,13 +189,19 @@ describe('ApiClient retries', () => {
   it("retry: 'never' makes one attempt", async () => {
     f = await clientFixture();
     f.server.script(apiError(503, 'temporarily_unavailable', 'r1'));
-    await expect(f.client.request({ method: 'GET', path: '/public/v2/websites', retry: 'never' })).rejects.toMatchObject({ status: 503 });
+    await expect(
+      f.client.request({ method: 'GET', path: '/public/v2/websites', retry: 'never' }),
+    ).rejects.toMatchObject({ status: 503 });
     expect(f.server.received).toHaveLength(1);
   });
 
   it('sends the exact same bytes and headers on every attempt of a POST', async () => {
     f = await clientFixture();
-    f.server.script(apiError(503, 'temporarily_unavailable', 'r1'), reset, json(202, { data: { id: 'pim_1' }, meta: { request_id: 'r3' } }));
+    f.server.script(
+      apiError(503, 'temporarily_unavailable', 'r1'),
+      reset,
+      json(202, { data: { id: 'pim_1' }, meta: { request_id: 'r3' } }),
+    );
     const body = new TextEncoder().encode('{"items":[{"prompt_text":"héllo wörld"}],"defaults":{}}');
     const response = await f.client.request({
       method: 'POST',

@@ -5,7 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { citationSchema, historyPointSchema, mentionSchema, snapshotDataSchema, snapshotMetaSchema, websiteSchema } from '../../schemas/index.ts';
+import {
+  citationSchema,
+  historyPointSchema,
+  mentionSchema,
+  snapshotDataSchema,
+  snapshotMetaSchema,
+  websiteSchema,
+} from '../../schemas/index.ts';
 import { ApiClient, type ApiClientOptions, type Page } from '../../src/client/api-client.ts';
 import { ApiError } from '../../src/client/api-error.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
@@ -30,7 +37,9 @@ function client(options: Partial<ApiClientOptions> = {}): ApiClient {
   return c;
 }
 
-async function allRecords<T>(pages: AsyncIterable<Page<T>>): Promise<{ values: T[]; raws: unknown[]; pages: Page<T>[] }> {
+async function allRecords<T>(
+  pages: AsyncIterable<Page<T>>,
+): Promise<{ values: T[]; raws: unknown[]; pages: Page<T>[] }> {
   const out = { values: [] as T[], raws: [] as unknown[], pages: [] as Page<T>[] };
   for await (const page of pages) {
     out.pages.push(page);
@@ -43,13 +52,22 @@ async function allRecords<T>(pages: AsyncIterable<Page<T>>): Promise<{ values: T
   return out;
 }
 
-const ids = (rows: unknown[]) => rows.map((r) => (r as { id?: string; analysis_id?: string }).id ?? (r as { analysis_id: string }).analysis_id);
-const measured = () => sb.truth.websites().filter((w) => w.last_analysis_at !== null).map((w) => w.id as string);
-const unmeasured = () => sb.truth.websites().filter((w) => w.last_analysis_at === null).map((w) => w.id as string);
+const measured = () =>
+  sb.truth
+    .websites()
+    .filter((w) => w.last_analysis_at !== null)
+    .map((w) => w.id as string);
+const unmeasured = () =>
+  sb.truth
+    .websites()
+    .filter((w) => w.last_analysis_at === null)
+    .map((w) => w.id as string);
 
 describe('ApiClient against the sandbox: every read endpoint', () => {
   it('lists every website over several pages, row for row', async () => {
-    const { raws, pages } = await allRecords(client().paginate({ path: '/public/v2/websites', query: { limit: '5' }, recordSchema: websiteSchema }));
+    const { raws, pages } = await allRecords(
+      client().paginate({ path: '/public/v2/websites', query: { limit: '5' }, recordSchema: websiteSchema }),
+    );
     expect(raws).toEqual(sb.truth.websites());
     expect(raws).toHaveLength(12);
     expect(pages.length).toBeGreaterThanOrEqual(3);
@@ -66,7 +84,12 @@ describe('ApiClient against the sandbox: every read endpoint', () => {
 
   it('gets the latest snapshot with providers and competitors', async () => {
     const [id] = measured();
-    const got = await client().getResource(`/public/v2/websites/${id}/analytics`, { include: 'providers,competitors' }, snapshotDataSchema, snapshotMetaSchema);
+    const got = await client().getResource(
+      `/public/v2/websites/${id}/analytics`,
+      { include: 'providers,competitors' },
+      snapshotDataSchema,
+      snapshotMetaSchema,
+    );
     const truth = sb.truth.snapshot(id!, ['providers', 'competitors'])!;
     expect(got.data).toEqual(truth.data);
     const { request_id: _, ...meta } = got.meta as Record<string, unknown>;
@@ -75,28 +98,43 @@ describe('ApiClient against the sandbox: every read endpoint', () => {
 
   it('a website not measured yet answers 404 not_found, with its request_id', async () => {
     const [id] = unmeasured();
-    const error = (await client().getResource(`/public/v2/websites/${id}/analytics`, {}, snapshotDataSchema).catch((e: unknown) => e)) as ApiError;
+    const error = (await client()
+      .getResource(`/public/v2/websites/${id}/analytics`, {}, snapshotDataSchema)
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, code: 'not_found' });
-    expect(error.message).toMatch(new RegExp(`^not found \\(404 not_found, request_id ${error.requestId}\\): GET /public/v2/websites/${id}/analytics: `));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^not found \\(404 not_found, request_id ${error.requestId}\\): GET /public/v2/websites/${id}/analytics: `,
+      ),
+    );
   });
 
   it.each([
     ['analytics/history', historyPointSchema, (id: string) => sb.truth.history(id)],
     ['mentions', mentionSchema, (id: string) => sb.truth.mentions(id)],
     ['citations', citationSchema, (id: string) => sb.truth.citations(id)],
-  ] as [string, z.ZodType, (id: string) => Iterable<Record<string, unknown>>][])('pages through %s row for row', async (feed, schema, truth) => {
-    const [id] = measured();
-    const { raws, pages } = await allRecords(client().paginate({ path: `/public/v2/websites/${id}/${feed}`, query: { limit: '4' }, recordSchema: schema }));
-    expect(raws).toEqual([...truth(id!)]);
-    expect(pages.length).toBeGreaterThan(1);
-    expect(pages.at(-1)!.scanUpperBound).toMatch(/Z$/);
-  });
+  ] as [string, z.ZodType, (id: string) => Iterable<Record<string, unknown>>][])(
+    'pages through %s row for row',
+    async (feed, schema, truth) => {
+      const [id] = measured();
+      const { raws, pages } = await allRecords(
+        client().paginate({ path: `/public/v2/websites/${id}/${feed}`, query: { limit: '4' }, recordSchema: schema }),
+      );
+      expect(raws).toEqual([...truth(id!)]);
+      expect(pages.length).toBeGreaterThan(1);
+      expect(pages.at(-1)!.scanUpperBound).toMatch(/Z$/);
+    },
+  );
 
   it('keeps a filter on every page of a scan (the sandbox refuses a cursor sent with other filters)', async () => {
     const [id] = measured();
     const { raws } = await allRecords(
-      client().paginate({ path: `/public/v2/websites/${id}/mentions`, query: { limit: '3', provider: 'gemini' }, recordSchema: mentionSchema }),
+      client().paginate({
+        path: `/public/v2/websites/${id}/mentions`,
+        query: { limit: '3', provider: 'gemini' },
+        recordSchema: mentionSchema,
+      }),
     );
     expect(raws).toEqual([...sb.truth.mentions(id!)].filter((m) => m.provider === 'gemini'));
   });
@@ -104,12 +142,25 @@ describe('ApiClient against the sandbox: every read endpoint', () => {
   it('serves the OpenAPI document through request()', async () => {
     const response = await client().request({ method: 'GET', path: '/public/v2/openapi.json' });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), paths: expect.objectContaining({ '/public/v2/websites': expect.any(Object) }) });
+    expect(response.body).toMatchObject({
+      openapi: expect.stringMatching(/^3\.1\./),
+      paths: expect.objectContaining({ '/public/v2/websites': expect.any(Object) }),
+    });
   });
 
   it('a tampered cursor is refused with code invalid_cursor', async () => {
-    const pages = client().paginate({ path: '/public/v2/websites', cursor: 'not-a-real-cursor', recordSchema: websiteSchema });
-    await expect(allRecords(pages)).rejects.toMatchObject({ status: 400, code: 'invalid_cursor', message: expect.stringMatching(/^cursor refused \(400 invalid_cursor, request_id [^)]+\): GET \/public\/v2\/websites: /) });
+    const pages = client().paginate({
+      path: '/public/v2/websites',
+      cursor: 'not-a-real-cursor',
+      recordSchema: websiteSchema,
+    });
+    await expect(allRecords(pages)).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_cursor',
+      message: expect.stringMatching(
+        /^cursor refused \(400 invalid_cursor, request_id [^)]+\): GET \/public\/v2\/websites: /,
+      ),
+    });
   });
 });
 
@@ -117,30 +168,41 @@ describe('ApiClient against the sandbox: keys', () => {
   it('an unknown key: 401 with what to fix and the request_id, not retried', async () => {
     const c = client({ apiKey: 'aivis_not_a_key_at_all' });
     const error = (await c.getResource('/public/v2/websites', {}, websiteSchema).catch((e: unknown) => e)) as ApiError;
-    expect(error.message).toBe(`API key rejected (401 unauthorized, request_id ${error.requestId}): check source.api_key or source.api_key_file`);
+    expect(error.message).toBe(
+      `API key rejected (401 unauthorized, request_id ${error.requestId}): check source.api_key or source.api_key_file`,
+    );
     expect(error.requestId).toMatch(/^[A-Za-z0-9._-]+$/);
     expect(error.exitCode).toBe(1);
     expect(sb.stats.requests).toBe(1);
   });
 
-  it.each(['v2Disabled', 'noReadScope'] as const)('a %s key: 403 that says V2 may be off or the key lacks read scope', async (which) => {
-    const c = client({ apiKey: sb.keys[which] });
-    const error = (await c.getResource('/public/v2/websites', {}, websiteSchema).catch((e: unknown) => e)) as ApiError;
-    expect(error.message).toBe(
-      `access forbidden (403 forbidden, request_id ${error.requestId}): V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`,
-    );
-    expect(sb.stats.requests).toBe(1);
-  });
+  it.each(['v2Disabled', 'noReadScope'] as const)(
+    'a %s key: 403 that says V2 may be off or the key lacks read scope',
+    async (which) => {
+      const c = client({ apiKey: sb.keys[which] });
+      const error = (await c
+        .getResource('/public/v2/websites', {}, websiteSchema)
+        .catch((e: unknown) => e)) as ApiError;
+      expect(error.message).toBe(
+        `access forbidden (403 forbidden, request_id ${error.requestId}): V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`,
+      );
+      expect(sb.stats.requests).toBe(1);
+    },
+  );
 
   it("another workspace's website is 404 not_found", async () => {
     const [id] = measured();
     const c = client({ apiKey: sb.keys.otherWorkspace });
-    await expect(c.getResource(`/public/v2/websites/${id}`, {}, websiteSchema)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(c.getResource(`/public/v2/websites/${id}`, {}, websiteSchema)).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
   });
 });
 
 describe('ApiClient against the sandbox: faults and the workspace limit', () => {
-  const listAll = (c: ApiClient) => allRecords(c.paginate({ path: '/public/v2/websites', query: { limit: '500' }, recordSchema: websiteSchema }));
+  const listAll = (c: ApiClient) =>
+    allRecords(c.paginate({ path: '/public/v2/websites', query: { limit: '500' }, recordSchema: websiteSchema }));
 
   it.each([
     [{ kind: 'unavailable', count: 2 }, 2],
@@ -190,7 +252,9 @@ describe('ApiClient against the sandbox: faults and the workspace limit', () => 
     sb.faults.set({ kind: 'unavailable' });
     const c = client({ maxRetries: 3 });
     const error = (await listAll(c).catch((e: unknown) => e)) as ApiError;
-    expect(error.message).toMatch(/^API server error \(503 temporarily_unavailable, request_id [A-Za-z0-9._-]+\): GET \/public\/v2\/websites still failing after 3 retries: .+; try again later$/);
+    expect(error.message).toMatch(
+      /^API server error \(503 temporarily_unavailable, request_id [A-Za-z0-9._-]+\): GET \/public\/v2\/websites still failing after 3 retries: .+; try again later$/,
+    );
     expect(sb.stats.requests).toBe(4);
   });
 

@@ -20,7 +20,11 @@ afterEach(async () => {
 async function stoppable() {
   const stop = new AbortController();
   fixture = await clientFixture({ autoAdvance: false, client: { signal: stop.signal } });
-  const outcome = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: unknown) => error);
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
   return { stop, outcome };
 }
 

@@ -6,9 +6,19 @@ import { websiteSchema } from '../../schemas/index.ts';
 import { clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json } from './support/scripted-server.ts';
 
-const website = (n: number) => ({ id: `web_${n}`, domain_url: `https://site${n}.example`, country: 'DE', language: 'de', industry_niche: null, last_analysis_at: null });
-const page = (data: unknown[], meta: { has_more: boolean; next_cursor: string | null; scan_upper_bound?: string }, requestId: string) =>
-  json(200, { data, meta: { request_id: requestId, ...meta } });
+const website = (n: number) => ({
+  id: `web_${n}`,
+  domain_url: `https://site${n}.example`,
+  country: 'DE',
+  language: 'de',
+  industry_niche: null,
+  last_analysis_at: null,
+});
+const page = (
+  data: unknown[],
+  meta: { has_more: boolean; next_cursor: string | null; scan_upper_bound?: string },
+  requestId: string,
+) => json(200, { data, meta: { request_id: requestId, ...meta } });
 
 async function collect<T>(pages: AsyncIterable<Page<T>>): Promise<Page<T>[]> {
   const out: Page<T>[] = [];
@@ -25,12 +35,24 @@ describe('paginate', () => {
   it('walks through empty pages while has_more, sends the same filters with every cursor, and stops on next_cursor null', async () => {
     f = await clientFixture();
     f.server.script(
-      page([website(1), website(2)], { has_more: true, next_cursor: 'c1', scan_upper_bound: '2026-03-01T00:00:00.123456789Z' }, 'r1'),
+      page(
+        [website(1), website(2)],
+        { has_more: true, next_cursor: 'c1', scan_upper_bound: '2026-03-01T00:00:00.123456789Z' },
+        'r1',
+      ),
       page([], { has_more: true, next_cursor: 'c2', scan_upper_bound: '2026-03-01T00:00:00.123456789Z' }, 'r2'),
       page([], { has_more: true, next_cursor: 'c3' }, 'r3'),
-      page([website(3)], { has_more: false, next_cursor: null, scan_upper_bound: '2026-03-01T00:00:00.123456789Z' }, 'r4'),
+      page(
+        [website(3)],
+        { has_more: false, next_cursor: null, scan_upper_bound: '2026-03-01T00:00:00.123456789Z' },
+        'r4',
+      ),
     );
-    const query: Record<string, string | undefined> = { limit: '2', updated_since: '2026-02-01T00:00Z', provider: undefined };
+    const query: Record<string, string | undefined> = {
+      limit: '2',
+      updated_since: '2026-02-01T00:00Z',
+      provider: undefined,
+    };
     const pages = f.client.paginate({ path: '/public/v2/websites/web_1/mentions', query, recordSchema: websiteSchema });
     // Filters are frozen when the scan starts: a later change by the caller is not sent.
     query.updated_since = '2099-01-01T00:00Z';
@@ -41,20 +63,40 @@ describe('paginate', () => {
       '/public/v2/websites/web_1/mentions?limit=2&updated_since=2026-02-01T00%3A00Z&cursor=c2',
       '/public/v2/websites/web_1/mentions?limit=2&updated_since=2026-02-01T00%3A00Z&cursor=c3',
     ]);
-    expect(seen.map((p) => ({ cursor: p.cursor, ids: p.records.map((r) => (r.ok ? r.value.id : '!')), hasMore: p.hasMore, nextCursor: p.nextCursor, requestId: p.requestId }))).toEqual([
+    expect(
+      seen.map((p) => ({
+        cursor: p.cursor,
+        ids: p.records.map((r) => (r.ok ? r.value.id : '!')),
+        hasMore: p.hasMore,
+        nextCursor: p.nextCursor,
+        requestId: p.requestId,
+      })),
+    ).toEqual([
       { cursor: null, ids: ['web_1', 'web_2'], hasMore: true, nextCursor: 'c1', requestId: 'r1' },
       { cursor: 'c1', ids: [], hasMore: true, nextCursor: 'c2', requestId: 'r2' },
       { cursor: 'c2', ids: [], hasMore: true, nextCursor: 'c3', requestId: 'r3' },
       { cursor: 'c3', ids: ['web_3'], hasMore: false, nextCursor: null, requestId: 'r4' },
     ]);
     // Nanoseconds survive: the frontier is the string as sent, never a re-formatted Date.
-    expect(seen.map((p) => p.scanUpperBound)).toEqual(['2026-03-01T00:00:00.123456789Z', '2026-03-01T00:00:00.123456789Z', undefined, '2026-03-01T00:00:00.123456789Z']);
+    expect(seen.map((p) => p.scanUpperBound)).toEqual([
+      '2026-03-01T00:00:00.123456789Z',
+      '2026-03-01T00:00:00.123456789Z',
+      undefined,
+      '2026-03-01T00:00:00.123456789Z',
+    ]);
   });
 
   it('resumes at a saved cursor', async () => {
     f = await clientFixture();
     f.server.script(page([website(9)], { has_more: false, next_cursor: null }, 'r1'));
-    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', query: { limit: '100' }, cursor: 'saved', recordSchema: websiteSchema }));
+    const seen = await collect(
+      f.client.paginate({
+        path: '/public/v2/websites',
+        query: { limit: '100' },
+        cursor: 'saved',
+        recordSchema: websiteSchema,
+      }),
+    );
     expect(f.server.received.map((r) => r.url)).toEqual(['/public/v2/websites?limit=100&cursor=saved']);
     expect(seen[0]!.cursor).toBe('saved');
   });
@@ -89,7 +131,11 @@ describe('paginate', () => {
     const text = `{"data":[{"n":12345678901234567890},{"id":"x","extensions":${deep}},{"n":2}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}`;
     f.server.script(json(200, text));
     const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: z.looseObject({}) }));
-    expect(only!.records.map((r) => (r.ok ? 'ok' : r.error))).toEqual(['ok', 'nested deeper than 100 levels of objects and arrays, the most aivis stores', 'ok']);
+    expect(only!.records.map((r) => (r.ok ? 'ok' : r.error))).toEqual([
+      'ok',
+      'nested deeper than 100 levels of objects and arrays, the most aivis stores',
+      'ok',
+    ]);
     expect((only!.records[1]!.raw as { id: string }).id).toBe('x');
     // Too deep for the exact-integer reviver: the page keeps JS numbers (the deep record is quarantined anyway).
     expect(only!.records[0]!.raw).toEqual({ n: 12345678901234567890 });
@@ -118,7 +164,8 @@ describe('paginate', () => {
     f.server.script(page([website(1)], { has_more: true, next_cursor: null }, 'r-odd'));
     const seen: Page<unknown>[] = [];
     const error = await (async () => {
-      for await (const p of f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema })) seen.push(p);
+      for await (const p of f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }))
+        seen.push(p);
     })().catch((e: unknown) => e);
     expect(seen.map((p) => p.records.length)).toEqual([1]);
     expect(f.server.received).toHaveLength(1);
@@ -133,7 +180,9 @@ describe('paginate', () => {
   it('fails on an envelope that breaks the contract, naming what is wrong and the request_id', async () => {
     f = await clientFixture();
     f.server.script(json(200, { data: [], meta: { request_id: 'r-bad', has_more: 'yes' } }));
-    const error = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema })).catch((e: unknown) => e);
+    const error = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema })).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-bad' });
     expect((error as Error).message).toBe(

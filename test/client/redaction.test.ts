@@ -17,7 +17,14 @@ const echo =
     const auth = String(req.headers.authorization);
     json(
       status,
-      { error: { code, message: `bad credentials ${auth} (key ${auth.slice(7)})`, details: [{ field: auth, issue: `key ${auth.slice(7)}` }] }, meta: { request_id: 'r-echo' } },
+      {
+        error: {
+          code,
+          message: `bad credentials ${auth} (key ${auth.slice(7)})`,
+          details: [{ field: auth, issue: `key ${auth.slice(7)}` }],
+        },
+        meta: { request_id: 'r-echo' },
+      },
       { 'x-echo': auth, ...headers },
     )(res, req);
   };
@@ -27,7 +34,10 @@ const shortened =
   (status: number, code: string): Responder =>
   (res, req) => {
     const key = String(req.headers.authorization).slice('Bearer '.length);
-    json(status, { error: { code, message: `invalid key ${key.slice(0, 12)}… for this workspace` }, meta: { request_id: 'r-short' } })(res, req);
+    json(status, {
+      error: { code, message: `invalid key ${key.slice(0, 12)}… for this workspace` },
+      meta: { request_id: 'r-short' },
+    })(res, req);
   };
 
 describe('the API key never leaks', () => {
@@ -41,7 +51,10 @@ describe('the API key never leaks', () => {
     ['403', [echo(403, 'forbidden')]],
     ['404', [echo(404, 'not_found')]],
     ['400 with details', [echo(400, 'invalid_request')]],
-    ['429 until retries run out', [echo(429, 'rate_limited', { 'retry-after': '1' }), echo(429, 'rate_limited', { 'retry-after': '1' })]],
+    [
+      '429 until retries run out',
+      [echo(429, 'rate_limited', { 'retry-after': '1' }), echo(429, 'rate_limited', { 'retry-after': '1' })],
+    ],
     ['500 until retries run out', [echo(500, 'internal_error'), echo(500, 'internal_error')]],
     ['connection resets', [reset, reset]],
     ['truncated bodies', [truncated, truncated]],
@@ -60,7 +73,12 @@ describe('the API key never leaks', () => {
     expect(error).toBeInstanceOf(Error);
     // The server did receive the key (so the test can fail), and echoed it.
     expect(f.server.received[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
-    const everything = [inspect(error, { depth: 10 }), (error as Error).stack ?? '', JSON.stringify(error), ...f.lines].join('\n');
+    const everything = [
+      inspect(error, { depth: 10 }),
+      (error as Error).stack ?? '',
+      JSON.stringify(error),
+      ...f.lines,
+    ].join('\n');
     expect(everything).not.toContain(API_KEY);
     expect(everything).not.toContain(API_KEY.slice(0, 10));
     expect(f.lines.length).toBeGreaterThan(0);
@@ -88,7 +106,9 @@ describe('the API key never leaks', () => {
         return e as Error;
       }
     })();
-    expect(error?.message).toBe('the API key contains spaces, line breaks or non-ASCII characters: check source.api_key or source.api_key_file');
+    expect(error?.message).toBe(
+      'the API key contains spaces, line breaks or non-ASCII characters: check source.api_key or source.api_key_file',
+    );
     expect(f.server.received).toHaveLength(0);
   });
 });

@@ -13,20 +13,22 @@ import { json, type Responder } from './support/scripted-server.ts';
 const get = (f: ClientFixture) => f.client.request({ method: 'GET', path: '/public/v2/websites' });
 
 /** A 200 of `size` bytes sent in 1 MiB chunks without Content-Length (the client stops reading at its cap). */
-const chunked = (size: number): Responder => (res: http.ServerResponse) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-big' });
-  const piece = Buffer.alloc(1024 * 1024, 0x20);
-  let left = size;
-  const send = () => {
-    while (left > 0 && !res.destroyed) {
-      const part = piece.subarray(0, Math.min(piece.length, left));
-      left -= part.length;
-      if (!res.write(part)) return void res.once('drain', send);
-    }
-    res.end();
+const chunked =
+  (size: number): Responder =>
+  (res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-big' });
+    const piece = Buffer.alloc(1024 * 1024, 0x20);
+    let left = size;
+    const send = () => {
+      while (left > 0 && !res.destroyed) {
+        const part = piece.subarray(0, Math.min(piece.length, left));
+        left -= part.length;
+        if (!res.write(part)) return void res.once('drain', send);
+      }
+      res.end();
+    };
+    send();
   };
-  send();
-};
 
 describe('response body cap', () => {
   let f: ClientFixture;
@@ -55,7 +57,9 @@ describe('response body cap', () => {
       return text.replace('"pad":""', `"pad":"${'x'.repeat(size - text.length)}"`);
     };
     f.server.script(json(200, body(65), { 'content-length': '65' }), json(200, body(64), { 'content-length': '64' }));
-    await expect(get(f)).rejects.toThrow(/^response too large \(200, request_id none\): GET \/public\/v2\/websites: the response body is larger than 64 bytes/);
+    await expect(get(f)).rejects.toThrow(
+      /^response too large \(200, request_id none\): GET \/public\/v2\/websites: the response body is larger than 64 bytes/,
+    );
     expect((await get(f)).requestId).toBe('r-ok');
   });
 });

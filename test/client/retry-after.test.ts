@@ -29,12 +29,21 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('9'.repeat(400), NOW)).toBe(Infinity);
   });
 
-  it.each([undefined, '', '   ', '-5', 'soon', '12s', 'NaN', 'Infinity', '1e3', 'Sun, 99 Foo 2026 12:00:00 GMT', 'Mar 2026'])(
-    'absent, negative or garbage %j -> undefined',
-    (value) => {
-      expect(parseRetryAfter(value, NOW)).toBeUndefined();
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    '   ',
+    '-5',
+    'soon',
+    '12s',
+    'NaN',
+    'Infinity',
+    '1e3',
+    'Sun, 99 Foo 2026 12:00:00 GMT',
+    'Mar 2026',
+  ])('absent, negative or garbage %j -> undefined', (value) => {
+    expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
 
   it('takes the first of a repeated header', () => {
     expect(parseRetryAfter(['3', '100'], NOW)).toBe(3_000);

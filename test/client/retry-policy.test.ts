@@ -32,16 +32,35 @@ describe('RetryPolicy', () => {
   });
 
   it('never retries an untrusted TLS certificate: the same one comes back every time', () => {
-    expect(new RetryPolicy().decide(0, { kind: 'certificate' })).toEqual({ retry: false, delayMs: 0, pauseLimiter: false });
+    expect(new RetryPolicy().decide(0, { kind: 'certificate' })).toEqual({
+      retry: false,
+      delayMs: 0,
+      pauseLimiter: false,
+    });
   });
 
   it('a 429 pauses the limiter for Retry-After up to maxRetryAfterMs; a longer wait is refused, never shortened', () => {
     const policy = new RetryPolicy({ maxRetryAfterMs: 60_000, random: () => 0.5 });
     expect(policy.decide(0, status(429, 12_000))).toEqual({ retry: true, delayMs: 12_000, pauseLimiter: true });
     expect(policy.decide(0, status(429, 60_000))).toEqual({ retry: true, delayMs: 60_000, pauseLimiter: true });
-    expect(policy.decide(0, status(429, 60_001))).toEqual({ retry: false, delayMs: 60_001, pauseLimiter: false, waitRefused: true });
-    expect(policy.decide(0, status(503, 86_400_000))).toEqual({ retry: false, delayMs: 86_400_000, pauseLimiter: false, waitRefused: true });
-    expect(policy.decide(0, status(429, Infinity))).toEqual({ retry: false, delayMs: Infinity, pauseLimiter: false, waitRefused: true });
+    expect(policy.decide(0, status(429, 60_001))).toEqual({
+      retry: false,
+      delayMs: 60_001,
+      pauseLimiter: false,
+      waitRefused: true,
+    });
+    expect(policy.decide(0, status(503, 86_400_000))).toEqual({
+      retry: false,
+      delayMs: 86_400_000,
+      pauseLimiter: false,
+      waitRefused: true,
+    });
+    expect(policy.decide(0, status(429, Infinity))).toEqual({
+      retry: false,
+      delayMs: Infinity,
+      pauseLimiter: false,
+      waitRefused: true,
+    });
     expect(policy.decide(0, status(429, 0))).toEqual({ retry: true, delayMs: 0, pauseLimiter: true });
     // No usable Retry-After: the default backoff.
     expect(policy.decide(2, status(429))).toEqual({ retry: true, delayMs: 1_000, pauseLimiter: true });

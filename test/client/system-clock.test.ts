@@ -24,7 +24,10 @@ afterEach(async () => {
 });
 
 it('a 429 waits its Retry-After on fake timers', async () => {
-  server.script(apiError(429, 'rate_limited', 'r1', { 'retry-after': '30' }), json(200, { data: {}, meta: { request_id: 'r2' } }));
+  server.script(
+    apiError(429, 'rate_limited', 'r1', { 'retry-after': '30' }),
+    json(200, { data: {}, meta: { request_id: 'r2' } }),
+  );
   const pending = client.request({ method: 'GET', path: '/public/v2/websites' });
   await until(() => client.stats.throttled === 1, 'the 429');
   await vi.advanceTimersByTimeAsync(29_999);

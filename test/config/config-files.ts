@@ -21,7 +21,10 @@ export async function writeConfig(text: string, name = 'config.yaml'): Promise<s
 }
 
 /** Loads `text` expecting failure; returns the ConfigError's message lines. */
-export async function configErrorLines(text: string, env: NodeJS.ProcessEnv = {}): Promise<{ file: string; lines: string[] }> {
+export async function configErrorLines(
+  text: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ file: string; lines: string[] }> {
   const file = await writeConfig(text);
   const error = await loadConfig(file, env).then(
     () => undefined,
@@ -37,7 +40,9 @@ export async function configErrorLines(text: string, env: NodeJS.ProcessEnv = {}
  * read as the user writes them. Write `\${VAR}` for a YAML `${VAR}`.
  */
 export function yaml(strings: TemplateStringsArray, ...values: unknown[]): string {
-  const text = strings.reduce((out, part, i) => out + part + (i < values.length ? String(values[i]) : ''), '').replace(/^\n/, '');
+  const text = strings
+    .reduce((out, part, i) => out + part + (i < values.length ? String(values[i]) : ''), '')
+    .replace(/^\n/, '');
   const indent = /^ */.exec(text)?.[0].length ?? 0;
   return text
     .split('\n')

@@ -21,7 +21,12 @@ function referencedVariables(text: string): string[] {
 function dummyEnv(names: readonly string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(
     // Lowercase with hyphens: valid wherever a value must be an id (a GCP project id has no underscores).
-    names.map((name) => [name, name === 'DATABASE_URL' ? 'postgres://aivis@db.internal:5432/warehouse' : `dummy-${name.toLowerCase().replaceAll('_', '-')}`]),
+    names.map((name) => [
+      name,
+      name === 'DATABASE_URL'
+        ? 'postgres://aivis@db.internal:5432/warehouse'
+        : `dummy-${name.toLowerCase().replaceAll('_', '-')}`,
+    ]),
   );
 }
 

@@ -15,7 +15,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** A source block; `extra` lines go inside it. */
 const source = (baseUrl: string, ...extra: string[]) =>
-  ['source:', `  base_url: ${baseUrl}`, ...extra.map((line) => `  ${line}`), '  api_key: ${AIVIS_API_KEY}', ''].join('\n');
+  ['source:', `  base_url: ${baseUrl}`, ...extra.map((line) => `  ${line}`), '  api_key: ${AIVIS_API_KEY}', ''].join(
+    '\n',
+  );
 
 describe('http:// URLs', () => {
   it('refuses source.base_url over http:// to another host, naming the key and the host', async () => {
@@ -40,13 +42,20 @@ describe('http:// URLs', () => {
   });
 
   it('accepts http:// to another host when allow_insecure_http: true sits beside base_url', async () => {
-    const { config } = await loadConfig(await writeConfig(source('http://api.internal:8080', 'allow_insecure_http: true')), env);
+    const { config } = await loadConfig(
+      await writeConfig(source('http://api.internal:8080', 'allow_insecure_http: true')),
+      env,
+    );
     expect(config.source).toMatchObject({ base_url: 'http://api.internal:8080', allow_insecure_http: true });
   });
 
   it('still refuses when allow_insecure_http is false', async () => {
     const { file, lines } = await configErrorLines(source('http://api.example.com', 'allow_insecure_http: false'), env);
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^${file}:2: source.base_url: http:// would send the API key in clear to api.example.com;`))]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${file}:2: source.base_url: http:// would send the API key in clear to api.example.com;`),
+      ),
+    ]);
   });
 
   it('refuses a Snowflake access_url over http://; the source flag does not cover it', async () => {
@@ -74,13 +83,23 @@ describe('http:// URLs', () => {
 
   it('refuses a BigQuery api_endpoint over http://, and accepts it with the flag in the destination block', async () => {
     const bigquery = (...extra: string[]) =>
-      [source('https://api.example.com') + 'destination:', '  type: bigquery', '  project: my-project', '  api_endpoint: http://bigquery.proxy.internal:9050', ...extra, ''].join('\n');
+      [
+        `${source('https://api.example.com')}destination:`,
+        '  type: bigquery',
+        '  project: my-project',
+        '  api_endpoint: http://bigquery.proxy.internal:9050',
+        ...extra,
+        '',
+      ].join('\n');
     const { file, lines } = await configErrorLines(bigquery(), env);
     expect(lines).toEqual([
       `${file}:7: destination.api_endpoint: http:// would send the Google access token and the rows in clear to bigquery.proxy.internal:9050; use https://, or set destination.allow_insecure_http: true if every hop to that host is trusted`,
     ]);
     const { config } = await loadConfig(await writeConfig(bigquery('  allow_insecure_http: true')), env);
-    expect(config.destination).toMatchObject({ api_endpoint: 'http://bigquery.proxy.internal:9050', allow_insecure_http: true });
+    expect(config.destination).toMatchObject({
+      api_endpoint: 'http://bigquery.proxy.internal:9050',
+      allow_insecure_http: true,
+    });
   });
 
   it('makes the CLI exit 2 before any request', async () => {

@@ -40,7 +40,9 @@ describe('loadConfig: schema issues in plain words', () => {
       `,
       env,
     );
-    expect(lines).toEqual([`${file}:6: destination.type must be one of postgres, duckdb, bigquery, snowflake (got "mysql")`]);
+    expect(lines).toEqual([
+      `${file}:6: destination.type must be one of postgres, duckdb, bigquery, snowflake (got "mysql")`,
+    ]);
   });
 
   it('suggests the closest key for a typo, at every level', async () => {
@@ -139,7 +141,9 @@ describe('loadConfig: schema issues in plain words', () => {
 
   it('explains an empty file and a file that is not a mapping', async () => {
     const empty = await configErrorLines('# nothing yet\n');
-    expect(empty.lines).toEqual([`${empty.file}:1: the file is empty: a config needs at least source.base_url and source.api_key`]);
+    expect(empty.lines).toEqual([
+      `${empty.file}:1: the file is empty: a config needs at least source.base_url and source.api_key`,
+    ]);
     const list = await configErrorLines('- source\n');
     expect(list.lines).toEqual([
       `${list.file}:1: the config must be a mapping with keys from: source, destination, streams, websites, state (got a list)`,
@@ -169,7 +173,9 @@ describe('loadConfig: YAML and file problems', () => {
   });
 
   it('explains an unquoted ${VAR} inside a flow mapping', async () => {
-    const { file, lines } = await configErrorLines('source: { base_url: https://api.example.com, api_key: ${AIVIS_API_KEY} }\n');
+    const { file, lines } = await configErrorLines(
+      'source: { base_url: https://api.example.com, api_key: ${AIVIS_API_KEY} }\n',
+    );
     expect(lines).toEqual([
       `${file}:1:56: YAML syntax error: Unexpected flow-map-start at node end; inside { } or [ ] a \${VAR} value must be quoted: "\${VAR}"`,
     ]);
@@ -177,8 +183,16 @@ describe('loadConfig: YAML and file problems', () => {
 
   it('stops a YAML alias bomb with a config error (exit 2), not a crash', async () => {
     const levels = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const bomb = levels.map((name, i) => `${name}: &${name} [${Array(9).fill(i === 0 ? '"lol"' : `*${levels[i - 1]}`).join(', ')}]`);
-    const { file, lines } = await configErrorLines([...bomb, 'source:', '  base_url: https://api.example.com', '  api_key: ${AIVIS_API_KEY}', ''].join('\n'), env);
+    const bomb = levels.map(
+      (name, i) =>
+        `${name}: &${name} [${Array(9)
+          .fill(i === 0 ? '"lol"' : `*${levels[i - 1]}`)
+          .join(', ')}]`,
+    );
+    const { file, lines } = await configErrorLines(
+      [...bomb, 'source:', '  base_url: https://api.example.com', '  api_key: ${AIVIS_API_KEY}', ''].join('\n'),
+      env,
+    );
     expect(lines).toEqual([
       `${file}: its YAML aliases (*name) expand more than 100 times, the shape of a resource exhaustion ("billion laughs") attack; write the values out instead of nesting aliases`,
     ]);
@@ -186,9 +200,13 @@ describe('loadConfig: YAML and file problems', () => {
 
   it('names a config file that cannot be read, and a missing path', async () => {
     await expect(loadConfig('/nonexistent/aivis/config.yaml', env)).rejects.toThrow(
-      new ConfigError('config file /nonexistent/aivis/config.yaml cannot be read (no such file); pass --config FILE or set AIVIS_CONFIG'),
+      new ConfigError(
+        'config file /nonexistent/aivis/config.yaml cannot be read (no such file); pass --config FILE or set AIVIS_CONFIG',
+      ),
     );
-    await expect(loadConfig(undefined, env)).rejects.toThrow(new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG'));
+    await expect(loadConfig(undefined, env)).rejects.toThrow(
+      new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG'),
+    );
   });
 });
 

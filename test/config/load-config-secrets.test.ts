@@ -65,7 +65,10 @@ describe('loadConfig: secrets are never read from the YAML text', () => {
   });
 
   it('refuses a Postgres URL with a literal password, in the userinfo or the query', async () => {
-    for (const url of ['postgres://aivis:pg%40pass-1@db:5432/warehouse', 'postgres://db/warehouse?user=aivis&password=pg-pass-2']) {
+    for (const url of [
+      'postgres://aivis:pg%40pass-1@db:5432/warehouse',
+      'postgres://db/warehouse?user=aivis&password=pg-pass-2',
+    ]) {
       const { file, lines } = await configErrorLines(
         yaml`
           source:
@@ -94,13 +97,16 @@ describe('loadConfig: secrets are never read from the YAML text', () => {
         url: postgres://aivis:\${PGPASSWORD}@db:5432/warehouse
     `);
     const { config } = await loadConfig(file, { AIVIS_API_KEY: API_KEY, PGPASSWORD: 'p%2Fg-secret' });
-    expect(config.destination).toEqual({ type: 'postgres', url: 'postgres://aivis:p%2Fg-secret@db:5432/warehouse', schema: 'aivis' });
+    expect(config.destination).toEqual({
+      type: 'postgres',
+      url: 'postgres://aivis:p%2Fg-secret@db:5432/warehouse',
+      schema: 'aivis',
+    });
     expect(redact('p%2Fg-secret p/g-secret')).toBe('[REDACTED] [REDACTED]');
   });
 });
 
 describe('loadConfig: a secret made of digits stays text', () => {
-
   it('keeps the key and the passphrase as written (leading zeros too) and registers them', async () => {
     const file = await writeConfig(snowflake());
     const loaded = await loadConfig(file, { AIVIS_API_KEY: '0012345678', SNOWFLAKE_KEY_PASSPHRASE: '00482913' });
@@ -110,8 +116,13 @@ describe('loadConfig: a secret made of digits stays text', () => {
   });
 
   it('never prints it in an error about another key', async () => {
-    const { file, lines } = await configErrorLines(snowflake('streams: { mention: {} }'), { AIVIS_API_KEY: '0012345678', SNOWFLAKE_KEY_PASSPHRASE: '00482913' });
-    expect(lines).toEqual([`${file}:12: unknown key "mention" in streams, did you mean "mentions"? (allowed: websites, analytics, analytics_history, mentions, citations)`]);
+    const { file, lines } = await configErrorLines(snowflake('streams: { mention: {} }'), {
+      AIVIS_API_KEY: '0012345678',
+      SNOWFLAKE_KEY_PASSPHRASE: '00482913',
+    });
+    expect(lines).toEqual([
+      `${file}:12: unknown key "mention" in streams, did you mean "mentions"? (allowed: websites, analytics, analytics_history, mentions, citations)`,
+    ]);
   });
 
   it('types a ${VAR} of digits under any other key as a number', async () => {
@@ -185,7 +196,9 @@ describe('loadConfig: every secret is registered for redaction', () => {
       `,
       { AIVIS_API_KEY: ' \n' },
     );
-    expect(blank.lines).toEqual([`${blank.file}:3: source.api_key refers to \${AIVIS_API_KEY}, which is set but empty`]);
+    expect(blank.lines).toEqual([
+      `${blank.file}:3: source.api_key refers to \${AIVIS_API_KEY}, which is set but empty`,
+    ]);
   });
 
   it('redacts the key wherever a mistake puts it, even in a value quoted back', async () => {
@@ -197,7 +210,9 @@ describe('loadConfig: every secret is registered for redaction', () => {
       `,
       { AIVIS_API_KEY: API_KEY },
     );
-    expect(lines).toEqual([`${file}:2: source.base_url must be an http(s) URL such as https://api.example.com (got "[REDACTED]")`]);
+    expect(lines).toEqual([
+      `${file}:2: source.base_url must be an http(s) URL such as https://api.example.com (got "[REDACTED]")`,
+    ]);
   });
 });
 

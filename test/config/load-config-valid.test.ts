@@ -50,7 +50,12 @@ describe('loadConfig: minimal config per destination', () => {
       destination: { type: bigquery, project: my-gcp-project }
     `);
     const { config } = await loadConfig(file, env);
-    expect(config.destination).toEqual({ type: 'bigquery', project: 'my-gcp-project', dataset: 'aivis', location: 'US' });
+    expect(config.destination).toEqual({
+      type: 'bigquery',
+      project: 'my-gcp-project',
+      dataset: 'aivis',
+      location: 'US',
+    });
   });
 
   it('snowflake: password from the environment, schema defaults to AIVIS', async () => {

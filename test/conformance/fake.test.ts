@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { stateTable } from '../../src/tables/index.ts';
-import { createFakeDestination, createFakeStore, type FakeDestination, type FakeStore } from '../support/fake-destination.ts';
+import {
+  createFakeDestination,
+  createFakeStore,
+  type FakeDestination,
+  type FakeStore,
+} from '../support/fake-destination.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from './fixtures.ts';
 import { normalizeRow } from './normalize.ts';
 import { runConformanceSuite } from './suite.ts';

@@ -31,7 +31,10 @@ export const pairsTable: TableSpec = {
 };
 
 /** A kinds row with every nullable column NULL except those given. */
-export function kindsRow(id: string, values: Partial<Record<'s' | 'i' | 'f' | 'b' | 't' | 'j', Row[string]>> = {}): Row {
+export function kindsRow(
+  id: string,
+  values: Partial<Record<'s' | 'i' | 'f' | 'b' | 't' | 'j', Row[string]>> = {},
+): Row {
   return { id, s: null, i: null, f: null, b: null, t: null, j: null, ...values };
 }
 
@@ -39,7 +42,12 @@ export function flushOf(table: TableSpec, rows: readonly Row[], state: readonly 
   return { tables: [{ table, rows }], state };
 }
 
-export function stateEntry(stream: string, scope: string, frontier: string | null, cursor: string | null = null): StateEntry {
+export function stateEntry(
+  stream: string,
+  scope: string,
+  frontier: string | null,
+  cursor: string | null = null,
+): StateEntry {
   return {
     stream,
     scope,

@@ -21,7 +21,12 @@ export function uniqueSchema(topic: string): string {
 }
 
 /** Declares `<topic>: <name>`, skipped with the target's reason when it lists one. */
-export function conformanceTest(target: ConformanceTarget, topic: string, name: string, body: (h: Harness) => Promise<void>): void {
+export function conformanceTest(
+  target: ConformanceTarget,
+  topic: string,
+  name: string,
+  body: (h: Harness) => Promise<void>,
+): void {
   const title = `${topic}: ${name}`;
   const reason = target.skip?.[title];
   if (reason) {
@@ -54,7 +59,10 @@ export function conformanceTest(target: ConformanceTarget, topic: string, name: 
 
 /** The logical form of rows as written, for `toEqual` against what the destination returns. */
 export function expected(table: TableSpec, rows: readonly Record<string, unknown>[]): LogicalRow[] {
-  return sortByKey(table, rows.map((r) => normalizeRow(table, r)));
+  return sortByKey(
+    table,
+    rows.map((r) => normalizeRow(table, r)),
+  );
 }
 
 function sortByKey(table: TableSpec, rows: LogicalRow[]): LogicalRow[] {

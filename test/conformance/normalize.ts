@@ -43,7 +43,14 @@ export function normalizeTimestamp(text: string): string {
   const m = TIMESTAMP.exec(text.trim());
   if (!m) throw new Error(`not a timestamp: ${JSON.stringify(text)}`);
   const [, date, time, fraction = '', zone = 'Z'] = m;
-  const offset = zone.toUpperCase() === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const offset =
+    zone.toUpperCase() === 'Z'
+      ? 'Z'
+      : zone.length === 3
+        ? `${zone}:00`
+        : zone.includes(':')
+          ? zone
+          : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   const seconds = new Date(`${date}T${time}${offset}`).toISOString().slice(0, 19);
   return `${seconds}.${fraction.padEnd(6, '0').slice(0, 6)}Z`;
 }

@@ -33,7 +33,12 @@ beforeAll(async () => {
       credential_source: { file: path.join(dir, 'subject-token') },
     }),
   );
-  env = { ...process.env, GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'adc.json'), AIVIS_TEST_API_KEY: sandbox.apiKey, AIVIS_CONFIG: '' };
+  env = {
+    ...process.env,
+    GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'adc.json'),
+    AIVIS_TEST_API_KEY: sandbox.apiKey,
+    AIVIS_CONFIG: '',
+  };
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -62,7 +67,10 @@ async function config(dataset: string): Promise<string> {
 }
 
 async function aivis(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -101,10 +109,18 @@ describe('aivis with a BigQuery destination', () => {
 
   it('sync loads every website and reports the warehouse jobs; the key never shows', async () => {
     const { code, stdout, stderr } = await aivis('sync', '--config', await config('cli_sync'));
-    expect({ code, stderr: stderr.split('\n').filter((l) => /"level":"(warn|error)"/.test(l)) }).toEqual({ code: 0, stderr: [] });
+    expect({ code, stderr: stderr.split('\n').filter((l) => /"level":"(warn|error)"/.test(l)) }).toEqual({
+      code: 0,
+      stderr: [],
+    });
     expect(stdout).toMatch(/\n {2}bigquery {2}\d+ flushes, \d+ warehouse jobs, \d+ bytes processed/);
     expect(stdout + stderr).not.toContain(sandbox.apiKey);
     const { rows } = await standIn.engine.query('SELECT id FROM `aivis-test.cli_sync.websites` ORDER BY id');
-    expect(rows.map((r) => r.f[0]!.v)).toEqual(sandbox.truth.websites().map((w) => w.id as string).sort());
+    expect(rows.map((r) => r.f[0]!.v)).toEqual(
+      sandbox.truth
+        .websites()
+        .map((w) => w.id as string)
+        .sort(),
+    );
   });
 });

@@ -39,7 +39,9 @@ afterEach(async () => {
 });
 afterAll(() => standIn?.close());
 
-async function destination(options: { dataset?: string; now?: () => Date } = {}): Promise<{ d: Destination; dataset: string }> {
+async function destination(
+  options: { dataset?: string; now?: () => Date } = {},
+): Promise<{ d: Destination; dataset: string }> {
   const dataset = options.dataset ?? `bq_${++datasets}`;
   const d = createBigqueryDestination(
     { type: 'bigquery', project: standIn.projectId, dataset, location: 'EU', api_endpoint: standIn.url },
@@ -50,7 +52,8 @@ async function destination(options: { dataset?: string; now?: () => Date } = {})
   return { d, dataset };
 }
 
-const tablesOf = (dataset: string) => [...standIn.engine.tables.keys()].filter((k) => k.startsWith(`${dataset}.`)).map((k) => k.slice(dataset.length + 1));
+const tablesOf = (dataset: string) =>
+  [...standIn.engine.tables.keys()].filter((k) => k.startsWith(`${dataset}.`)).map((k) => k.slice(dataset.length + 1));
 
 describe('BigQuery destination: check', () => {
   it('passes on a writable dataset, creating it in the configured location, and leaves no probe table', async () => {
@@ -63,13 +66,19 @@ describe('BigQuery destination: check', () => {
   it('refuses a dataset in another location than the configured one', async () => {
     await standIn.engine.createDataset('in_us', 'US');
     const { d } = await destination({ dataset: 'in_us' });
-    await expect(d.check()).rejects.toThrow('BigQuery dataset aivis-test:in_us is in location US, but destination.location is EU: set location: US');
+    await expect(d.check()).rejects.toThrow(
+      'BigQuery dataset aivis-test:in_us is in location US, but destination.location is EU: set location: US',
+    );
   });
 
   it('names the missing table permission and the role that grants it', async () => {
     const { d, dataset } = await destination();
     standIn.deny('bigquery.tables.create');
-    await expect(d.check()).rejects.toThrow(new RegExp(`^BigQuery create table ${dataset}\\._aivis_check_\\w+: permission denied: bigquery\\.tables\\.create on dataset ${dataset}: grant roles/bigquery\\.dataEditor$`));
+    await expect(d.check()).rejects.toThrow(
+      new RegExp(
+        `^BigQuery create table ${dataset}\\._aivis_check_\\w+: permission denied: bigquery\\.tables\\.create on dataset ${dataset}: grant roles/bigquery\\.dataEditor$`,
+      ),
+    );
   });
 
   it('names the missing job permission on the project', async () => {
@@ -77,7 +86,9 @@ describe('BigQuery destination: check', () => {
     standIn.deny('bigquery.jobs.create');
     const failure = d.check();
     await expect(failure).rejects.toBeInstanceOf(DestinationError);
-    await expect(failure).rejects.toThrow(/: permission denied: bigquery\.jobs\.create on project aivis-test: grant roles\/bigquery\.jobUser on the project$/);
+    await expect(failure).rejects.toThrow(
+      /: permission denied: bigquery\.jobs\.create on project aivis-test: grant roles\/bigquery\.jobUser on the project$/,
+    );
   });
 });
 
@@ -86,10 +97,20 @@ describe('BigQuery destination: loading', () => {
     const { d, dataset } = await destination();
     await d.ensureTables([...ENGINE_TABLES, kindsTable]);
     const before = standIn.jobs.length;
-    const result = await d.commit(flushOf(kindsTable, [kindsRow('r1', { i: 1 }), kindsRow('r1', { i: 2 }), kindsRow('r2')], [stateEntry('mentions', 'web_1', 'f1')]));
-    const jobs = standIn.jobs.slice(before).map((j) =>
-      j.configuration.load ? `load ${j.configuration.load.destinationTable.tableId.replace(/_[0-9a-f]{32}$/, '')}` : j.configuration.query!.query.split('\n')[0]!.replace(/_[0-9a-f]{32}/, ''),
+    const result = await d.commit(
+      flushOf(
+        kindsTable,
+        [kindsRow('r1', { i: 1 }), kindsRow('r1', { i: 2 }), kindsRow('r2')],
+        [stateEntry('mentions', 'web_1', 'f1')],
+      ),
     );
+    const jobs = standIn.jobs
+      .slice(before)
+      .map((j) =>
+        j.configuration.load
+          ? `load ${j.configuration.load.destinationTable.tableId.replace(/_[0-9a-f]{32}$/, '')}`
+          : j.configuration.query!.query.split('\n')[0]!.replace(/_[0-9a-f]{32}/, ''),
+      );
     expect(jobs).toEqual([
       `load _aivis_stage_${kindsTable.name}`,
       `MERGE INTO \`aivis-test.${dataset}.${kindsTable.name}\` AS T`,
@@ -104,10 +125,19 @@ describe('BigQuery destination: loading', () => {
   it('JSON comes back as BigQuery writes its JSON type: members by key, integers exact to 2^64, other numbers as FLOAT64', async () => {
     const { d, dataset } = await destination();
     await d.ensureTables([kindsTable]);
-    const written = '{"z":1,"a":{"y":[1.50,2e0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":123456789012345678901,"tiny":1e-7,"s":"\\u00e9\\/","a":"second a"}';
+    const written =
+      '{"z":1,"a":{"y":[1.50,2e0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":123456789012345678901,"tiny":1e-7,"s":"\\u00e9\\/","a":"second a"}';
     await d.commit(flushOf(kindsTable, [kindsRow('r1', { j: written })]));
     const { rows } = await standIn.engine.query(`SELECT j FROM \`aivis-test.${dataset}.${kindsTable.name}\``);
-    expect(rows).toEqual([{ f: [{ v: '{"a":{"y":[1.5,2.0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":1.2345678901234568e+20,"s":"é/","tiny":1e-07,"z":1}' }] }]);
+    expect(rows).toEqual([
+      {
+        f: [
+          {
+            v: '{"a":{"y":[1.5,2.0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":1.2345678901234568e+20,"s":"é/","tiny":1e-07,"z":1}',
+          },
+        ],
+      },
+    ]);
   });
 
   it('a staging table the run cannot drop expires on its own a day later', async () => {
@@ -118,7 +148,9 @@ describe('BigQuery destination: loading', () => {
     await d.commit(flushOf(kindsTable, [kindsRow('r1')]));
     const leftovers = tablesOf(dataset).filter((t) => t.startsWith('_aivis_stage_'));
     expect(leftovers).toHaveLength(1);
-    expect(standIn.engine.tables.get(`${dataset}.${leftovers[0]}`)?.expirationTime).toBe(String(now.getTime() + 24 * 3_600_000));
+    expect(standIn.engine.tables.get(`${dataset}.${leftovers[0]}`)?.expirationTime).toBe(
+      String(now.getTime() + 24 * 3_600_000),
+    );
   });
 
   it('creates evidence tables partitioned by day of observed_at and clustered by website', async () => {
@@ -127,7 +159,11 @@ describe('BigQuery destination: loading', () => {
     const table = standIn.engine.tables.get(`${dataset}.mentions`)!;
     expect(table.timePartitioning).toEqual({ type: 'DAY', field: 'observed_at' });
     expect(table.clustering).toEqual({ fields: ['website_id', 'analysis_id'] });
-    expect(table.schema.fields.find((f) => f.name === 'mention_spans')).toEqual({ name: 'mention_spans', type: 'JSON', mode: 'REQUIRED' });
+    expect(table.schema.fields.find((f) => f.name === 'mention_spans')).toEqual({
+      name: 'mention_spans',
+      type: 'JSON',
+      mode: 'REQUIRED',
+    });
   });
 });
 
@@ -160,7 +196,11 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
     _raw: `{"id":"${id}"}`,
   });
   const rowsOf = async (dataset: string, table: string) =>
-    (await standIn.engine.query(`SELECT id, observed_at FROM \`aivis-test.${dataset}.${table}\` ORDER BY id, observed_at`)).rows.map((r) => r.f.map((c) => c.v));
+    (
+      await standIn.engine.query(
+        `SELECT id, observed_at FROM \`aivis-test.${dataset}.${table}\` ORDER BY id, observed_at`,
+      )
+    ).rows.map((r) => r.f.map((c) => c.v));
   const micros = (iso: string) => String(BigInt(Date.parse(iso)) * 1000n);
   /** Ten days of 2025, 2 MB a day, written straight into the stand-in. */
   const addHistory = (dataset: string, firstDay: number) =>
@@ -174,13 +214,25 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
     const { d, dataset } = await destination();
     await d.ensureTables([mentionsTable]);
     await addHistory(dataset, 0);
-    const small = await d.commit(flushOf(mentionsTable, [mention('men_a', '2026-03-01T10:00:00.000000Z'), mention('men_b', '2026-03-01T11:00:00.000000Z')]));
+    const small = await d.commit(
+      flushOf(mentionsTable, [
+        mention('men_a', '2026-03-01T10:00:00.000000Z'),
+        mention('men_b', '2026-03-01T11:00:00.000000Z'),
+      ]),
+    );
     for (let first = 10; first < 100; first += 10) await addHistory(dataset, first);
-    const large = await d.commit(flushOf(mentionsTable, [mention('men_c', '2026-03-02T10:00:00.000000Z'), mention('men_a', '2026-03-01T10:00:00.000000Z', 'seen again')]));
+    const large = await d.commit(
+      flushOf(mentionsTable, [
+        mention('men_c', '2026-03-02T10:00:00.000000Z'),
+        mention('men_a', '2026-03-01T10:00:00.000000Z', 'seen again'),
+      ]),
+    );
     // The key query and the MERGE, each over the staging table and a few small partitions: BigQuery's minimum.
     expect(small.bytesProcessed).toBe(4 * MINIMUM_PER_TABLE);
     expect(large.bytesProcessed).toBe(small.bytesProcessed);
-    expect(await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !id!.startsWith('men_old_')))).toEqual([
+    expect(
+      await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !id!.startsWith('men_old_'))),
+    ).toEqual([
       ['men_a', micros('2026-03-01T10:00:00Z')],
       ['men_b', micros('2026-03-01T11:00:00Z')],
       ['men_c', micros('2026-03-02T10:00:00Z')],
@@ -190,9 +242,19 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
   it('a staged row whose key is stored under another day is updated there, never inserted twice', async () => {
     const { d, dataset } = await destination();
     await d.ensureTables([mentionsTable]);
-    await d.commit(flushOf(mentionsTable, [mention('men_moved', '2026-01-05T10:00:00.000000Z'), mention('men_kept', '2026-01-05T11:00:00.000000Z')]));
+    await d.commit(
+      flushOf(mentionsTable, [
+        mention('men_moved', '2026-01-05T10:00:00.000000Z'),
+        mention('men_kept', '2026-01-05T11:00:00.000000Z'),
+      ]),
+    );
     // The API moved men_moved to another day: the flush's partitions no longer hold its row.
-    await d.commit(flushOf(mentionsTable, [mention('men_moved', '2026-03-01T09:00:00.000000Z', 'moved'), mention('men_new', '2026-03-01T10:00:00.000000Z')]));
+    await d.commit(
+      flushOf(mentionsTable, [
+        mention('men_moved', '2026-03-01T09:00:00.000000Z', 'moved'),
+        mention('men_new', '2026-03-01T10:00:00.000000Z'),
+      ]),
+    );
     expect(await rowsOf(dataset, 'mentions')).toEqual([
       ['men_kept', micros('2026-01-05T11:00:00Z')],
       ['men_moved', micros('2026-03-01T09:00:00Z')],
@@ -203,8 +265,20 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
   it('matches rows without a partition value (NULL observed_at) in the NULL partition, and keys moving in or out of it', async () => {
     const { d, dataset } = await destination();
     await d.ensureTables([citationsTable]);
-    await d.commit(flushOf(citationsTable, [citation('cit_null', null), citation('cit_dated', '2026-01-05T10:00:00.000000Z'), citation('cit_undated', '2026-01-06T10:00:00.000000Z')]));
-    await d.commit(flushOf(citationsTable, [citation('cit_null', null), citation('cit_dated', null), citation('cit_undated', '2026-03-01T10:00:00.000000Z')]));
+    await d.commit(
+      flushOf(citationsTable, [
+        citation('cit_null', null),
+        citation('cit_dated', '2026-01-05T10:00:00.000000Z'),
+        citation('cit_undated', '2026-01-06T10:00:00.000000Z'),
+      ]),
+    );
+    await d.commit(
+      flushOf(citationsTable, [
+        citation('cit_null', null),
+        citation('cit_dated', null),
+        citation('cit_undated', '2026-03-01T10:00:00.000000Z'),
+      ]),
+    );
     await d.commit(flushOf(citationsTable, [citation('cit_null', '2026-03-02T10:00:00.000000Z')]));
     expect(await rowsOf(dataset, 'citations')).toEqual([
       ['cit_dated', null],
@@ -238,7 +312,9 @@ describe('BigQuery destination: lease lock', () => {
     await expect(crashed.commit(flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
       `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
     );
-    const written = await standIn.engine.query(`SELECT COUNT(*) AS n FROM \`aivis-test.${dataset}.${kindsTable.name}\``);
+    const written = await standIn.engine.query(
+      `SELECT COUNT(*) AS n FROM \`aivis-test.${dataset}.${kindsTable.name}\``,
+    );
     expect(written.rows).toEqual([{ f: [{ v: '0' }] }]);
     await lock.release();
   });
@@ -265,11 +341,16 @@ describe('BigQuery destination: racing runs', () => {
   it('of two runs taking the lock at once, exactly one gets it', async () => {
     const { d: first, dataset } = await destination();
     const { d: second } = await destination({ dataset });
-    const outcomes = await Promise.allSettled([first.acquireLock(owner('run-a', 1)), second.acquireLock(owner('run-b', 2))]);
+    const outcomes = await Promise.allSettled([
+      first.acquireLock(owner('run-a', 1)),
+      second.acquireLock(owner('run-b', 2)),
+    ]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refusal = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(refusal.reason).toBeInstanceOf(LockHeldError);
-    await (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ release(): Promise<void> }>).value.release();
+    await (
+      outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<{ release(): Promise<void> }>
+    ).value.release();
     const { rows } = await standIn.engine.query(`SELECT COUNT(*) FROM \`aivis-test.${dataset}._aivis_lock\``);
     expect(rows).toEqual([{ f: [{ v: '1' }] }]);
   });
@@ -278,14 +359,19 @@ describe('BigQuery destination: racing runs', () => {
     const { d, dataset } = await destination();
     await d.ensureTables([]);
     // As 0.1 made it: through the tables API, empty, its row left to a separate INSERT.
-    await standIn.engine.createTable(dataset, { tableReference: { projectId: standIn.projectId, datasetId: dataset, tableId: '_aivis_lock' }, schema: { fields: leaseLockTable.columns.map(targetField) } });
+    await standIn.engine.createTable(dataset, {
+      tableReference: { projectId: standIn.projectId, datasetId: dataset, tableId: '_aivis_lock' },
+      schema: { fields: leaseLockTable.columns.map(targetField) },
+    });
     const lock = await d.acquireLock(owner('run-1', 1));
     // 0.1's racing INSERTs could leave an ended lease beside the live one.
     await standIn.engine.query(
       `INSERT INTO \`aivis-test.${dataset}._aivis_lock\` (name, run_id, host, pid, started_at, expires_at) VALUES ('sync', '', '', 0, '', TIMESTAMP '1970-01-01 00:00:00+00')`,
     );
     const { d: other } = await destination({ dataset });
-    await expect(other.acquireLock(owner('run-2', 2))).rejects.toThrow(`another aivis run holds the lock on schema "${dataset}": run run-1 on conformance-host pid 1 since `);
+    await expect(other.acquireLock(owner('run-2', 2))).rejects.toThrow(
+      `another aivis run holds the lock on schema "${dataset}": run run-1 on conformance-host pid 1 since `,
+    );
     await lock.release();
     const next = await other.acquireLock(owner('run-2', 2));
     const { rows } = await standIn.engine.query(`SELECT run_id FROM \`aivis-test.${dataset}._aivis_lock\``);
@@ -294,7 +380,10 @@ describe('BigQuery destination: racing runs', () => {
   });
 
   /** The statement that first writes the lock row (an INSERT does not conflict with anything in BigQuery). */
-  const writesLockRow = (job: BigqueryStandIn['jobs'][number]) => /^(INSERT INTO|CREATE TABLE IF NOT EXISTS) `aivis-test\.\w+\._aivis_lock`/.test(job.configuration.query?.query ?? '');
+  const writesLockRow = (job: BigqueryStandIn['jobs'][number]) =>
+    /^(INSERT INTO|CREATE TABLE IF NOT EXISTS) `aivis-test\.\w+\._aivis_lock`/.test(
+      job.configuration.query?.query ?? '',
+    );
 
   it('a first run whose lock-row write is overtaken by another first run is refused with exit 1, naming the winner', async () => {
     const { d: late, dataset } = await destination();
@@ -313,7 +402,9 @@ describe('BigQuery destination: racing runs', () => {
     expect(refusal).toBeInstanceOf(LockHeldError);
     expect((refusal as LockHeldError).exitCode).toBe(1);
     expect((refusal as Error).message).toMatch(
-      new RegExp(`^another aivis run holds the lock on schema "${dataset}": run run-early on conformance-host pid 1 since 2026-03-01T12:00:00\\.000Z \\(lease ends `),
+      new RegExp(
+        `^another aivis run holds the lock on schema "${dataset}": run run-early on conformance-host pid 1 since 2026-03-01T12:00:00\\.000Z \\(lease ends `,
+      ),
     );
     await earlyLock.release();
   });
@@ -333,7 +424,8 @@ describe('BigQuery destination: racing runs', () => {
       const first = await open('run-first', 1);
       const second = await open('run-second', 2);
       await (await first()).release();
-      const takesLock = (job: BigqueryStandIn['jobs'][number]) => /^UPDATE `aivis-test\.racing\._aivis_lock`\nSET run_id/.test(job.configuration.query?.query ?? '');
+      const takesLock = (job: BigqueryStandIn['jobs'][number]) =>
+        /^UPDATE `aivis-test\.racing\._aivis_lock`\nSET run_id/.test(job.configuration.query?.query ?? '');
       const held = strict.hold(takesLock);
       const firstLock = first();
       await held.reached;
@@ -349,8 +441,16 @@ describe('BigQuery destination: racing runs', () => {
       const refusal = await secondLock;
       expect(refusal).toBeInstanceOf(LockHeldError);
       expect((refusal as LockHeldError).exitCode).toBe(1);
-      expect((refusal as Error).message).toMatch(/^another aivis run holds the lock on schema "racing": run run-first on conformance-host pid 1 since /);
-      expect(strict.jobs.some((job) => job.status.errorResult?.message === 'Could not serialize access to table aivis-test:racing._aivis_lock due to concurrent update')).toBe(true);
+      expect((refusal as Error).message).toMatch(
+        /^another aivis run holds the lock on schema "racing": run run-first on conformance-host pid 1 since /,
+      );
+      expect(
+        strict.jobs.some(
+          (job) =>
+            job.status.errorResult?.message ===
+            'Could not serialize access to table aivis-test:racing._aivis_lock due to concurrent update',
+        ),
+      ).toBe(true);
       await lock.release();
     } finally {
       for (const d of opened.splice(0)) await d.close();
@@ -374,7 +474,9 @@ describe('BigQuery destination: close', () => {
  * A fresh process: which Google modules are resolved before and after `open()`, and what
  * `METADATA_SERVER_DETECTION` ends up as, for the credentials in `env`.
  */
-async function lazyLoadProbe(env: NodeJS.ProcessEnv): Promise<{ before: string[]; after: string[]; detection: string | null }> {
+async function lazyLoadProbe(
+  env: NodeJS.ProcessEnv,
+): Promise<{ before: string[]; after: string[]; detection: string | null }> {
   const script = `
     import { registerHooks } from 'node:module';
     const seen = new Set();
@@ -391,7 +493,11 @@ async function lazyLoadProbe(env: NodeJS.ProcessEnv): Promise<{ before: string[]
     console.log(JSON.stringify({ before, after: [...seen].sort(), detection: process.env.METADATA_SERVER_DETECTION ?? null }));
   `;
   const { METADATA_SERVER_DETECTION: _ignored, GOOGLE_APPLICATION_CREDENTIALS: _alsoIgnored, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script],
+    { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -404,7 +510,10 @@ async function lazyLoadProbe(env: NodeJS.ProcessEnv): Promise<{ before: string[]
 describe('BigQuery SDK loading', () => {
   it('loads the SDK only when the destination opens, and turns the metadata probe off when ADC names a file', async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'aivis-gcloud-'));
-    const withFile = await lazyLoadProbe({ CLOUDSDK_CONFIG: empty, GOOGLE_APPLICATION_CREDENTIALS: path.join(empty, 'adc.json') });
+    const withFile = await lazyLoadProbe({
+      CLOUDSDK_CONFIG: empty,
+      GOOGLE_APPLICATION_CREDENTIALS: path.join(empty, 'adc.json'),
+    });
     expect(withFile.before).toEqual([]);
     expect(withFile.after).toEqual(expect.arrayContaining(['@google-cloud/bigquery', 'google-auth-library']));
     expect(withFile.detection).toBe('none');
@@ -418,8 +527,16 @@ describe('BigQuery credentials', () => {
   it('keeps google-auth-library off the metadata server unless ADC has nothing else to use', async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'aivis-gcloud-'));
     const config = { type: 'bigquery' as const, project: 'p', dataset: 'aivis', location: 'US' };
-    expect(credentialsAvoidMetadataServer({ ...config, key_file: '/secrets/sa.json' }, { CLOUDSDK_CONFIG: empty }, false)).toBe(true);
-    expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty, GOOGLE_APPLICATION_CREDENTIALS: '/x.json' }, false)).toBe(true);
+    expect(
+      credentialsAvoidMetadataServer({ ...config, key_file: '/secrets/sa.json' }, { CLOUDSDK_CONFIG: empty }, false),
+    ).toBe(true);
+    expect(
+      credentialsAvoidMetadataServer(
+        config,
+        { CLOUDSDK_CONFIG: empty, GOOGLE_APPLICATION_CREDENTIALS: '/x.json' },
+        false,
+      ),
+    ).toBe(true);
     expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty }, true)).toBe(true);
     // Nothing on disk: on GCE/GKE the metadata server is how ADC finds the workload's identity.
     expect(credentialsAvoidMetadataServer(config, { CLOUDSDK_CONFIG: empty }, false)).toBe(false);
@@ -428,11 +545,24 @@ describe('BigQuery credentials', () => {
   it('turns a service-account key_file into a JWT client without a console warning, and registers its private key as a secret', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-sa-'));
     const file = path.join(dir, 'sa.json');
-    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    await writeFile(file, JSON.stringify({ type: 'service_account', client_email: 'aivis@p.iam.gserviceaccount.com', private_key: key, private_key_id: 'k1' }));
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    await writeFile(
+      file,
+      JSON.stringify({
+        type: 'service_account',
+        client_email: 'aivis@p.iam.gserviceaccount.com',
+        private_key: key,
+        private_key_id: 'k1',
+      }),
+    );
     const warn = vi.spyOn(console, 'warn');
     const client = (await keyFileAuthClient(file)) as { email: string; scopes: string[] };
-    expect({ email: client.email, scopes: client.scopes }).toEqual({ email: 'aivis@p.iam.gserviceaccount.com', scopes: ['https://www.googleapis.com/auth/bigquery'] });
+    expect({ email: client.email, scopes: client.scopes }).toEqual({
+      email: 'aivis@p.iam.gserviceaccount.com',
+      scopes: ['https://www.googleapis.com/auth/bigquery'],
+    });
     expect(warn).not.toHaveBeenCalled();
     expect(redact(`oops ${key}`)).toBe('oops [REDACTED]');
   });
@@ -442,7 +572,9 @@ describe('BigQuery credentials', () => {
     const user = path.join(dir, 'adc.json');
     await writeFile(user, JSON.stringify({ type: 'authorized_user', client_id: 'x', refresh_token: 'y' }));
     await expect(keyFileAuthClient(path.join(dir, 'missing.json'))).rejects.toThrow(
-      new ConfigError(`destination.key_file ${path.join(dir, 'missing.json')}: cannot read a service-account key (no such file)`),
+      new ConfigError(
+        `destination.key_file ${path.join(dir, 'missing.json')}: cannot read a service-account key (no such file)`,
+      ),
     );
     await expect(keyFileAuthClient(user)).rejects.toThrow(
       `destination.key_file ${user}: not a service-account key (type "authorized_user"); for other credentials leave key_file out and use Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS)`,

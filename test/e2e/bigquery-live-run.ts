@@ -22,11 +22,17 @@ const other = createBigqueryDestination(config, { logger: silentLogger });
 const admin = new BigQuery({ projectId: project, location, ...(keyFile ? { keyFilename: keyFile } : {}) });
 try {
   await exerciseLiveDestination(destination, other, async () => {
-    const [rows] = await admin.query({ query: `SELECT id, CAST(i AS STRING) AS i, TO_JSON_STRING(j) AS j, FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', t) AS t FROM \`${project}.${dataset}.${kindsTable.name}\``, location });
+    const [rows] = await admin.query({
+      query: `SELECT id, CAST(i AS STRING) AS i, TO_JSON_STRING(j) AS j, FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', t) AS t FROM \`${project}.${dataset}.${kindsTable.name}\``,
+      location,
+    });
     return rows as unknown[];
   });
 } finally {
   await destination.close();
   await other.close();
-  await admin.dataset(dataset).delete({ force: true }).catch(() => undefined);
+  await admin
+    .dataset(dataset)
+    .delete({ force: true })
+    .catch(() => undefined);
 }

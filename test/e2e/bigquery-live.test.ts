@@ -13,17 +13,37 @@ const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT;
 const credentials =
   process.env.AIVIS_TEST_BIGQUERY_KEY_FILE ??
   process.env.GOOGLE_APPLICATION_CREDENTIALS ??
-  [path.join(process.env.CLOUDSDK_CONFIG ?? path.join(os.homedir(), '.config', 'gcloud'), 'application_default_credentials.json')].find(existsSync);
-const missing = !project ? 'AIVIS_TEST_BIGQUERY_PROJECT is not set' : !credentials ? 'no BigQuery credentials (AIVIS_TEST_BIGQUERY_KEY_FILE, GOOGLE_APPLICATION_CREDENTIALS or gcloud ADC)' : undefined;
+  [
+    path.join(
+      process.env.CLOUDSDK_CONFIG ?? path.join(os.homedir(), '.config', 'gcloud'),
+      'application_default_credentials.json',
+    ),
+  ].find(existsSync);
+const missing = !project
+  ? 'AIVIS_TEST_BIGQUERY_PROJECT is not set'
+  : !credentials
+    ? 'no BigQuery credentials (AIVIS_TEST_BIGQUERY_KEY_FILE, GOOGLE_APPLICATION_CREDENTIALS or gcloud ADC)'
+    : undefined;
 
 describe('BigQuery live', () => {
-  it.skipIf(missing !== undefined)(`check, load, MERGE, state and lock on a throwaway dataset${missing ? ` (skipped: ${missing})` : ''}`, { timeout: 300_000 }, async () => {
-    const seen = await runLiveScript('test/e2e/bigquery-live-run.ts');
-    expect(seen.refused).toBe('refused');
-    expect(seen.rows).toEqual([{ id: 'r1', i: '9007199254740993', j: '{"a":[1,2]}', t: '2026-01-02T03:04:05.123456Z' }]);
-    expect((seen.result as { rowsWritten: unknown }).rowsWritten).toEqual({ conformance_kinds: 1 });
-    expect(seen.state).toEqual([
-      { stream: 'mentions', scope: 'web_1', state: { frontier: 'f1', cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:00:00.123456Z' },
-    ]);
-  });
+  it.skipIf(missing !== undefined)(
+    `check, load, MERGE, state and lock on a throwaway dataset${missing ? ` (skipped: ${missing})` : ''}`,
+    { timeout: 300_000 },
+    async () => {
+      const seen = await runLiveScript('test/e2e/bigquery-live-run.ts');
+      expect(seen.refused).toBe('refused');
+      expect(seen.rows).toEqual([
+        { id: 'r1', i: '9007199254740993', j: '{"a":[1,2]}', t: '2026-01-02T03:04:05.123456Z' },
+      ]);
+      expect((seen.result as { rowsWritten: unknown }).rowsWritten).toEqual({ conformance_kinds: 1 });
+      expect(seen.state).toEqual([
+        {
+          stream: 'mentions',
+          scope: 'web_1',
+          state: { frontier: 'f1', cursor: null, pending_upper_bound: null },
+          updatedAt: '2026-03-01T12:00:00.123456Z',
+        },
+      ]);
+    },
+  );
 });

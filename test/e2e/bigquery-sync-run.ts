@@ -26,15 +26,31 @@ export interface SyncTarget {
 export async function syncOnce(target: SyncTarget): Promise<RunSummary> {
   const config = configSchema.parse({
     source: { base_url: target.sandboxUrl, api_key: target.apiKey, requests_per_minute: 6000, max_retries: 0 },
-    destination: { type: 'bigquery', project: target.project, dataset: target.dataset, location: 'US', api_endpoint: target.bigqueryUrl },
+    destination: {
+      type: 'bigquery',
+      project: target.project,
+      dataset: target.dataset,
+      location: 'US',
+      api_endpoint: target.bigqueryUrl,
+    },
   });
   if (config.destination.type !== 'bigquery') throw new Error('unreachable');
   const offset = target.clockOffsetMs ?? 0;
-  const destination = createBigqueryDestination(config.destination, { logger: silentLogger, authClient: fakeAuthClient(), now: () => new Date(Date.now() + offset) });
+  const destination = createBigqueryDestination(config.destination, {
+    logger: silentLogger,
+    authClient: fakeAuthClient(),
+    now: () => new Date(Date.now() + offset),
+  });
   const client = createClient(config, target.apiKey, silentLogger);
   await destination.open();
   try {
-    return await runSync({ config, client, destination, stateStore: new DestinationStateStore(destination), logger: silentLogger });
+    return await runSync({
+      config,
+      client,
+      destination,
+      stateStore: new DestinationStateStore(destination),
+      logger: silentLogger,
+    });
   } finally {
     await destination.close();
     await client.close();

@@ -21,7 +21,13 @@ let target: SyncTarget;
 beforeAll(async () => {
   sandbox = await startSandbox({ requestsPerMinute: 0, websites: 5, seed: 7 });
   standIn = await startBigqueryStandIn();
-  target = { sandboxUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, bigqueryUrl: standIn.url, project: standIn.projectId, dataset: 'aivis_e2e' };
+  target = {
+    sandboxUrl: sandbox.baseUrl,
+    apiKey: sandbox.apiKey,
+    bigqueryUrl: standIn.url,
+    project: standIn.projectId,
+    dataset: 'aivis_e2e',
+  };
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -63,12 +69,15 @@ async function groupRaws(sql: string): Promise<Map<string, string[]>> {
  * What BigQuery returns for a record the API served: aivis stores the record as compact JSON
  * and BigQuery's JSON type writes the value back its own way (README, BigQuery, "`_raw`").
  */
-const asBigqueryReturnsIt = (records: Iterable<unknown>) => [...records].map((r) => bigqueryJson(JSON.stringify(r), 'round')).sort();
+const asBigqueryReturnsIt = (records: Iterable<unknown>) =>
+  [...records].map((r) => bigqueryJson(JSON.stringify(r), 'round')).sort();
 
 async function expectTruth(): Promise<void> {
   const websites = sandbox.truth.websites();
   const ids = websites.map((w) => w.id as string);
-  expect(await rawsByWebsite('websites', 'id')).toEqual(new Map(websites.map((w) => [w.id as string, asBigqueryReturnsIt([w])])));
+  expect(await rawsByWebsite('websites', 'id')).toEqual(
+    new Map(websites.map((w) => [w.id as string, asBigqueryReturnsIt([w])])),
+  );
 
   const latest = await rawsByWebsite('analytics_latest');
   const providers = await latestBreakdown('analytics_providers');
@@ -77,9 +86,14 @@ async function expectTruth(): Promise<void> {
   const mentions = await rawsByWebsite('mentions');
   const citations = await rawsByWebsite('citations');
   for (const id of ids) {
-    const snapshot = sandbox.truth.snapshot(id, ['providers', 'competitors']) as { data: { providers?: Raw[]; competitors?: Raw[] } } | null;
+    const snapshot = sandbox.truth.snapshot(id, ['providers', 'competitors']) as {
+      data: { providers?: Raw[]; competitors?: Raw[] };
+    } | null;
     // The latest snapshot's `_raw` is the whole response, whose `meta` carries a request id the truth has not.
-    expect(latest.get(id)?.map((r) => (JSON.parse(r) as { data: unknown }).data), id).toEqual(snapshot ? [snapshot.data] : undefined);
+    expect(
+      latest.get(id)?.map((r) => (JSON.parse(r) as { data: unknown }).data),
+      id,
+    ).toEqual(snapshot ? [snapshot.data] : undefined);
     expect(providers.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(snapshot?.data.providers ?? []));
     expect(competitors.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(snapshot?.data.competitors ?? []));
     expect(history.get(id) ?? [], id).toEqual(asBigqueryReturnsIt(sandbox.truth.history(id)));
@@ -91,14 +105,19 @@ async function expectTruth(): Promise<void> {
 }
 
 async function stateRows(): Promise<string[]> {
-  const { rows } = await standIn.engine.query(`SELECT stream, scope, state FROM ${ref('_aivis_state')} ORDER BY stream, scope`);
+  const { rows } = await standIn.engine.query(
+    `SELECT stream, scope, state FROM ${ref('_aivis_state')} ORDER BY stream, scope`,
+  );
   return rows.map((row) => JSON.stringify(row.f.map((c) => c.v)));
 }
 
 /** Load jobs of flushes (the `_aivis_runs` start and end rows are committed outside the flush buffer). */
-const isFlushLoad = (job: BigqueryStandIn['jobs'][number]) => job.configuration.load !== undefined && !job.configuration.load.destinationTable.tableId.startsWith('_aivis_stage__aivis_runs_');
+const isFlushLoad = (job: BigqueryStandIn['jobs'][number]) =>
+  job.configuration.load !== undefined &&
+  !job.configuration.load.destinationTable.tableId.startsWith('_aivis_stage__aivis_runs_');
 const isMergeInto = (table: string) => (job: BigqueryStandIn['jobs'][number]) =>
-  job.configuration.query?.query.startsWith(`MERGE INTO \`${standIn.projectId}.${target.dataset}.${table}\``) === true && job.status.errorResult === undefined;
+  job.configuration.query?.query.startsWith(`MERGE INTO \`${standIn.projectId}.${target.dataset}.${table}\``) ===
+    true && job.status.errorResult === undefined;
 
 describe('sync sandbox -> BigQuery stand-in', () => {
   it('an initial sync holds the sandbox truth; the summary counts the warehouse jobs and bytes', async () => {
@@ -108,7 +127,11 @@ describe('sync sandbox -> BigQuery stand-in', () => {
     const jobs = standIn.jobs.slice(before);
     const loads = jobs.filter(isFlushLoad).length;
     // Tables partitioned by day: mentions, citations, analytics_history.
-    const partitioned = jobs.filter((job) => /^_aivis_stage_(mentions|citations|analytics_history)_/.test(job.configuration.load?.destinationTable.tableId ?? '')).length;
+    const partitioned = jobs.filter((job) =>
+      /^_aivis_stage_(mentions|citations|analytics_history)_/.test(
+        job.configuration.load?.destinationTable.tableId ?? '',
+      ),
+    ).length;
     expect(partitioned).toBe(3);
     // Every flushed table costs one load job and one MERGE that reads target and staging; a
     // partitioned one also a query for its staged keys stored in other partitions. Every
@@ -132,10 +155,14 @@ describe('sync sandbox -> BigQuery stand-in', () => {
     const stateBefore = await stateRows();
     const mentionsBefore = [...(await rawsByWebsite('mentions')).values()].flat().length;
 
-    const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'test/e2e/bigquery-sync-run.ts', JSON.stringify(target)], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', './test/setup/loopback-guard.ts', 'test/e2e/bigquery-sync-run.ts', JSON.stringify(target)],
+      {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     standIn.onJobDone = (job) => {

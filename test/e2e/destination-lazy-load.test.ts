@@ -16,7 +16,11 @@ function driversLoaded(body: string): string[] {
     const { createDuckdbDestination } = await import('./connectors/duckdb/index.ts');
     ${body}
     console.log(JSON.stringify([...seen].sort()));`;
-  const run = spawnSync(process.execPath, ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   expect(run.stderr).toBe('');
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as string[];
 }

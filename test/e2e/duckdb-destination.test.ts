@@ -39,7 +39,12 @@ describe('duckdb destination', () => {
       await holder.kill();
       await d.open();
       // The killed run's lock row is stale: the file lock died with it, so a new run takes over.
-      const lock = await d.acquireLock({ runId: 'run-here', host: 'h', pid: process.pid, startedAt: '2026-03-01T00:00:00Z' });
+      const lock = await d.acquireLock({
+        runId: 'run-here',
+        host: 'h',
+        pid: process.pid,
+        startedAt: '2026-03-01T00:00:00Z',
+      });
       await lock.release();
     } finally {
       await holder.kill();
@@ -53,7 +58,9 @@ describe('duckdb destination', () => {
     await d.check();
     const instance = await DuckDBInstance.fromCache(file);
     const connection = await instance.connect();
-    const tables = await connection.runAndReadAll(`SELECT schema_name, (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'reporting') AS n FROM duckdb_schemas() WHERE schema_name = 'reporting'`);
+    const tables = await connection.runAndReadAll(
+      `SELECT schema_name, (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'reporting') AS n FROM duckdb_schemas() WHERE schema_name = 'reporting'`,
+    );
     expect(tables.getRowObjectsJS()).toEqual([{ schema_name: 'reporting', n: 0n }]);
     connection.closeSync();
     instance.closeSync();
@@ -68,9 +75,13 @@ describe('duckdb destination', () => {
     const d = destination(path.join(dir, 'bad.duckdb'));
     await d.open();
     await d.ensureTables([kindsTable]);
-    const error = await d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { j: '{"not json' })] }], state: [] }).catch((e: unknown) => e);
+    const error = await d
+      .commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { j: '{"not json' })] }], state: [] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
-    expect((error as Error).message).toMatch(/^DuckDB refused a flush into "bad"\."aivis"\."conformance_kinds": Conversion Error: Malformed JSON/);
+    expect((error as Error).message).toMatch(
+      /^DuckDB refused a flush into "bad"\."aivis"\."conformance_kinds": Conversion Error: Malformed JSON/,
+    );
     expect((error as Error).message).toContain('{"not json');
   });
 

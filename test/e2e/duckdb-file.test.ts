@@ -24,7 +24,10 @@ const currentUmask = () => {
 
 // DuckDB names a file's catalog by the first non-empty part between dots, `main` and `temp` with `_db`.
 it.each(['aivis.prod.duckdb', '.hidden.duckdb', 'main.duckdb'])('syncs into a file named %s', async (name) => {
-  const destination = createDuckdbDestination({ type: 'duckdb', path: path.join(dir, name), schema: 'aivis' }, { logger: silentLogger });
+  const destination = createDuckdbDestination(
+    { type: 'duckdb', path: path.join(dir, name), schema: 'aivis' },
+    { logger: silentLogger },
+  );
   await destination.open();
   try {
     await destination.ensureTables(ENGINE_TABLES);
@@ -40,7 +43,10 @@ it('creates the database file and its write-ahead log readable by the owner only
   const before = currentUmask();
   expect(before & 0o077).not.toBe(0o077); // otherwise this test proves nothing
   const file = path.join(dir, 'private.duckdb');
-  const destination = createDuckdbDestination({ type: 'duckdb', path: file, schema: 'aivis' }, { logger: silentLogger });
+  const destination = createDuckdbDestination(
+    { type: 'duckdb', path: file, schema: 'aivis' },
+    { logger: silentLogger },
+  );
   await destination.open();
   try {
     await destination.ensureTables(ENGINE_TABLES);

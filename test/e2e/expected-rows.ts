@@ -22,7 +22,9 @@ type Rec = Record<string, any>;
 
 /** The columns compared with the truth: data columns, not load bookkeeping. */
 export function dataColumns(table: TableSpec): string[] {
-  return table.columns.map((c) => c.name).filter((n) => !['_synced_at', '_run_id', '_first_seen_at', '_removed_at'].includes(n));
+  return table.columns
+    .map((c) => c.name)
+    .filter((n) => !['_synced_at', '_run_id', '_first_seen_at', '_removed_at'].includes(n));
 }
 
 const pick = (row: LogicalRow, columns: readonly string[]) => Object.fromEntries(columns.map((c) => [c, row[c]]));
@@ -50,7 +52,7 @@ function analyticsColumns(record: Rec, meta: Rec) {
   };
 }
 
-function breakdownRows(table: TableSpec, snapshot: { data: Rec; meta: Rec }, entries: Rec[], keyName: string) {
+function breakdownRows(snapshot: { data: Rec; meta: Rec }, entries: Rec[], keyName: string) {
   const { data, meta } = snapshot;
   return entries.map((entry) => ({
     website_id: data.website_id,
@@ -82,7 +84,10 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as Rec;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -120,10 +125,12 @@ export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
     const snapshot = sandbox.truth.snapshot(id, ['providers', 'competitors']) as { data: Rec; meta: Rec } | null;
     if (snapshot) {
       add(analyticsLatestTable, { ...analyticsColumns(snapshot.data, snapshot.meta), _raw: snapshot });
-      for (const row of breakdownRows(analyticsProvidersTable, snapshot, snapshot.data.providers, 'provider')) add(analyticsProvidersTable, row);
-      for (const row of breakdownRows(analyticsCompetitorsTable, snapshot, snapshot.data.competitors, 'competitor_domain')) add(analyticsCompetitorsTable, row);
+      for (const row of breakdownRows(snapshot, snapshot.data.providers, 'provider')) add(analyticsProvidersTable, row);
+      for (const row of breakdownRows(snapshot, snapshot.data.competitors, 'competitor_domain'))
+        add(analyticsCompetitorsTable, row);
     }
-    for (const point of sandbox.truth.history(id)) add(analyticsHistoryTable, { ...analyticsColumns(point, point.meta as Rec), _raw: point });
+    for (const point of sandbox.truth.history(id))
+      add(analyticsHistoryTable, { ...analyticsColumns(point, point.meta as Rec), _raw: point });
     for (const m of sandbox.truth.mentions(id)) add(mentionsTable, { ...m, website_id: id, _raw: m });
     for (const c of sandbox.truth.citations(id)) {
       add(citationsTable, {
@@ -144,10 +151,14 @@ export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
 export function comparable(table: TableSpec, rows: readonly Rec[]): Rec[] {
   const columns = dataColumns(table);
   const normalized = rows.map((row) => {
-    const logical = normalizeRow(table, { ...row, _raw: typeof row._raw === 'string' ? row._raw : JSON.stringify(row._raw) });
+    const logical = normalizeRow(table, {
+      ...row,
+      _raw: typeof row._raw === 'string' ? row._raw : JSON.stringify(row._raw),
+    });
     const picked = pick(logical, columns);
     // The live response carries a request id; the truth has none.
-    if (table === analyticsLatestTable && picked._raw && typeof picked._raw === 'object') delete (picked._raw as Rec).meta?.request_id;
+    if (table === analyticsLatestTable && picked._raw && typeof picked._raw === 'object')
+      delete (picked._raw as Rec).meta?.request_id;
     return picked;
   });
   const key = (r: Rec) => table.primaryKey.map((k) => String(r[k])).join('\u0001');

@@ -17,9 +17,18 @@ it('rejects a snapshot carrying a field 5,000 levels deep whole, once however of
   const measured = world.sandbox.truth.websites().find((w) => w.last_analysis_at !== null)!;
   const deep = withDeepField({}).extensions;
   for (let run = 0; run < 2; run++) {
-    world.sandbox.faults.set({ kind: 'malformed_record', routes: ['analytics.latest'], websites: [measured.id], count: 1, field: 'extensions', value: deep });
+    world.sandbox.faults.set({
+      kind: 'malformed_record',
+      routes: ['analytics.latest'],
+      websites: [measured.id],
+      count: 1,
+      field: 'extensions',
+      value: deep,
+    });
     expect((await world.sync()).exitCode).toBe(3);
   }
-  expect((await world.rows(rejectedTable)).map((r) => [r.stream, r.scope, r.error, typeof r._raw])).toEqual([['analytics', measured.id, TOO_DEEP_REASON, 'string']]);
+  expect((await world.rows(rejectedTable)).map((r) => [r.stream, r.scope, r.error, typeof r._raw])).toEqual([
+    ['analytics', measured.id, TOO_DEEP_REASON, 'string'],
+  ]);
   expect((await world.rows(analyticsLatestTable)).map((r) => r.website_id)).not.toContain(measured.id);
 });

@@ -46,7 +46,9 @@ function startCli(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<Finished>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<Finished>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -79,7 +81,9 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
   });
 
   const savedCursors = async () => {
-    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${world.schema}"."_aivis_state" WHERE state->>'cursor' IS NOT NULL`).catch(() => ({ rows: [{ n: 0 }] }));
+    const { rows } = await pool
+      .query(`SELECT count(*)::int AS n FROM "${world.schema}"."_aivis_state" WHERE state->>'cursor' IS NOT NULL`)
+      .catch(() => ({ rows: [{ n: 0 }] }));
     return rows[0].n as number;
   };
 
@@ -107,7 +111,12 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     expect(result.stdout).toMatch(/: succeeded in /);
     await world.expectTruth();
     // The killed runs could not record their end; the run after them marked them.
-    expect((await world.rows(runsTable)).map((r) => r.status).sort()).toEqual(['abandoned', 'abandoned', 'abandoned', 'succeeded']);
+    expect((await world.rows(runsTable)).map((r) => r.status).sort()).toEqual([
+      'abandoned',
+      'abandoned',
+      'abandoned',
+      'succeeded',
+    ]);
     const state = await world.rows(stateTable);
     for (const row of state) expect((row.state as { cursor: string | null }).cursor).toBeNull();
   });
@@ -118,9 +127,13 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     child.kill('SIGTERM');
     const stopped = await done;
     expect(stopped.code).toBe(1);
-    expect(finalMessage(stopped.stderr)).toBe('stopped by SIGTERM: every page read before it is saved, and the next run resumes from there');
+    expect(finalMessage(stopped.stderr)).toBe(
+      'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there',
+    );
     const runs = await world.rows(runsTable);
-    expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there']]);
+    expect(runs.map((r) => [r.status, r.error])).toEqual([
+      ['stopped', 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there'],
+    ]);
     const resumed = await startCli(['sync', '--config', configPath], env).done;
     expect(resumed.code).toBe(0);
     await world.expectTruth();
@@ -133,11 +146,15 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     await done;
     expect(await savedCursors()).toBeGreaterThanOrEqual(1);
     // A cursor from another server (or an expired one) is refused with 400 invalid_cursor.
-    await pool.query(`UPDATE "${world.schema}"."_aivis_state" SET state = jsonb_set(state, '{cursor}', '"bm90LWEtY3Vyc29y.AAAA"') WHERE state->>'cursor' IS NOT NULL`);
+    await pool.query(
+      `UPDATE "${world.schema}"."_aivis_state" SET state = jsonb_set(state, '{cursor}', '"bm90LWEtY3Vyc29y.AAAA"') WHERE state->>'cursor' IS NOT NULL`,
+    );
     const lines: string[] = [];
     const summary = await world.sync({ logger: createLogger({ json: true, write: (line) => lines.push(line) }) });
     expect(summary.status).toBe('succeeded');
-    const restarts = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'saved cursor refused; restarting the scan from the saved frontier');
+    const restarts = lines
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.msg === 'saved cursor refused; restarting the scan from the saved frontier');
     expect(restarts.length).toBeGreaterThanOrEqual(1);
     await world.expectTruth();
   });
@@ -151,7 +168,9 @@ describe('killed and resumed sync (real CLI process, real Postgres)', () => {
     await first.done;
     world.sandbox.faults.clear();
     expect(second.code).toBe(1);
-    expect(finalMessage(second.stderr)).toMatch(/another aivis run holds the lock on schema "[a-z0-9_]+": run run_\w+ on \S+ pid \d+ since \d{4}-/);
+    expect(finalMessage(second.stderr)).toMatch(
+      /another aivis run holds the lock on schema "[a-z0-9_]+": run run_\w+ on \S+ pid \d+ since \d{4}-/,
+    );
     // The killed holder's lock died with its connection: the next run proceeds.
     const after = await startCli(['sync', '--config', configPath], env).done;
     expect(after.code).toBe(0);

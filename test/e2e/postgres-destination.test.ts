@@ -55,7 +55,9 @@ describe('postgres destination: check()', () => {
     const schema = unique('check_ok');
     const d = await openDestination(schema);
     await d.check();
-    const { rows } = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+    const { rows } = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [
+      schema,
+    ]);
     expect(rows).toEqual([]);
     const { rowCount } = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     expect(rowCount).toBe(1);
@@ -68,7 +70,9 @@ describe('postgres destination: check()', () => {
     const d = await openDestination(schema, withUser(role, password));
     const error = await d.check().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
-    expect((error as Error).message).toBe(`permission denied to create tables in schema "${schema}" (grant USAGE, CREATE ON SCHEMA ${schema} TO ${role})`);
+    expect((error as Error).message).toBe(
+      `permission denied to create tables in schema "${schema}" (grant USAGE, CREATE ON SCHEMA ${schema} TO ${role})`,
+    );
     expect((error as Error).message).not.toContain(password);
   });
 
@@ -85,14 +89,22 @@ describe('postgres destination: check()', () => {
 describe('postgres destination: connecting', () => {
   it('says it cannot reach a server that is not there', async () => {
     const port = await closedPort();
-    const d = createPostgresDestination({ type: 'postgres', url: `postgres://aivis:s3cret-pass@127.0.0.1:${port}/db`, schema: 'aivis' }, { logger: silentLogger });
-    await expect(d.open()).rejects.toThrow(new DestinationError(`cannot reach Postgres at 127.0.0.1:${port}: connection refused`));
+    const d = createPostgresDestination(
+      { type: 'postgres', url: `postgres://aivis:s3cret-pass@127.0.0.1:${port}/db`, schema: 'aivis' },
+      { logger: silentLogger },
+    );
+    await expect(d.open()).rejects.toThrow(
+      new DestinationError(`cannot reach Postgres at 127.0.0.1:${port}: connection refused`),
+    );
   });
 
   it('says the password was refused without echoing it, and registers it for redaction', async () => {
     const { role } = await restrictedRole(() => []);
     const wrong = `wrong-${randomBytes(6).toString('hex')}`;
-    const d = createPostgresDestination({ type: 'postgres', url: withUser(role, wrong), schema: 'aivis' }, { logger: silentLogger });
+    const d = createPostgresDestination(
+      { type: 'postgres', url: withUser(role, wrong), schema: 'aivis' },
+      { logger: silentLogger },
+    );
     const error = await d.open().catch((e: unknown) => e);
     const { hostname, port } = new URL(url);
     expect((error as Error).message).toBe(`Postgres at ${hostname}:${port} refused the password of user "${role}"`);
@@ -102,7 +114,10 @@ describe('postgres destination: connecting', () => {
   it('names a database that does not exist', async () => {
     const target = new URL(url);
     target.pathname = '/no_such_database';
-    const d = createPostgresDestination({ type: 'postgres', url: target.toString(), schema: 'aivis' }, { logger: silentLogger });
+    const d = createPostgresDestination(
+      { type: 'postgres', url: target.toString(), schema: 'aivis' },
+      { logger: silentLogger },
+    );
     await expect(d.open()).rejects.toThrow(`database "no_such_database" does not exist on Postgres at ${target.host}`);
   });
 });
@@ -130,7 +145,9 @@ describe('postgres destination: loading', () => {
     }));
     const result = await d.commit({ tables: [{ table: mentionsTable, rows }], state: [] });
     expect(result.rowsWritten).toEqual({ mentions: 1234 });
-    const { rows: counted } = await admin.query(`SELECT count(*)::int AS n, sum(position_in_response)::int AS s FROM "${schema}".mentions`);
+    const { rows: counted } = await admin.query(
+      `SELECT count(*)::int AS n, sum(position_in_response)::int AS s FROM "${schema}".mentions`,
+    );
     expect(counted).toEqual([{ n: 1234, s: (1233 * 1234) / 2 }]);
   });
 
@@ -138,7 +155,9 @@ describe('postgres destination: loading', () => {
     const schema = unique('bad');
     const d = await openDestination(schema);
     await d.ensureTables([kindsTable]);
-    await expect(d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { t: 'yesterday-ish' })] }], state: [] })).rejects.toThrow(
+    await expect(
+      d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { t: 'yesterday-ish' })] }], state: [] }),
+    ).rejects.toThrow(
       `Postgres refused a flush into "${schema}"."conformance_kinds": invalid input syntax for type timestamp with time zone: "yesterday-ish"`,
     );
   });
@@ -162,7 +181,10 @@ describe('postgres destination: loading', () => {
     for (const statement of d.describeDdl([mentionsTable])) await admin.query(statement);
     // Running ensureTables after the DDL must find nothing to create or add.
     await d.ensureTables([mentionsTable]);
-    const { rows } = await admin.query('SELECT column_name FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position', [schema]);
+    const { rows } = await admin.query(
+      'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 ORDER BY ordinal_position',
+      [schema],
+    );
     expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(mentionsTable.columns.map((c) => c.name));
   });
 });
@@ -193,10 +215,13 @@ describe('postgres destination: run lock across processes', () => {
 });
 
 describe('postgres destination: config', () => {
-  const create = (target: string) => createPostgresDestination({ type: 'postgres', url: target, schema: 'aivis' }, { logger: silentLogger });
+  const create = (target: string) =>
+    createPostgresDestination({ type: 'postgres', url: target, schema: 'aivis' }, { logger: silentLogger });
 
   it('refuses a URL that is not postgres:// without echoing it', () => {
-    expect(() => create('mysql://u:hunter2-secret@db:3306/x')).toThrow(new ConfigError('destination.url must start with postgres:// (got mysql://)'));
+    expect(() => create('mysql://u:hunter2-secret@db:3306/x')).toThrow(
+      new ConfigError('destination.url must start with postgres:// (got mysql://)'),
+    );
     expect(() => create('not a url with hunter2-secret')).toThrow(
       new ConfigError('destination.url is not a URL: write it as postgres://user:password@host:5432/database'),
     );

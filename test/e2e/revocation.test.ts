@@ -17,6 +17,10 @@ it('keeps a feed 404 a failure (exit 3) when the website itself still answers', 
   expect(summary.exitCode).toBe(3);
   expect(summary.counters.revokedWebsites).toEqual([]);
   expect(summary.counters.failedWebsites.map((f) => [f.websiteId, f.stream])).toEqual([[website!.id, 'mentions']]);
-  expect(summary.counters.failedWebsites[0]!.error).toMatch(new RegExp(`^not found \\(404 not_found, request_id req_\\d+\\): GET /public/v2/websites/${website!.id}/mentions: `));
+  expect(summary.counters.failedWebsites[0]!.error).toMatch(
+    new RegExp(
+      `^not found \\(404 not_found, request_id req_\\d+\\): GET /public/v2/websites/${website!.id}/mentions: `,
+    ),
+  );
   expect((await world.rows(websitesTable)).find((w) => w.id === website!.id)?._removed_at).toBeNull();
 });

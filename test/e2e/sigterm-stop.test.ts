@@ -37,8 +37,21 @@ describe('SIGTERM during a slow API response (real CLI process, real Postgres)',
     // Two websites, each one page of mentions: a scan is either whole or not started.
     world = await openWorld(target, { ...SANDBOX, websites: 2, mentionsPerAnalysis: 40 });
     configPath = path.join(dir, `${world.schema}.yaml`);
-    const lines = ['source:', `  base_url: ${world.sandbox.baseUrl}`, '  api_key: ${AIVIS_E2E_API_KEY}', '  requests_per_minute: 6000'];
-    lines.push('destination:', '  type: postgres', '  url: ${AIVIS_E2E_DATABASE_URL}', `  schema: ${world.schema}`, 'streams:', '  mentions: {}', '');
+    const lines = [
+      'source:',
+      `  base_url: ${world.sandbox.baseUrl}`,
+      '  api_key: ${AIVIS_E2E_API_KEY}',
+      '  requests_per_minute: 6000',
+    ];
+    lines.push(
+      'destination:',
+      '  type: postgres',
+      '  url: ${AIVIS_E2E_DATABASE_URL}',
+      `  schema: ${world.schema}`,
+      'streams:',
+      '  mentions: {}',
+      '',
+    );
     writeFileSync(configPath, lines.join('\n'));
     // Debug lines say when a response was read whole.
     env = { AIVIS_E2E_API_KEY: world.sandbox.apiKey, AIVIS_E2E_DATABASE_URL: url, AIVIS_LOG_LEVEL: 'debug' };
@@ -49,13 +62,22 @@ describe('SIGTERM during a slow API response (real CLI process, real Postgres)',
 
   it('ends the request in flight, commits the page already read with its state, records stopped, exits 1', async () => {
     const [fast, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
-    world.sandbox.faults.set({ kind: 'slow_body', routes: ['mentions'], websites: [slow!], chunks: 2, chunkDelayMs: AN_HOUR });
+    world.sandbox.faults.set({
+      kind: 'slow_body',
+      routes: ['mentions'],
+      websites: [slow!],
+      chunks: 2,
+      chunkDelayMs: AN_HOUR,
+    });
     const { child, done } = runCli(['sync', '--config', configPath], env);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     const fastPageRead = `"msg":"api response","method":"GET","path":"/public/v2/websites/${fast}/mentions","status":200`;
     await until(() => stderr.includes(fastPageRead) || child.exitCode !== null, "the fast website's page");
-    await until(() => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2 || child.exitCode !== null, "the slow website's request");
+    await until(
+      () => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2 || child.exitCode !== null,
+      "the slow website's request",
+    );
     // The fast page waits in the flush buffer (Postgres commits every 5,000 rows or 5 s of adds).
     expect(await world.rows(mentionsTable)).toEqual([]);
 
@@ -69,7 +91,9 @@ describe('SIGTERM during a slow API response (real CLI process, real Postgres)',
 
     // What is committed is what the state describes: the fast scan whole, the slow one not begun.
     const state = await world.rows(stateTable);
-    expect(state.map((r) => [r.stream, r.scope, (r.state as { cursor: unknown }).cursor])).toEqual([['mentions', fast, null]]);
+    expect(state.map((r) => [r.stream, r.scope, (r.state as { cursor: unknown }).cursor])).toEqual([
+      ['mentions', fast, null],
+    ]);
     const truth = (expectedTables(world.sandbox).get(mentionsTable.name) ?? []).filter((r) => r.website_id === fast);
     expect(truth.length).toBeGreaterThan(0);
     expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, truth));

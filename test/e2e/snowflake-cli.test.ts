@@ -10,7 +10,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
-import { configYaml, keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
+import {
+  configYaml,
+  keyPairFiles,
+  READER,
+  startStandIn,
+  type StandInSetup,
+} from '../stand-ins/snowflake/stand-in-fixture.ts';
 
 const PASSPHRASE = 'cli key passphrase';
 const keys = keyPairFiles(PASSPHRASE);
@@ -22,7 +28,11 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   setup = await startStandIn([{ name: 'KEY_LOADER', publicKeyPem: keys.publicKeyPem }]);
   sandbox = await startSandbox({ requestsPerMinute: 0, websites: 2, seed: 5 });
-  env = { AIVIS_E2E_API_KEY: sandbox.apiKey, AIVIS_E2E_SNOWFLAKE_PASSPHRASE: PASSPHRASE, AIVIS_E2E_SNOWFLAKE_PASSWORD: READER.password };
+  env = {
+    AIVIS_E2E_API_KEY: sandbox.apiKey,
+    AIVIS_E2E_SNOWFLAKE_PASSPHRASE: PASSPHRASE,
+    AIVIS_E2E_SNOWFLAKE_PASSWORD: READER.password,
+  };
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -36,7 +46,12 @@ function configFile(name: string, overrides: Parameters<StandInSetup['config']>[
   return file;
 }
 
-const keyPair = { username: 'key_loader', password: undefined, private_key_file: keys.privateKeyFile, private_key_passphrase: PASSPHRASE };
+const keyPair = {
+  username: 'key_loader',
+  password: undefined,
+  private_key_file: keys.privateKeyFile,
+  private_key_passphrase: PASSPHRASE,
+};
 
 describe('aivis CLI with a Snowflake destination', () => {
   it('check passes with key-pair auth and says what it proved', async () => {
@@ -55,7 +70,11 @@ describe('aivis CLI with a Snowflake destination', () => {
   });
 
   it('check fails with exit 1 naming the grant a read-only role lacks, never printing the password', async () => {
-    const file = configFile('cli_readonly', { username: READER.name, password: READER.password, role: 'AIVIS_READER_ROLE' });
+    const file = configFile('cli_readonly', {
+      username: READER.name,
+      password: READER.password,
+      role: 'AIVIS_READER_ROLE',
+    });
     const result = await runCli(['check', '--config', file], env).done;
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
@@ -83,7 +102,10 @@ describe('aivis CLI with a Snowflake destination', () => {
     const checkAt = async (name: string, accessUrl: string) => {
       const file = path.join(dir, `${name}.yaml`);
       const yaml = configYaml(sandbox.baseUrl, setup.config(name, { ...keyPair, access_url: accessUrl }));
-      writeFileSync(file, yaml.replace('  requests_per_minute: 6000\n', '  requests_per_minute: 6000\n  timeout_seconds: 2\n'));
+      writeFileSync(
+        file,
+        yaml.replace('  requests_per_minute: 6000\n', '  requests_per_minute: 6000\n  timeout_seconds: 2\n'),
+      );
       return runCli(['check', '--config', file], env).done;
     };
 
@@ -111,7 +133,11 @@ describe('aivis CLI with a Snowflake destination', () => {
     const result = await runCli(['streams', '--config', file], env).done;
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('CREATE SCHEMA IF NOT EXISTS analytics.cli_streams');
-    expect(result.stdout).toContain('CREATE TABLE IF NOT EXISTS analytics.cli_streams.mentions (id VARCHAR NOT NULL, website_id VARCHAR NOT NULL,');
-    expect(result.stdout).toContain('mention_spans VARIANT NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY (id))');
+    expect(result.stdout).toContain(
+      'CREATE TABLE IF NOT EXISTS analytics.cli_streams.mentions (id VARCHAR NOT NULL, website_id VARCHAR NOT NULL,',
+    );
+    expect(result.stdout).toContain(
+      'mention_spans VARIANT NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY (id))',
+    );
   });
 });

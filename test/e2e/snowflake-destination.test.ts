@@ -8,7 +8,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
-import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
+import {
+  ARRAY_BINDING_THRESHOLD,
+  connectionOptions,
+  snowflakeLocation,
+} from '../../connectors/snowflake/snowflake-config.ts';
 import { decodeRow } from '../../connectors/snowflake/snowflake-rows.ts';
 import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
@@ -17,7 +21,7 @@ import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.t
 import { silentLogger } from '../../src/log/logger.ts';
 import { analyticsLatestTable, ENGINE_TABLES, mentionsTable, stateTable } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable } from '../conformance/fixtures.ts';
-import { keyPairFiles, LOADER, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
+import { keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { until } from '../support/until.ts';
 import { watch } from '../support/watch.ts';
 
@@ -33,8 +37,15 @@ afterAll(async () => {
   await setup.standIn.close();
 });
 
-async function open(schema: string, overrides: Parameters<StandInSetup['config']>[1] = {}, now?: () => Date): Promise<Destination> {
-  const destination = createSnowflakeDestination(setup.config(schema, overrides), { logger: silentLogger, ...(now ? { now } : {}) });
+async function open(
+  schema: string,
+  overrides: Parameters<StandInSetup['config']>[1] = {},
+  now?: () => Date,
+): Promise<Destination> {
+  const destination = createSnowflakeDestination(setup.config(schema, overrides), {
+    logger: silentLogger,
+    ...(now ? { now } : {}),
+  });
   opened.push(destination);
   await destination.open();
   return destination;
@@ -53,14 +64,26 @@ describe('Snowflake login', () => {
   });
 
   it('logs in with an encrypted key pair', async () => {
-    const destination = await open('login_key', { username: 'key_loader', password: undefined, private_key_file: keys.privateKeyFile, private_key_passphrase: 'pass phrase 1' });
+    const destination = await open('login_key', {
+      username: 'key_loader',
+      password: undefined,
+      private_key_file: keys.privateKeyFile,
+      private_key_passphrase: 'pass phrase 1',
+    });
     await destination.check();
   });
 
   it('names the key file when the passphrase does not open it', () => {
-    const config = setup.config('login_key', { username: 'key_loader', password: undefined, private_key_file: keys.privateKeyFile, private_key_passphrase: 'wrong phrase' });
+    const config = setup.config('login_key', {
+      username: 'key_loader',
+      password: undefined,
+      private_key_file: keys.privateKeyFile,
+      private_key_passphrase: 'wrong phrase',
+    });
     expect(() => createSnowflakeDestination(config, { logger: silentLogger })).toThrow(
-      new ConfigError(`destination.private_key_file: ${keys.privateKeyFile} is not a PEM private key this passphrase opens (is destination.private_key_passphrase right?)`),
+      new ConfigError(
+        `destination.private_key_file: ${keys.privateKeyFile} is not a PEM private key this passphrase opens (is destination.private_key_passphrase right?)`,
+      ),
     );
   });
 });
@@ -76,7 +99,11 @@ describe('Snowflake check', () => {
   it('names the missing CREATE TABLE grant and the statement that fixes it', async () => {
     const admin = await open('check_grants');
     await admin.ensureTables([]); // the schema exists; the reader role may use it but not create tables in it
-    const reader = await open('check_grants', { username: READER.name, password: READER.password, role: 'AIVIS_READER_ROLE' });
+    const reader = await open('check_grants', {
+      username: READER.name,
+      password: READER.password,
+      role: 'AIVIS_READER_ROLE',
+    });
     await expect(reader.check()).rejects.toThrow(
       'role AIVIS_READER_ROLE lacks CREATE TABLE on schema analytics.check_grants: GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE (Snowflake: CREATE TABLE IF failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
     );
@@ -92,7 +119,9 @@ describe('Snowflake check', () => {
 
   it('names a database that does not exist', async () => {
     const destination = await open('check_db', { database: 'missing_db' });
-    await expect(destination.check()).rejects.toThrow('database missing_db does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON DATABASE missing_db TO ROLE AIVIS_LOADER_ROLE');
+    await expect(destination.check()).rejects.toThrow(
+      'database missing_db does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON DATABASE missing_db TO ROLE AIVIS_LOADER_ROLE',
+    );
   });
 });
 
@@ -123,7 +152,19 @@ describe('Snowflake lock lease', () => {
     clock += LEASE_MS + 1000;
     const next = await open('lease_paused', {}, now);
     const lock = await next.acquireLock(owner('run-next'));
-    await expect(paused.commit({ tables: [], state: [{ stream: 'mentions', scope: 'web_1', state: { frontier: 'late', cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:11:00Z' }] })).rejects.toThrow(
+    await expect(
+      paused.commit({
+        tables: [],
+        state: [
+          {
+            stream: 'mentions',
+            scope: 'web_1',
+            state: { frontier: 'late', cursor: null, pending_upper_bound: null },
+            updatedAt: '2026-03-01T12:11:00Z',
+          },
+        ],
+      }),
+    ).rejects.toThrow(
       'this run lost the lock on schema "lease_paused" to another run after its lease expired (was the process paused?); stopping before writing more',
     );
     expect(await next.readState()).toEqual([]);
@@ -152,21 +193,34 @@ describe('Snowflake loading', () => {
       _raw: JSON.stringify({ id: `men_${i}` }),
     }));
     const before = { ...setup.standIn.stats };
-    const result = await destination.commit({ tables: [{ table: mentionsTable, rows: [...rows, rows[0]!] }], state: [] });
+    const result = await destination.commit({
+      tables: [{ table: mentionsTable, rows: [...rows, rows[0]!] }],
+      state: [],
+    });
     expect(result.rowsWritten).toEqual({ mentions: 9_000 });
     expect(setup.standIn.stats.stageBindAttempts).toBe(before.stageBindAttempts);
     expect(setup.standIn.stats.maxBindValues).toBeLessThanOrEqual(ARRAY_BINDING_THRESHOLD);
-    expect(Math.floor(ARRAY_BINDING_THRESHOLD / mentionsTable.columns.length) * mentionsTable.columns.length).toBe(setup.standIn.stats.maxBindValues);
+    expect(Math.floor(ARRAY_BINDING_THRESHOLD / mentionsTable.columns.length) * mentionsTable.columns.length).toBe(
+      setup.standIn.stats.maxBindValues,
+    );
   });
 
   it('keeps JSON integers up to 38 digits and plain decimals exact; a number in exponent form comes back a 16-digit DOUBLE', async () => {
     const destination = await open('json_numbers');
     await destination.ensureTables([kindsTable]);
-    await destination.commit(flushOf(kindsTable, [kindsRow('r1', { j: '{"tiny":1.2345678901234567e-7,"plain":0.30000000000000004,"exact":123456789012345678901234567890}' })]));
+    await destination.commit(
+      flushOf(kindsTable, [
+        kindsRow('r1', {
+          j: '{"tiny":1.2345678901234567e-7,"plain":0.30000000000000004,"exact":123456789012345678901234567890}',
+        }),
+      ]),
+    );
     const client = await connectSnowflake(connectionOptions(setup.config('json_numbers')));
     const [row] = await client.execute(selectAllSql(snowflakeLocation(setup.config('json_numbers')), kindsTable));
     await client.close();
-    expect(decodeRow(kindsTable, row!).j).toBe('{\n  "exact": 123456789012345678901234567890,\n  "plain": 0.30000000000000004,\n  "tiny": 1.234567890123457e-07\n}');
+    expect(decodeRow(kindsTable, row!).j).toBe(
+      '{\n  "exact": 123456789012345678901234567890,\n  "plain": 0.30000000000000004,\n  "tiny": 1.234567890123457e-07\n}',
+    );
   });
 
   it('creates tables users query without quotes, with Snowflake types', async () => {
@@ -178,7 +232,17 @@ describe('Snowflake loading', () => {
 });
 
 describe('Snowflake table locks', () => {
-  const state = (frontier: string) => ({ tables: [], state: [{ stream: 'mentions', scope: 'web_1', state: { frontier, cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:00:00Z' }] });
+  const state = (frontier: string) => ({
+    tables: [],
+    state: [
+      {
+        stream: 'mentions',
+        scope: 'web_1',
+        state: { frontier, cursor: null, pending_upper_bound: null },
+        updatedAt: '2026-03-01T12:00:00Z',
+      },
+    ],
+  });
 
   /**
    * A flush of state into `schema`, waiting in Snowflake because another session's open
@@ -227,7 +291,12 @@ describe('Snowflake table locks', () => {
 });
 
 describe('Snowflake sessions', () => {
-  const state = (frontier: string) => ({ stream: 'mentions', scope: frontier, state: { frontier, cursor: null, pending_upper_bound: null }, updatedAt: '2026-03-01T12:00:00Z' });
+  const state = (frontier: string) => ({
+    stream: 'mentions',
+    scope: frontier,
+    state: { frontier, cursor: null, pending_upper_bound: null },
+    updatedAt: '2026-03-01T12:00:00Z',
+  });
   const HOUR = 3600_000;
 
   it('the data session survives 5 idle hours between flushes (the driver’s keep-alive heartbeat), staging tables and all', async () => {
@@ -240,7 +309,11 @@ describe('Snowflake sessions', () => {
       for (let hour = 1; hour <= 5; hour++) {
         await setup.standIn.clock.advance(HOUR);
         vi.advanceTimersByTime(HOUR);
-        await until(() => setup.standIn.stats.heartbeats === heartbeats + hour, `the driver's heartbeat of hour ${hour}`, 10_000);
+        await until(
+          () => setup.standIn.stats.heartbeats === heartbeats + hour,
+          `the driver's heartbeat of hour ${hour}`,
+          10_000,
+        );
       }
       await destination.commit({ tables: [], state: [state('after')] });
       expect((await destination.readState()).map((e) => e.scope).sort()).toEqual(['after', 'before']);
@@ -278,14 +351,24 @@ describe('driver loading', () => {
     `;
     const { SNOWFLAKE_DISABLE_PLATFORM_DETECTION: _unset, ...inherited } = process.env;
     const env = { ...inherited, SF_TELEMETRY_DISABLE_CONNECTION_SHAPE: 'user-choice' };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script], { env });
-    expect(JSON.parse(stdout)).toEqual({ before: { loaded: 0, detection: null }, after: { loaded: 1, detection: 'true', shape: 'user-choice' } });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', './test/setup/loopback-guard.ts', '--input-type=module', '-e', script],
+      { env },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      before: { loaded: 0, detection: null },
+      after: { loaded: 1, detection: 'true', shape: 'user-choice' },
+    });
   });
 });
 
 async function tablesIn(schema: string): Promise<string[]> {
   const client = await connectSnowflake(connectionOptions(setup.config(schema)));
-  const rows = await client.execute(`SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`, [schema.toUpperCase()]);
+  const rows = await client.execute(
+    `SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`,
+    [schema.toUpperCase()],
+  );
   await client.close();
   return rows.map((r) => String(r.TABLE_NAME));
 }

@@ -27,7 +27,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let clockOffsetMs = 0;
 const target: SyncTarget = {
   name: 'snowflake',
-  create: async (schema) => createSnowflakeDestination(sf.setup().config(schema), { logger: silentLogger, now: () => new Date(Date.now() + clockOffsetMs) }),
+  create: async (schema) =>
+    createSnowflakeDestination(sf.setup().config(schema), {
+      logger: silentLogger,
+      now: () => new Date(Date.now() + clockOffsetMs),
+    }),
   readRows: (_destination, schema, table) => sf.reader().rows(schema, table),
 };
 
@@ -69,7 +73,9 @@ describe('killed and resumed sync into Snowflake (real CLI process)', () => {
     // At once, the lease still stands: refused, naming the killed run.
     const refused = await runCli(['sync', '--config', configPath], env).done;
     expect(refused.code).toBe(1);
-    expect(finalMessage(refused.stderr)).toContain(`another aivis run holds the lock on schema "${world.schema}": run run_`);
+    expect(finalMessage(refused.stderr)).toContain(
+      `another aivis run holds the lock on schema "${world.schema}": run run_`,
+    );
     expect(finalMessage(refused.stderr)).toContain(` pid ${killed.child.pid} since `);
 
     // After the lease: the next run takes over, ends the detached transaction, and finishes.

@@ -22,7 +22,9 @@ const config: SnowflakeConfig = {
   type: 'snowflake',
   account: env('ACCOUNT')!,
   username: env('USER')!,
-  ...(env('PRIVATE_KEY_FILE') ? { private_key_file: env('PRIVATE_KEY_FILE'), private_key_passphrase: env('PRIVATE_KEY_PASSPHRASE') } : { password: env('PASSWORD') }),
+  ...(env('PRIVATE_KEY_FILE')
+    ? { private_key_file: env('PRIVATE_KEY_FILE'), private_key_passphrase: env('PRIVATE_KEY_PASSPHRASE') }
+    : { password: env('PASSWORD') }),
   warehouse: env('WAREHOUSE')!,
   database: env('DATABASE')!,
   schema: `aivis_live_${randomBytes(4).toString('hex')}`,

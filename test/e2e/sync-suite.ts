@@ -37,7 +37,14 @@ export interface SyncTarget {
 }
 
 /** Small, fast sandbox data: 5 websites (one never measured), two pages of mentions each. */
-export const SANDBOX: SandboxOptions = { seed: 7, websites: 5, requestsPerMinute: 0, analysesPerWebsite: 4, mentionsPerAnalysis: 150, citationsPerAnalysis: 20 };
+export const SANDBOX: SandboxOptions = {
+  seed: 7,
+  websites: 5,
+  requestsPerMinute: 0,
+  analysesPerWebsite: 4,
+  mentionsPerAnalysis: 150,
+  citationsPerAnalysis: 20,
+};
 
 export function testConfig(sandbox: Sandbox, overrides: Partial<AivisConfig> = {}): AivisConfig {
   return configSchema.parse({
@@ -58,7 +65,10 @@ export interface SyncWorld {
 }
 
 /** Starts a sandbox and a destination; `close` tears both down. */
-export async function openWorld(target: SyncTarget, sandboxOptions: SandboxOptions = SANDBOX): Promise<SyncWorld & { close(): Promise<void> }> {
+export async function openWorld(
+  target: SyncTarget,
+  sandboxOptions: SandboxOptions = SANDBOX,
+): Promise<SyncWorld & { close(): Promise<void> }> {
   const sandbox = await startSandbox(sandboxOptions);
   const schema = uniqueSchema('e2e');
   const destination = await target.create(schema);
@@ -70,10 +80,23 @@ export async function openWorld(target: SyncTarget, sandboxOptions: SandboxOptio
     schema,
     async sync(options = {}) {
       const config = options.config ?? testConfig(sandbox);
-      const client = new ApiClient({ baseUrl: sandbox.baseUrl, apiKey: config.source.api_key ?? '', requestsPerMinute: 6000, maxRetries: 8, random: () => 0 });
+      const client = new ApiClient({
+        baseUrl: sandbox.baseUrl,
+        apiKey: config.source.api_key ?? '',
+        requestsPerMinute: 6000,
+        maxRetries: 8,
+        random: () => 0,
+      });
       try {
         const before = sandbox.stats.requests;
-        const summary = await runSync({ config, client, destination, stateStore: new DestinationStateStore(destination), logger: silentLogger, ...options });
+        const summary = await runSync({
+          config,
+          client,
+          destination,
+          stateStore: new DestinationStateStore(destination),
+          logger: silentLogger,
+          ...options,
+        });
         return { ...summary, requests: sandbox.stats.requests - before };
       } finally {
         await client.close();
@@ -89,8 +112,11 @@ export async function openWorld(target: SyncTarget, sandboxOptions: SandboxOptio
         if (table === websitesTable) actual = actual.filter((r) => r._removed_at === null);
         else actual = actual.filter((r) => listed.has(r.website_id as string));
         // Breakdown rows of earlier analyses stay; the truth is the latest snapshot's.
-        if (table === analyticsProvidersTable || table === analyticsCompetitorsTable) actual = actual.filter((r) => latest.get(r.website_id) === r.analysis_id);
-        expect(comparable(table, actual), `${table.name} equals the sandbox's truth`).toEqual(comparable(table, expected.get(table.name) ?? []));
+        if (table === analyticsProvidersTable || table === analyticsCompetitorsTable)
+          actual = actual.filter((r) => latest.get(r.website_id) === r.analysis_id);
+        expect(comparable(table, actual), `${table.name} equals the sandbox's truth`).toEqual(
+          comparable(table, expected.get(table.name) ?? []),
+        );
       }
     },
   };
@@ -151,74 +177,92 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
 
     for (const check of checks) it(check.name, () => check.run(world));
 
-    test('incremental', 'first sync equals the truth; after a clock advance the second equals the new truth and reads only new and boundary rows', async () => {
-      const first = await world.sync();
-      expect(first.status).toBe('succeeded');
-      expect(first.exitCode).toBe(0);
-      await world.expectTruth();
-      const mentionsBefore = (await world.rows(STREAM_TABLES.mentions[0]!)).length;
-
-      world.sandbox.clock.advance({ days: 2 });
-      const second = await world.sync();
-      expect(second.status).toBe('succeeded');
-      await world.expectTruth();
-      const mentionsAfter = (await world.rows(STREAM_TABLES.mentions[0]!)).length;
-      const read = second.counters.stream('mentions').rows;
-      // Every new row was read; old rows only at the inclusive boundary, never the whole feed again.
-      expect(read).toBeGreaterThanOrEqual(mentionsAfter - mentionsBefore);
-      expect(read).toBeLessThan(mentionsBefore);
-      // Requests: one listing page, then per measured website 1 analytics + one page per feed (all fit in 500).
-      const websites = world.sandbox.truth.websites() as { last_analysis_at: string | null }[];
-      const measured = websites.filter((w) => w.last_analysis_at !== null).length;
-      expect(second.requests).toBe(1 + measured + websites.length * 3);
-    });
-
-    test('in_flight', 'stays equal to the truth across syncs every few hours of data time, while writes are in flight', async () => {
-      // Each analysis commits its evidence over ~an hour, one provider's write slower than the
-      // others, plus late evidence hours later: a client that trusted its own clock, or the
-      // newest timestamp it saw, would lose some of these rows.
-      for (let step = 0; step < 8; step++) {
-        world.sandbox.clock.advance({ hours: 3 });
-        const summary = await world.sync();
-        expect(summary.status).toBe('succeeded');
+    test(
+      'incremental',
+      'first sync equals the truth; after a clock advance the second equals the new truth and reads only new and boundary rows',
+      async () => {
+        const first = await world.sync();
+        expect(first.status).toBe('succeeded');
+        expect(first.exitCode).toBe(0);
         await world.expectTruth();
-      }
-    });
+        const mentionsBefore = (await world.rows(STREAM_TABLES.mentions[0]!)).length;
 
-    test('runs_and_state', 'records each run in _aivis_runs and saves one state row per stream and website', async () => {
-      // A clock that moves one second per reading: rows carry when their page was read.
-      let tick = Date.parse('2026-06-01T00:00:00Z');
-      const summary = await world.sync({ now: () => new Date((tick += 1000)) });
-      const syncedAt = new Set((await world.rows(STREAM_TABLES.mentions[0]!)).map((r) => r._synced_at));
-      expect(syncedAt.size).toBeGreaterThan(1);
-      for (const at of syncedAt) expect(String(at) > summary.startedAt).toBe(true);
-      const runs = await world.rows(runsTable);
-      expect(runs).toHaveLength(1);
-      expect(runs[0]).toMatchObject({ id: summary.runId, command: 'sync', status: 'succeeded' });
-      const counts = runs[0]!.counts as { streams: Record<string, { rows: number }> };
-      expect(counts.streams.mentions!.rows).toBe(summary.counters.stream('mentions').rows);
-      const state = await world.rows(stateTable);
-      const websites = world.sandbox.truth.websites().length;
-      expect(state).toHaveLength(websites * 3);
-      for (const row of state) expect((row.state as { cursor: unknown }).cursor).toBeNull();
-    });
+        world.sandbox.clock.advance({ days: 2 });
+        const second = await world.sync();
+        expect(second.status).toBe('succeeded');
+        await world.expectTruth();
+        const mentionsAfter = (await world.rows(STREAM_TABLES.mentions[0]!)).length;
+        const read = second.counters.stream('mentions').rows;
+        // Every new row was read; old rows only at the inclusive boundary, never the whole feed again.
+        expect(read).toBeGreaterThanOrEqual(mentionsAfter - mentionsBefore);
+        expect(read).toBeLessThan(mentionsBefore);
+        // Requests: one listing page, then per measured website 1 analytics + one page per feed (all fit in 500).
+        const websites = world.sandbox.truth.websites() as { last_analysis_at: string | null }[];
+        const measured = websites.filter((w) => w.last_analysis_at !== null).length;
+        expect(second.requests).toBe(1 + measured + websites.length * 3);
+      },
+    );
 
-    test('removal', 'marks a website removed from the listing, stops syncing it, and clears the mark when it returns', async () => {
-      await world.sync();
-      const [gone] = world.sandbox.truth.websites() as { id: string }[];
-      world.sandbox.removeWebsite(gone!.id);
-      world.sandbox.clock.advance({ days: 1 });
-      const second = await world.sync();
-      expect(second.counters.removedWebsites).toBe(1);
-      const marked = (await world.rows(websitesTable)).find((w) => w.id === gone!.id);
-      expect(marked?._removed_at).not.toBeNull();
-      expect(second.counters.websitesPlanned).toBe(world.sandbox.truth.websites().length);
-      await world.expectTruth();
-    });
+    test(
+      'in_flight',
+      'stays equal to the truth across syncs every few hours of data time, while writes are in flight',
+      async () => {
+        // Each analysis commits its evidence over ~an hour, one provider's write slower than the
+        // others, plus late evidence hours later: a client that trusted its own clock, or the
+        // newest timestamp it saw, would lose some of these rows.
+        for (let step = 0; step < 8; step++) {
+          world.sandbox.clock.advance({ hours: 3 });
+          const summary = await world.sync();
+          expect(summary.status).toBe('succeeded');
+          await world.expectTruth();
+        }
+      },
+    );
+
+    test(
+      'runs_and_state',
+      'records each run in _aivis_runs and saves one state row per stream and website',
+      async () => {
+        // A clock that moves one second per reading: rows carry when their page was read.
+        let tick = Date.parse('2026-06-01T00:00:00Z');
+        const summary = await world.sync({ now: () => new Date((tick += 1000)) });
+        const syncedAt = new Set((await world.rows(STREAM_TABLES.mentions[0]!)).map((r) => r._synced_at));
+        expect(syncedAt.size).toBeGreaterThan(1);
+        for (const at of syncedAt) expect(String(at) > summary.startedAt).toBe(true);
+        const runs = await world.rows(runsTable);
+        expect(runs).toHaveLength(1);
+        expect(runs[0]).toMatchObject({ id: summary.runId, command: 'sync', status: 'succeeded' });
+        const counts = runs[0]!.counts as { streams: Record<string, { rows: number }> };
+        expect(counts.streams.mentions!.rows).toBe(summary.counters.stream('mentions').rows);
+        const state = await world.rows(stateTable);
+        const websites = world.sandbox.truth.websites().length;
+        expect(state).toHaveLength(websites * 3);
+        for (const row of state) expect((row.state as { cursor: unknown }).cursor).toBeNull();
+      },
+    );
+
+    test(
+      'removal',
+      'marks a website removed from the listing, stops syncing it, and clears the mark when it returns',
+      async () => {
+        await world.sync();
+        const [gone] = world.sandbox.truth.websites() as { id: string }[];
+        world.sandbox.removeWebsite(gone!.id);
+        world.sandbox.clock.advance({ days: 1 });
+        const second = await world.sync();
+        expect(second.counters.removedWebsites).toBe(1);
+        const marked = (await world.rows(websitesTable)).find((w) => w.id === gone!.id);
+        expect(marked?._removed_at).not.toBeNull();
+        expect(second.counters.websitesPlanned).toBe(world.sandbox.truth.websites().length);
+        await world.expectTruth();
+      },
+    );
 
     test('unmeasured', 'syncs a never-analysed website without error and without an analytics row', async () => {
       const summary = await world.sync();
-      const unmeasured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).filter((w) => w.last_analysis_at === null);
+      const unmeasured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).filter(
+        (w) => w.last_analysis_at === null,
+      );
       expect(unmeasured.length).toBeGreaterThan(0);
       const latest = await world.rows(analyticsLatestTable);
       for (const w of unmeasured) expect(latest.find((r) => r.website_id === w.id)).toBeUndefined();
@@ -228,9 +272,13 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
     test('mass_removal', 'refuses a listing that would remove every known website, writing nothing', async () => {
       await world.sync();
       for (const w of world.sandbox.truth.websites() as { id: string }[]) world.sandbox.removeWebsite(w.id);
-      await expect(world.sync()).rejects.toThrow(/would mark 5 of 5 known websites as removed \(all of them\); nothing was written/);
+      await expect(world.sync()).rejects.toThrow(
+        /would mark 5 of 5 known websites as removed \(all of them\); nothing was written/,
+      );
       // The guard holds whatever streams run: a moved key must not fill the evidence tables either.
-      await expect(world.sync({ streams: ['mentions'] })).rejects.toThrow(/would mark 5 of 5 known websites as removed/);
+      await expect(world.sync({ streams: ['mentions'] })).rejects.toThrow(
+        /would mark 5 of 5 known websites as removed/,
+      );
       expect((await world.rows(websitesTable)).filter((w) => w._removed_at !== null)).toEqual([]);
       const runs = await world.rows(runsTable);
       expect(runs.map((r) => r.status).sort()).toEqual(['failed', 'failed', 'succeeded']);
@@ -251,77 +299,128 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
       await world.expectTruth();
     });
 
-    test('rejected_record', 'rejects a record that breaks the schema into _aivis_rejected with its reason, loads the rest, and exits 3', async () => {
-      const [website] = world.sandbox.truth.websites() as { id: string }[];
-      const id = website!.id;
-      world.sandbox.faults.set({ kind: 'malformed_record', routes: ['mentions'], websites: [id], count: 1, field: 'sentiment', value: 250 });
-      const summary = await world.sync();
-      expect(summary.status).toBe('partial');
-      expect(summary.exitCode).toBe(3);
-      expect(summary.counters.stream('mentions').rejected).toBe(1);
-      const rejected = await world.rows(rejectedTable);
-      expect(rejected).toHaveLength(1);
-      const raw = rejected[0]!._raw as { id: string; sentiment: number };
-      expect(rejected[0]).toMatchObject({ stream: 'mentions', scope: id, error: 'sentiment: must be a number from 0 to 100 or null (got 250)', _run_id: summary.runId });
-      expect(raw.sentiment).toBe(250);
-      const expectedIds = [...world.sandbox.truth.mentions(id)].map((m) => m.id as string).filter((m) => m !== raw.id);
-      const loaded = (await world.rows(STREAM_TABLES.mentions[0]!)).filter((r) => r.website_id === id).map((r) => r.id);
-      expect(loaded.sort()).toEqual(expectedIds.sort());
-      expect((await world.rows(runsTable))[0]).toMatchObject({ status: 'partial' });
-    });
+    test(
+      'rejected_record',
+      'rejects a record that breaks the schema into _aivis_rejected with its reason, loads the rest, and exits 3',
+      async () => {
+        const [website] = world.sandbox.truth.websites() as { id: string }[];
+        const id = website!.id;
+        world.sandbox.faults.set({
+          kind: 'malformed_record',
+          routes: ['mentions'],
+          websites: [id],
+          count: 1,
+          field: 'sentiment',
+          value: 250,
+        });
+        const summary = await world.sync();
+        expect(summary.status).toBe('partial');
+        expect(summary.exitCode).toBe(3);
+        expect(summary.counters.stream('mentions').rejected).toBe(1);
+        const rejected = await world.rows(rejectedTable);
+        expect(rejected).toHaveLength(1);
+        const raw = rejected[0]!._raw as { id: string; sentiment: number };
+        expect(rejected[0]).toMatchObject({
+          stream: 'mentions',
+          scope: id,
+          error: 'sentiment: must be a number from 0 to 100 or null (got 250)',
+          _run_id: summary.runId,
+        });
+        expect(raw.sentiment).toBe(250);
+        const expectedIds = [...world.sandbox.truth.mentions(id)]
+          .map((m) => m.id as string)
+          .filter((m) => m !== raw.id);
+        const loaded = (await world.rows(STREAM_TABLES.mentions[0]!))
+          .filter((r) => r.website_id === id)
+          .map((r) => r.id);
+        expect(loaded.sort()).toEqual(expectedIds.sort());
+        expect((await world.rows(runsTable))[0]).toMatchObject({ status: 'partial' });
+      },
+    );
 
-    test('rejected_website', 'rejects a malformed website record but still syncs that website and never marks it removed', async () => {
-      await world.sync();
-      const [website] = world.sandbox.truth.websites() as { id: string }[];
-      world.sandbox.clock.advance({ days: 1 });
-      world.sandbox.faults.set({ kind: 'malformed_record', routes: ['websites.list'], count: 1, field: 'country', value: 'Atlantis' });
-      const summary = await world.sync();
-      expect(summary.exitCode).toBe(3);
-      expect(summary.counters.removedWebsites).toBe(0);
-      const rejected = await world.rows(rejectedTable);
-      expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([['websites', '*', 'country: must be two uppercase letters such as US (got "Atlantis")']]);
-      expect((rejected[0]!._raw as { id: string }).id).toBe(website!.id);
-      const row = (await world.rows(websitesTable)).find((w) => w.id === website!.id);
-      expect(row?._removed_at).toBeNull();
-      // Its evidence still arrived: every data table other than websites equals the truth.
-      const mentions = (await world.rows(STREAM_TABLES.mentions[0]!)).filter((m) => m.website_id === website!.id);
-      expect(mentions).toHaveLength([...world.sandbox.truth.mentions(website!.id)].length);
-    });
+    test(
+      'rejected_website',
+      'rejects a malformed website record but still syncs that website and never marks it removed',
+      async () => {
+        await world.sync();
+        const [website] = world.sandbox.truth.websites() as { id: string }[];
+        world.sandbox.clock.advance({ days: 1 });
+        world.sandbox.faults.set({
+          kind: 'malformed_record',
+          routes: ['websites.list'],
+          count: 1,
+          field: 'country',
+          value: 'Atlantis',
+        });
+        const summary = await world.sync();
+        expect(summary.exitCode).toBe(3);
+        expect(summary.counters.removedWebsites).toBe(0);
+        const rejected = await world.rows(rejectedTable);
+        expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([
+          ['websites', '*', 'country: must be two uppercase letters such as US (got "Atlantis")'],
+        ]);
+        expect((rejected[0]!._raw as { id: string }).id).toBe(website!.id);
+        const row = (await world.rows(websitesTable)).find((w) => w.id === website!.id);
+        expect(row?._removed_at).toBeNull();
+        // Its evidence still arrived: every data table other than websites equals the truth.
+        const mentions = (await world.rows(STREAM_TABLES.mentions[0]!)).filter((m) => m.website_id === website!.id);
+        expect(mentions).toHaveLength([...world.sandbox.truth.mentions(website!.id)].length);
+      },
+    );
 
     test('rejected_snapshot', 'records a malformed snapshot once, however often it is read again', async () => {
-      const measured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).find((w) => w.last_analysis_at !== null)!;
+      const measured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).find(
+        (w) => w.last_analysis_at !== null,
+      )!;
       for (let run = 0; run < 2; run++) {
-        world.sandbox.faults.set({ kind: 'malformed_record', routes: ['analytics.latest'], websites: [measured.id], count: 1, field: 'metrics.visibility', value: 101 });
+        world.sandbox.faults.set({
+          kind: 'malformed_record',
+          routes: ['analytics.latest'],
+          websites: [measured.id],
+          count: 1,
+          field: 'metrics.visibility',
+          value: 101,
+        });
         expect((await world.sync()).exitCode).toBe(3);
       }
       const rejected = await world.rows(rejectedTable);
-      expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([['analytics', measured.id, 'metrics.visibility: must be a number from 0 to 100 or null (got 101)']]);
+      expect(rejected.map((r) => [r.stream, r.scope, r.error])).toEqual([
+        ['analytics', measured.id, 'metrics.visibility: must be a number from 0 to 100 or null (got 101)'],
+      ]);
     });
 
-    test('failing_website', 'reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)', async () => {
-      const [failing] = world.sandbox.truth.websites() as { id: string }[];
-      world.sandbox.faults.set({ kind: 'unavailable', routes: ['mentions'], websites: [failing!.id] });
-      const summary = await world.sync();
-      expect(summary.exitCode).toBe(3);
-      expect(summary.counters.failedWebsites.map((f) => [f.websiteId, f.stream])).toEqual([[failing!.id, 'mentions']]);
-      expect(summary.counters.failedWebsites[0]!.error).toBe(
-        `API server error (503 temporarily_unavailable, request_id ${summary.counters.failedWebsites[0]!.error.match(/req_\d+/)![0]}): ` +
-          `GET /public/v2/websites/${failing!.id}/mentions still failing after 8 retries: A required dependency is unavailable (injected fault); retry later; try again later`,
-      );
-      const state = await world.rows(stateTable);
-      expect(state.filter((r) => r.stream === 'mentions').map((r) => r.scope)).not.toContain(failing!.id);
-      // Its other streams went on: only the failed scan's state is missing.
-      expect(state).toHaveLength(world.sandbox.truth.websites().length * 3 - 1);
-      expect(summary.counters.websitesDone).toBe(world.sandbox.truth.websites().length);
-      world.sandbox.faults.clear();
-      expect((await world.sync()).exitCode).toBe(0);
-      await world.expectTruth();
-    });
+    test(
+      'failing_website',
+      'reports a website whose requests keep failing, keeps its state still, and loads the others (exit 3)',
+      async () => {
+        const [failing] = world.sandbox.truth.websites() as { id: string }[];
+        world.sandbox.faults.set({ kind: 'unavailable', routes: ['mentions'], websites: [failing!.id] });
+        const summary = await world.sync();
+        expect(summary.exitCode).toBe(3);
+        expect(summary.counters.failedWebsites.map((f) => [f.websiteId, f.stream])).toEqual([
+          [failing!.id, 'mentions'],
+        ]);
+        expect(summary.counters.failedWebsites[0]!.error).toBe(
+          `API server error (503 temporarily_unavailable, request_id ${summary.counters.failedWebsites[0]!.error.match(/req_\d+/)![0]}): ` +
+            `GET /public/v2/websites/${failing!.id}/mentions still failing after 8 retries: A required dependency is unavailable (injected fault); retry later; try again later`,
+        );
+        const state = await world.rows(stateTable);
+        expect(state.filter((r) => r.stream === 'mentions').map((r) => r.scope)).not.toContain(failing!.id);
+        // Its other streams went on: only the failed scan's state is missing.
+        expect(state).toHaveLength(world.sandbox.truth.websites().length * 3 - 1);
+        expect(summary.counters.websitesDone).toBe(world.sandbox.truth.websites().length);
+        world.sandbox.faults.clear();
+        expect((await world.sync()).exitCode).toBe(0);
+        await world.expectTruth();
+      },
+    );
 
     test('no_secrets', 'never writes the API key into any table', async () => {
       await world.sync();
       for (const table of [...Object.values(STREAM_TABLES).flat(), runsTable, stateTable, rejectedTable]) {
-        expect(JSON.stringify(await world.rows(table), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).not.toContain(world.sandbox.apiKey);
+        expect(
+          JSON.stringify(await world.rows(table), (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+        ).not.toContain(world.sandbox.apiKey);
       }
     });
   });

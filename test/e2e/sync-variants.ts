@@ -24,7 +24,9 @@ import { deepRecordsCheck } from './variant-checks/deep-records.ts';
 import { revokedMidScanCheck } from './variant-checks/revoked-mid-scan.ts';
 
 /** What each variant runs: the suite's tests (`only`) and its own checks. */
-export const VARIANT_RUNS: Partial<Record<SandboxVariant, { only: readonly SuiteTest[]; checks?: readonly VariantCheck[] }>> = {
+export const VARIANT_RUNS: Partial<
+  Record<SandboxVariant, { only: readonly SuiteTest[]; checks?: readonly VariantCheck[] }>
+> = {
   timestamps_without_seconds: { only: ['incremental', 'in_flight'] },
   nanosecond_timestamps: { only: ['incremental', 'in_flight'] },
   has_more_false_with_cursor: { only: ['incremental', 'runs_and_state'] },
@@ -35,7 +37,10 @@ export const VARIANT_RUNS: Partial<Record<SandboxVariant, { only: readonly Suite
 };
 
 export function runVariantSuites(target: SyncTarget): void {
-  for (const [variant, run] of Object.entries(VARIANT_RUNS) as [SandboxVariant, NonNullable<(typeof VARIANT_RUNS)[SandboxVariant]>][]) {
+  for (const [variant, run] of Object.entries(VARIANT_RUNS) as [
+    SandboxVariant,
+    NonNullable<(typeof VARIANT_RUNS)[SandboxVariant]>,
+  ][]) {
     runSyncSuite(target, { variants: [variant], ...run });
   }
 }

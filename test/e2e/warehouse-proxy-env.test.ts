@@ -37,7 +37,8 @@ afterEach(() => {
 
 /** Every proxy variable cleared, then `env` set. */
 function proxyEnv(env: Record<string, string>): void {
-  for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY']) vi.stubEnv(name, undefined);
+  for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY'])
+    vi.stubEnv(name, undefined);
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
 }
 
@@ -53,14 +54,22 @@ async function exercise(destination: Destination): Promise<void> {
 
 const bigqueryDestination = () =>
   createBigqueryDestination(
-    { type: 'bigquery', project: bigquery.projectId, dataset: uniqueSchema('px'), location: 'US', api_endpoint: bigquery.url },
+    {
+      type: 'bigquery',
+      project: bigquery.projectId,
+      dataset: uniqueSchema('px'),
+      location: 'US',
+      api_endpoint: bigquery.url,
+    },
     { logger: silentLogger, authClient: fakeAuthClient() },
   );
-const snowflakeDestination = () => createSnowflakeDestination(snowflake.config(uniqueSchema('px').toUpperCase()), { logger: silentLogger });
+const snowflakeDestination = () =>
+  createSnowflakeDestination(snowflake.config(uniqueSchema('px').toUpperCase()), { logger: silentLogger });
 /** Every line the proxy logged goes to the BigQuery stand-in, and there was at least one. */
 const expectBigqueryThroughProxy = () => {
   expect(proxy.log.length).toBeGreaterThan(0);
-  for (const { line } of proxy.log) expect(line).toMatch(new RegExp(`^(GET|POST|PATCH|DELETE) ${bigquery.url}/bigquery/v2/projects/`));
+  for (const { line } of proxy.log)
+    expect(line).toMatch(new RegExp(`^(GET|POST|PATCH|DELETE) ${bigquery.url}/bigquery/v2/projects/`));
 };
 
 describe('@google-cloud/bigquery and the proxy variables', () => {

@@ -24,7 +24,13 @@ describe('readCsvRows', () => {
   });
 
   it('keeps a final row without a newline and flags an unclosed quote', async () => {
-    expect(await rows('a\nb')).toEqual([{ line: 1, fields: ['a'] }, { line: 2, fields: ['b'] }]);
-    expect(await rows('a\n"open\nstill open')).toEqual([{ line: 1, fields: ['a'] }, { line: 2, fields: ['open\nstill open'], unterminated: true }]);
+    expect(await rows('a\nb')).toEqual([
+      { line: 1, fields: ['a'] },
+      { line: 2, fields: ['b'] },
+    ]);
+    expect(await rows('a\n"open\nstill open')).toEqual([
+      { line: 1, fields: ['a'] },
+      { line: 2, fields: ['open\nstill open'], unterminated: true },
+    ]);
   });
 });

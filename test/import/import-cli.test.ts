@@ -17,8 +17,11 @@ let h: Harness;
 
 function aivis(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, AIVIS_LOG_LEVEL: 'warn' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, AIVIS_LOG_LEVEL: 'warn' } },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );
   });
 }
@@ -48,11 +51,26 @@ describe('aivis import-prompts (process)', () => {
   it('killed (SIGKILL) between the 202 and the terminal receipt, resumes by polling the same receipt', async () => {
     const file = await h.file('killed.csv', promptsCsv(3, 500));
     const journal = `${file}.import-journal.json`;
-    const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', 'import-prompts', '--config', h.config, '--website', h.websiteId, '--file', file], {
-      cwd: ROOT,
-      env: { ...process.env, AIVIS_LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        './test/setup/loopback-guard.ts',
+        'src/cli/main.ts',
+        'import-prompts',
+        '--config',
+        h.config,
+        '--website',
+        h.websiteId,
+        '--file',
+        file,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, AIVIS_LOG_LEVEL: 'warn' },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
     await journalShows(journal, '"status": "accepted"');
     child.kill('SIGKILL');
@@ -61,9 +79,20 @@ describe('aivis import-prompts (process)', () => {
     expect(recorded.map((a: any) => a.status)).toEqual(['accepted']);
     const posts = h.sandbox.stats.byRoute['prompts.import'];
 
-    const resumed = await aivis(['import-prompts', '--config', h.config, '--website', h.websiteId, '--file', file, '--json']);
+    const resumed = await aivis([
+      'import-prompts',
+      '--config',
+      h.config,
+      '--website',
+      h.websiteId,
+      '--file',
+      file,
+      '--json',
+    ]);
     expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout).partitions).toMatchObject([{ import_id: recorded[0].import_id, origin: 'this_run', counts: { created: 3 } }]);
+    expect(JSON.parse(resumed.stdout).partitions).toMatchObject([
+      { import_id: recorded[0].import_id, origin: 'this_run', counts: { created: 3 } },
+    ]);
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(posts);
   });
 
@@ -73,11 +102,21 @@ describe('aivis import-prompts (process)', () => {
     const first = await aivis(args);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(new RegExp(`^Imported ${file} into ${h.websiteId} \\(classification auto, journal ${file}\\.import-journal\\.json\\)\\n  partition 1: lines 2-4, 3 items, \\d+ bytes, pim_\\w+ succeeded: created 3,`));
-    expect(first.stdout).toContain('Total this run: created 3, skipped 0 (request duplicate 0, active duplicate 0, inactive duplicate 0), failed 0, not processed 0');
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `^Imported ${file} into ${h.websiteId} \\(classification auto, journal ${file}\\.import-journal\\.json\\)\\n  partition 1: lines 2-4, 3 items, \\d+ bytes, pim_\\w+ succeeded: created 3,`,
+      ),
+    );
+    expect(first.stdout).toContain(
+      'Total this run: created 3, skipped 0 (request duplicate 0, active duplicate 0, inactive duplicate 0), failed 0, not processed 0',
+    );
     const second = await aivis([...args, '--json']);
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ status: 'succeeded', totals: { created: 0 }, earlier: { partitions: 1, counts: { created: 3 } } });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      status: 'succeeded',
+      totals: { created: 0 },
+      earlier: { partitions: 1, counts: { created: 3 } },
+    });
     expect(first.stdout + first.stderr + second.stdout + second.stderr).not.toContain(h.sandbox.apiKey);
   });
 
@@ -87,7 +126,12 @@ describe('aivis import-prompts (process)', () => {
     expect({ ...bad, stderr: jsonLines(bad.stderr) }).toEqual({
       code: 2,
       stdout: '',
-      stderr: [failureLine(`${file}: 1 problem; nothing was sent:\n  line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 3)`, 2)],
+      stderr: [
+        failureLine(
+          `${file}: 1 problem; nothing was sent:\n  line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 3)`,
+          2,
+        ),
+      ],
     });
     const usage = await aivis(['import-prompts', '--config', h.config, '--file', file]);
     expect(usage.code).toBe(2);

@@ -28,12 +28,42 @@ describe('receipts in the destination', () => {
       `SELECT id, website_id, status, validate_only, classification_mode, created, skipped_active_duplicate, partition_index, first_line, last_line FROM ${schema}.prompt_imports ORDER BY partition_index`,
     );
     expect(imports.rows).toEqual([
-      { id: ids[0], website_id: h.websiteId, status: 'succeeded', validate_only: false, classification_mode: 'auto', created: '1000', skipped_active_duplicate: '0', partition_index: '0', first_line: '2', last_line: '1001' },
-      { id: ids[1], website_id: h.websiteId, status: 'succeeded', validate_only: false, classification_mode: 'auto', created: '200', skipped_active_duplicate: '0', partition_index: '1', first_line: '1002', last_line: '1201' },
+      {
+        id: ids[0],
+        website_id: h.websiteId,
+        status: 'succeeded',
+        validate_only: false,
+        classification_mode: 'auto',
+        created: '1000',
+        skipped_active_duplicate: '0',
+        partition_index: '0',
+        first_line: '2',
+        last_line: '1001',
+      },
+      {
+        id: ids[1],
+        website_id: h.websiteId,
+        status: 'succeeded',
+        validate_only: false,
+        classification_mode: 'auto',
+        created: '200',
+        skipped_active_duplicate: '0',
+        partition_index: '1',
+        first_line: '1002',
+        last_line: '1201',
+      },
     ]);
-    const items = await db.query(`SELECT import_id, item_index, client_id, input_line, status, provenance FROM ${schema}.prompt_import_items ORDER BY input_line`);
+    const items = await db.query(
+      `SELECT import_id, item_index, client_id, input_line, status, provenance FROM ${schema}.prompt_import_items ORDER BY input_line`,
+    );
     expect(items.rows).toHaveLength(1200);
-    expect(items.rows[1100]).toMatchObject({ import_id: ids[1], item_index: '100', client_id: 'p1100', input_line: '1102', status: 'created' });
+    expect(items.rows[1100]).toMatchObject({
+      import_id: ids[1],
+      item_index: '100',
+      client_id: 'p1100',
+      input_line: '1102',
+      status: 'created',
+    });
     expect(items.rows[0].provenance).toMatchObject({ language: { source: 'derived' } });
     const leaks = await db.query(
       `SELECT (SELECT count(*) FROM ${schema}.prompt_imports WHERE _raw::text ILIKE '%best CRM%')::int + (SELECT count(*) FROM ${schema}.prompt_import_items WHERE _raw::text ILIKE '%best CRM%')::int AS n`,
@@ -41,7 +71,9 @@ describe('receipts in the destination', () => {
     expect(leaks.rows[0].n).toBe(0);
 
     expect((await h.run({ file })).code).toBe(0);
-    const counts = await db.query(`SELECT (SELECT count(*) FROM ${schema}.prompt_imports)::int AS imports, (SELECT count(*) FROM ${schema}.prompt_import_items)::int AS items`);
+    const counts = await db.query(
+      `SELECT (SELECT count(*) FROM ${schema}.prompt_imports)::int AS imports, (SELECT count(*) FROM ${schema}.prompt_import_items)::int AS items`,
+    );
     expect(counts.rows[0]).toEqual({ imports: 2, items: 1200 });
   });
 });

@@ -22,13 +22,23 @@ describe('import-prompts happy paths', () => {
     expect(first.error).toBeUndefined();
     expect(first.code).toBe(0);
     const report = JSON.parse(first.out);
-    expect(report.partitions.map((p: any) => [p.partition, p.first_line, p.last_line, p.items, p.status, p.origin])).toEqual([
+    expect(
+      report.partitions.map((p: any) => [p.partition, p.first_line, p.last_line, p.items, p.status, p.origin]),
+    ).toEqual([
       [1, 2, 1001, 1000, 'succeeded', 'this_run'],
       [2, 1002, 2001, 1000, 'succeeded', 'this_run'],
       [3, 2002, 2501, 500, 'succeeded', 'this_run'],
     ]);
     expect(new Set(report.partitions.map((p: any) => p.import_id)).size).toBe(3);
-    expect(report.totals).toMatchObject({ created: 2500, would_create: 0, skipped_request_duplicate: 0, skipped_active_duplicate: 0, skipped_inactive_duplicate: 0, failed: 0, not_processed: 0 });
+    expect(report.totals).toMatchObject({
+      created: 2500,
+      would_create: 0,
+      skipped_request_duplicate: 0,
+      skipped_active_duplicate: 0,
+      skipped_inactive_duplicate: 0,
+      failed: 0,
+      not_processed: 0,
+    });
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(3);
     // Polls waited the receipts' Retry-After: 2 each time, never less.
     expect(h.clock.slept.filter((ms) => ms === 2000).length).toBeGreaterThan(0);
@@ -37,11 +47,17 @@ describe('import-prompts happy paths', () => {
     const second = await h.run({ file });
     expect(second.code).toBe(0);
     expect(second.out).toContain('Total this run: created 0,');
-    expect(second.out).toContain('Nothing new: every partition was already done by an earlier run (2500 prompts were created then).');
+    expect(second.out).toContain(
+      'Nothing new: every partition was already done by an earlier run (2500 prompts were created then).',
+    );
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(3);
 
     const journal = JSON.parse(await readFile(report.journal, 'utf8'));
-    expect(Object.values(journal.partitions).map((p: any) => p.attempts.map((a: any) => a.status))).toEqual([['succeeded'], ['succeeded'], ['succeeded']]);
+    expect(Object.values(journal.partitions).map((p: any) => p.attempts.map((a: any) => a.status))).toEqual([
+      ['succeeded'],
+      ['succeeded'],
+      ['succeeded'],
+    ]);
   });
 
   it('replays from the service (200, not re-executed) when the journal is gone', async () => {
@@ -66,8 +82,20 @@ describe('import-prompts happy paths', () => {
   });
 
   it('imports in provided_only with defaults from flags: the classifier is never asked', async () => {
-    const file = await h.file('prompts.jsonl', ['{"prompt_text":"zzzz qqqq xxxx","client_id":"a","tags":[]}', '', '{"prompt_text":"yyyy wwww vvvv","language":"de"}'].join('\n'));
-    const auto = await h.run({ file, journal: `${h.dir}/auto.json`, 'validate-only': true, 'defaults-tags': 'Discovery' });
+    const file = await h.file(
+      'prompts.jsonl',
+      [
+        '{"prompt_text":"zzzz qqqq xxxx","client_id":"a","tags":[]}',
+        '',
+        '{"prompt_text":"yyyy wwww vvvv","language":"de"}',
+      ].join('\n'),
+    );
+    const auto = await h.run({
+      file,
+      journal: `${h.dir}/auto.json`,
+      'validate-only': true,
+      'defaults-tags': 'Discovery',
+    });
     expect(auto.code).toBe(2); // auto refuses an empty tag list before sending
     const result = await h.run({ file, classification: 'provided_only', 'defaults-language': 'en', json: true });
     expect(result.error).toBeUndefined();

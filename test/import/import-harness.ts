@@ -65,7 +65,11 @@ export async function startHarness(extraConfig = '', sandboxOptions: SandboxOpti
       let out = '';
       const argv = { config, website: websiteId, file: '', ...args } as ImportPromptsArgs;
       try {
-        const code = await importPrompts(argv, { clock, write: (text) => (out += text), logger: process.env.AIVIS_TEST_IMPORT_LOG ? createLogger({ level: "debug" }) : silentLogger });
+        const code = await importPrompts(argv, {
+          clock,
+          write: (text) => (out += text),
+          logger: process.env.AIVIS_TEST_IMPORT_LOG ? createLogger({ level: 'debug' }) : silentLogger,
+        });
         return { code, out };
       } catch (error) {
         if (error instanceof AivisError) return { code: error.exitCode, out, error: error.message };
@@ -73,7 +77,11 @@ export async function startHarness(extraConfig = '', sandboxOptions: SandboxOpti
       }
     },
     async admin(method, route, body) {
-      const response = await fetch(`${started.baseUrl}${route}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
+      const response = await fetch(`${started.baseUrl}${route}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
       if (!response.ok) throw new Error(`admin ${method} ${route}: ${response.status} ${await response.text()}`);
       return response.json();
     },
@@ -99,17 +107,23 @@ export async function startHarness(extraConfig = '', sandboxOptions: SandboxOpti
 export function promptsCsv(n: number, start = 0): string {
   const rows = ['client_id,prompt_text'];
   for (let i = start; i < start + n; i++) rows.push(`p${i},What is the best CRM for team number ${i}?`);
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /**
  * A harness whose config loads receipts into a fresh schema of the test PostgreSQL, and a
  * client to read it; call from `beforeAll`, and `close` in `afterAll` (drops the schema).
  */
-export async function startHarnessWithPostgres(postgresUrl: string, sandboxOptions: SandboxOptions = {}): Promise<{ h: Harness; db: pg.Client; schema: string; close(): Promise<void> }> {
+export async function startHarnessWithPostgres(
+  postgresUrl: string,
+  sandboxOptions: SandboxOptions = {},
+): Promise<{ h: Harness; db: pg.Client; schema: string; close(): Promise<void> }> {
   const schema = `imp_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   process.env.AIVIS_IMPORT_TEST_DATABASE_URL = postgresUrl;
-  const h = await startHarness(`destination:\n  type: postgres\n  url: \${AIVIS_IMPORT_TEST_DATABASE_URL}\n  schema: ${schema}\n`, sandboxOptions);
+  const h = await startHarness(
+    `destination:\n  type: postgres\n  url: \${AIVIS_IMPORT_TEST_DATABASE_URL}\n  schema: ${schema}\n`,
+    sandboxOptions,
+  );
   const db = new pg.Client({ connectionString: postgresUrl });
   await db.connect();
   return {

@@ -39,7 +39,7 @@ describe('input check', () => {
       '{"prompt_text": "broken',
       '["not", "an", "object"]',
     ];
-    const file = await h.file('bad.jsonl', lines.join('\n') + '\n');
+    const file = await h.file('bad.jsonl', `${lines.join('\n')}\n`);
     const result = await h.run({ file });
     expect(result.code).toBe(2);
     expect(result.error).toBe(
@@ -67,7 +67,10 @@ describe('input check', () => {
   });
 
   it('reports CSV rows by the line they start on: field counts, unclosed quotes, multi-line cells', async () => {
-    const file = await h.file('bad.csv', 'prompt_text,language\n"What is the best\nCRM?",en\n"What is the best ERP?",en,extra\n"hey",en\n"unterminated,en\n');
+    const file = await h.file(
+      'bad.csv',
+      'prompt_text,language\n"What is the best\nCRM?",en\n"What is the best ERP?",en,extra\n"hey",en\n"unterminated,en\n',
+    );
     const result = await h.run({ file });
     expect(result.code).toBe(2);
     expect(result.error).toBe(
@@ -82,18 +85,48 @@ describe('input check', () => {
 
   it('refuses unknown CSV columns, bad defaults flags, provided_only without a language, and unusable files', async () => {
     const header = await h.run({ file: await h.file('h.csv', 'prompt,lang\nx,y\n') });
-    expect(header).toMatchObject({ code: 2, error: expect.stringMatching(/h\.csv line 1: unknown column "prompt"; unknown column "lang"; the column "prompt_text" is missing \(columns: prompt_text, client_id, tags, language, search_intent, category, topic, seed_keyword\)$/) });
-    const flags = await h.run({ file: await h.file('a.csv', 'prompt_text\nzzzz qqqq xxxx\n'), classification: 'provided_only', 'defaults-language': 'EN', 'defaults-intent': 'buy' });
+    expect(header).toMatchObject({
+      code: 2,
+      error: expect.stringMatching(
+        /h\.csv line 1: unknown column "prompt"; unknown column "lang"; the column "prompt_text" is missing \(columns: prompt_text, client_id, tags, language, search_intent, category, topic, seed_keyword\)$/,
+      ),
+    });
+    const flags = await h.run({
+      file: await h.file('a.csv', 'prompt_text\nzzzz qqqq xxxx\n'),
+      classification: 'provided_only',
+      'defaults-language': 'EN',
+      'defaults-intent': 'buy',
+    });
     expect(flags).toMatchObject({
       code: 2,
-      error: 'bad request defaults; nothing was sent:\n  --defaults-language: must be a lowercase two-letter ISO 639-1 code such as en (got "EN")\n  --defaults-intent: must be informational, commercial, transactional (got "buy")',
+      error:
+        'bad request defaults; nothing was sent:\n  --defaults-language: must be a lowercase two-letter ISO 639-1 code such as en (got "EN")\n  --defaults-intent: must be informational, commercial, transactional (got "buy")',
     });
-    const noLanguage = await h.run({ file: await h.file('b.csv', 'prompt_text\nzzzz qqqq xxxx\n'), classification: 'provided_only' });
-    expect(noLanguage.error).toMatch(/b\.csv: 1 problem; nothing was sent:\n {2}line 2, field language: is missing \(classification provided_only needs a language on the item or in defaults\)$/);
-    expect(await h.run({ file: await h.file('p.txt', 'x') })).toMatchObject({ code: 2, error: expect.stringMatching(/p\.txt: the file must end in \.csv or \.jsonl \(got "\.txt"\)$/) });
-    expect(await h.run({ file: `${h.dir}/missing.csv` })).toMatchObject({ code: 2, error: expect.stringMatching(/missing\.csv: the file does not exist or cannot be read$/) });
-    expect(await h.run({ file: await h.file('e.csv', '') })).toMatchObject({ code: 2, error: expect.stringMatching(/e\.csv is empty: expected a header row/) });
-    expect(await h.run({ file: await h.file('n.jsonl', '\n\n') })).toMatchObject({ code: 2, error: expect.stringMatching(/n\.jsonl holds no prompts; nothing was sent$/) });
-    expect(await h.run({ file: await h.file('w.csv', 'prompt_text\nWhat is the best CRM?\n'), website: 'site-1' })).toMatchObject({ code: 2, error: '--website "site-1" is not a website id (they look like web_123)' });
+    const noLanguage = await h.run({
+      file: await h.file('b.csv', 'prompt_text\nzzzz qqqq xxxx\n'),
+      classification: 'provided_only',
+    });
+    expect(noLanguage.error).toMatch(
+      /b\.csv: 1 problem; nothing was sent:\n {2}line 2, field language: is missing \(classification provided_only needs a language on the item or in defaults\)$/,
+    );
+    expect(await h.run({ file: await h.file('p.txt', 'x') })).toMatchObject({
+      code: 2,
+      error: expect.stringMatching(/p\.txt: the file must end in \.csv or \.jsonl \(got "\.txt"\)$/),
+    });
+    expect(await h.run({ file: `${h.dir}/missing.csv` })).toMatchObject({
+      code: 2,
+      error: expect.stringMatching(/missing\.csv: the file does not exist or cannot be read$/),
+    });
+    expect(await h.run({ file: await h.file('e.csv', '') })).toMatchObject({
+      code: 2,
+      error: expect.stringMatching(/e\.csv is empty: expected a header row/),
+    });
+    expect(await h.run({ file: await h.file('n.jsonl', '\n\n') })).toMatchObject({
+      code: 2,
+      error: expect.stringMatching(/n\.jsonl holds no prompts; nothing was sent$/),
+    });
+    expect(
+      await h.run({ file: await h.file('w.csv', 'prompt_text\nWhat is the best CRM?\n'), website: 'site-1' }),
+    ).toMatchObject({ code: 2, error: '--website "site-1" is not a website id (they look like web_123)' });
   });
 });

@@ -20,28 +20,47 @@ afterEach(async () => {
 
 describe('service outcomes', () => {
   it('skips duplicates by code: in the request, active and inactive; never reactivates', async () => {
-    await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, { active: ['What is the best CRM for team number 0?'], inactive: ['What is the best CRM for team number 1?'] });
-    const csv = promptsCsv(4) + 'p9,"  what is the BEST crm for team   number 3?"\n';
+    await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, {
+      active: ['What is the best CRM for team number 0?'],
+      inactive: ['What is the best CRM for team number 1?'],
+    });
+    const csv = `${promptsCsv(4)}p9,"  what is the BEST crm for team   number 3?"\n`;
     const result = await h.run({ file: await h.file('d.csv', csv) });
     expect(result.code).toBe(0);
-    expect(result.out).toContain('Total this run: created 2, skipped 3 (request duplicate 1, active duplicate 1, inactive duplicate 1), failed 0, not processed 0');
-    const again = await h.run({ file: await h.file('d2.csv', 'prompt_text\nWhat is the best CRM for team number 1?\n'), json: true });
+    expect(result.out).toContain(
+      'Total this run: created 2, skipped 3 (request duplicate 1, active duplicate 1, inactive duplicate 1), failed 0, not processed 0',
+    );
+    const again = await h.run({
+      file: await h.file('d2.csv', 'prompt_text\nWhat is the best CRM for team number 1?\n'),
+      json: true,
+    });
     expect(JSON.parse(again.out).totals).toMatchObject({ created: 0, skipped_inactive_duplicate: 1 });
   });
 
   it('stops at the prompt limit: nothing created, exit 1, capacity and items by line', async () => {
-    await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, { prompt_limit: 3, active: ['What is the best CRM for team number 0?'] });
+    await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, {
+      prompt_limit: 3,
+      active: ['What is the best CRM for team number 0?'],
+    });
     const result = await h.run({ file: await h.file('l.csv', promptsCsv(4)), json: true });
     expect(result.code).toBe(1);
     const report = JSON.parse(result.out);
     expect(report.status).toBe('failed');
-    expect(report.partitions).toMatchObject([{ status: 'failed', error_code: 'prompt_limit_exceeded', counts: { created: 0, skipped_active_duplicate: 1, not_processed: 3 } }]);
+    expect(report.partitions).toMatchObject([
+      {
+        status: 'failed',
+        error_code: 'prompt_limit_exceeded',
+        counts: { created: 0, skipped_active_duplicate: 1, not_processed: 3 },
+      },
+    ]);
     expect(report.diagnostics).toEqual([
       'partition 1 failed with prompt_limit_exceeded (not retryable); the run stopped before the next partition:',
       'active prompts 1, projected 4, prompt_limit 3: free capacity, then validate and import again',
       '3 other items were not processed (the operation is atomic: nothing was created)',
     ]);
-    const check = (await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, {})) as { data: { active_count: number } };
+    const check = (await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, {})) as {
+      data: { active_count: number };
+    };
     expect(check.data.active_count).toBe(1);
     // Capacity freed, the same command again: a new operation (a new key), not a replay of the failure.
     await h.admin('PUT', `/_sandbox/websites/${h.websiteId}/prompts`, { prompt_limit: 10 });
@@ -52,12 +71,15 @@ describe('service outcomes', () => {
   });
 
   it('maps classification failures to input lines and client_ids, and re-reports them on a rerun', async () => {
-    const csv = 'client_id,prompt_text\nc1,What is the best CRM?\nc2,zzzz qqqq xxxx\nc3,What is the best ERP?\n,qqqq zzzz wwww\n';
+    const csv =
+      'client_id,prompt_text\nc1,What is the best CRM?\nc2,zzzz qqqq xxxx\nc3,What is the best ERP?\n,qqqq zzzz wwww\n';
     const file = await h.file('c.csv', csv);
     const result = await h.run({ file });
     expect(result.code).toBe(1);
     expect(result.out).toContain('failed with classification_failed (not retryable)');
-    expect(result.out).toContain('\n  line 3 (client_id c2): classification_failed\n  line 5: classification_failed\n  2 other items were not processed (the operation is atomic: nothing was created)');
+    expect(result.out).toContain(
+      '\n  line 3 (client_id c2): classification_failed\n  line 5: classification_failed\n  2 other items were not processed (the operation is atomic: nothing was created)',
+    );
     const rerun = await h.run({ file });
     expect(rerun.code).toBe(1);
     expect(rerun.out).toContain('line 3 (client_id c2): classification_failed');
@@ -66,7 +88,9 @@ describe('service outcomes', () => {
 
   it('cuts partitions at 5 MiB of body bytes with multibyte text, each within the limit and the server accepting it', async () => {
     const text = '漢字かな'.repeat(500); // 2,000 characters, 6,000 UTF-8 bytes
-    const lines = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ prompt_text: `${i} ${text}`.slice(0, 2000), client_id: `m${i}` }));
+    const lines = Array.from({ length: 1000 }, (_, i) =>
+      JSON.stringify({ prompt_text: `${i} ${text}`.slice(0, 2000), client_id: `m${i}` }),
+    );
     const file = await h.file('m.jsonl', lines.join('\n'));
     const options = h.options(file, { mode: 'provided_only', defaults: { language: 'ja' } });
     const partitions = [];
@@ -83,7 +107,9 @@ describe('service outcomes', () => {
     const result = await h.run({ file, classification: 'provided_only', 'defaults-language': 'ja', json: true });
     expect(result.error).toBeUndefined();
     const report = JSON.parse(result.out);
-    expect(report.partitions.map((p: any) => [p.items, p.bytes])).toEqual(partitions.map((p) => [p.lines.length, p.body.length]));
+    expect(report.partitions.map((p: any) => [p.items, p.bytes])).toEqual(
+      partitions.map((p) => [p.lines.length, p.body.length]),
+    );
     expect(report.totals.created).toBe(1000);
     const journal = JSON.parse(await readFile(report.journal, 'utf8'));
     expect(journal.partitions['0'].bytes).toBe(sizes[0]);

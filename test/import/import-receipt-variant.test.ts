@@ -15,7 +15,9 @@ let schema: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ h, db, schema, close } = await startHarnessWithPostgres(inject('postgresUrl'), { variants: ['receipts_with_extra_fields'] }));
+  ({ h, db, schema, close } = await startHarnessWithPostgres(inject('postgresUrl'), {
+    variants: ['receipts_with_extra_fields'],
+  }));
 });
 afterAll(() => close());
 
@@ -31,16 +33,29 @@ it('validates, then imports through an unlisted retryable error code (new key), 
   const report = JSON.parse(write.out);
   expect(report.partitions).toMatchObject([{ status: 'succeeded', attempts: 2, counts: { created: 3 } }]);
 
-  const imports = await db.query(`SELECT validate_only, status, created, would_create, _raw FROM ${schema}.prompt_imports ORDER BY validate_only DESC`);
+  const imports = await db.query(
+    `SELECT validate_only, status, created, would_create, _raw FROM ${schema}.prompt_imports ORDER BY validate_only DESC`,
+  );
   expect(imports.rows.map((r) => [r.validate_only, r.status, r.created, r.would_create])).toEqual([
     [true, 'succeeded', '0', '3'],
     [false, 'succeeded', '3', '0'],
   ]);
-  expect(imports.rows[0]._raw).toMatchObject({ classifier: { version: 'prompt-classifier-v1' }, capacity: { would_create: 3, active_count: 0, projected_active_count: 3, prompt_limit: 5000 } });
-  const items = await db.query(`SELECT status, provenance, _raw FROM ${schema}.prompt_import_items WHERE status = 'created' ORDER BY item_index`);
+  expect(imports.rows[0]._raw).toMatchObject({
+    classifier: { version: 'prompt-classifier-v1' },
+    capacity: { would_create: 3, active_count: 0, projected_active_count: 3, prompt_limit: 5000 },
+  });
+  const items = await db.query(
+    `SELECT status, provenance, _raw FROM ${schema}.prompt_import_items WHERE status = 'created' ORDER BY item_index`,
+  );
   expect(items.rows).toHaveLength(3);
   expect(items.rows[0].provenance).toBeNull();
-  expect(items.rows[0]._raw).toMatchObject({ status: 'created', warnings: [], classification: { provenance: expect.arrayContaining([{ field: 'language', source: 'derived', confidence: expect.any(Number) }]) } });
+  expect(items.rows[0]._raw).toMatchObject({
+    status: 'created',
+    warnings: [],
+    classification: {
+      provenance: expect.arrayContaining([{ field: 'language', source: 'derived', confidence: expect.any(Number) }]),
+    },
+  });
 });
 
 it('explains a prompt-limit failure from capacity counts placed outside the summary', async () => {

@@ -43,13 +43,23 @@ function killAfter(when: (options: RequestOptions) => boolean, seen: unknown[] =
 }
 
 const run = (file: string, http: ImportHttp = client, extra: Parameters<typeof h.options>[1] = {}) =>
-  runImport(h.options(file, extra), { http, clock: h.clock, logger: silentLogger, limits: { maxItems: 2, maxBodyBytes: 5 * 1024 * 1024 } });
+  runImport(h.options(file, extra), {
+    http,
+    clock: h.clock,
+    logger: silentLogger,
+    limits: { maxItems: 2, maxBodyBytes: 5 * 1024 * 1024 },
+  });
 
 describe('resume after a kill', () => {
   it('between the POST and the journal update: the rerun replays the same key, one operation per partition', async () => {
     const file = await h.file('p.csv', promptsCsv(3));
     const answers: any[] = [];
-    await expect(run(file, killAfter((o) => o.method === 'POST', answers))).rejects.toBeInstanceOf(Killed);
+    await expect(
+      run(
+        file,
+        killAfter((o) => o.method === 'POST', answers),
+      ),
+    ).rejects.toBeInstanceOf(Killed);
     const journal = JSON.parse(await readFile(h.options(file).journal, 'utf8'));
     expect(journal.partitions['0'].attempts.map((a: any) => a.status)).toEqual(['sending']);
 
@@ -64,13 +74,23 @@ describe('resume after a kill', () => {
 
   it('between the 202 and the terminal receipt: the rerun polls the recorded receipt, no second POST', async () => {
     const file = await h.file('p.csv', promptsCsv(2));
-    await expect(run(file, killAfter((o) => o.method === 'GET'))).rejects.toBeInstanceOf(Killed);
+    await expect(
+      run(
+        file,
+        killAfter((o) => o.method === 'GET'),
+      ),
+    ).rejects.toBeInstanceOf(Killed);
     const journal = JSON.parse(await readFile(h.options(file).journal, 'utf8'));
     const [attempt] = journal.partitions['0'].attempts;
-    expect(attempt).toMatchObject({ status: 'accepted', receipt_url: `/public/v2/websites/${h.websiteId}/prompt-imports/${attempt.import_id}` });
+    expect(attempt).toMatchObject({
+      status: 'accepted',
+      receipt_url: `/public/v2/websites/${h.websiteId}/prompt-imports/${attempt.import_id}`,
+    });
 
     const report = await run(file);
-    expect(report.partitions).toMatchObject([{ import_id: attempt.import_id, origin: 'this_run', counts: { created: 2 } }]);
+    expect(report.partitions).toMatchObject([
+      { import_id: attempt.import_id, origin: 'this_run', counts: { created: 2 } },
+    ]);
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(1);
   });
 
@@ -105,7 +125,9 @@ describe('transient failures', () => {
     const file = await h.file('p.csv', promptsCsv(2));
     h.sandbox.faults.set({ kind: 'truncated_body', count: 1, routes: ['prompts.import'] });
     const report = await run(file);
-    expect(report.partitions).toMatchObject([{ status: 'succeeded', attempts: 1, counts: { created: 2, skipped_active_duplicate: 0 } }]);
+    expect(report.partitions).toMatchObject([
+      { status: 'succeeded', attempts: 1, counts: { created: 2, skipped_active_duplicate: 0 } },
+    ]);
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(2);
   });
 
@@ -127,7 +149,10 @@ describe('transient failures', () => {
     expect(report.partitions).toMatchObject([{ status: 'succeeded', attempts: 2, counts: { created: 2 } }]);
     const journal = JSON.parse(await readFile(h.options(file).journal, 'utf8'));
     const attempts = journal.partitions['0'].attempts;
-    expect(attempts.map((a: any) => [a.status, a.error?.code])).toEqual([['failed', 'commit_conflict'], ['succeeded', undefined]]);
+    expect(attempts.map((a: any) => [a.status, a.error?.code])).toEqual([
+      ['failed', 'commit_conflict'],
+      ['succeeded', undefined],
+    ]);
     expect(attempts[0].idempotency_key).not.toBe(attempts[1].idempotency_key);
     expect(attempts[0].import_id).not.toBe(attempts[1].import_id);
   });

@@ -52,7 +52,9 @@ describe('import-prompts stopped by SIGTERM', () => {
     const posts = h.sandbox.stats.byRoute['prompts.import'];
     const resumed = await h.run({ file, json: true });
     expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.out).partitions).toMatchObject([{ import_id: recorded[0].import_id, counts: { created: 3 } }]);
+    expect(JSON.parse(resumed.out).partitions).toMatchObject([
+      { import_id: recorded[0].import_id, counts: { created: 3 } },
+    ]);
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(posts);
   });
 });

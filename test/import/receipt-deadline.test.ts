@@ -50,7 +50,14 @@ beforeEach(async () => {
   fixture = await clientFixture({ fallback: stillRunning, client: { requestsPerMinute: 100 } });
   const file = path.join(dir, 'prompts.csv');
   writeFileSync(file, promptsCsv(3));
-  options = { websiteId: 'web_1', file, validateOnly: false, mode: 'provided_only', defaults: { language: 'en' }, journal: defaultJournalPath(file, false) };
+  options = {
+    websiteId: 'web_1',
+    file,
+    validateOnly: false,
+    mode: 'provided_only',
+    defaults: { language: 'en' },
+    journal: defaultJournalPath(file, false),
+  };
 });
 afterEach(async () => {
   await fixture.close();
@@ -65,8 +72,20 @@ async function onlyPartition(): Promise<Partition> {
 }
 
 async function deps(): Promise<PartitionDeps> {
-  const journal = await ImportJournal.open(options.journal, { website_id: 'web_1', validate_only: false, classification: 'provided_only' }, new Date(fixture.clock.now()));
-  return { http: fixture.client, journal, clock: fixture.clock, logger: silentLogger, websiteId: 'web_1', maxAttempts: 5, keySalt: '' };
+  const journal = await ImportJournal.open(
+    options.journal,
+    { website_id: 'web_1', validate_only: false, classification: 'provided_only' },
+    new Date(fixture.clock.now()),
+  );
+  return {
+    http: fixture.client,
+    journal,
+    clock: fixture.clock,
+    logger: silentLogger,
+    websiteId: 'web_1',
+    maxAttempts: 5,
+    keySalt: '',
+  };
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -95,7 +114,13 @@ it('stops polling 35 minutes after the operation was accepted, naming it and the
   expect(new Set(gaps(server).slice(1))).toEqual(new Set([60_000]));
   expect(clock.now() - ACCEPTED).toBe(35 * 60_000);
   expect(partitionDeps.journal.partition(0)?.attempts).toEqual([
-    { idempotency_key: expect.stringMatching(/^aivis-/), status: 'accepted', receipt_url: RECEIPT_PATH, import_id: 'pim_stuck1', updated_at: '2026-03-01T00:00:00.000Z' },
+    {
+      idempotency_key: expect.stringMatching(/^aivis-/),
+      status: 'accepted',
+      receipt_url: RECEIPT_PATH,
+      import_id: 'pim_stuck1',
+      updated_at: '2026-03-01T00:00:00.000Z',
+    },
   ]);
 });
 
@@ -109,6 +134,8 @@ it('a later run resumes that receipt from the journal, polls it once more, and s
 
   const error = await failure(importPartition(partition, await deps()));
 
-  expect((error as AivisError).message).toContain('import pim_stuck1 is still processing 95 minutes after it was accepted');
+  expect((error as AivisError).message).toContain(
+    'import pim_stuck1 is still processing 95 minutes after it was accepted',
+  );
   expect(server.received.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${RECEIPT_PATH}`]);
 });

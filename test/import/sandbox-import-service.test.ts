@@ -32,8 +32,17 @@ const item = (prompt_text: string, extra: Record<string, unknown> = {}) => ({ pr
 
 describe('fingerprint', () => {
   it('ignores object-key order, keeps array order, and is taken after trimming and defaults', () => {
-    const a = request({ items: [item('  What is the best CRM? ', { tags: ['Discovery', 'crm'] })], defaults: {}, classification: { mode: 'auto' }, validate_only: false });
-    const b = request({ validate_only: false, classification: { mode: 'auto' }, items: [{ tags: ['Discovery', 'crm'], prompt_text: 'What is the best CRM?' }] });
+    const a = request({
+      items: [item('  What is the best CRM? ', { tags: ['Discovery', 'crm'] })],
+      defaults: {},
+      classification: { mode: 'auto' },
+      validate_only: false,
+    });
+    const b = request({
+      validate_only: false,
+      classification: { mode: 'auto' },
+      items: [{ tags: ['Discovery', 'crm'], prompt_text: 'What is the best CRM?' }],
+    });
     const c = request({ items: [item('What is the best CRM?', { tags: ['crm', 'Discovery'] })] });
     expect(canonicalJson({ b: 1, a: [2, 1] })).toBe('{"a":[2,1],"b":1}');
     expect(importFingerprint(WEB, a)).toBe(importFingerprint(WEB, b));
@@ -53,7 +62,11 @@ describe('fingerprint', () => {
       { field: 'items[0].prompt_text', issue: 'must be 5 to 2000 characters after trimming (got 3)' },
       { field: 'items[1].colour', issue: 'is not an allowed field' },
       { field: 'mode', issue: 'is not an allowed field' },
-      { field: 'items[1].tags', issue: 'must hold at least one journey tag (Discovery, Comparison, Evaluation, Validation, Objections, Alternatives, Implementation) when classification is auto' },
+      {
+        field: 'items[1].tags',
+        issue:
+          'must hold at least one journey tag (Discovery, Comparison, Evaluation, Validation, Objections, Alternatives, Implementation) when classification is auto',
+      },
     ]);
   });
 
@@ -63,7 +76,9 @@ describe('fingerprint', () => {
       { field: 'classification', issue: 'is missing' },
       { field: 'validate_only', issue: 'is missing' },
     ]);
-    expect(parseImportRequest({ defaults: {}, classification: { mode: 'auto' }, validate_only: true }).details).toEqual([{ field: 'items', issue: 'is missing' }]);
+    expect(parseImportRequest({ defaults: {}, classification: { mode: 'auto' }, validate_only: true }).details).toEqual(
+      [{ field: 'items', issue: 'is missing' }],
+    );
   });
 });
 
@@ -80,7 +95,11 @@ describe('operations on the virtual clock', () => {
     expect(phases).toEqual(['validating', 'classifying', 'committing']);
     advance(1000);
     const done = receipt(id);
-    expect(done).toMatchObject({ status: 'succeeded', summary: { created: 1, skipped_duplicates: 0 }, classifier_version: 'prompt-classifier-v1' });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      summary: { created: 1, skipped_duplicates: 0 },
+      classifier_version: 'prompt-classifier-v1',
+    });
     expect(done.items).toEqual([
       {
         index: 0,
@@ -133,16 +152,37 @@ describe('processing rules', () => {
   it('skips duplicates with the three codes and a breakdown that adds up, never reactivating', () => {
     const { service, advance, receipt } = setup();
     service.prompts.seed(WEB, { active: ['Best CRM tools?'], inactive: ['how to set up a crm'] });
-    const { operation } = service.submit(caller, WEB, KEY, request({
-      items: [item('best   crm TOOLS?'), item('How to set up a CRM'), item('What is the best ERP?'), item('what is the  best erp?'), item('What is the best ERP!')],
-    }));
+    const { operation } = service.submit(
+      caller,
+      WEB,
+      KEY,
+      request({
+        items: [
+          item('best   crm TOOLS?'),
+          item('How to set up a CRM'),
+          item('What is the best ERP?'),
+          item('what is the  best erp?'),
+          item('What is the best ERP!'),
+        ],
+      }),
+    );
     advance(10_000);
     const done = receipt(operation.id);
-    expect(done.items.map((i: any) => i.code ?? i.status)).toEqual(['skipped_active_duplicate', 'skipped_inactive_duplicate', 'created', 'skipped_request_duplicate', 'created']);
+    expect(done.items.map((i: any) => i.code ?? i.status)).toEqual([
+      'skipped_active_duplicate',
+      'skipped_inactive_duplicate',
+      'created',
+      'skipped_request_duplicate',
+      'created',
+    ]);
     expect(done.summary).toEqual({
       created: 2,
       skipped_duplicates: 3,
-      skipped_duplicates_breakdown: { skipped_request_duplicate: 1, skipped_active_duplicate: 1, skipped_inactive_duplicate: 1 },
+      skipped_duplicates_breakdown: {
+        skipped_request_duplicate: 1,
+        skipped_active_duplicate: 1,
+        skipped_inactive_duplicate: 1,
+      },
     });
     expect(service.prompts.activeCount(WEB)).toBe(3);
   });
@@ -150,50 +190,90 @@ describe('processing rules', () => {
   it('fails the whole write with prompt_limit_exceeded and creates nothing; a validation reports the projection', () => {
     const { service, advance, receipt } = setup();
     service.prompts.seed(WEB, { promptLimit: 3, active: ['Best CRM tools?', 'Best ERP tools?'] });
-    const items = [item('Best CRM tools?'), item('What is the best HR software?'), item('How to compare payroll apps?')];
+    const items = [
+      item('Best CRM tools?'),
+      item('What is the best HR software?'),
+      item('How to compare payroll apps?'),
+    ];
     const validation = service.submit(caller, WEB, 'validation-key-0001', request({ items, validate_only: true }));
     const write = service.submit(caller, WEB, KEY, request({ items }));
     advance(10_000);
-    expect(receipt(validation.operation.id)).toMatchObject({ status: 'failed', error: { code: 'prompt_limit_exceeded', retryable: false }, summary: { would_create: 0, active_count: 2, projected_active_count: 4, prompt_limit: 3 } });
+    expect(receipt(validation.operation.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'prompt_limit_exceeded', retryable: false },
+      summary: { would_create: 0, active_count: 2, projected_active_count: 4, prompt_limit: 3 },
+    });
     const failed = receipt(write.operation.id);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'prompt_limit_exceeded', retryable: false }, summary: { created: 0, skipped_duplicates: 1 } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'prompt_limit_exceeded', retryable: false },
+      summary: { created: 0, skipped_duplicates: 1 },
+    });
     expect(failed.items.map((i: any) => i.status)).toEqual(['skipped', 'not_processed', 'not_processed']);
     expect(service.prompts.activeCount(WEB)).toBe(2);
   });
 
   it('reports would_create and capacity for a validation and creates nothing', () => {
     const { service, advance, receipt } = setup();
-    const { operation } = service.submit(caller, WEB, KEY, request({ items: [item('What is the best CRM?')], validate_only: true }));
+    const { operation } = service.submit(
+      caller,
+      WEB,
+      KEY,
+      request({ items: [item('What is the best CRM?')], validate_only: true }),
+    );
     advance(10_000);
-    expect(receipt(operation.id)).toMatchObject({ status: 'succeeded', validate_only: true, summary: { would_create: 1, active_count: 0, projected_active_count: 1, prompt_limit: 5000 } });
+    expect(receipt(operation.id)).toMatchObject({
+      status: 'succeeded',
+      validate_only: true,
+      summary: { would_create: 1, active_count: 0, projected_active_count: 1, prompt_limit: 5000 },
+    });
     expect(receipt(operation.id).items[0].status).toBe('would_create');
     expect(service.prompts.activeCount(WEB)).toBe(0);
   });
 
   it('fails auto classification atomically, naming the failed items by index and client_id', () => {
     const { service, advance, receipt } = setup();
-    const { operation } = service.submit(caller, WEB, KEY, request({ items: [item('What is the best CRM?', { client_id: 'ok' }), item('zzzz qqqq xxxx', { client_id: 'bad' })] }));
+    const { operation } = service.submit(
+      caller,
+      WEB,
+      KEY,
+      request({
+        items: [item('What is the best CRM?', { client_id: 'ok' }), item('zzzz qqqq xxxx', { client_id: 'bad' })],
+      }),
+    );
     advance(10_000);
     expect(receipt(operation.id)).toMatchObject({
       status: 'failed',
       error: { code: 'classification_failed', retryable: false },
-      items: [{ index: 0, client_id: 'ok', status: 'not_processed' }, { index: 1, client_id: 'bad', status: 'failed', code: 'classification_failed' }],
+      items: [
+        { index: 0, client_id: 'ok', status: 'not_processed' },
+        { index: 1, client_id: 'bad', status: 'failed', code: 'classification_failed' },
+      ],
     });
     expect(service.prompts.activeCount(WEB)).toBe(0);
   });
 
   it('never classifies in provided_only: provided and defaulted fields only', () => {
     const { service, advance, receipt } = setup();
-    const { operation } = service.submit(caller, WEB, KEY, request({
-      items: [item('zzzz qqqq xxxx', { tags: [], category: null })],
-      defaults: { language: 'en' },
-      classification: { mode: 'provided_only' },
-    }));
+    const { operation } = service.submit(
+      caller,
+      WEB,
+      KEY,
+      request({
+        items: [item('zzzz qqqq xxxx', { tags: [], category: null })],
+        defaults: { language: 'en' },
+        classification: { mode: 'provided_only' },
+      }),
+    );
     advance(3000);
     const done = receipt(operation.id);
     expect(done.status).toBe('succeeded');
     expect(done.classifier_version).toBeUndefined();
-    expect(done.items[0].provenance).toEqual({ language: { source: 'defaulted' }, tags: { source: 'provided' }, category: { source: 'provided' } });
+    expect(done.items[0].provenance).toEqual({
+      language: { source: 'defaulted' },
+      tags: { source: 'provided' },
+      category: { source: 'provided' },
+    });
   });
 
   it('ends switched-on faults as retryable failures that create nothing', () => {
@@ -203,10 +283,17 @@ describe('processing rules', () => {
     const a = service.submit(caller, WEB, 'fault-key-000000001', request({ items: [item('What is the best CRM?')] }));
     const b = service.submit(caller, WEB, 'fault-key-000000002', request({ items: [item('What is the best CRM?')] }));
     advance(10_000);
-    expect(receipt(a.operation.id)).toMatchObject({ status: 'failed', error: { code: 'commit_conflict', retryable: true, retry_strategy: 'new_idempotency_key' }, items: [{ index: 0, status: 'not_processed' }] });
+    expect(receipt(a.operation.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'commit_conflict', retryable: true, retry_strategy: 'new_idempotency_key' },
+      items: [{ index: 0, status: 'not_processed' }],
+    });
     expect(receipt(b.operation.id)).toMatchObject({ status: 'processing', phase: 'classifying' });
     advance(30 * 60 * 1000);
-    expect(receipt(b.operation.id)).toMatchObject({ status: 'failed', error: { code: 'processing_deadline_exceeded', retryable: true } });
+    expect(receipt(b.operation.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'processing_deadline_exceeded', retryable: true },
+    });
     expect(service.prompts.activeCount(WEB)).toBe(0);
   });
 });

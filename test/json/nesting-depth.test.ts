@@ -17,7 +17,9 @@ describe('nesting depth', () => {
   ])('%s nests %i levels', (_what, levels, value) => {
     expect(nestsDeeperThan(value, levels)).toBe(false);
     if (levels > 0) expect(nestsDeeperThan(value, levels - 1)).toBe(true);
-    expect(textNestingDepth(levels > 1000 ? '['.repeat(levels) + ']'.repeat(levels) : JSON.stringify(value))).toBe(levels);
+    expect(textNestingDepth(levels > 1000 ? '['.repeat(levels) + ']'.repeat(levels) : JSON.stringify(value))).toBe(
+      levels,
+    );
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {

@@ -11,7 +11,7 @@ describe('serializeJson', () => {
     [true],
     [[]],
     [{}],
-    [{ b: [1, { c: null, a: 'x' }], a: { '': 2, 'é': [false] } }],
+    [{ b: [1, { c: null, a: 'x' }], a: { '': 2, é: [false] } }],
     [[1, [2, [3, []]], { k: [] }]],
   ])('writes %j exactly as JSON.stringify does', (value) => {
     expect(serializeJson(value)).toBe(JSON.stringify(value));
@@ -23,7 +23,9 @@ describe('serializeJson', () => {
   });
 
   it('sorts object keys by UTF-16 code units at every level when asked', () => {
-    expect(serializeJson({ b: 1, a: { z: [{ y: 1, x: 2 }], B: 0 }, é: 2, Z: 3 }, { sortKeys: true })).toBe('{"Z":3,"a":{"B":0,"z":[{"x":2,"y":1}]},"b":1,"é":2}');
+    expect(serializeJson({ b: 1, a: { z: [{ y: 1, x: 2 }], B: 0 }, é: 2, Z: 3 }, { sortKeys: true })).toBe(
+      '{"Z":3,"a":{"B":0,"z":[{"x":2,"y":1}]},"b":1,"é":2}',
+    );
   });
 
   it('writes integers kept exact with JSON.rawJSON as sent', () => {

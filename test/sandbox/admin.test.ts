@@ -10,9 +10,15 @@ afterAll(() => sb.close());
 
 describe('programmatic options', () => {
   it('refuses bad options with a message naming the option', async () => {
-    await expect(startSandbox({ websites: -1 })).rejects.toThrow('startSandbox: websites must be a whole number >= 0, got -1');
-    await expect(startSandbox({ mentionsPerAnalysis: 1.5 })).rejects.toThrow('startSandbox: mentionsPerAnalysis must be a whole number >= 0, got 1.5');
-    await expect(startSandbox({ start: '2026-01-01' })).rejects.toThrow('startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got "2026-01-01"');
+    await expect(startSandbox({ websites: -1 })).rejects.toThrow(
+      'startSandbox: websites must be a whole number >= 0, got -1',
+    );
+    await expect(startSandbox({ mentionsPerAnalysis: 1.5 })).rejects.toThrow(
+      'startSandbox: mentionsPerAnalysis must be a whole number >= 0, got 1.5',
+    );
+    await expect(startSandbox({ start: '2026-01-01' })).rejects.toThrow(
+      'startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got "2026-01-01"',
+    );
     expect(() => sb.addWebsites(-2)).toThrow('addWebsites: count must be a whole number >= 0, got -2');
   });
 
@@ -51,14 +57,20 @@ describe('admin surface /_sandbox', () => {
     const again = await call(sb, `/_sandbox/websites/${ids[0]}`, null, 'DELETE');
     expect(again.status).toBe(400);
     expect(again.body.error.message).toBe(`removeWebsite: no listed website ${ids[0]}`);
-    expect((await call(sb, '/_sandbox/websites', null, 'POST', { count: 'two' })).body.error.message).toBe('count must be an integer from 1 to 1000.');
+    expect((await call(sb, '/_sandbox/websites', null, 'POST', { count: 'two' })).body.error.message).toBe(
+      'count must be an integer from 1 to 1000.',
+    );
   });
 
   it('sets and clears faults, and reports state', async () => {
-    expect((await call(sb, '/_sandbox/faults', null, 'PUT', { kind: 'unavailable', count: 1, retryAfter: 3 })).status).toBe(200);
+    expect(
+      (await call(sb, '/_sandbox/faults', null, 'PUT', { kind: 'unavailable', count: 1, retryAfter: 3 })).status,
+    ).toBe(200);
     const failed = await call(sb, '/public/v2/websites');
     expect([failed.status, failed.headers['retry-after']]).toEqual([503, '3']);
-    expect((await call(sb, '/_sandbox/faults', null, 'PUT', { kind: 'meltdown' })).body.error.message).toMatch(/^fault profile: kind must be one of/);
+    expect((await call(sb, '/_sandbox/faults', null, 'PUT', { kind: 'meltdown' })).body.error.message).toMatch(
+      /^fault profile: kind must be one of/,
+    );
     await call(sb, '/_sandbox/faults', null, 'PUT', { kind: 'unavailable' });
     expect((await call(sb, '/_sandbox/faults', null, 'DELETE')).status).toBe(200);
     expect((await call(sb, '/public/v2/websites')).status).toBe(200);

@@ -6,7 +6,14 @@ import { call } from './sandbox-http.ts';
 let sb: Sandbox;
 let own: string;
 let foreign: string;
-const READ_PATHS = (id: string) => ['/public/v2/websites', `/public/v2/websites/${id}`, `/public/v2/websites/${id}/analytics`, `/public/v2/websites/${id}/analytics/history`, `/public/v2/websites/${id}/mentions`, `/public/v2/websites/${id}/citations`];
+const READ_PATHS = (id: string) => [
+  '/public/v2/websites',
+  `/public/v2/websites/${id}`,
+  `/public/v2/websites/${id}/analytics`,
+  `/public/v2/websites/${id}/analytics/history`,
+  `/public/v2/websites/${id}/mentions`,
+  `/public/v2/websites/${id}/citations`,
+];
 
 beforeAll(async () => {
   sb = await startSandbox({ requestsPerMinute: 0 });
@@ -20,7 +27,11 @@ const withoutRequestId = (text: string) => text.replace(/"request_id":"[^"]+"/, 
 describe('authentication and authorization (spec part 5)', () => {
   it.each([
     ['no Authorization header', null, 'Missing API key: send the header Authorization: Bearer <API_KEY>.'],
-    ['an unknown key', 'aivis_sbx_not-a-key', 'Invalid API key: the Authorization header does not carry a known bearer key.'],
+    [
+      'an unknown key',
+      'aivis_sbx_not-a-key',
+      'Invalid API key: the Authorization header does not carry a known bearer key.',
+    ],
   ])('%s is 401 unauthorized on every read', async (_, key, message) => {
     for (const path of READ_PATHS(own)) {
       const { status, body, text } = await call(sb, path, key);
@@ -38,7 +49,11 @@ describe('authentication and authorization (spec part 5)', () => {
   });
 
   it.each([
-    ['a workspace without V2', 'v2Disabled', 'Public API V2 is not enabled for this workspace; it is enabled per workspace on request.'],
+    [
+      'a workspace without V2',
+      'v2Disabled',
+      'Public API V2 is not enabled for this workspace; it is enabled per workspace on request.',
+    ],
     ['a key without read scope', 'noReadScope', 'This API key lacks the read scope; use a key with read scope.'],
   ] as const)('%s is 403 forbidden on every read', async (_, name, message) => {
     for (const path of READ_PATHS(own)) {
@@ -63,7 +78,10 @@ describe('authentication and authorization (spec part 5)', () => {
       const missing = await call(sb, missingPaths[i]!);
       expect(hidden.status).toBe(404);
       expect(withoutRequestId(hidden.text)).toBe(withoutRequestId(missing.text));
-      expect(hidden.body.error).toEqual({ code: 'not_found', message: 'The website does not exist or is not accessible with this key.' });
+      expect(hidden.body.error).toEqual({
+        code: 'not_found',
+        message: 'The website does not exist or is not accessible with this key.',
+      });
     }
     // ...and the other workspace's key sees none of workspace 1.
     const list = await call(sb, '/public/v2/websites', sb.keys.otherWorkspace);
@@ -72,7 +90,11 @@ describe('authentication and authorization (spec part 5)', () => {
   });
 
   it('every response carries meta.request_id and the same X-Request-Id header, distinct per request', async () => {
-    const answers = [await call(sb, '/public/v2/websites'), await call(sb, '/public/v2/websites', null), await call(sb, '/public/v2/websites?limit=x')];
+    const answers = [
+      await call(sb, '/public/v2/websites'),
+      await call(sb, '/public/v2/websites', null),
+      await call(sb, '/public/v2/websites?limit=x'),
+    ];
     const ids = answers.map((a) => a.body.meta.request_id);
     for (const a of answers) expect(a.headers['x-request-id']).toBe(a.body.meta.request_id);
     expect(new Set(ids).size).toBe(3);

@@ -16,7 +16,9 @@ afterEach(async () => {
 });
 
 function spawnCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The `base_url:` and `api_key:` lines the command prints first. */
@@ -61,7 +63,12 @@ describe('aivis sandbox', () => {
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
-    expect(jsonLines(stderr)).toEqual([failureLine(`--variant: unknown sandbox variant "bogus" (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`, 2)]);
+    expect(jsonLines(stderr)).toEqual([
+      failureLine(
+        `--variant: unknown sandbox variant "bogus" (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`,
+        2,
+      ),
+    ]);
   });
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {

@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const TAMPERED = 'The cursor is malformed or was altered; restart the scan without a cursor.';
-const OTHER_FILTERS = 'The cursor was issued for other filters; send the filters of the first page, or restart the scan.';
+const OTHER_FILTERS =
+  'The cursor was issued for other filters; send the filters of the first page, or restart the scan.';
 const OTHER_SCOPE = 'The cursor belongs to another endpoint or website; restart the scan without a cursor.';
 
 async function cursorOf(path: string): Promise<string> {
@@ -23,7 +24,10 @@ async function cursorOf(path: string): Promise<string> {
 }
 
 async function refused(path: string, cursor: string, message: string) {
-  const { status, body } = await call(sb, `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`);
+  const { status, body } = await call(
+    sb,
+    `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`,
+  );
   expect(status).toBe(400);
   errorEnvelopeSchema.parse(body);
   expect(body.error).toEqual({ code: 'invalid_cursor', message });
@@ -37,8 +41,20 @@ describe('cursors (spec 4.10)', () => {
     const path = `/public/v2/websites/${a}/mentions?limit=2`;
     const cursor = await cursorOf(path);
     const [payload, tag] = cursor.split('.') as [string, string];
-    const forged = Buffer.from(Buffer.from(payload, 'base64url').toString().replace(/"i":\d+/, '"i":0')).toString('base64url');
-    for (const bad of [flip(cursor, 10), flip(cursor, cursor.length - 3), cursor.slice(0, -1), payload, `${forged}.${tag}`, 'not-a-cursor', `${cursor}.x`]) {
+    const forged = Buffer.from(
+      Buffer.from(payload, 'base64url')
+        .toString()
+        .replace(/"i":\d+/, '"i":0'),
+    ).toString('base64url');
+    for (const bad of [
+      flip(cursor, 10),
+      flip(cursor, cursor.length - 3),
+      cursor.slice(0, -1),
+      payload,
+      `${forged}.${tag}`,
+      'not-a-cursor',
+      `${cursor}.x`,
+    ]) {
       await refused(path, bad, TAMPERED);
     }
   });
@@ -47,7 +63,11 @@ describe('cursors (spec 4.10)', () => {
     const path = `/public/v2/websites/${a}/mentions?provider=gemini&limit=2`;
     const cursor = await cursorOf(path);
     await refused(`/public/v2/websites/${a}/mentions?provider=chatgpt&limit=2`, cursor, OTHER_FILTERS);
-    await refused(`/public/v2/websites/${a}/mentions?provider=gemini&updated_since=2025-01-01T00:00Z`, cursor, OTHER_FILTERS);
+    await refused(
+      `/public/v2/websites/${a}/mentions?provider=gemini&updated_since=2025-01-01T00:00Z`,
+      cursor,
+      OTHER_FILTERS,
+    );
     await refused(`/public/v2/websites/${a}/mentions?updated_since=2025-01-01T00:00Z`, cursor, OTHER_FILTERS);
   });
 
@@ -65,7 +85,12 @@ describe('cursors (spec 4.10)', () => {
     const rest = await walk(sb, `/public/v2/websites/${a}/mentions?limit=3`, sb.apiKey, first.body.meta.next_cursor);
     const expected = [...sb.truth.mentions(a)].filter((m: any) => m.provider === 'perplexity');
     expect([...first.body.data, ...rest.rows]).toEqual(expected);
-    const same = await walk(sb, `/public/v2/websites/${a}/mentions?provider=perplexity&limit=500`, sb.apiKey, first.body.meta.next_cursor);
+    const same = await walk(
+      sb,
+      `/public/v2/websites/${a}/mentions?provider=perplexity&limit=500`,
+      sb.apiKey,
+      first.body.meta.next_cursor,
+    );
     expect([...first.body.data, ...same.rows]).toEqual(expected);
   });
 

@@ -50,12 +50,20 @@ describe('determinism', () => {
   });
 
   it('produces a deep page of a million-mention feed without materialising it', async () => {
-    const sb = await startSandbox({ websites: 1, analysesPerWebsite: 100, mentionsPerAnalysis: 10_000, requestsPerMinute: 0 });
+    const sb = await startSandbox({
+      websites: 1,
+      analysesPerWebsite: 100,
+      mentionsPerAnalysis: 10_000,
+      requestsPerMinute: 0,
+    });
     try {
       const id = sb.truth.websites()[0]!.id as string;
       const analysis = ([...sb.truth.history(id)][50] as { analysis_id: string }).analysis_id;
       const before = process.memoryUsage().heapUsed;
-      const page = await call(sb, `/public/v2/websites/${id}/mentions?analysis_id=${analysis}&provider=perplexity&limit=500`);
+      const page = await call(
+        sb,
+        `/public/v2/websites/${id}/mentions?analysis_id=${analysis}&provider=perplexity&limit=500`,
+      );
       expect(page.body.data).toHaveLength(500);
       expect(page.body.data.every((m: any) => m.analysis_id === analysis && m.provider === 'perplexity')).toBe(true);
       let count = 0;

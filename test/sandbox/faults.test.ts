@@ -48,14 +48,18 @@ describe('fault profiles', () => {
 
   it('reset: the connection drops before any response byte', async () => {
     sb.faults.set({ kind: 'reset', count: 1 });
-    await expect(call(sb, '/public/v2/websites')).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/) });
+    await expect(call(sb, '/public/v2/websites')).rejects.toMatchObject({
+      code: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/),
+    });
     expect(await statuses(1)).toEqual([200]);
   });
 
   it('truncated_body: full Content-Length, half the body, then the connection closes', async () => {
     const whole = await call(sb, '/public/v2/websites');
     sb.faults.set({ kind: 'truncated_body', count: 1 });
-    const res = await request(`${sb.baseUrl}/public/v2/websites`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+    const res = await request(`${sb.baseUrl}/public/v2/websites`, {
+      headers: { authorization: `Bearer ${sb.apiKey}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(whole.text));
     await expect(res.body.text()).rejects.toThrow();
@@ -64,7 +68,9 @@ describe('fault profiles', () => {
   it('slow_body: the same bytes, delivered in pieces', async () => {
     const whole = await call(sb, '/public/v2/websites');
     sb.faults.set({ kind: 'slow_body', count: 1, chunks: 3, chunkDelayMs: 30 });
-    const res = await request(`${sb.baseUrl}/public/v2/websites`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+    const res = await request(`${sb.baseUrl}/public/v2/websites`, {
+      headers: { authorization: `Bearer ${sb.apiKey}` },
+    });
     const pieces: Buffer[] = [];
     for await (const piece of res.body) pieces.push(piece as Buffer);
     expect(pieces.length).toBeGreaterThanOrEqual(2);
@@ -101,7 +107,11 @@ describe('fault profiles', () => {
     const cursor = first.body.meta.next_cursor as string;
     const empty = await call(sb, `/public/v2/websites/${site}/mentions?limit=10&cursor=${encodeURIComponent(cursor)}`);
     expect(empty.body.data).toEqual([]);
-    expect(empty.body.meta).toMatchObject({ has_more: true, next_cursor: cursor, scan_upper_bound: first.body.meta.scan_upper_bound });
+    expect(empty.body.meta).toMatchObject({
+      has_more: true,
+      next_cursor: cursor,
+      scan_upper_bound: first.body.meta.scan_upper_bound,
+    });
     const rest = await walk(sb, `/public/v2/websites/${site}/mentions?limit=10`, sb.apiKey, cursor);
     expect(rest.metas[0].has_more).toBe(true);
     expect(rest.metas[0].next_cursor).toBe(cursor);
@@ -126,8 +136,12 @@ describe('fault profiles', () => {
   });
 
   it('a bad profile is refused with a message naming the field', () => {
-    expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow('fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body, empty_page');
+    expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow(
+      'fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body, empty_page',
+    );
     expect(() => sb.faults.set({ kind: 'reset', count: 0 })).toThrow('fault profile: count must be a positive integer');
-    expect(() => sb.faults.set({ kind: 'reset', fraction: 2 })).toThrow('fault profile: fraction must be a number from 0 to 1');
+    expect(() => sb.faults.set({ kind: 'reset', fraction: 2 })).toThrow(
+      'fault profile: fraction must be a number from 0 to 1',
+    );
   });
 });

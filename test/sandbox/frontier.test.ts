@@ -16,14 +16,18 @@ beforeEach(async () => {
 afterEach(() => sb.close());
 
 const mentionsPage = async () => (await call(sb, `/public/v2/websites/${site}/mentions?limit=5`)).body;
-const mentions = (since?: string) => walk(sb, `/public/v2/websites/${site}/mentions?limit=50${since ? `&updated_since=${since}` : ''}`);
+const mentions = (since?: string) =>
+  walk(sb, `/public/v2/websites/${site}/mentions?limit=50${since ? `&updated_since=${since}` : ''}`);
 
 /** Steps data time until a mention write of `site` is in flight behind a committed later one. */
 async function advanceIntoInFlightWrite() {
   for (let step = 0; step < 6 * 48; step++) {
     const scan = await mentions();
     const bound = scan.metas[0].scan_upper_bound as string;
-    const newest = scan.rows.map((r) => r.available_at as string).sort().at(-1)!;
+    const newest = scan.rows
+      .map((r) => r.available_at as string)
+      .sort()
+      .at(-1)!;
     if (bound < sb.clock.now() && newest > bound) return { scan, bound, newest, clock: sb.clock.now() };
     sb.clock.advance({ minutes: 10 });
   }

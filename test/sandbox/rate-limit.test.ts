@@ -18,7 +18,10 @@ describe('workspace rate limit (spec part 8)', () => {
     const limited = await call(sb, '/public/v2/websites', sb.keys.readOnly);
     expect(limited.status).toBe(429);
     errorEnvelopeSchema.parse(limited.body);
-    expect(limited.body.error).toEqual({ code: 'rate_limited', message: 'Rate limit exceeded for this workspace; retry after 45 s.' });
+    expect(limited.body.error).toEqual({
+      code: 'rate_limited',
+      message: 'Rate limit exceeded for this workspace; retry after 45 s.',
+    });
     // The oldest request leaves the window 44.5 s from now; Retry-After rounds up.
     expect(limited.headers['retry-after']).toBe('45');
     // Another workspace has its own budget.

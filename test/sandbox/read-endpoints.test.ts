@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   citationSchema,
   dataEnvelope,
@@ -15,8 +14,6 @@ import {
 import { MAX_COUNT } from '../../schemas/keys.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { call, walk } from './sandbox-http.ts';
-
-const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ data: z.array(item), meta: listMetaSchema });
 
 let sb: Sandbox;
 let measured: string; // a website with snapshots
@@ -64,10 +61,18 @@ describe('GET /public/v2/websites/{website_id}/analytics', () => {
   });
 
   it('adds providers and competitors for include, whitespace tolerated, and lists them in meta.includes', async () => {
-    const { body } = await call(sb, `/public/v2/websites/${measured}/analytics?include=${encodeURIComponent(' competitors , providers ')}`);
+    const { body } = await call(
+      sb,
+      `/public/v2/websites/${measured}/analytics?include=${encodeURIComponent(' competitors , providers ')}`,
+    );
     snapshotDataSchema.parse(body.data);
     expect(body.meta.includes).toEqual(['competitors', 'providers']);
-    expect(body.data.providers.map((p: any) => p.provider)).toEqual(['chatgpt', 'gemini', 'perplexity', 'google_ai_overview']);
+    expect(body.data.providers.map((p: any) => p.provider)).toEqual([
+      'chatgpt',
+      'gemini',
+      'perplexity',
+      'google_ai_overview',
+    ]);
     expect(body.data.competitors.length).toBeGreaterThanOrEqual(2);
     const only = await call(sb, `/public/v2/websites/${measured}/analytics?include=providers`);
     expect(only.body.meta.includes).toEqual(['providers']);
@@ -78,12 +83,17 @@ describe('GET /public/v2/websites/{website_id}/analytics', () => {
     const before = await call(sb, `/public/v2/websites/${unmeasured}/analytics`);
     expect(before.status).toBe(404);
     errorEnvelopeSchema.parse(before.body);
-    expect(before.body.error).toEqual({ code: 'not_found', message: 'No analytics snapshot has been published for this website yet.' });
+    expect(before.body.error).toEqual({
+      code: 'not_found',
+      message: 'No analytics snapshot has been published for this website yet.',
+    });
     expect(sb.truth.snapshot(unmeasured)).toBeNull();
     sb.clock.advance({ days: 3 });
     const after = await call(sb, `/public/v2/websites/${unmeasured}/analytics`);
     expect(after.status).toBe(200);
-    expect(after.body.data.as_of).toBe((await call(sb, `/public/v2/websites/${unmeasured}`)).body.data.last_analysis_at);
+    expect(after.body.data.as_of).toBe(
+      (await call(sb, `/public/v2/websites/${unmeasured}`)).body.data.last_analysis_at,
+    );
   });
 });
 
@@ -125,7 +135,9 @@ describe('feeds', () => {
 
   it('publishes evidence of an analysis after its snapshot (late evidence)', async () => {
     const snapshot = sb.truth.snapshot(measured)!.data as any;
-    const late = [...sb.truth.mentions(measured)].filter((m: any) => m.analysis_id === snapshot.analysis_id && m.available_at > snapshot.available_at);
+    const late = [...sb.truth.mentions(measured)].filter(
+      (m: any) => m.analysis_id === snapshot.analysis_id && m.available_at > snapshot.available_at,
+    );
     expect(late.length).toBeGreaterThan(0);
   });
 
@@ -147,8 +159,16 @@ describe('feeds', () => {
     expect(counts).toContain(MAX_COUNT);
     expect(history.some((h) => h.meta.data_quality.is_partial)).toBe(true);
     // A field the spec names without placing it: clients keep it without knowing it.
-    expect(history.every((h) => h.meta.data_quality.postprocess_status === (h.meta.data_quality.is_partial ? 'pending' : 'complete'))).toBe(true);
-    expect(history.some((h) => Object.values(h.metrics).includes(null) && Object.keys(h.meta.unavailable_reasons).length > 0)).toBe(true);
+    expect(
+      history.every(
+        (h) => h.meta.data_quality.postprocess_status === (h.meta.data_quality.is_partial ? 'pending' : 'complete'),
+      ),
+    ).toBe(true);
+    expect(
+      history.some(
+        (h) => Object.values(h.metrics).includes(null) && Object.keys(h.meta.unavailable_reasons).length > 0,
+      ),
+    ).toBe(true);
     expect(new Set(history.map((h) => h.meta.metric_definition_bundle_version)).size).toBe(2);
   });
 });
@@ -174,7 +194,10 @@ describe('websites added and removed', () => {
       expect(gone.body.error.code).toBe('not_found');
     }
     sb.removeWebsite(measured);
-    const midScan = await call(sb, `/public/v2/websites/${measured}/mentions?limit=1&cursor=${encodeURIComponent(firstFeedPage.body.meta.next_cursor)}`);
+    const midScan = await call(
+      sb,
+      `/public/v2/websites/${measured}/mentions?limit=1&cursor=${encodeURIComponent(firstFeedPage.body.meta.next_cursor)}`,
+    );
     expect(midScan.status).toBe(404);
     expect(() => sb.removeWebsite(measured)).toThrow(`removeWebsite: no listed website ${measured}`);
   });

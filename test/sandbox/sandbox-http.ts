@@ -10,11 +10,21 @@ export interface Answer {
 }
 
 /** GET (or `method`) `path` with `key` as bearer (null = no Authorization header). */
-export async function call(sandbox: Sandbox, path: string, key: string | null = sandbox.apiKey, method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET', json?: unknown): Promise<Answer> {
+export async function call(
+  sandbox: Sandbox,
+  path: string,
+  key: string | null = sandbox.apiKey,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET',
+  json?: unknown,
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (key !== null) headers.authorization = `Bearer ${key}`;
   if (json !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${sandbox.baseUrl}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+  const res = await request(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   const text = await res.body.text();
   let body: unknown;
   try {
@@ -26,7 +36,12 @@ export async function call(sandbox: Sandbox, path: string, key: string | null = 
 }
 
 /** Every row of a feed or listing, following cursors (from `startCursor` if given); also returns each page's meta. */
-export async function walk(sandbox: Sandbox, path: string, key: string | null = sandbox.apiKey, startCursor: string | null = null) {
+export async function walk(
+  sandbox: Sandbox,
+  path: string,
+  key: string | null = sandbox.apiKey,
+  startCursor: string | null = null,
+) {
   const rows: any[] = [];
   const metas: any[] = [];
   let cursor: string | null = startCursor;

@@ -10,7 +10,10 @@ let sb: Sandbox | undefined;
 afterEach(() => sb?.close());
 
 /** Every string of a JSON value that looks like a timestamp of the sandbox. */
-const stamps = (value: unknown): string[] => JSON.stringify(value).match(/"\d{4}-\d{2}-\d{2}T[^"]*Z"/g)?.map((s) => JSON.parse(s)) ?? [];
+const stamps = (value: unknown): string[] =>
+  JSON.stringify(value)
+    .match(/"\d{4}-\d{2}-\d{2}T[^"]*Z"/g)
+    ?.map((s) => JSON.parse(s)) ?? [];
 
 describe('startSandbox({ variants })', () => {
   it('refuses an unknown variant, naming the known ones', async () => {
@@ -34,7 +37,8 @@ describe('startSandbox({ variants })', () => {
     sb = await startSandbox({ requestsPerMinute: 0, variants: ['nanosecond_timestamps'] });
     const site = sb.truth.websites()[0]!.id;
     const all = [...sb.truth.mentions(site)] as { id: string; available_at: string }[];
-    for (const stamp of stamps(all)) expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?!000000)\d{6}Z$/);
+    for (const stamp of stamps(all))
+      expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?!000000)\d{6}Z$/);
     // Sent back verbatim, a row's own stamp admits that row and every later one, nothing earlier.
     const boundary = all[Math.floor(all.length / 2)]!.available_at;
     const { rows, metas } = await walk(sb, `/public/v2/websites/${site}/mentions?limit=100&updated_since=${boundary}`);

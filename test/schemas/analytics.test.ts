@@ -9,7 +9,15 @@ import {
   snapshotMetaSchema,
 } from '../../schemas/index.ts';
 import { COUNT_KEYS, METRIC_KEYS, PROVIDER_COUNT_KEYS } from '../../schemas/keys.ts';
-import { competitorEntry, historyPoint, metrics, providerEntry, snapshot, snapshotMeta, withField } from './fixtures.ts';
+import {
+  competitorEntry,
+  historyPoint,
+  metrics,
+  providerEntry,
+  snapshot,
+  snapshotMeta,
+  withField,
+} from './fixtures.ts';
 import { outcome } from './parse-result.ts';
 
 const COUNT_RULE = 'must be an integer from 0 to 9007199254740991 or null';
@@ -24,13 +32,21 @@ const WEBSITE_REASONS_RULE =
 describe('valid analytics records pass and keep unknown fields', () => {
   it.each([
     ['snapshot', snapshotDataSchema, { ...snapshot(), is_partial_data: true, postprocess_status: 'pending' }],
-    ['snapshot without breakdowns', snapshotDataSchema, withField(withField(snapshot(), 'providers', undefined), 'competitors', undefined)],
+    [
+      'snapshot without breakdowns',
+      snapshotDataSchema,
+      withField(withField(snapshot(), 'providers', undefined), 'competitors', undefined),
+    ],
     [
       'unmeasured snapshot',
       snapshotDataSchema,
       { ...snapshot(), analysis_id: null, as_of: null, available_at: null, providers: [], competitors: [] },
     ],
-    ['snapshot meta', snapshotMetaSchema, { ...snapshotMeta(), includes: [], data_quality: { is_partial: true, postprocess_status: 'running' } }],
+    [
+      'snapshot meta',
+      snapshotMetaSchema,
+      { ...snapshotMeta(), includes: [], data_quality: { is_partial: true, postprocess_status: 'running' } },
+    ],
     ['history point', historyPointSchema, { ...historyPoint(), revision: 2 }],
     ['provider entry', providerEntrySchema, { ...providerEntry(), rank: 1 }],
     ['competitor entry', competitorEntrySchema, { ...competitorEntry(), logo: 'x' }],
@@ -87,23 +103,59 @@ describe('counts', () => {
 
 describe('snapshot', () => {
   it.each([
-    ['website_id', null, 'website_id: must be a website id: web_ then letters, digits, _ or -, at most 128 characters (got null)'],
+    [
+      'website_id',
+      null,
+      'website_id: must be a website id: web_ then letters, digits, _ or -, at most 128 characters (got null)',
+    ],
     ['analysis_id', undefined, 'analysis_id: is missing'],
-    ['analysis_id', 'men_1', 'analysis_id: must be an analysis id: ana_ then letters, digits, _ or -, at most 128 characters (got "men_1")'],
+    [
+      'analysis_id',
+      'men_1',
+      'analysis_id: must be an analysis id: ana_ then letters, digits, _ or -, at most 128 characters (got "men_1")',
+    ],
     ['as_of', undefined, `as_of: ${MISSING_NULLABLE}`],
     ['metrics', undefined, 'metrics: is missing'],
     ['counts', null, 'counts: must be an object (got null)'],
     ['providers', {}, 'providers: must be an array (got an object)'],
-    ['providers.0.provider', 'Chat GPT', 'providers[0].provider: must be a provider name of 1 to 128 lowercase letters and digits, words joined by - or _ (got "Chat GPT")'],
-    ['providers.0.provider', 'chat__gpt', 'providers[0].provider: must be a provider name of 1 to 128 lowercase letters and digits, words joined by - or _ (got "chat__gpt")'],
+    [
+      'providers.0.provider',
+      'Chat GPT',
+      'providers[0].provider: must be a provider name of 1 to 128 lowercase letters and digits, words joined by - or _ (got "Chat GPT")',
+    ],
+    [
+      'providers.0.provider',
+      'chat__gpt',
+      'providers[0].provider: must be a provider name of 1 to 128 lowercase letters and digits, words joined by - or _ (got "chat__gpt")',
+    ],
     ['providers.0.unavailable_reasons', undefined, 'providers[0].unavailable_reasons: is missing'],
-    ['providers.0.unavailable_reasons.sentiment', 'no_competitor_mentions', `providers[0].unavailable_reasons.sentiment: ${WEBSITE_REASONS_RULE} (got "no_competitor_mentions")`],
-    ['providers.0.unavailable_reasons.reach', 'no_eligible_responses', 'providers[0].unavailable_reasons.reach: is not an allowed field'],
-    ['competitors.0.competitor_domain', '', 'competitors[0].competitor_domain: must be a string of 1 to 253 characters (got "")'],
+    [
+      'providers.0.unavailable_reasons.sentiment',
+      'no_competitor_mentions',
+      `providers[0].unavailable_reasons.sentiment: ${WEBSITE_REASONS_RULE} (got "no_competitor_mentions")`,
+    ],
+    [
+      'providers.0.unavailable_reasons.reach',
+      'no_eligible_responses',
+      'providers[0].unavailable_reasons.reach: is not an allowed field',
+    ],
+    [
+      'competitors.0.competitor_domain',
+      '',
+      'competitors[0].competitor_domain: must be a string of 1 to 253 characters (got "")',
+    ],
     ['competitors.0.metrics.sentiment', 5, 'ok'],
-    ['competitors.0.metrics.average_mention_position', 0, 'competitors[0].metrics.average_mention_position: must be a number of at least 1 or null (got 0)'],
+    [
+      'competitors.0.metrics.average_mention_position',
+      0,
+      'competitors[0].metrics.average_mention_position: must be a number of at least 1 or null (got 0)',
+    ],
     ['competitors.0.counts.mentions', undefined, `competitors[0].counts.mentions: ${MISSING_NULLABLE}`],
-    ['competitors.0.unavailable_reasons.sentiment', 'no_eligible_responses', 'competitors[0].unavailable_reasons.sentiment: is not an allowed field'],
+    [
+      'competitors.0.unavailable_reasons.sentiment',
+      'no_eligible_responses',
+      'competitors[0].unavailable_reasons.sentiment: is not an allowed field',
+    ],
     [
       'competitors.0.unavailable_reasons.visibility',
       'no_tracked_mentions',
@@ -118,14 +170,38 @@ describe('snapshot', () => {
 
 describe('snapshot meta and history point version tags', () => {
   it.each([
-    ['includes', ['providers', 'competitors', 'providers'], 'includes: must be an array of at most 2 items (got an array of 3 items)'],
+    [
+      'includes',
+      ['providers', 'competitors', 'providers'],
+      'includes: must be an array of at most 2 items (got an array of 3 items)',
+    ],
     ['includes', ['trends'], 'includes[0]: must be providers or competitors (got "trends")'],
     ['includes', undefined, 'includes: is missing'],
-    ['projection_version', 'public_metrics_vX', 'projection_version: must be a version tag like public_metrics_v1 (at most 40 characters) (got "public_metrics_vX")'],
-    ['projection_version', `public_metrics_v${'1'.repeat(30)}`, `projection_version: must be a version tag like public_metrics_v1 (at most 40 characters) (got "public_metrics_v${'1'.repeat(24)}"... (46 characters))`],
-    ['metric_definition_bundle_version', 'public_metric_definitions_v01', 'metric_definition_bundle_version: must be a version tag like public_metric_definitions_v1 (at most 64 characters) (got "public_metric_definitions_v01")'],
-    ['metric_precision_version', 'metric_precision_v', 'metric_precision_version: must be a version tag like metric_precision_v1 (at most 64 characters) (got "metric_precision_v")'],
-    ['metric_definition_versions.sentiment', 'Sentiment_v1', 'metric_definition_versions.sentiment: must be a version tag like visibility_v1 (at most 96 characters) (got "Sentiment_v1")'],
+    [
+      'projection_version',
+      'public_metrics_vX',
+      'projection_version: must be a version tag like public_metrics_v1 (at most 40 characters) (got "public_metrics_vX")',
+    ],
+    [
+      'projection_version',
+      `public_metrics_v${'1'.repeat(30)}`,
+      `projection_version: must be a version tag like public_metrics_v1 (at most 40 characters) (got "public_metrics_v${'1'.repeat(24)}"... (46 characters))`,
+    ],
+    [
+      'metric_definition_bundle_version',
+      'public_metric_definitions_v01',
+      'metric_definition_bundle_version: must be a version tag like public_metric_definitions_v1 (at most 64 characters) (got "public_metric_definitions_v01")',
+    ],
+    [
+      'metric_precision_version',
+      'metric_precision_v',
+      'metric_precision_version: must be a version tag like metric_precision_v1 (at most 64 characters) (got "metric_precision_v")',
+    ],
+    [
+      'metric_definition_versions.sentiment',
+      'Sentiment_v1',
+      'metric_definition_versions.sentiment: must be a version tag like visibility_v1 (at most 96 characters) (got "Sentiment_v1")',
+    ],
     ['metric_definition_versions.visibility', undefined, 'metric_definition_versions.visibility: is missing'],
     ['unavailable_reasons', undefined, 'unavailable_reasons: is missing'],
     ['data_quality', {}, 'data_quality.is_partial: is missing'],
@@ -136,8 +212,16 @@ describe('snapshot meta and history point version tags', () => {
   });
 
   it.each([
-    ['analysis_id', null, 'analysis_id: must be an analysis id: ana_ then letters, digits, _ or -, at most 128 characters (got null)'],
-    ['as_of', null, 'as_of: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date (got null)'],
+    [
+      'analysis_id',
+      null,
+      'analysis_id: must be an analysis id: ana_ then letters, digits, _ or -, at most 128 characters (got null)',
+    ],
+    [
+      'as_of',
+      null,
+      'as_of: must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date (got null)',
+    ],
     ['available_at', undefined, 'available_at: is missing'],
     ['meta', undefined, 'meta: is missing'],
     ['meta.data_quality', undefined, 'meta.data_quality: is missing'],

@@ -83,14 +83,19 @@ describe('typed identifiers', () => {
     expect(schema.parse(`${prefix}x`)).toBe(`${prefix}x`);
   });
 
-  it.each(cases)('%#: rejects a bad prefix, an empty tail, other characters and 129 characters', (schema, prefix, what) => {
-    const rule = `must be ${what}: ${prefix} then letters, digits, _ or -, at most 128 characters`;
-    expect(outcome(schema, 'xyz_1')).toBe(`${rule} (got "xyz_1")`);
-    expect(outcome(schema, prefix)).toBe(`${rule} (got "${prefix}")`);
-    expect(outcome(schema, `${prefix}a.b`)).toBe(`${rule} (got "${prefix}a.b")`);
-    expect(outcome(schema, prefix + 'a'.repeat(125))).toBe(`${rule} (got "${prefix}${'a'.repeat(36)}"... (129 characters))`);
-    expect(outcome(schema, 12)).toBe(`${rule} (got 12)`);
-  });
+  it.each(cases)(
+    '%#: rejects a bad prefix, an empty tail, other characters and 129 characters',
+    (schema, prefix, what) => {
+      const rule = `must be ${what}: ${prefix} then letters, digits, _ or -, at most 128 characters`;
+      expect(outcome(schema, 'xyz_1')).toBe(`${rule} (got "xyz_1")`);
+      expect(outcome(schema, prefix)).toBe(`${rule} (got "${prefix}")`);
+      expect(outcome(schema, `${prefix}a.b`)).toBe(`${rule} (got "${prefix}a.b")`);
+      expect(outcome(schema, prefix + 'a'.repeat(125))).toBe(
+        `${rule} (got "${prefix}${'a'.repeat(36)}"... (129 characters))`,
+      );
+      expect(outcome(schema, 12)).toBe(`${rule} (got 12)`);
+    },
+  );
 });
 
 describe('requestIdSchema', () => {
@@ -100,12 +105,19 @@ describe('requestIdSchema', () => {
   });
 
   it.each([[''], ['a b'], ['r'.repeat(129)]])('rejects %j', (value) => {
-    expect(outcome(requestIdSchema, value)).toMatch(/^must be a request id of 1 to 128 letters, digits, "\.", "_" or "-" \(got /);
+    expect(outcome(requestIdSchema, value)).toMatch(
+      /^must be a request id of 1 to 128 letters, digits, "\.", "_" or "-" \(got /,
+    );
   });
 });
 
 describe('list envelopes', () => {
-  const meta = { request_id: 'req_1', has_more: true, next_cursor: 'abc', scan_upper_bound: '2026-01-31T12:00:00.000001Z' };
+  const meta = {
+    request_id: 'req_1',
+    has_more: true,
+    next_cursor: 'abc',
+    scan_upper_bound: '2026-01-31T12:00:00.000001Z',
+  };
 
   it('accepts a page, keeping unknown fields and leaving records unvalidated', () => {
     const page = { data: [{ anything: 1 }, 'odd'], meta: { ...meta, extra: 'kept' }, links: {} };

@@ -63,7 +63,11 @@ export const snapshot = () => ({
   competitors: [competitorEntry()],
 });
 
-export const snapshotMeta = () => ({ request_id: 'req.1_a-B', includes: ['providers', 'competitors'], ...versionMeta() });
+export const snapshotMeta = () => ({
+  request_id: 'req.1_a-B',
+  includes: ['providers', 'competitors'],
+  ...versionMeta(),
+});
 
 export const historyPoint = () => ({
   website_id: 'web_1',

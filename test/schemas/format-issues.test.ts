@@ -29,7 +29,9 @@ describe('formatIssues', () => {
     const message = issuesOf(countsSchema, allBad);
     const parts = message.split('; ');
     expect(parts).toHaveLength(11);
-    expect(parts[0]).toBe('visibility_mentioned_responses: must be an integer from 0 to 9007199254740991 or null (got -1)');
+    expect(parts[0]).toBe(
+      'visibility_mentioned_responses: must be an integer from 0 to 9007199254740991 or null (got -1)',
+    );
     expect(parts[10]).toBe('and 3 more issues');
   });
 
@@ -40,7 +42,7 @@ describe('formatIssues', () => {
     );
   });
 
-  it('falls back to zod\'s own message, still with the path, for schemas without a rule message', () => {
+  it("falls back to zod's own message, still with the path, for schemas without a rule message", () => {
     expect(issuesOf(z.object({ a: z.object({ b: z.string() }) }), { a: { b: 1 } })).toBe(
       'a.b: Invalid input: expected string, received number',
     );
@@ -49,10 +51,18 @@ describe('formatIssues', () => {
   it('shows a value only in short form: long strings cut, objects and arrays by kind', () => {
     const wide = z.looseObject({ n: z.number({ error: (issue) => `must be a number (got ${typeof issue.input})` }) });
     expect(issuesOf(wide, { n: { secret: 'x' } })).toBe('n: must be a number (got object)');
-    expect(issuesOf(countsSchema, { ...Object.fromEntries(COUNT_KEYS.map((key) => [key, 0])), citation_pool: { deep: [1, 2] } })).toBe(
-      'citation_pool: must be an integer from 0 to 9007199254740991 or null (got an object)',
-    );
-    expect(issuesOf(countsSchema, { ...Object.fromEntries(COUNT_KEYS.map((key) => [key, 0])), citation_pool: 'z'.repeat(5000) })).toBe(
+    expect(
+      issuesOf(countsSchema, {
+        ...Object.fromEntries(COUNT_KEYS.map((key) => [key, 0])),
+        citation_pool: { deep: [1, 2] },
+      }),
+    ).toBe('citation_pool: must be an integer from 0 to 9007199254740991 or null (got an object)');
+    expect(
+      issuesOf(countsSchema, {
+        ...Object.fromEntries(COUNT_KEYS.map((key) => [key, 0])),
+        citation_pool: 'z'.repeat(5000),
+      }),
+    ).toBe(
       `citation_pool: must be an integer from 0 to 9007199254740991 or null (got "${'z'.repeat(40)}"... (5000 characters))`,
     );
   });

@@ -16,7 +16,11 @@ const SPEC_OPERATIONS: [method: string, path: string, statuses: string[]][] = [
   ['get', '/public/v2/websites/{website_id}/analytics/history', ['200', ...READ_ERRORS]],
   ['get', '/public/v2/websites/{website_id}/mentions', ['200', ...READ_ERRORS]],
   ['get', '/public/v2/websites/{website_id}/citations', ['200', ...READ_ERRORS]],
-  ['post', '/public/v2/websites/{website_id}/prompts:import', ['202', '200', '400', '401', '403', '409', '413', '415', '429', '500', '503']],
+  [
+    'post',
+    '/public/v2/websites/{website_id}/prompts:import',
+    ['202', '200', '400', '401', '403', '409', '413', '415', '429', '500', '503'],
+  ],
   ['get', '/public/v2/websites/{website_id}/prompt-imports/{import_id}', ['200', ...READ_ERRORS]],
   ['get', '/public/v2/openapi.json', ['200', ...READ_ERRORS]],
 ];
@@ -39,9 +43,12 @@ function parameter(path: string, method: string, name: string): Json {
 }
 
 describe('generated files are current', () => {
-  it.each(Object.entries(generatedFiles()))('%s equals what schemas/generate.ts produces (run npm run schemas)', (path, contents) => {
-    expect(committed(path)).toBe(contents);
-  });
+  it.each(Object.entries(generatedFiles()))(
+    '%s equals what schemas/generate.ts produces (run npm run schemas)',
+    (path, contents) => {
+      expect(committed(path)).toBe(contents);
+    },
+  );
 });
 
 describe('openapi.json covers spec part 4', () => {
@@ -52,8 +59,10 @@ describe('openapi.json covers spec part 4', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
   });
 
-  it('has exactly the spec\'s paths and methods', () => {
-    const actual = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+  it("has exactly the spec's paths and methods", () => {
+    const actual = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
     expect(actual.sort()).toEqual(SPEC_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
   });
 
@@ -80,7 +89,9 @@ describe('openapi.json covers spec part 4', () => {
       required: true,
       schema: { type: 'string', pattern: '^[\\x21-\\x7E]{16,255}$' },
     });
-    expect(post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PromptImportRequest' });
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PromptImportRequest',
+    });
     for (const status of ['200', '202']) {
       expect(Object.keys(post.responses[status].headers).sort()).toEqual(['Cache-Control', 'Location']);
       expect(resolve(post.responses[status].headers['Cache-Control']).schema.const).toBe('private, no-store');
@@ -89,17 +100,37 @@ describe('openapi.json covers spec part 4', () => {
     expect(Object.keys(receipt.headers)).toEqual(['Retry-After']);
   });
 
-  it('query parameters carry the spec\'s ranges and patterns', () => {
+  it("query parameters carry the spec's ranges and patterns", () => {
     const mentions = '/public/v2/websites/{website_id}/mentions';
-    expect(parameter(mentions, 'get', 'limit').schema).toEqual({ default: 100, type: 'integer', minimum: 1, maximum: 500 });
+    expect(parameter(mentions, 'get', 'limit').schema).toEqual({
+      default: 100,
+      type: 'integer',
+      minimum: 1,
+      maximum: 500,
+    });
     expect(parameter(mentions, 'get', 'cursor').schema).toEqual({ type: 'string', minLength: 1, maxLength: 22000 });
-    expect(parameter(mentions, 'get', 'provider').schema.enum).toEqual(['chatgpt', 'gemini', 'perplexity', 'google_ai_overview']);
-    expect(parameter(mentions, 'get', 'analysis_id').schema).toEqual({ type: 'string', maxLength: 128, pattern: '^ana_[A-Za-z0-9_-]+$' });
-    expect(parameter(mentions, 'get', 'website_id')).toMatchObject({ in: 'path', required: true, schema: { pattern: '^web_[A-Za-z0-9_-]+$' } });
+    expect(parameter(mentions, 'get', 'provider').schema.enum).toEqual([
+      'chatgpt',
+      'gemini',
+      'perplexity',
+      'google_ai_overview',
+    ]);
+    expect(parameter(mentions, 'get', 'analysis_id').schema).toEqual({
+      type: 'string',
+      maxLength: 128,
+      pattern: '^ana_[A-Za-z0-9_-]+$',
+    });
+    expect(parameter(mentions, 'get', 'website_id')).toMatchObject({
+      in: 'path',
+      required: true,
+      schema: { pattern: '^web_[A-Za-z0-9_-]+$' },
+    });
     const since = new RegExp(parameter(mentions, 'get', 'updated_since').schema.pattern);
     expect(['2026-01-31T12:00Z', '2026-01-31T12:00:05.25Z'].every((value) => since.test(value))).toBe(true);
     expect(['2026-02-30T12:00Z', '2026-01-31T12:00:05'].some((value) => since.test(value))).toBe(false);
-    const include = new RegExp(parameter('/public/v2/websites/{website_id}/analytics', 'get', 'include').schema.pattern);
+    const include = new RegExp(
+      parameter('/public/v2/websites/{website_id}/analytics', 'get', 'include').schema.pattern,
+    );
     expect(include.test(' providers , competitors ')).toBe(true);
     expect(include.test('providers,trends')).toBe(false);
   });
@@ -112,7 +143,11 @@ describe('openapi.json covers spec part 4', () => {
     expect(website.required).toEqual(['id', 'domain_url', 'country', 'language', 'industry_niche', 'last_analysis_at']);
     expect(website.additionalProperties).toEqual({});
     expect(doc.components.schemas.PromptImportItem.additionalProperties).toBe(false);
-    expect(doc.components.schemas.PromptImportItem.properties.prompt_text).toEqual({ type: 'string', minLength: 5, maxLength: 2000 });
+    expect(doc.components.schemas.PromptImportItem.properties.prompt_text).toEqual({
+      type: 'string',
+      minLength: 5,
+      maxLength: 2000,
+    });
     expect(doc.components.schemas.Counts.required).toHaveLength(13);
   });
 

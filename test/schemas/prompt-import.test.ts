@@ -30,14 +30,32 @@ describe('promptImportItemSchema', () => {
     [{ prompt_text: 42 }, 'prompt_text: must be a string of 5 to 2000 characters after trimming (got 42)'],
     [{ ...item, client_id: 'row 1' }, 'client_id: must be 1 to 128 letters, digits, ".", "_" or "-" (got "row 1")'],
     [{ ...item, client_id: '' }, 'client_id: must be 1 to 128 letters, digits, ".", "_" or "-" (got "")'],
-    [{ ...item, tags: Array.from({ length: 21 }, (_, index) => `t${index}`) }, 'tags: must be an array of at most 20 tags (got an array of 21 items)'],
-    [{ ...item, tags: ['y'.repeat(81)] }, `tags[0]: must be a tag of at most 80 characters (got "${'y'.repeat(40)}"... (81 characters))`],
-    [{ ...item, tags: ['Discovery', ' discovery '] }, 'tags[1]: repeats tags[0] after normalization (got " discovery ")'],
+    [
+      { ...item, tags: Array.from({ length: 21 }, (_, index) => `t${index}`) },
+      'tags: must be an array of at most 20 tags (got an array of 21 items)',
+    ],
+    [
+      { ...item, tags: ['y'.repeat(81)] },
+      `tags[0]: must be a tag of at most 80 characters (got "${'y'.repeat(40)}"... (81 characters))`,
+    ],
+    [
+      { ...item, tags: ['Discovery', ' discovery '] },
+      'tags[1]: repeats tags[0] after normalization (got " discovery ")',
+    ],
     [{ ...item, language: 'EN' }, 'language: must be a lowercase two-letter ISO 639-1 code such as en (got "EN")'],
     [{ ...item, language: 'eng' }, 'language: must be a lowercase two-letter ISO 639-1 code such as en (got "eng")'],
-    [{ ...item, search_intent: 'navigational' }, 'search_intent: must be informational, commercial, transactional (got "navigational")'],
-    [{ ...item, category: 'c'.repeat(101) }, `category: must be a string of at most 100 characters or null (got "${'c'.repeat(40)}"... (101 characters))`],
-    [{ ...item, topic: 't'.repeat(121) }, `topic: must be a string of at most 120 characters or null (got "${'t'.repeat(40)}"... (121 characters))`],
+    [
+      { ...item, search_intent: 'navigational' },
+      'search_intent: must be informational, commercial, transactional (got "navigational")',
+    ],
+    [
+      { ...item, category: 'c'.repeat(101) },
+      `category: must be a string of at most 100 characters or null (got "${'c'.repeat(40)}"... (101 characters))`,
+    ],
+    [
+      { ...item, topic: 't'.repeat(121) },
+      `topic: must be a string of at most 120 characters or null (got "${'t'.repeat(40)}"... (121 characters))`,
+    ],
     [{ ...item, seed_keyword: 5 }, 'seed_keyword: must be a string of at most 255 characters or null (got 5)'],
   ])('rejects %j', (value, message) => {
     expect(outcome(promptImportItemSchema, value)).toBe(message);
@@ -60,12 +78,18 @@ describe('promptImportRequestSchema', () => {
   });
 
   it('accepts a journey tag in any case (the match is normalized)', () => {
-    expect(outcome(promptImportRequestSchema, withField(importRequest(), 'items.0.tags', ['crm', 'EVALUATION']))).toBe('ok');
+    expect(outcome(promptImportRequestSchema, withField(importRequest(), 'items.0.tags', ['crm', 'EVALUATION']))).toBe(
+      'ok',
+    );
   });
 
   it.each([
     ['items', [], 'items: must be an array of 1 to 1000 items (got an array of 0 items)'],
-    ['items', Array.from({ length: 1001 }, () => item), 'items: must be an array of 1 to 1000 items (got an array of 1001 items)'],
+    [
+      'items',
+      Array.from({ length: 1001 }, () => item),
+      'items: must be an array of 1 to 1000 items (got an array of 1001 items)',
+    ],
     ['items.1.client_id', 'row-1', 'items[1].client_id: repeats items[0].client_id "row-1"'],
     ['items.1.prompt', 'x', 'items[1].prompt: is not an allowed field'],
     ['defaults', undefined, 'defaults: is missing'],

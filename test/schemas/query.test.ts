@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cursorSchema, idempotencyKeySchema, includeParamSchema, mentionProviderSchema, pageLimitSchema } from '../../schemas/query.ts';
+import {
+  cursorSchema,
+  idempotencyKeySchema,
+  includeParamSchema,
+  mentionProviderSchema,
+  pageLimitSchema,
+} from '../../schemas/query.ts';
 import { outcome } from './parse-result.ts';
 
 describe('pageLimitSchema', () => {
@@ -29,25 +35,34 @@ describe('other parameters', () => {
   it('cursor: 1 to 22000 characters', () => {
     expect(outcome(cursorSchema, 'c'.repeat(22000))).toBe('ok');
     expect(outcome(cursorSchema, '')).toBe('must be a cursor of 1 to 22000 characters (got "")');
-    expect(outcome(cursorSchema, 'c'.repeat(22001))).toBe(`must be a cursor of 1 to 22000 characters (got "${'c'.repeat(40)}"... (22001 characters))`);
+    expect(outcome(cursorSchema, 'c'.repeat(22001))).toBe(
+      `must be a cursor of 1 to 22000 characters (got "${'c'.repeat(40)}"... (22001 characters))`,
+    );
   });
 
-  it.each(['providers', 'competitors', ' providers , competitors ', 'competitors,providers'])('include accepts %j', (value) => {
-    expect(outcome(includeParamSchema, value)).toBe('ok');
-  });
+  it.each(['providers', 'competitors', ' providers , competitors ', 'competitors,providers'])(
+    'include accepts %j',
+    (value) => {
+      expect(outcome(includeParamSchema, value)).toBe('ok');
+    },
+  );
 
   it.each(['', 'providers,', 'trends', 'providers;competitors'])('include refuses %j', (value) => {
-    expect(outcome(includeParamSchema, value)).toBe(`must be a comma-separated list of providers and/or competitors (got ${JSON.stringify(value)})`);
+    expect(outcome(includeParamSchema, value)).toBe(
+      `must be a comma-separated list of providers and/or competitors (got ${JSON.stringify(value)})`,
+    );
   });
 
   it('provider is one of the four documented providers', () => {
     expect(outcome(mentionProviderSchema, 'gemini')).toBe('ok');
-    expect(outcome(mentionProviderSchema, 'claude')).toBe('must be chatgpt, gemini, perplexity, google_ai_overview (got "claude")');
+    expect(outcome(mentionProviderSchema, 'claude')).toBe(
+      'must be chatgpt, gemini, perplexity, google_ai_overview (got "claude")',
+    );
   });
 
   it('Idempotency-Key: 16 to 255 visible ASCII characters', () => {
     expect(outcome(idempotencyKeySchema, 'k'.repeat(16))).toBe('ok');
-    expect(outcome(idempotencyKeySchema, '~!'.repeat(127) + 'x')).toBe('ok');
+    expect(outcome(idempotencyKeySchema, `${'~!'.repeat(127)}x`)).toBe('ok');
     for (const bad of ['k'.repeat(15), 'k'.repeat(256), 'with space key 12345', 'ünïcödé-key-123456']) {
       expect(outcome(idempotencyKeySchema, bad)).toMatch(/^must be 16 to 255 visible ASCII characters \(got "/);
     }

@@ -19,13 +19,21 @@ describe('websiteSchema', () => {
   });
 
   it.each([
-    ['id', 'site_1', 'id: must be a website id: web_ then letters, digits, _ or -, at most 128 characters (got "site_1")'],
+    [
+      'id',
+      'site_1',
+      'id: must be a website id: web_ then letters, digits, _ or -, at most 128 characters (got "site_1")',
+    ],
     ['domain_url', 'example.com', 'domain_url: must be a URI such as https://example.com (got "example.com")'],
     ['country', 'us', 'country: must be two uppercase letters such as US (got "us")'],
     ['country', 'USA', 'country: must be two uppercase letters such as US (got "USA")'],
     ['language', '', 'language: must be a string of 1 to 128 characters or null (got "")'],
     ['language', undefined, 'language: is missing (send null when there is no value)'],
-    ['industry_niche', 'x'.repeat(501), `industry_niche: must be a string of 1 to 500 characters or null (got "${'x'.repeat(40)}"... (501 characters))`],
+    [
+      'industry_niche',
+      'x'.repeat(501),
+      `industry_niche: must be a string of 1 to 500 characters or null (got "${'x'.repeat(40)}"... (501 characters))`,
+    ],
     ['industry_niche', undefined, 'industry_niche: is missing (send null when there is no value)'],
     [
       'last_analysis_at',

@@ -60,6 +60,11 @@ function loopbackOnly(lookup: Lookup): Lookup {
       const addresses = typeof address === 'string' ? [address] : (address ?? []).map((a) => a.address);
       const outside = addresses.find((a) => !isLoopbackHost(a));
       if (error || outside === undefined) callback(error, address, family);
-      else callback(new Error(`loopback guard: connection to ${hostname} (${outside}) refused (tests may only reach 127.0.0.1)`), address, family);
+      else
+        callback(
+          new Error(`loopback guard: connection to ${hostname} (${outside}) refused (tests may only reach 127.0.0.1)`),
+          address,
+          family,
+        );
     });
 }

@@ -11,7 +11,14 @@ const context = { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-01-02T00:0
 const rowOf = (record: Record<string, unknown>) => citationsStream.toRow(record, record, context);
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
-const cited = { analysis_id: 'ana_1', provider: 'chatgpt', observed_at: '2026-01-01T10:00:00Z', url: 'https://a.example/x', title: 'A', available_at: '2026-01-01T11:00Z' };
+const cited = {
+  analysis_id: 'ana_1',
+  provider: 'chatgpt',
+  observed_at: '2026-01-01T10:00:00Z',
+  url: 'https://a.example/x',
+  title: 'A',
+  available_at: '2026-01-01T11:00Z',
+};
 
 describe('citation key', () => {
   it('is the record id when it has one', () => {
@@ -31,11 +38,21 @@ describe('citation key', () => {
   });
 
   it('without the identifying fields, hashes the whole record with its keys sorted', () => {
-    const record = { source: 'https://b.example', provider: 'gemini', analysis_id: 'ana_2', n: 12345678901234567890n, nested: { z: 1, a: [true, null] } };
-    const raw = JSON.parse('{"source":"https://b.example","provider":"gemini","analysis_id":"ana_2","n":1,"nested":{"z":1,"a":[true,null]}}');
+    const record = {
+      source: 'https://b.example',
+      provider: 'gemini',
+      analysis_id: 'ana_2',
+      n: 12345678901234567890n,
+      nested: { z: 1, a: [true, null] },
+    };
+    const raw = JSON.parse(
+      '{"source":"https://b.example","provider":"gemini","analysis_id":"ana_2","n":1,"nested":{"z":1,"a":[true,null]}}',
+    );
     raw.n = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON('12345678901234567890');
     expect(citationsStream.toRow(record, raw, context).id).toBe(
-      sha256('["web_1",{"analysis_id":"ana_2","n":12345678901234567890,"nested":{"a":[true,null],"z":1},"provider":"gemini","source":"https://b.example"}]'),
+      sha256(
+        '["web_1",{"analysis_id":"ana_2","n":12345678901234567890,"nested":{"a":[true,null],"z":1},"provider":"gemini","source":"https://b.example"}]',
+      ),
     );
   });
 });
@@ -54,7 +71,14 @@ describe('citation columns', () => {
   it('is NULL where a field is absent or malformed, and the record keeps it in _raw', () => {
     const record = { id: 'cit_1', observed_at: 'yesterday', available_at: 1767225600, provider: ['chatgpt'] };
     const row = rowOf(record);
-    expect(row).toMatchObject({ id: 'cit_1', website_id: 'web_1', analysis_id: null, provider: null, observed_at: null, available_at: null });
+    expect(row).toMatchObject({
+      id: 'cit_1',
+      website_id: 'web_1',
+      analysis_id: null,
+      provider: null,
+      observed_at: null,
+      available_at: null,
+    });
     expect(JSON.parse(row._raw as string)).toEqual(record);
   });
 });

@@ -80,7 +80,9 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
   const checkRow = (spec: TableSpec, row: Row) => {
     for (const col of spec.columns) {
       if (!col.nullable && (row[col.name] === null || row[col.name] === undefined)) {
-        throw new DestinationError(`null value in column "${col.name}" of table "${spec.name}" violates not-null constraint`);
+        throw new DestinationError(
+          `null value in column "${col.name}" of table "${spec.name}" violates not-null constraint`,
+        );
       }
     }
   };
@@ -108,7 +110,8 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
     get commitsApplied() {
       return commitsApplied;
     },
-    rows: (name) => [...table(name).rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row),
+    rows: (name) =>
+      [...table(name).rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row),
     async open() {},
     async check() {},
     async ensureTables(specs) {
@@ -118,13 +121,16 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         else store.tables.set(spec.name, { spec, rows: new Map() });
       }
     },
-    describeDdl: (specs) => specs.map((s) => `CREATE TABLE ${schema}.${s.name} (${s.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
+    describeDdl: (specs) =>
+      specs.map((s) => `CREATE TABLE ${schema}.${s.name} (${s.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
     async commit(flush: Flush): Promise<FlushResult> {
       commitCalls += 1;
-      if (faults.failCommitBefore === commitCalls) throw new DestinationError(`fake: commit ${commitCalls} failed before applying`);
+      if (faults.failCommitBefore === commitCalls)
+        throw new DestinationError(`fake: commit ${commitCalls} failed before applying`);
       const parts = flushParts(flush);
       const check = (part: (typeof parts)[number]) => {
-        if (faults.failOnTable === part.table.name) throw new DestinationError(`fake: commit failed on table "${part.table.name}"`);
+        if (faults.failOnTable === part.table.name)
+          throw new DestinationError(`fake: commit failed on table "${part.table.name}"`);
         table(part.table.name);
         for (const row of part.rows) checkRow(part.table, row);
       };
@@ -136,19 +142,25 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         if (part.table !== stateTable) rowsWritten[part.table.name] = (rowsWritten[part.table.name] ?? 0) + n;
       }
       commitsApplied += 1;
-      if (faults.failCommitAfter === commitCalls) throw new DestinationError(`fake: commit ${commitCalls} applied, then failed`);
+      if (faults.failCommitAfter === commitCalls)
+        throw new DestinationError(`fake: commit ${commitCalls} applied, then failed`);
       return { rowsWritten };
     },
     async readState(): Promise<StateEntry[]> {
       const stored = store.tables.get(stateTable.name);
-      return stored ? [...stored.rows.values()].map((r) => stateEntryFromRow(r as Parameters<typeof stateEntryFromRow>[0])) : [];
+      return stored
+        ? [...stored.rows.values()].map((r) => stateEntryFromRow(r as Parameters<typeof stateEntryFromRow>[0]))
+        : [];
     },
     async deleteState(match) {
       const stored = store.tables.get(stateTable.name);
       if (!stored) return 0;
       let deleted = 0;
       for (const [key, row] of stored.rows) {
-        if ((match.stream === undefined || row.stream === match.stream) && (match.scope === undefined || row.scope === match.scope)) {
+        if (
+          (match.stream === undefined || row.stream === match.stream) &&
+          (match.scope === undefined || row.scope === match.scope)
+        ) {
           stored.rows.delete(key);
           deleted += 1;
         }
@@ -156,14 +168,17 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       return deleted;
     },
     async listActiveWebsiteIds() {
-      return [...table(websitesTable.name).rows.values()].filter((r) => r._removed_at === null || r._removed_at === undefined).map((r) => String(r.id));
+      return [...table(websitesTable.name).rows.values()]
+        .filter((r) => r._removed_at === null || r._removed_at === undefined)
+        .map((r) => String(r.id));
     },
     async markWebsitesRemoved(ids, removedAt) {
       const stored = table(websitesTable.name);
       for (const id of ids) {
         const key = keyOf(websitesTable, { id });
         const row = stored.rows.get(key);
-        if (row && (row._removed_at === null || row._removed_at === undefined)) stored.rows.set(key, { ...row, _removed_at: removedAt });
+        if (row && (row._removed_at === null || row._removed_at === undefined))
+          stored.rows.set(key, { ...row, _removed_at: removedAt });
       }
     },
     async markAbandonedRuns(currentRunId) {
@@ -192,5 +207,8 @@ function pick(row: Row, columns: readonly string[]): Row {
 
 function mergeColumns(existing: TableSpec, wanted: TableSpec): TableSpec['columns'] {
   const known = new Set(existing.columns.map((c) => c.name));
-  return [...existing.columns, ...wanted.columns.filter((c) => !known.has(c.name)).map((c) => ({ ...c, nullable: true }))];
+  return [
+    ...existing.columns,
+    ...wanted.columns.filter((c) => !known.has(c.name)).map((c) => ({ ...c, nullable: true })),
+  ];
 }

@@ -36,7 +36,10 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   const log: ProxyLogEntry[] = [];
   const sockets = new Set<net.Socket>();
   const record = (line: string, headers: http.IncomingHttpHeaders) =>
-    log.push({ line, ...(headers['proxy-authorization'] ? { proxyAuthorization: headers['proxy-authorization'] } : {}) });
+    log.push({
+      line,
+      ...(headers['proxy-authorization'] ? { proxyAuthorization: headers['proxy-authorization'] } : {}),
+    });
 
   const server = http.createServer((req, res) => {
     record(`${req.method} ${req.url}`, req.headers);
@@ -47,10 +50,13 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
       return;
     }
     const { 'proxy-authorization': _auth, 'proxy-connection': _keepAlive, ...headers } = req.headers;
-    const upstream = http.request({ host: address, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      { host: address, port: target.port || 80, method: req.method, path: target.pathname + target.search, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

@@ -19,7 +19,12 @@ const destination =
     ? createPostgresDestination({ type: 'postgres', url: location, schema }, deps)
     : createDuckdbDestination({ type: 'duckdb', path: location, schema }, deps);
 await destination.open();
-await destination.acquireLock({ runId: 'held-by-child', host: os.hostname(), pid: process.pid, startedAt: '2026-03-01T00:00:00.000Z' });
+await destination.acquireLock({
+  runId: 'held-by-child',
+  host: os.hostname(),
+  pid: process.pid,
+  startedAt: '2026-03-01T00:00:00.000Z',
+});
 process.stdout.write(`locked ${process.pid}\n`);
 // Hold until killed.
 setInterval(() => {}, 1 << 30);

@@ -13,7 +13,13 @@ import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
 
 /** The row the flush leaves: the second of two rows with id `r1` (last wins). */
-export const LIVE_ROW_VALUES = { i: 9007199254740993n, j: '{"a":[1,2]}', t: '2026-01-02T03:04:05.123456Z', b: true, f: 0.1 } as const;
+export const LIVE_ROW_VALUES = {
+  i: 9007199254740993n,
+  j: '{"a":[1,2]}',
+  t: '2026-01-02T03:04:05.123456Z',
+  b: true,
+  f: 0.1,
+} as const;
 
 export async function exerciseLiveDestination(
   destination: Destination,
@@ -31,11 +37,19 @@ export async function exerciseLiveDestination(
     () => 'acquired',
     (error: unknown) => (error instanceof LockHeldError ? 'refused' : String(error)),
   );
-  const result = await destination.commit(flushOf(kindsTable, [kindsRow('r1', { i: 1 }), kindsRow('r1', LIVE_ROW_VALUES)], [stateEntry('mentions', 'web_1', 'f1')]));
+  const result = await destination.commit(
+    flushOf(
+      kindsTable,
+      [kindsRow('r1', { i: 1 }), kindsRow('r1', LIVE_ROW_VALUES)],
+      [stateEntry('mentions', 'web_1', 'f1')],
+    ),
+  );
   const rows = await readKinds();
   const state = await destination.readState();
   await lock.release();
-  process.stdout.write(JSON.stringify({ refused, result, rows, state, ...(probe ? { probe: await probe() } : {}) }) + '\n');
+  process.stdout.write(
+    `${JSON.stringify({ refused, result, rows, state, ...(probe ? { probe: await probe() } : {}) })}\n`,
+  );
 }
 
 /** Runs a live script with node; fails on a non-zero exit or any stderr, returns its JSON line. */

@@ -12,11 +12,19 @@ export interface LockHolder {
   kill(): Promise<void>;
 }
 
-export async function spawnLockHolder(type: 'postgres' | 'duckdb', location: string, schema: string): Promise<LockHolder> {
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'test/support/hold-lock.ts', type, location, schema], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function spawnLockHolder(
+  type: 'postgres' | 'duckdb',
+  location: string,
+  schema: string,
+): Promise<LockHolder> {
+  const child = spawn(
+    process.execPath,
+    ['--import', './test/setup/loopback-guard.ts', 'test/support/hold-lock.ts', type, location, schema],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = once(child, 'exit');

@@ -24,11 +24,43 @@ function issueCertificate(dir: string, hostname: string): { key: string; cert: s
   const file = (name: string) => path.join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl('req', '-x509', ...ecKey, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '2', '-subj', '/CN=aivis test CA');
+  openssl(
+    'req',
+    '-x509',
+    ...ecKey,
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=aivis test CA',
+  );
   openssl('req', ...ecKey, '-keyout', file('leaf.key'), '-out', file('leaf.csr'), '-subj', `/CN=${hostname}`);
   writeFileSync(file('leaf.ext'), `subjectAltName=DNS:${hostname}\nextendedKeyUsage=serverAuth\n`);
-  openssl('x509', '-req', '-in', file('leaf.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-days', '2', '-extfile', file('leaf.ext'), '-out', file('leaf.pem'));
-  return { key: readFileSync(file('leaf.key'), 'utf8'), cert: readFileSync(file('leaf.pem'), 'utf8'), caFile: file('ca.pem') };
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('leaf.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    file('leaf.ext'),
+    '-out',
+    file('leaf.pem'),
+  );
+  return {
+    key: readFileSync(file('leaf.key'), 'utf8'),
+    cert: readFileSync(file('leaf.pem'), 'utf8'),
+    caFile: file('ca.pem'),
+  };
 }
 
 /** Terminates TLS for `hostname` on a free port and passes the bytes to `127.0.0.1:targetPort`. */

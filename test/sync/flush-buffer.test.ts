@@ -6,14 +6,21 @@ import { FlushBuffer, MAX_FLUSH_TEXT } from '../../src/sync/flush-buffer.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { createFakeDestination } from '../support/fake-destination.ts';
 
-const items: TableSpec = { name: 'items', primaryKey: ['id'], columns: [column('id', 'string', false), column('n', 'int64')] };
+const items: TableSpec = {
+  name: 'items',
+  primaryKey: ['id'],
+  columns: [column('id', 'string', false), column('n', 'int64')],
+};
 const state = (cursor: string): StateEntry => ({
   stream: 'items',
   scope: 'web_1',
   state: { frontier: null, cursor, pending_upper_bound: null },
   updatedAt: '2026-01-01T00:00:00Z',
 });
-const page = (ids: string[], cursor: string) => ({ tables: [{ table: items, rows: ids.map((id) => ({ id, n: 1 })) }], state: state(cursor) });
+const page = (ids: string[], cursor: string) => ({
+  tables: [{ table: items, rows: ids.map((id) => ({ id, n: 1 })) }],
+  state: state(cursor),
+});
 
 async function setup(maxRowsPerFlush: number, faults = {}) {
   const destination = createFakeDestination({ faults });
@@ -51,7 +58,9 @@ describe('flush buffer', () => {
 
   it('commits once the buffered text reaches its bound, whatever the row bound', async () => {
     const { buffer, flushes } = await setup(1_000_000);
-    const big = (id: string) => ({ tables: [{ table: items, rows: [{ id: id.padEnd(MAX_FLUSH_TEXT / 2, 'x'), n: 1 }] }] });
+    const big = (id: string) => ({
+      tables: [{ table: items, rows: [{ id: id.padEnd(MAX_FLUSH_TEXT / 2, 'x'), n: 1 }] }],
+    });
     await buffer.add(big('a'));
     expect(flushes).toEqual([]);
     await buffer.add(big('b'));

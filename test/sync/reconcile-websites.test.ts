@@ -18,7 +18,9 @@ describe('website reconciliation', () => {
         'If the API key now belongs to another workspace, fix source.api_key. ' +
         'If the websites really were deleted, run again with --allow-mass-removal.',
     );
-    expect(() => checkMassRemoval(3, 5, false)).toThrow('would mark 3 of 5 known websites as removed (more than half of them)');
+    expect(() => checkMassRemoval(3, 5, false)).toThrow(
+      'would mark 3 of 5 known websites as removed (more than half of them)',
+    );
     expect(() => checkMassRemoval(5, 5, true)).not.toThrow();
   });
 

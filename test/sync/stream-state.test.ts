@@ -3,12 +3,19 @@ import { afterPage, INITIAL_STATE, parseStreamState, restartScan } from '../../s
 
 describe('stream state transitions', () => {
   it('keeps the frontier mid-scan and saves the cursor and the pending bound verbatim', () => {
-    const state = afterPage({ frontier: '2026-01-01T00:00:00Z', cursor: null, pending_upper_bound: null }, {
-      hasMore: true,
-      nextCursor: 'c2',
-      scanUpperBound: '2026-01-05T10:00:00.123456Z',
+    const state = afterPage(
+      { frontier: '2026-01-01T00:00:00Z', cursor: null, pending_upper_bound: null },
+      {
+        hasMore: true,
+        nextCursor: 'c2',
+        scanUpperBound: '2026-01-05T10:00:00.123456Z',
+      },
+    );
+    expect(state).toEqual({
+      frontier: '2026-01-01T00:00:00Z',
+      cursor: 'c2',
+      pending_upper_bound: '2026-01-05T10:00:00.123456Z',
     });
-    expect(state).toEqual({ frontier: '2026-01-01T00:00:00Z', cursor: 'c2', pending_upper_bound: '2026-01-05T10:00:00.123456Z' });
   });
 
   it('moves the frontier to the scan bound, byte for byte, when the scan ends', () => {
@@ -22,16 +29,25 @@ describe('stream state transitions', () => {
 
   it('uses the pending bound when the last page omits scan_upper_bound', () => {
     const mid = { frontier: null, cursor: 'c2', pending_upper_bound: '2026-01-05T10:00Z' };
-    expect(afterPage(mid, { hasMore: false, nextCursor: null, scanUpperBound: undefined }).frontier).toBe('2026-01-05T10:00Z');
+    expect(afterPage(mid, { hasMore: false, nextCursor: null, scanUpperBound: undefined }).frontier).toBe(
+      '2026-01-05T10:00Z',
+    );
   });
 
   it('does not move the frontier when the scan reported no bound at all', () => {
-    expect(afterPage({ frontier: '2026-01-01T00:00:00Z', cursor: null, pending_upper_bound: null }, { hasMore: false, nextCursor: null, scanUpperBound: undefined })).toEqual({
+    expect(
+      afterPage(
+        { frontier: '2026-01-01T00:00:00Z', cursor: null, pending_upper_bound: null },
+        { hasMore: false, nextCursor: null, scanUpperBound: undefined },
+      ),
+    ).toEqual({
       frontier: '2026-01-01T00:00:00Z',
       cursor: null,
       pending_upper_bound: null,
     });
-    expect(afterPage(INITIAL_STATE, { hasMore: false, nextCursor: null, scanUpperBound: undefined })).toEqual(INITIAL_STATE);
+    expect(afterPage(INITIAL_STATE, { hasMore: false, nextCursor: null, scanUpperBound: undefined })).toEqual(
+      INITIAL_STATE,
+    );
   });
 
   it('ends the scan on has_more: false even when a cursor comes with it', () => {
@@ -53,7 +69,9 @@ describe('stream state transitions', () => {
   });
 
   it('restarts a refused scan from the saved frontier', () => {
-    expect(restartScan({ frontier: '2026-01-01T00:00:00Z', cursor: 'stale', pending_upper_bound: '2026-01-02T00:00:00Z' })).toEqual({
+    expect(
+      restartScan({ frontier: '2026-01-01T00:00:00Z', cursor: 'stale', pending_upper_bound: '2026-01-02T00:00:00Z' }),
+    ).toEqual({
       frontier: '2026-01-01T00:00:00Z',
       cursor: null,
       pending_upper_bound: null,

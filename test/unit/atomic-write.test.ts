@@ -3,7 +3,16 @@
  * fsynced temporary file: a symlink planted where the old code wrote its predictable
  * `<path>.<pid>.tmp` is never followed, and the files are readable by their owner only.
  */
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,6 +92,9 @@ describe('the import journal', () => {
     expect(lstatSync(journalPath).isFile()).toBe(true);
     expect(mode(journalPath)).toBe(0o600);
     const reopened = await ImportJournal.open(journalPath, expectImport, now);
-    expect(reopened.partition(0)).toEqual({ ...partition, attempts: [{ idempotency_key: 'aivis-key-1', status: 'sending', updated_at: '2026-03-01T12:00:00.000Z' }] });
+    expect(reopened.partition(0)).toEqual({
+      ...partition,
+      attempts: [{ idempotency_key: 'aivis-key-1', status: 'sending', updated_at: '2026-03-01T12:00:00.000Z' }],
+    });
   });
 });

@@ -7,7 +7,12 @@ const FORGED = 'refused\n{"level":"info","msg":"run finished"}\r\u001b]52;c;ZXZp
 
 function logged(json: boolean): string[] {
   const lines: string[] = [];
-  createLogger({ json, level: 'info', write: (line) => lines.push(line), now: () => new Date('2026-03-01T00:00:00Z') }).warn(FORGED, { detail: 'a\nb' });
+  createLogger({
+    json,
+    level: 'info',
+    write: (line) => lines.push(line),
+    now: () => new Date('2026-03-01T00:00:00Z'),
+  }).warn(FORGED, { detail: 'a\nb' });
   return lines;
 }
 
@@ -20,12 +25,16 @@ describe('the logger', () => {
   });
 
   it('on a terminal writes one line with every control character escaped', () => {
-    expect(logged(false)).toEqual(['WARN refused\\n{"level":"info","msg":"run finished"}\\r\\x1b]52;c;ZXZpbA==\\x07\\u2028end\\x85 detail=a\\nb']);
+    expect(logged(false)).toEqual([
+      'WARN refused\\n{"level":"info","msg":"run finished"}\\r\\x1b]52;c;ZXZpbA==\\x07\\u2028end\\x85 detail=a\\nb',
+    ]);
   });
 });
 
 describe('terminalMessage', () => {
   it('keeps the lines of a multi-line message, indents all but the first, escapes the rest', () => {
-    expect(terminalMessage('aivis: config.yaml:3: bad\nconfig.yaml:9: worse\r\u001b[2J')).toBe('aivis: config.yaml:3: bad\n  config.yaml:9: worse\\r\\x1b[2J');
+    expect(terminalMessage('aivis: config.yaml:3: bad\nconfig.yaml:9: worse\r\u001b[2J')).toBe(
+      'aivis: config.yaml:3: bad\n  config.yaml:9: worse\\r\\x1b[2J',
+    );
   });
 });

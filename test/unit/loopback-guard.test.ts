@@ -18,7 +18,9 @@ describe('loopback guard', () => {
       socket.on('error', resolve);
       socket.on('connect', () => resolve(new Error('connected')));
     });
-    expect(error.message).toBe('loopback guard: connection to 169.254.169.254 refused (tests may only reach 127.0.0.1)');
+    expect(error.message).toBe(
+      'loopback guard: connection to 169.254.169.254 refused (tests may only reach 127.0.0.1)',
+    );
   });
 
   it('lets loopback connections through', async () => {
@@ -42,14 +44,19 @@ describe('loopback guard', () => {
     const { port } = server.address() as net.AddressInfo;
     const attempt = (address: string) =>
       new Promise<string>((resolve) => {
-        const lookup = (_host: string, options: { all?: boolean }, cb: (e: Error | null, a: unknown, f?: number) => void) =>
-          options.all ? cb(null, [{ address, family: 4 }]) : cb(null, address, 4);
+        const lookup = (
+          _host: string,
+          options: { all?: boolean },
+          cb: (e: Error | null, a: unknown, f?: number) => void,
+        ) => (options.all ? cb(null, [{ address, family: 4 }]) : cb(null, address, 4));
         const socket = net.connect({ host: 'api.aivis.test', port, lookup: lookup as never });
         socket.on('data', (d) => resolve(String(d)));
         socket.on('error', (e) => resolve(e.message));
       });
     expect(await attempt('127.0.0.1')).toBe('hi');
-    expect(await attempt('10.0.0.1')).toBe('loopback guard: connection to api.aivis.test (10.0.0.1) refused (tests may only reach 127.0.0.1)');
+    expect(await attempt('10.0.0.1')).toBe(
+      'loopback guard: connection to api.aivis.test (10.0.0.1) refused (tests may only reach 127.0.0.1)',
+    );
     server.close();
   });
 });

@@ -9,7 +9,9 @@ describe('redaction', () => {
     const password = 'pa"ss\\word';
     registerSecret(password);
     const lines: string[] = [];
-    createLogger({ json: true, write: (line) => lines.push(line) }).error('login failed', { detail: `password=${password}` });
+    createLogger({ json: true, write: (line) => lines.push(line) }).error('login failed', {
+      detail: `password=${password}`,
+    });
     expect(lines[0]).not.toContain('pa\\"ss');
     expect(JSON.parse(lines[0]!).detail).toBe('password=[REDACTED]');
     expect(redact(`raw ${password}`)).toBe('raw [REDACTED]');
@@ -20,13 +22,17 @@ describe('redaction', () => {
     expect(redact('key sk_live_9f8e… is not valid')).toBe('key [REDACTED]… is not valid');
     expect(redact('got "sk_live_9f8e7d6c5"... (20 characters)')).toBe('got "[REDACTED]"... (20 characters)');
     expect(redact('ends with sk_live_9')).toBe('ends with [REDACTED]');
-    expect(redact('sk_live_ alone, twice: sk_live_9f8e7d sk_live_9f8e7d.')).toBe('[REDACTED] alone, twice: [REDACTED] [REDACTED].');
+    expect(redact('sk_live_ alone, twice: sk_live_9f8e7d sk_live_9f8e7d.')).toBe(
+      '[REDACTED] alone, twice: [REDACTED] [REDACTED].',
+    );
   });
 
   it('leaves text that only shares a few first characters, or continues into another word', () => {
     registerSecret('sk_live_9f8e7d6c5b4a');
     expect(redact('sk_live is 7 characters')).toBe('sk_live is 7 characters');
-    expect(redact('another key sk_live_0123456789 and sk_live_9f8e7dX')).toBe('another key sk_live_0123456789 and sk_live_9f8e7dX');
+    expect(redact('another key sk_live_0123456789 and sk_live_9f8e7dX')).toBe(
+      'another key sk_live_0123456789 and sk_live_9f8e7dX',
+    );
     expect(redact('xsk_live_9f8e7d6c')).toBe('xsk_live_9f8e7d6c');
   });
 

@@ -10,7 +10,11 @@ interface Guard {
   nodeProblem(version: string): string | undefined;
 }
 const guard = createRequire(import.meta.url)('../../bin/require-node.cjs') as Guard;
-const engines = (JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+const engines = (
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+    engines: { node: string };
+  }
+).engines.node;
 
 describe('atLeast', () => {
   it.each([
@@ -32,13 +36,17 @@ describe('minimumOf', () => {
   it('reads the form package.json uses, and refuses to guess any other', () => {
     expect(guard.minimumOf(engines)).toMatch(/^\d+\.\d+\.\d+$/);
     expect(guard.minimumOf('>= 22.19.0')).toBe('22.19.0');
-    expect(() => guard.minimumOf('^22.19.0 || >=24')).toThrow('engines.node "^22.19.0 || >=24" is not of the form ">=X.Y.Z", the only form bin/require-node.cjs reads');
+    expect(() => guard.minimumOf('^22.19.0 || >=24')).toThrow(
+      'engines.node "^22.19.0 || >=24" is not of the form ">=X.Y.Z", the only form bin/require-node.cjs reads',
+    );
   });
 });
 
 describe('nodeProblem', () => {
   it('names the range, this Node and, in a checkout, .ci/node.sh', () => {
-    expect(guard.nodeProblem('20.20.2')).toBe(`aivis needs Node.js ${engines} (this is 20.20.2): run 'source .ci/node.sh' or install Node.js 24 LTS`);
+    expect(guard.nodeProblem('20.20.2')).toBe(
+      `aivis needs Node.js ${engines} (this is 20.20.2): run 'source .ci/node.sh' or install Node.js 24 LTS`,
+    );
     expect(guard.nodeProblem(process.versions.node)).toBeUndefined();
   });
 });

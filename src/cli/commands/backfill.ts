@@ -22,7 +22,9 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
   handler: async (argv) => {
     const streams = parseStreams(argv.stream, '--stream');
     if (streams?.includes('websites')) {
-      throw new ConfigError('backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)');
+      throw new ConfigError(
+        'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)',
+      );
     }
     argv.exitCode = await executeSync(argv, {
       command: 'backfill',

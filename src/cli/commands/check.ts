@@ -23,16 +23,24 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
     const { config, apiKey, path } = await loadConfig(argv.config);
     const logger = createLogger({ level: 'warn' });
     // One line per check, whatever a server's error text holds.
-    const print = (ok: boolean, text: string) => process.stdout.write(terminalLine(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`)) + '\n');
+    const print = (ok: boolean, text: string) =>
+      process.stdout.write(`${terminalLine(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`))}\n`);
     print(true, `config ${path}`);
     let failed = false;
 
     // A check answers quickly: one retry for a blip, not the sync's patient backoff.
-    const client = createClient({ ...config, source: { ...config.source, max_retries: Math.min(config.source.max_retries, 1) } }, apiKey, logger);
+    const client = createClient(
+      { ...config, source: { ...config.source, max_retries: Math.min(config.source.max_retries, 1) } },
+      apiKey,
+      logger,
+    );
     try {
       const response = await client.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '1' } });
       const listed = (response.body as { data?: unknown[] }).data?.length ?? 0;
-      print(true, `API ${config.source.base_url}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`);
+      print(
+        true,
+        `API ${config.source.base_url}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`,
+      );
     } catch (error) {
       failed = true;
       print(false, `API ${config.source.base_url}: ${(error as Error).message}`);
@@ -40,7 +48,10 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
       await client.close();
     }
 
-    const destination = await createDestination(config.destination, { logger, requestTimeoutMs: config.source.timeout_seconds * 1000 });
+    const destination = await createDestination(config.destination, {
+      logger,
+      requestTimeoutMs: config.source.timeout_seconds * 1000,
+    });
     try {
       await destination.open();
       await destination.check();

@@ -41,7 +41,8 @@ export interface ImportPromptsArgs {
 
 function importOptions(argv: ImportPromptsArgs): ImportOptions {
   for (const flag of ['website', 'file'] as const) {
-    if (typeof argv[flag] !== 'string' || argv[flag] === '') throw new ConfigError(`--${flag} is required (aivis import-prompts --website ID --file F)`);
+    if (typeof argv[flag] !== 'string' || argv[flag] === '')
+      throw new ConfigError(`--${flag} is required (aivis import-prompts --website ID --file F)`);
   }
   if (!/^web_[A-Za-z0-9_-]+$/.test(argv.website) || argv.website.length > 128) {
     throw new ConfigError(`--website "${argv.website}" is not a website id (they look like web_123)`);
@@ -50,7 +51,8 @@ function importOptions(argv: ImportPromptsArgs): ImportOptions {
   const tags = parseList(argv['defaults-tags'], '--defaults-tags');
   if (tags) defaults.tags = tags;
   if (argv['defaults-language'] !== undefined) defaults.language = argv['defaults-language'];
-  if (argv['defaults-intent'] !== undefined) defaults.search_intent = argv['defaults-intent'] as PromptImportDefaults['search_intent'];
+  if (argv['defaults-intent'] !== undefined)
+    defaults.search_intent = argv['defaults-intent'] as PromptImportDefaults['search_intent'];
   const validateOnly = argv['validate-only'] ?? false;
   const file = path.resolve(argv.file);
   return {
@@ -70,7 +72,10 @@ async function namesDestination(configPath: string): Promise<boolean> {
 }
 
 /** The command's work, with the clock injectable so tests run polls on virtual time. */
-export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clock; write?: (text: string) => void; logger?: Logger } = {}): Promise<number> {
+export async function importPrompts(
+  argv: ImportPromptsArgs,
+  deps: { clock?: Clock; write?: (text: string) => void; logger?: Logger } = {},
+): Promise<number> {
   const clock = deps.clock ?? systemClock;
   const write = deps.write ?? ((text: string) => process.stdout.write(text));
   const options = importOptions(argv);
@@ -79,7 +84,8 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
   // The journal already holds every key and receipt, so a stop only has to end the POST or
   // poll in flight; the next run replays or polls from the journal.
   const stop = listenForStop(
-    (signal) => `stopped by ${signal}: the journal ${options.journal} records every partition sent; run the same command again to resume (nothing is imported twice)`,
+    (signal) =>
+      `stopped by ${signal}: the journal ${options.journal} records every partition sent; run the same command again to resume (nothing is imported twice)`,
   );
   let client: ApiClient | undefined;
   let destination: Destination | undefined;
@@ -89,9 +95,16 @@ export async function importPrompts(argv: ImportPromptsArgs, deps: { clock?: Clo
       destination = await createDestination(config.destination, { logger });
       await destination.open();
     }
-    const sink = destination && (await destinationSink(destination, { file: options.file, classificationMode: options.mode, runId: randomUUID(), now: () => new Date(clock.now()) }));
+    const sink =
+      destination &&
+      (await destinationSink(destination, {
+        file: options.file,
+        classificationMode: options.mode,
+        runId: randomUUID(),
+        now: () => new Date(clock.now()),
+      }));
     const report = await runImport(options, { http: client, clock, logger, ...(sink ? { sink } : {}) });
-    write(redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report)) + '\n');
+    write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
     return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
   } finally {
     stop.dispose();
@@ -106,12 +119,27 @@ export const importPromptsCommand: CommandModule<object, ImportPromptsArgs> = {
   builder: (yargs) =>
     yargs
       .option('website', { type: 'string', demandOption: true, describe: 'Website id, e.g. web_123' })
-      .option('file', { type: 'string', demandOption: true, describe: 'Input file: .csv (header row) or .jsonl (one object per line)' })
-      .option('validate-only', { type: 'boolean', default: false, describe: 'Validate on the service without creating prompts' })
-      .option('classification', { choices: ['auto', 'provided_only'] as const, default: 'auto' as const, describe: 'auto: derive missing fields; provided_only: never classify' })
+      .option('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'Input file: .csv (header row) or .jsonl (one object per line)',
+      })
+      .option('validate-only', {
+        type: 'boolean',
+        default: false,
+        describe: 'Validate on the service without creating prompts',
+      })
+      .option('classification', {
+        choices: ['auto', 'provided_only'] as const,
+        default: 'auto' as const,
+        describe: 'auto: derive missing fields; provided_only: never classify',
+      })
       .option('defaults-tags', { type: 'string', describe: 'Default tags, comma-separated (item tags replace them)' })
       .option('defaults-language', { type: 'string', describe: 'Default language, ISO 639-1 (e.g. en)' })
-      .option('defaults-intent', { type: 'string', describe: 'Default search intent: informational, commercial or transactional' })
+      .option('defaults-intent', {
+        type: 'string',
+        describe: 'Default search intent: informational, commercial or transactional',
+      })
       .option('journal', { type: 'string', describe: 'Journal file (default: beside the input file)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }) as never,
   handler: async (argv) => {

@@ -8,6 +8,7 @@ import { stateCommand } from './state.ts';
 import { streamsCommand } from './streams.ts';
 import { syncCommand } from './sync.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: each command declares its own argument type; yargs takes them as one list
 export const commands: CommandModule<object, any>[] = [
   checkCommand,
   streamsCommand,

@@ -18,7 +18,10 @@ interface SandboxArgs {
 }
 
 /** `--help` lists every variant with what it changes. */
-const VARIANT_HELP = ['Variants (--variant NAME, repeatable or comma-separated): spec-legal answers other than the sandbox default', ...VARIANT_NAMES.map((name) => `  ${name}: ${SANDBOX_VARIANTS[name]}`)].join('\n');
+const VARIANT_HELP = [
+  'Variants (--variant NAME, repeatable or comma-separated): spec-legal answers other than the sandbox default',
+  ...VARIANT_NAMES.map((name) => `  ${name}: ${SANDBOX_VARIANTS[name]}`),
+].join('\n');
 
 /** `--variant a --variant b,c` as checked names; an unknown one is a usage error naming the known ones. */
 function variantsOf(values: readonly string[] | undefined): SandboxVariant[] {
@@ -57,7 +60,11 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
       .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0 = a free one)' })
       .option('websites', { type: 'number', default: 5, describe: 'Websites in the workspace' })
       .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated data and keys' })
-      .option('variant', { type: 'string', array: true, describe: 'Answer as a spec-legal server other than the default would (see Variants below)' })
+      .option('variant', {
+        type: 'string',
+        array: true,
+        describe: 'Answer as a spec-legal server other than the default would (see Variants below)',
+      })
       .epilogue(VARIANT_HELP),
   handler: async (argv) => {
     checkInteger('port', argv.port, 0, 65535);

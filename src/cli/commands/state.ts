@@ -17,7 +17,11 @@ interface StateArgs {
 }
 
 /** A website's scopes are its id and its filtered scans (`web_1?provider=gemini`). */
-function selects(entry: StateEntry, streams: readonly string[] | undefined, websites: readonly string[] | undefined): boolean {
+function selects(
+  entry: StateEntry,
+  streams: readonly string[] | undefined,
+  websites: readonly string[] | undefined,
+): boolean {
   if (streams !== undefined && !streams.includes(entry.stream)) return false;
   return websites === undefined || websites.some((w) => entry.scope === w || entry.scope.startsWith(`${w}?`));
 }
@@ -42,19 +46,29 @@ export const stateCommand: CommandModule<object, StateArgs> = {
       const entries = (await store.load()).filter((e) => selects(e, streams, websites));
       entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope));
       if (argv.action === 'show') {
-        for (const e of entries) process.stdout.write(JSON.stringify({ stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt }) + '\n');
+        for (const e of entries)
+          process.stdout.write(
+            `${JSON.stringify({ stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt })}\n`,
+          );
         if (entries.length === 0) logger.info('no saved state matches');
         return;
       }
       // Under the run lock: a sync running meanwhile would write its state straight back.
-      const lock = await destination.acquireLock({ runId: newRunId(new Date()), host: os.hostname(), pid: process.pid, startedAt: new Date().toISOString() });
+      const lock = await destination.acquireLock({
+        runId: newRunId(new Date()),
+        host: os.hostname(),
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+      });
       let deleted = 0;
       try {
         for (const e of entries) deleted += await store.delete({ stream: e.stream, scope: e.scope });
       } finally {
         await lock.release();
       }
-      process.stdout.write(`deleted ${deleted} state entr${deleted === 1 ? 'y' : 'ies'}; the next sync reads ${deleted > 0 ? 'those feeds from the beginning' : 'as before'}\n`);
+      process.stdout.write(
+        `deleted ${deleted} state entr${deleted === 1 ? 'y' : 'ies'}; the next sync reads ${deleted > 0 ? 'those feeds from the beginning' : 'as before'}\n`,
+      );
     } finally {
       await destination.close();
     }

@@ -16,10 +16,12 @@ export const streamsCommand: CommandModule<object, { config?: string }> = {
     const out: string[] = [];
     for (const name of STREAM_NAMES) {
       const tables = STREAM_TABLES[name];
-      out.push(`-- stream ${name} (${enabled.has(name) ? 'enabled' : 'disabled in config'}): ${tables.map((t) => t.name).join(', ')}`);
-      out.push(...destination.describeDdl(tables).map((sql) => sql.trimEnd() + ';'), '');
+      out.push(
+        `-- stream ${name} (${enabled.has(name) ? 'enabled' : 'disabled in config'}): ${tables.map((t) => t.name).join(', ')}`,
+      );
+      out.push(...destination.describeDdl(tables).map((sql) => `${sql.trimEnd()};`), '');
     }
-    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => sql.trimEnd() + ';'));
-    process.stdout.write(out.join('\n') + '\n');
+    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => `${sql.trimEnd()};`));
+    process.stdout.write(`${out.join('\n')}\n`);
   },
 };

@@ -18,8 +18,16 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     yargs
       .option('streams', { type: 'string', describe: 'Only these streams (comma-separated)' })
       .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
-      .option('full-refresh', { type: 'boolean', default: false, describe: 'Ignore saved state and re-read every feed (rows are upserted: no duplicates)' })
-      .option('allow-mass-removal', { type: 'boolean', default: false, describe: 'Accept a listing that removes more than half of the known websites' }) as never,
+      .option('full-refresh', {
+        type: 'boolean',
+        default: false,
+        describe: 'Ignore saved state and re-read every feed (rows are upserted: no duplicates)',
+      })
+      .option('allow-mass-removal', {
+        type: 'boolean',
+        default: false,
+        describe: 'Accept a listing that removes more than half of the known websites',
+      }) as never,
   handler: async (argv) => {
     argv.exitCode = await executeSync(argv, {
       command: 'sync',

@@ -22,7 +22,9 @@ const TRUNCATED_AT = 48;
 
 export function mentionRecord(row: EvidenceRow): Record<string, unknown> {
   const rng = Rng.of(row.seed, 'mention', row.id);
-  const full = rng.chance(0.3) ? `${rng.pick(BRAND_SENTENCES)}\n${rng.pick(BRAND_SENTENCES)}` : rng.pick(BRAND_SENTENCES);
+  const full = rng.chance(0.3)
+    ? `${rng.pick(BRAND_SENTENCES)}\n${rng.pick(BRAND_SENTENCES)}`
+    : rng.pick(BRAND_SENTENCES);
   const truncated = rng.chance(0.1) && full.length > TRUNCATED_AT;
   const text = truncated ? `${full.slice(0, TRUNCATED_AT)}…` : full;
   const start = rng.int(0, Math.max(0, text.length - 5));
@@ -47,7 +49,7 @@ export function mentionRecord(row: EvidenceRow): Record<string, unknown> {
 
 export function citationRecord(row: EvidenceRow): Record<string, unknown> {
   const rng = Rng.of(row.seed, 'citation', row.id);
-  const domain = rng.chance(0.4) ? row.websiteId.slice(4).toLowerCase() + '.example' : rng.pick(COMPETITOR_DOMAINS);
+  const domain = rng.chance(0.4) ? `${row.websiteId.slice(4).toLowerCase()}.example` : rng.pick(COMPETITOR_DOMAINS);
   return {
     id: row.id,
     website_id: row.websiteId,

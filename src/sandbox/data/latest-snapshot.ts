@@ -6,7 +6,12 @@ import { snapshotParts } from './snapshot-parts.ts';
 export type SnapshotInclude = 'providers' | 'competitors';
 
 /** `{ data, meta }` without `meta.request_id`, or null before the first snapshot commits. */
-export function latestSnapshot(seed: number, website: WebsiteRecord, nowMs: number, includes: readonly SnapshotInclude[]) {
+export function latestSnapshot(
+  seed: number,
+  website: WebsiteRecord,
+  nowMs: number,
+  includes: readonly SnapshotInclude[],
+) {
   const analysis = latestCommitted(website, nowMs);
   if (!analysis) return null;
   const parts = snapshotParts(seed, website, analysis);

@@ -98,13 +98,26 @@ export function snapshotParts(seed: number, website: WebsiteRecord, analysis: An
   if (analysis.index % 7 === 3) counts.citation_pool = MAX_COUNT;
   const providers = MENTION_PROVIDERS.map((provider) => {
     const entry = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.15);
-    return { provider, metrics: entry.metrics, counts: countsOf(rng, PROVIDER_COUNT_KEYS), unavailable_reasons: entry.unavailable };
+    return {
+      provider,
+      metrics: entry.metrics,
+      counts: countsOf(rng, PROVIDER_COUNT_KEYS),
+      unavailable_reasons: entry.unavailable,
+    };
   });
   const first = rng.int(0, COMPETITOR_DOMAINS.length - 1);
-  const domains = Array.from({ length: rng.int(2, 4) }, (_, i) => COMPETITOR_DOMAINS[(first + i) % COMPETITOR_DOMAINS.length]!);
+  const domains = Array.from(
+    { length: rng.int(2, 4) },
+    (_, i) => COMPETITOR_DOMAINS[(first + i) % COMPETITOR_DOMAINS.length]!,
+  );
   const competitors = domains.map((competitor_domain) => {
     const entry = metricsWithReasons(rng, COMPETITOR_METRIC_KEYS, COMPETITOR_REASONS_BY_METRIC, 0.15);
-    return { competitor_domain, metrics: entry.metrics, counts: countsOf(rng, COMPETITOR_COUNT_KEYS), unavailable_reasons: entry.unavailable };
+    return {
+      competitor_domain,
+      metrics: entry.metrics,
+      counts: countsOf(rng, COMPETITOR_COUNT_KEYS),
+      unavailable_reasons: entry.unavailable,
+    };
   });
   return {
     data: {
@@ -115,7 +128,11 @@ export function snapshotParts(seed: number, website: WebsiteRecord, analysis: An
       metrics: site.metrics,
       counts,
     },
-    meta: { ...versionTags(analysis), unavailable_reasons: site.unavailable, data_quality: dataQuality(rng.chance(0.15)) },
+    meta: {
+      ...versionTags(analysis),
+      unavailable_reasons: site.unavailable,
+      data_quality: dataQuality(rng.chance(0.15)),
+    },
     providers,
     competitors,
   };

@@ -39,7 +39,22 @@ export const PAGE_TITLES = [
   'Guía completa: visibilidad en búsquedas con IA',
 ] as const;
 
-export const DOMAIN_WORDS = ['acme', 'northwind', 'contoso', 'fabrikam', 'tailspin', 'wingtip', 'adventure-works', 'litware'] as const;
+export const DOMAIN_WORDS = [
+  'acme',
+  'northwind',
+  'contoso',
+  'fabrikam',
+  'tailspin',
+  'wingtip',
+  'adventure-works',
+  'litware',
+] as const;
 export const COUNTRIES = ['US', 'DE', 'FR', 'JP', 'BR', 'GB', 'IL', 'EG', 'CN'] as const;
 export const LANGUAGES = ['en', 'de', 'fr', 'ja', 'pt-BR', 'he', 'ar', 'zh-Hans'] as const;
-export const NICHES = ['B2B SaaS analytics', 'Consumer electronics', 'Outdoor gear & apparel', 'Fintech — payments', 'Healthcare / telemedicine'] as const;
+export const NICHES = [
+  'B2B SaaS analytics',
+  'Consumer electronics',
+  'Outdoor gear & apparel',
+  'Fintech — payments',
+  'Healthcare / telemedicine',
+] as const;

@@ -29,7 +29,12 @@ export interface EvidenceLayout {
   record(row: EvidenceRow): Record<string, unknown>;
 }
 
-function batchesOfAnalysis(seed: number, website: WebsiteRecord, analysis: Analysis, layout: EvidenceLayout): FeedBatch[] {
+function batchesOfAnalysis(
+  seed: number,
+  website: WebsiteRecord,
+  analysis: Analysis,
+  layout: EvidenceLayout,
+): FeedBatch[] {
   const late = Math.floor(layout.perAnalysis / 8);
   const main = layout.perAnalysis - late;
   const head = `${layout.idPrefix}${website.id.slice(4)}_${analysis.index.toString(36).padStart(4, '0')}`;
@@ -42,7 +47,16 @@ function batchesOfAnalysis(seed: number, website: WebsiteRecord, analysis: Analy
       size,
       analysisId: analysis.id,
       provider,
-      row: (index) => layout.record({ seed, websiteId: website.id, analysis, provider, availableAt, id: rowId(batch, index), firstOfAnalysis: tag === 'a' && index === 0 }),
+      row: (index) =>
+        layout.record({
+          seed,
+          websiteId: website.id,
+          analysis,
+          provider,
+          availableAt,
+          id: rowId(batch, index),
+          firstOfAnalysis: tag === 'a' && index === 0,
+        }),
     };
     return batch;
   };

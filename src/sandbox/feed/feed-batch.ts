@@ -54,6 +54,9 @@ export function committedFrontier(batches: readonly FeedBatch[], nowMs: number):
 }
 
 /** Orders batches (or a batch and a cursor position) by (stamp, prefix), the feed's stable order. */
-export function compareBatches(a: Pick<FeedBatch, 'stampMs' | 'prefix'>, b: Pick<FeedBatch, 'stampMs' | 'prefix'>): number {
+export function compareBatches(
+  a: Pick<FeedBatch, 'stampMs' | 'prefix'>,
+  b: Pick<FeedBatch, 'stampMs' | 'prefix'>,
+): number {
   return a.stampMs - b.stampMs || (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0);
 }

@@ -29,7 +29,10 @@ export interface FeedWindow {
 }
 
 /** Visible rows of the window in feed order, each with its position. */
-export function* feedRows(batches: readonly FeedBatch[], window: FeedWindow): Generator<{ row: Record<string, unknown>; position: FeedPosition }> {
+export function* feedRows(
+  batches: readonly FeedBatch[],
+  window: FeedWindow,
+): Generator<{ row: Record<string, unknown>; position: FeedPosition }> {
   const visible = batches
     .filter(
       (b) =>

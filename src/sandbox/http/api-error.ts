@@ -28,13 +28,19 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.code = code;
     this.status = ERROR_STATUS[code];
     // The spec caps details at 50 items, a field at 128 characters and an issue at 256
     // (a field path can name a key of any length the caller sent).
-    this.details = options.details?.slice(0, 50).map((detail) => ({ field: clip(detail.field, 128), issue: clip(detail.issue, 256) }));
+    this.details = options.details
+      ?.slice(0, 50)
+      .map((detail) => ({ field: clip(detail.field, 128), issue: clip(detail.issue, 256) }));
     this.headers = options.headers ?? {};
   }
 }

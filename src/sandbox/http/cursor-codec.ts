@@ -25,7 +25,8 @@ export interface CursorCodec {
   decode(token: string): CursorPayload;
 }
 
-const malformed = () => new ApiError('invalid_cursor', 'The cursor is malformed or was altered; restart the scan without a cursor.');
+const malformed = () =>
+  new ApiError('invalid_cursor', 'The cursor is malformed or was altered; restart the scan without a cursor.');
 
 export function createCursorCodec(secret: string): CursorCodec {
   const tag = (body: string) => createHmac('sha256', secret).update(body).digest().subarray(0, 16);
@@ -60,12 +61,22 @@ export function bindCursor(
   scope: { route: string; workspaceId: string; websiteId: string | null; filters: Record<string, string> },
 ): CursorPayload {
   const payload = codec.decode(token);
-  if (payload.route !== scope.route || payload.workspaceId !== scope.workspaceId || payload.websiteId !== scope.websiteId) {
-    throw new ApiError('invalid_cursor', 'The cursor belongs to another endpoint or website; restart the scan without a cursor.');
+  if (
+    payload.route !== scope.route ||
+    payload.workspaceId !== scope.workspaceId ||
+    payload.websiteId !== scope.websiteId
+  ) {
+    throw new ApiError(
+      'invalid_cursor',
+      'The cursor belongs to another endpoint or website; restart the scan without a cursor.',
+    );
   }
   const sent = Object.keys(scope.filters);
   if (sent.length > 0 && !sameFilters(payload.filters, scope.filters)) {
-    throw new ApiError('invalid_cursor', 'The cursor was issued for other filters; send the filters of the first page, or restart the scan.');
+    throw new ApiError(
+      'invalid_cursor',
+      'The cursor was issued for other filters; send the filters of the first page, or restart the scan.',
+    );
   }
   return payload;
 }

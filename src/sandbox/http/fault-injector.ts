@@ -65,20 +65,38 @@ export interface FaultInjector {
   take(route: string, continuation: boolean, websiteId?: string): FaultProfile | undefined;
 }
 
-const KINDS: readonly FaultKind[] = ['rate_limited', 'internal_error', 'unavailable', 'reset', 'slow_body', 'truncated_body', 'empty_page', 'cursorless_page', 'malformed_record', 'not_found'];
+const KINDS: readonly FaultKind[] = [
+  'rate_limited',
+  'internal_error',
+  'unavailable',
+  'reset',
+  'slow_body',
+  'truncated_body',
+  'empty_page',
+  'cursorless_page',
+  'malformed_record',
+  'not_found',
+];
 
 /** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
 export function checkFaultProfile(input: unknown): FaultProfile {
   const p = input as Partial<FaultProfile> | null;
   if (!p || typeof p !== 'object') throw new TypeError('fault profile must be a JSON object');
-  if (!KINDS.includes(p.kind as FaultKind)) throw new TypeError(`fault profile: kind must be one of ${KINDS.join(', ')}`);
-  if (p.count !== undefined && !(Number.isInteger(p.count) && p.count > 0)) throw new TypeError('fault profile: count must be a positive integer');
-  if (p.fraction !== undefined && !(typeof p.fraction === 'number' && p.fraction >= 0 && p.fraction <= 1)) throw new TypeError('fault profile: fraction must be a number from 0 to 1');
-  if (p.routes !== undefined && !(Array.isArray(p.routes) && p.routes.every((r) => typeof r === 'string'))) throw new TypeError('fault profile: routes must be an array of route names');
-  if (p.websites !== undefined && !(Array.isArray(p.websites) && p.websites.every((w) => typeof w === 'string'))) throw new TypeError('fault profile: websites must be an array of website ids');
-  if (p.kind === 'malformed_record' && !(typeof p.field === 'string' && p.field.length > 0)) throw new TypeError('fault profile: malformed_record needs field, a dot path such as sentiment');
+  if (!KINDS.includes(p.kind as FaultKind))
+    throw new TypeError(`fault profile: kind must be one of ${KINDS.join(', ')}`);
+  if (p.count !== undefined && !(Number.isInteger(p.count) && p.count > 0))
+    throw new TypeError('fault profile: count must be a positive integer');
+  if (p.fraction !== undefined && !(typeof p.fraction === 'number' && p.fraction >= 0 && p.fraction <= 1))
+    throw new TypeError('fault profile: fraction must be a number from 0 to 1');
+  if (p.routes !== undefined && !(Array.isArray(p.routes) && p.routes.every((r) => typeof r === 'string')))
+    throw new TypeError('fault profile: routes must be an array of route names');
+  if (p.websites !== undefined && !(Array.isArray(p.websites) && p.websites.every((w) => typeof w === 'string')))
+    throw new TypeError('fault profile: websites must be an array of website ids');
+  if (p.kind === 'malformed_record' && !(typeof p.field === 'string' && p.field.length > 0))
+    throw new TypeError('fault profile: malformed_record needs field, a dot path such as sentiment');
   for (const key of ['chunks', 'chunkDelayMs'] as const) {
-    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! >= 0)) throw new TypeError(`fault profile: ${key} must be a non-negative integer`);
+    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! >= 0))
+      throw new TypeError(`fault profile: ${key} must be a non-negative integer`);
   }
   return p as FaultProfile;
 }
@@ -103,7 +121,11 @@ export function createFaultInjector(seed: number): FaultInjector {
     set(profile) {
       const checked = { ...checkFaultProfile(profile) };
       // Seeded per `set` call, so the same calls fail the same requests on every run.
-      active.push({ profile: checked, remaining: checked.count ?? Infinity, draws: Rng.of(seed, 'faults', ++sets, checked.kind) });
+      active.push({
+        profile: checked,
+        remaining: checked.count ?? Infinity,
+        draws: Rng.of(seed, 'faults', ++sets, checked.kind),
+      });
     },
     clear() {
       active = [];

@@ -18,9 +18,15 @@ export const PARAM_CHECKS = {
   cursor: (v) => (v.length >= 1 && v.length <= 22_000 ? null : 'must be 1 to 22000 characters'),
   include: (v) => (INCLUDE.test(v) ? null : 'must be a comma-separated list of providers and/or competitors'),
   updated_since: (v) =>
-    parseTimestamp(v) === null ? 'must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z with a valid calendar date and time' : null,
-  provider: (v) => ((MENTION_PROVIDERS as readonly string[]).includes(v) ? null : `must be one of ${MENTION_PROVIDERS.join(', ')}`),
-  analysis_id: (v) => (ANALYSIS_ID.test(v) && v.length <= 128 ? null : 'must be an analysis id (ana_ followed by letters, digits, _ or -), at most 128 characters'),
+    parseTimestamp(v) === null
+      ? 'must be a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z with a valid calendar date and time'
+      : null,
+  provider: (v) =>
+    (MENTION_PROVIDERS as readonly string[]).includes(v) ? null : `must be one of ${MENTION_PROVIDERS.join(', ')}`,
+  analysis_id: (v) =>
+    ANALYSIS_ID.test(v) && v.length <= 128
+      ? null
+      : 'must be an analysis id (ana_ followed by letters, digits, _ or -), at most 128 characters',
 } satisfies Record<string, Check>;
 
 export type ParamName = keyof typeof PARAM_CHECKS;
@@ -32,7 +38,10 @@ export function readQuery<N extends ParamName>(url: URL, allowed: readonly N[]):
   const seen = new Set<string>();
   for (const [name, value] of url.searchParams) {
     if (!(allowed as readonly string[]).includes(name)) {
-      details.push({ field: name.slice(0, 128) || '(empty name)', issue: `unknown parameter; this endpoint accepts ${allowed.join(', ') || 'no parameters'}` });
+      details.push({
+        field: name.slice(0, 128) || '(empty name)',
+        issue: `unknown parameter; this endpoint accepts ${allowed.join(', ') || 'no parameters'}`,
+      });
     } else if (seen.has(name)) {
       details.push({ field: name, issue: 'must be given at most once' });
     } else {
@@ -43,7 +52,11 @@ export function readQuery<N extends ParamName>(url: URL, allowed: readonly N[]):
     }
   }
   if (details.length > 0) {
-    throw new ApiError('invalid_request', `Invalid query parameters: ${details.map((d) => d.field).join(', ')}.`.slice(0, 1024), { details });
+    throw new ApiError(
+      'invalid_request',
+      `Invalid query parameters: ${details.map((d) => d.field).join(', ')}.`.slice(0, 1024),
+      { details },
+    );
   }
   return values;
 }

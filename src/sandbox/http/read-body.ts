@@ -20,6 +20,9 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ApiError('invalid_request', `The request body is not valid JSON: ${(error as Error).message}`.slice(0, 1024));
+    throw new ApiError(
+      'invalid_request',
+      `The request body is not valid JSON: ${(error as Error).message}`.slice(0, 1024),
+    );
   }
 }

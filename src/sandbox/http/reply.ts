@@ -21,7 +21,11 @@ export function ok(data: unknown, meta: Record<string, unknown> = {}, status = 2
 }
 
 export function errorReply(error: ApiError): Reply {
-  const body = { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) };
+  const body = {
+    code: error.code,
+    message: error.message,
+    ...(error.details?.length ? { details: error.details } : {}),
+  };
   return { status: error.status, body: { error: body, meta: {} }, headers: error.headers };
 }
 

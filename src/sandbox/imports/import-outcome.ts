@@ -4,7 +4,11 @@
  */
 import type { FieldProvenance, ClassifiedField } from './item-resolution.ts';
 
-export const DUPLICATE_CODES = ['skipped_request_duplicate', 'skipped_active_duplicate', 'skipped_inactive_duplicate'] as const;
+export const DUPLICATE_CODES = [
+  'skipped_request_duplicate',
+  'skipped_active_duplicate',
+  'skipped_inactive_duplicate',
+] as const;
 export type DuplicateCode = (typeof DUPLICATE_CODES)[number];
 
 export type ReceiptItemStatus = 'created' | 'would_create' | 'skipped' | 'failed' | 'not_processed';
@@ -20,14 +24,37 @@ export interface ReceiptItem {
 
 /** Operation errors of spec part 7, with whether a fresh operation may succeed. */
 export const OPERATION_ERRORS = {
-  prompt_limit_exceeded: { retryable: false, message: 'The import would make active prompts exceed the website prompt_limit; free capacity, then validate and import again.' },
-  classification_failed: { retryable: false, message: 'Required fields of some items could not be classified confidently; correct them or use classification mode provided_only.' },
-  classification_unavailable: { retryable: true, message: 'The classifier is unavailable; retry the whole batch with a new Idempotency-Key.' },
-  commit_conflict: { retryable: true, message: 'The commit conflicted with a concurrent change; retry the whole batch with a new Idempotency-Key.' },
-  processing_deadline_exceeded: { retryable: true, message: 'Processing did not finish within 30 minutes; retry the whole batch with a new Idempotency-Key.' },
-  internal_processing_error: { retryable: true, message: 'Processing failed unexpectedly; retry the whole batch with a new Idempotency-Key.' },
+  prompt_limit_exceeded: {
+    retryable: false,
+    message:
+      'The import would make active prompts exceed the website prompt_limit; free capacity, then validate and import again.',
+  },
+  classification_failed: {
+    retryable: false,
+    message:
+      'Required fields of some items could not be classified confidently; correct them or use classification mode provided_only.',
+  },
+  classification_unavailable: {
+    retryable: true,
+    message: 'The classifier is unavailable; retry the whole batch with a new Idempotency-Key.',
+  },
+  commit_conflict: {
+    retryable: true,
+    message: 'The commit conflicted with a concurrent change; retry the whole batch with a new Idempotency-Key.',
+  },
+  processing_deadline_exceeded: {
+    retryable: true,
+    message: 'Processing did not finish within 30 minutes; retry the whole batch with a new Idempotency-Key.',
+  },
+  internal_processing_error: {
+    retryable: true,
+    message: 'Processing failed unexpectedly; retry the whole batch with a new Idempotency-Key.',
+  },
   /** Not in spec part 7: a code a server may add, served only under the `receipts_with_extra_fields` variant. */
-  quota_window_exhausted: { retryable: true, message: 'The import allowance of this hour is used up; retry the whole batch with a new Idempotency-Key later.' },
+  quota_window_exhausted: {
+    retryable: true,
+    message: 'The import allowance of this hour is used up; retry the whole batch with a new Idempotency-Key later.',
+  },
 } as const;
 export type OperationErrorCode = keyof typeof OPERATION_ERRORS;
 
@@ -51,10 +78,17 @@ export function operationError(code: OperationErrorCode): OperationError {
 }
 
 /** `skipped_duplicates` and its breakdown by code; the parts add up to the total. */
-export function duplicateSummary(items: readonly ReceiptItem[]): { skipped_duplicates: number; skipped_duplicates_breakdown: Record<DuplicateCode, number> } {
+export function duplicateSummary(items: readonly ReceiptItem[]): {
+  skipped_duplicates: number;
+  skipped_duplicates_breakdown: Record<DuplicateCode, number>;
+} {
   const breakdown = Object.fromEntries(DUPLICATE_CODES.map((code) => [code, 0])) as Record<DuplicateCode, number>;
-  for (const item of items) if (item.status === 'skipped' && item.code && item.code in breakdown) breakdown[item.code as DuplicateCode]++;
-  return { skipped_duplicates: DUPLICATE_CODES.reduce((sum, code) => sum + breakdown[code], 0), skipped_duplicates_breakdown: breakdown };
+  for (const item of items)
+    if (item.status === 'skipped' && item.code && item.code in breakdown) breakdown[item.code as DuplicateCode]++;
+  return {
+    skipped_duplicates: DUPLICATE_CODES.reduce((sum, code) => sum + breakdown[code], 0),
+    skipped_duplicates_breakdown: breakdown,
+  };
 }
 
 export const withClientId = (index: number, clientId: string | undefined): Pick<ReceiptItem, 'index' | 'client_id'> =>

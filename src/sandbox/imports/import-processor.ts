@@ -5,7 +5,15 @@
  */
 import { normalizeText } from '../../../schemas/prompt-import.ts';
 import type { ImportRequest } from './import-request.ts';
-import { duplicateSummary, nothingProcessed, operationError, withClientId, type ImportOutcome, type OperationErrorCode, type ReceiptItem } from './import-outcome.ts';
+import {
+  duplicateSummary,
+  nothingProcessed,
+  operationError,
+  withClientId,
+  type ImportOutcome,
+  type OperationErrorCode,
+  type ReceiptItem,
+} from './import-outcome.ts';
 import { resolveItem, type ResolvedItem } from './item-resolution.ts';
 import type { PromptStore } from './prompt-store.ts';
 
@@ -18,8 +26,14 @@ export interface ProcessInput {
 }
 
 function fail(code: OperationErrorCode, items: ReceiptItem[], summary?: ImportOutcome['summary']): ImportOutcome {
-  const failedItems = items.map((item) => (item.status === 'skipped' || item.status === 'failed' ? item : { ...withClientId(item.index, item.client_id), status: 'not_processed' as const }));
-  return summary ? { status: 'failed', items: failedItems, error: operationError(code), summary } : { status: 'failed', items: failedItems, error: operationError(code) };
+  const failedItems = items.map((item) =>
+    item.status === 'skipped' || item.status === 'failed'
+      ? item
+      : { ...withClientId(item.index, item.client_id), status: 'not_processed' as const },
+  );
+  return summary
+    ? { status: 'failed', items: failedItems, error: operationError(code), summary }
+    : { status: 'failed', items: failedItems, error: operationError(code) };
 }
 
 export function processImport(input: ProcessInput, store: PromptStore): ImportOutcome {
@@ -32,30 +46,58 @@ export function processImport(input: ProcessInput, store: PromptStore): ImportOu
     const normalized = normalizeText(item.prompt_text);
     const existing = store.find(websiteId, normalized);
     if (seen.has(normalized)) items.push({ ...base, status: 'skipped', code: 'skipped_request_duplicate' });
-    else if (existing) items.push({ ...base, status: 'skipped', code: existing.active ? 'skipped_active_duplicate' : 'skipped_inactive_duplicate' });
+    else if (existing)
+      items.push({
+        ...base,
+        status: 'skipped',
+        code: existing.active ? 'skipped_active_duplicate' : 'skipped_inactive_duplicate',
+      });
     else {
       const resolved = resolveItem(item, request.defaults, request.classification.mode);
       candidates.push({ index, normalized, resolved });
-      items.push(resolved.failedFields.length ? { ...base, status: 'failed', code: 'classification_failed' } : { ...base, status: request.validate_only ? 'would_create' : 'created', provenance: resolved.provenance });
+      items.push(
+        resolved.failedFields.length
+          ? { ...base, status: 'failed', code: 'classification_failed' }
+          : { ...base, status: request.validate_only ? 'would_create' : 'created', provenance: resolved.provenance },
+      );
     }
     seen.add(normalized);
   });
 
-  if (input.fault === 'classification_unavailable' && request.classification.mode === 'auto') return fail(input.fault, nothingProcessed(items));
+  if (input.fault === 'classification_unavailable' && request.classification.mode === 'auto')
+    return fail(input.fault, nothingProcessed(items));
   const failedCount = items.filter((item) => item.status === 'failed').length;
   if (failedCount) return fail('classification_failed', items, { failed: failedCount, ...duplicateSummary(items) });
 
   const activeCount = store.activeCount(websiteId);
   const promptLimit = store.promptLimit(websiteId);
-  const capacity = { active_count: activeCount, projected_active_count: activeCount + candidates.length, prompt_limit: promptLimit };
+  const capacity = {
+    active_count: activeCount,
+    projected_active_count: activeCount + candidates.length,
+    prompt_limit: promptLimit,
+  };
   if (capacity.projected_active_count > promptLimit) {
-    return fail('prompt_limit_exceeded', items, { ...(request.validate_only ? { would_create: 0 } : { created: 0 }), ...duplicateSummary(items), ...capacity });
+    return fail('prompt_limit_exceeded', items, {
+      ...(request.validate_only ? { would_create: 0 } : { created: 0 }),
+      ...duplicateSummary(items),
+      ...capacity,
+    });
   }
-  if (request.validate_only) return { status: 'succeeded', items, summary: { would_create: candidates.length, ...duplicateSummary(items), ...capacity } };
+  if (request.validate_only)
+    return {
+      status: 'succeeded',
+      items,
+      summary: { would_create: candidates.length, ...duplicateSummary(items), ...capacity },
+    };
   if (input.fault) return fail(input.fault, nothingProcessed(items));
 
   for (const candidate of candidates) {
-    store.add(websiteId, candidate.normalized, { active: true, source: 'public_api_v2', importId: input.importId, fields: candidate.resolved.values });
+    store.add(websiteId, candidate.normalized, {
+      active: true,
+      source: 'public_api_v2',
+      importId: input.importId,
+      fields: candidate.resolved.values,
+    });
   }
   return { status: 'succeeded', items, summary: { created: candidates.length, ...duplicateSummary(items) } };
 }

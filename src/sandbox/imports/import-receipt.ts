@@ -21,9 +21,27 @@ export function renderReceipt(op: ImportOperation, now: number): { data: Record<
   };
   if (op.outcome && op.completedAt !== undefined) {
     const { status, items, summary, error } = op.outcome;
-    return { data: { ...data, status, ...(error ? { error } : {}), ...(summary ? { summary } : {}), items, started_at: iso(op.acceptedAt + PHASE_MS), completed_at: iso(op.completedAt) }, terminal: true };
+    return {
+      data: {
+        ...data,
+        status,
+        ...(error ? { error } : {}),
+        ...(summary ? { summary } : {}),
+        items,
+        started_at: iso(op.acceptedAt + PHASE_MS),
+        completed_at: iso(op.completedAt),
+      },
+      terminal: true,
+    };
   }
-  const stage = stageAt({ acceptedAt: op.acceptedAt, mode: op.mode, stalled: op.fault === 'processing_deadline_exceeded' }, now);
-  if (stage.status === 'processing') return { data: { ...data, status: 'processing', phase: stage.phase, started_at: iso(stage.startedAt) }, terminal: false };
+  const stage = stageAt(
+    { acceptedAt: op.acceptedAt, mode: op.mode, stalled: op.fault === 'processing_deadline_exceeded' },
+    now,
+  );
+  if (stage.status === 'processing')
+    return {
+      data: { ...data, status: 'processing', phase: stage.phase, started_at: iso(stage.startedAt) },
+      terminal: false,
+    };
   return { data: { ...data, status: 'pending' }, terminal: false };
 }

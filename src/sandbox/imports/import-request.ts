@@ -8,12 +8,18 @@
 import type { z } from 'zod';
 import { formatPath } from '../../../schemas/format-issues.ts';
 import type { ErrorDetail } from '../http/api-error.ts';
-import { promptImportRequestSchema, type PromptImportItem, type PromptImportRequest } from '../../../schemas/prompt-import.ts';
+import {
+  promptImportRequestSchema,
+  type PromptImportItem,
+  type PromptImportRequest,
+} from '../../../schemas/prompt-import.ts';
 
 /** A request that passed every rule, in the form that is fingerprinted. */
 export type ImportRequest = PromptImportRequest;
 
-export type ParsedImportRequest = { request: ImportRequest; details?: undefined } | { details: ErrorDetail[]; request?: undefined };
+export type ParsedImportRequest =
+  | { request: ImportRequest; details?: undefined }
+  | { details: ErrorDetail[]; request?: undefined };
 
 export function parseImportRequest(body: unknown): ParsedImportRequest {
   const parsed = promptImportRequestSchema.safeParse(body);
@@ -27,6 +33,7 @@ function trimItem(item: PromptImportItem): PromptImportItem {
 }
 
 function toDetails(issue: z.core.$ZodIssue): ErrorDetail[] {
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: formatPath([...issue.path, key]), issue: 'is not an allowed field' }));
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => ({ field: formatPath([...issue.path, key]), issue: 'is not an allowed field' }));
   return [{ field: formatPath(issue.path) || 'body', issue: issue.message.slice(0, 256) }];
 }

@@ -57,7 +57,10 @@ export class ImportService {
     const existing = existingId === undefined ? undefined : this.operations.get(existingId);
     if (existing) return { kind: existing.fingerprint === fingerprint ? 'replayed' : 'conflict', operation: existing };
     const acceptedAt = this.now();
-    const id = `pim_${createHash('sha256').update(`${++this.sequence}:${scope}:${fingerprint}`).digest('hex').slice(0, 24)}`;
+    const id = `pim_${createHash('sha256')
+      .update(`${++this.sequence}:${scope}:${fingerprint}`)
+      .digest('hex')
+      .slice(0, 24)}`;
     const fault = this.faults.take();
     const operation: ImportOperation = {
       id,
@@ -86,7 +89,8 @@ export class ImportService {
   find(caller: ImportCaller, websiteId: string, importId: string): ImportOperation | undefined {
     this.settle();
     const op = this.operations.get(importId);
-    if (!op || op.workspaceId !== caller.workspaceId || op.lineageId !== caller.lineageId || op.websiteId !== websiteId) return undefined;
+    if (!op || op.workspaceId !== caller.workspaceId || op.lineageId !== caller.lineageId || op.websiteId !== websiteId)
+      return undefined;
     return op;
   }
 
@@ -105,12 +109,23 @@ export class ImportService {
         continue;
       }
       if (op.outcome || !op.staged) continue;
-      const stage = stageAt({ acceptedAt: op.acceptedAt, mode: op.mode, stalled: op.fault === 'processing_deadline_exceeded' }, now);
+      const stage = stageAt(
+        { acceptedAt: op.acceptedAt, mode: op.mode, stalled: op.fault === 'processing_deadline_exceeded' },
+        now,
+      );
       if (stage.status !== 'terminal') continue;
       op.outcome =
         op.fault === 'processing_deadline_exceeded'
           ? { status: 'failed', error: operationError(op.fault), items: nothingProcessed(op.staged.items) }
-          : processImport({ importId: op.id, websiteId: op.websiteId, request: op.staged, ...(op.fault ? { fault: op.fault } : {}) }, this.prompts);
+          : processImport(
+              {
+                importId: op.id,
+                websiteId: op.websiteId,
+                request: op.staged,
+                ...(op.fault ? { fault: op.fault } : {}),
+              },
+              this.prompts,
+            );
       op.completedAt = stage.at;
       delete op.staged; // staged content is removed after terminal processing
     }

@@ -11,7 +11,10 @@ export const PROCESSING_DEADLINE_MS = 30 * 60 * 1000;
 export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type ProcessingPhase = 'validating' | 'classifying' | 'committing';
-export type Stage = { status: 'pending' } | { status: 'processing'; phase: ProcessingPhase; startedAt: number } | { status: 'terminal'; at: number };
+export type Stage =
+  | { status: 'pending' }
+  | { status: 'processing'; phase: ProcessingPhase; startedAt: number }
+  | { status: 'terminal'; at: number };
 
 export interface TimelineInput {
   readonly acceptedAt: number;
@@ -35,5 +38,7 @@ export function stageAt(op: TimelineInput, now: number): Stage {
   }
   const step = Math.floor((now - startedAt) / PHASE_MS);
   const phase = phases[step];
-  return phase ? { status: 'processing', phase, startedAt } : { status: 'terminal', at: startedAt + phases.length * PHASE_MS };
+  return phase
+    ? { status: 'processing', phase, startedAt }
+    : { status: 'terminal', at: startedAt + phases.length * PHASE_MS };
 }

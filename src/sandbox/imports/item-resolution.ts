@@ -4,7 +4,11 @@
  * gets a provenance (`provided`, `defaulted`, `derived` with confidence, `not_applicable`,
  * `low_confidence`); the values stay in the sandbox's prompt store, never in a receipt.
  */
-import type { ClassificationMode, PromptImportDefaults as ImportDefaults, PromptImportItem as ImportItem } from '../../../schemas/prompt-import.ts';
+import type {
+  ClassificationMode,
+  PromptImportDefaults as ImportDefaults,
+  PromptImportItem as ImportItem,
+} from '../../../schemas/prompt-import.ts';
 import {
   CONFIDENCE_THRESHOLD,
   deriveCategory,
@@ -38,12 +42,18 @@ export interface ResolvedItem {
 
 function derive(field: ClassifiedField, text: string, intent: SearchIntent | undefined): Derived<unknown> | undefined {
   switch (field) {
-    case 'language': return deriveLanguage(text);
-    case 'search_intent': return deriveIntent(text);
-    case 'tags': return deriveJourneyTags(text, intent);
-    case 'category': return deriveCategory(text);
-    case 'topic': return deriveTopic(text);
-    case 'seed_keyword': return deriveSeedKeyword(text);
+    case 'language':
+      return deriveLanguage(text);
+    case 'search_intent':
+      return deriveIntent(text);
+    case 'tags':
+      return deriveJourneyTags(text, intent);
+    case 'category':
+      return deriveCategory(text);
+    case 'topic':
+      return deriveTopic(text);
+    case 'seed_keyword':
+      return deriveSeedKeyword(text);
   }
 }
 

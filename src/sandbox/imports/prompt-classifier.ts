@@ -19,18 +19,104 @@ export interface Derived<T> {
 }
 
 const LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> = {
-  en: ['the', 'a', 'an', 'is', 'are', 'what', 'how', 'best', 'for', 'to', 'of', 'in', 'and', 'with', 'which', 'do', 'does', 'can', 'should', 'why', 'my', 'i', 'vs'],
-  es: ['el', 'la', 'los', 'las', 'es', 'que', 'qué', 'cómo', 'como', 'para', 'de', 'mejor', 'con', 'por', 'una', 'un', 'y'],
+  en: [
+    'the',
+    'a',
+    'an',
+    'is',
+    'are',
+    'what',
+    'how',
+    'best',
+    'for',
+    'to',
+    'of',
+    'in',
+    'and',
+    'with',
+    'which',
+    'do',
+    'does',
+    'can',
+    'should',
+    'why',
+    'my',
+    'i',
+    'vs',
+  ],
+  es: [
+    'el',
+    'la',
+    'los',
+    'las',
+    'es',
+    'que',
+    'qué',
+    'cómo',
+    'como',
+    'para',
+    'de',
+    'mejor',
+    'con',
+    'por',
+    'una',
+    'un',
+    'y',
+  ],
   de: ['der', 'die', 'das', 'ist', 'wie', 'was', 'für', 'und', 'mit', 'beste', 'ein', 'eine'],
   fr: ['le', 'les', 'est', 'quel', 'quelle', 'comment', 'pour', 'meilleur', 'avec', 'et', 'une'],
 };
 
 /** Buying and comparing words outweigh question words: "what is the best X" is commercial. */
 const INTENT_WORDS: Readonly<Record<Exclude<SearchIntent, 'informational'>, readonly string[]>> = {
-  transactional: ['buy', 'price', 'pricing', 'cost', 'cheap', 'discount', 'order', 'coupon', 'deal', 'subscribe', 'purchase', 'comprar', 'kaufen', 'acheter'],
-  commercial: ['best', 'top', 'vs', 'versus', 'compare', 'comparison', 'review', 'reviews', 'alternative', 'alternatives', 'recommend', 'mejor', 'beste', 'meilleur'],
+  transactional: [
+    'buy',
+    'price',
+    'pricing',
+    'cost',
+    'cheap',
+    'discount',
+    'order',
+    'coupon',
+    'deal',
+    'subscribe',
+    'purchase',
+    'comprar',
+    'kaufen',
+    'acheter',
+  ],
+  commercial: [
+    'best',
+    'top',
+    'vs',
+    'versus',
+    'compare',
+    'comparison',
+    'review',
+    'reviews',
+    'alternative',
+    'alternatives',
+    'recommend',
+    'mejor',
+    'beste',
+    'meilleur',
+  ],
 };
-const QUESTION_WORDS = ['what', 'how', 'why', 'when', 'who', 'explain', 'guide', 'qué', 'cómo', 'wie', 'was', 'comment', 'pourquoi'];
+const QUESTION_WORDS = [
+  'what',
+  'how',
+  'why',
+  'when',
+  'who',
+  'explain',
+  'guide',
+  'qué',
+  'cómo',
+  'wie',
+  'was',
+  'comment',
+  'pourquoi',
+];
 
 const JOURNEY_WORDS: Readonly<Record<string, readonly string[]>> = {
   Comparison: ['vs', 'versus', 'compare', 'comparison', 'difference'],
@@ -40,7 +126,11 @@ const JOURNEY_WORDS: Readonly<Record<string, readonly string[]>> = {
   Objections: ['problem', 'problems', 'risk', 'downside', 'expensive', 'complaints'],
   Evaluation: ['best', 'top', 'recommend', 'pricing', 'price'],
 };
-const JOURNEY_BY_INTENT: Readonly<Record<SearchIntent, string>> = { informational: 'Discovery', commercial: 'Evaluation', transactional: 'Validation' };
+const JOURNEY_BY_INTENT: Readonly<Record<SearchIntent, string>> = {
+  informational: 'Discovery',
+  commercial: 'Evaluation',
+  transactional: 'Validation',
+};
 
 const CATEGORY_WORDS: Readonly<Record<string, readonly string[]>> = {
   software: ['software', 'app', 'crm', 'saas', 'tool', 'tools', 'platform', 'api'],
@@ -49,12 +139,22 @@ const CATEGORY_WORDS: Readonly<Record<string, readonly string[]>> = {
   retail: ['shoes', 'shop', 'store', 'clothing', 'jacket'],
 };
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-const hits = (tokens: readonly string[], vocabulary: readonly string[]) => tokens.filter((t) => vocabulary.includes(t)).length;
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+const hits = (tokens: readonly string[], vocabulary: readonly string[]) =>
+  tokens.filter((t) => vocabulary.includes(t)).length;
 
 /** Picks the best-scoring label; confidence grows with its lead over the runner-up. */
-function pick<T extends string>(tokens: readonly string[], table: Readonly<Record<T, readonly string[]>>): Derived<T> | undefined {
-  const scored = (Object.keys(table) as T[]).map((label) => ({ label, score: hits(tokens, table[label]) })).sort((a, b) => b.score - a.score);
+function pick<T extends string>(
+  tokens: readonly string[],
+  table: Readonly<Record<T, readonly string[]>>,
+): Derived<T> | undefined {
+  const scored = (Object.keys(table) as T[])
+    .map((label) => ({ label, score: hits(tokens, table[label]) }))
+    .sort((a, b) => b.score - a.score);
   const [best, second] = scored;
   if (!best || best.score === 0) return undefined;
   const lead = best.score - (second?.score ?? 0);
@@ -85,11 +185,14 @@ export function deriveCategory(text: string): Derived<string> | undefined {
   return pick(words(text), CATEGORY_WORDS);
 }
 
-const contentWords = (text: string) => words(text).filter((w) => w.length >= 4 && !Object.values(LANGUAGE_WORDS).some((list) => list.includes(w)));
+const contentWords = (text: string) =>
+  words(text).filter((w) => w.length >= 4 && !Object.values(LANGUAGE_WORDS).some((list) => list.includes(w)));
 
 export function deriveTopic(text: string): Derived<string> | undefined {
   const content = contentWords(text);
-  return content.length ? { value: content.slice(0, 3).join(' '), confidence: content.length >= 3 ? 0.8 : 0.5 } : undefined;
+  return content.length
+    ? { value: content.slice(0, 3).join(' '), confidence: content.length >= 3 ? 0.8 : 0.5 }
+    : undefined;
 }
 
 export function deriveSeedKeyword(text: string): Derived<string> | undefined {

@@ -21,10 +21,15 @@ export class PromptStore {
   private readonly limits = new Map<string, number>();
 
   /** Test hook: sets a website's limit and adds existing prompts. */
-  seed(websiteId: string, options: { promptLimit?: number; active?: readonly string[]; inactive?: readonly string[] }): void {
+  seed(
+    websiteId: string,
+    options: { promptLimit?: number; active?: readonly string[]; inactive?: readonly string[] },
+  ): void {
     if (options.promptLimit !== undefined) this.limits.set(websiteId, options.promptLimit);
-    for (const text of options.active ?? []) this.library(websiteId).set(normalizeText(text), { active: true, source: 'seed' });
-    for (const text of options.inactive ?? []) this.library(websiteId).set(normalizeText(text), { active: false, source: 'seed' });
+    for (const text of options.active ?? [])
+      this.library(websiteId).set(normalizeText(text), { active: true, source: 'seed' });
+    for (const text of options.inactive ?? [])
+      this.library(websiteId).set(normalizeText(text), { active: false, source: 'seed' });
   }
 
   find(websiteId: string, normalized: string): StoredPrompt | undefined {

@@ -21,7 +21,13 @@ export function withExtraFields(data: Record<string, unknown>): Record<string, u
   if (Array.isArray(items)) {
     out.items = items.map(({ provenance, ...item }: Record<string, unknown>) => ({
       ...item,
-      ...(provenance ? { classification: { provenance: Object.entries(provenance).map(([field, origin]) => ({ field, ...(origin as object) })) } } : {}),
+      ...(provenance
+        ? {
+            classification: {
+              provenance: Object.entries(provenance).map(([field, origin]) => ({ field, ...(origin as object) })),
+            },
+          }
+        : {}),
       warnings: [],
     }));
   }

@@ -24,14 +24,22 @@ import { parseImportRequest } from './import-request.ts';
 import { ImportService, type ImportCaller } from './import-service.ts';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{16,255}$/;
-const FAULT_CODES: readonly ImportFaultCode[] = ['classification_unavailable', 'commit_conflict', 'processing_deadline_exceeded', 'internal_processing_error'];
+const FAULT_CODES: readonly ImportFaultCode[] = [
+  'classification_unavailable',
+  'commit_conflict',
+  'processing_deadline_exceeded',
+  'internal_processing_error',
+];
 /** Codes the spec does not list, for the `receipts_with_extra_fields` variant. */
 const VARIANT_FAULT_CODES: readonly ImportFaultCode[] = ['quota_window_exhausted'];
 
 function checkMediaType(req: IncomingMessage): void {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new ApiError('unsupported_media_type', `Content-Type must be application/json (got ${type ? JSON.stringify(type.slice(0, 100)) : 'none'}).`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `Content-Type must be application/json (got ${type ? JSON.stringify(type.slice(0, 100)) : 'none'}).`,
+    );
   }
 }
 
@@ -39,7 +47,12 @@ function idempotencyKeyOf(req: IncomingMessage): string {
   const key = req.headers['idempotency-key'];
   if (typeof key === 'string' && IDEMPOTENCY_KEY.test(key)) return key;
   throw new ApiError('invalid_request', 'The Idempotency-Key header is required: 16 to 255 visible ASCII characters.', {
-    details: [{ field: 'Idempotency-Key', issue: key === undefined ? 'is missing' : 'must be 16 to 255 visible ASCII characters' }],
+    details: [
+      {
+        field: 'Idempotency-Key',
+        issue: key === undefined ? 'is missing' : 'must be 16 to 255 visible ASCII characters',
+      },
+    ],
   });
 }
 
@@ -49,10 +62,14 @@ async function parseBody(req: IncomingMessage) {
   try {
     body = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new ApiError('invalid_request', `The request body is not valid JSON: ${(error as Error).message}`.slice(0, 1024));
+    throw new ApiError(
+      'invalid_request',
+      `The request body is not valid JSON: ${(error as Error).message}`.slice(0, 1024),
+    );
   }
   const parsed = parseImportRequest(body);
-  if (!parsed.request) throw new ApiError('invalid_request', 'The import request is invalid; see details.', { details: parsed.details });
+  if (!parsed.request)
+    throw new ApiError('invalid_request', 'The import request is invalid; see details.', { details: parsed.details });
   return parsed.request;
 }
 
@@ -60,7 +77,12 @@ async function parseBody(req: IncomingMessage) {
  * Receipts are private and must not be cached; non-terminal ones say when to poll again.
  * `runningStatus`: 202 for a POST whose operation is still running, 200 for a GET.
  */
-function receiptReply(op: ImportOperation, now: number, runningStatus: 200 | 202, variants: ReadonlySet<SandboxVariant>): Reply {
+function receiptReply(
+  op: ImportOperation,
+  now: number,
+  runningStatus: 200 | 202,
+  variants: ReadonlySet<SandboxVariant>,
+): Reply {
   const rendered = renderReceipt(op, now);
   const { terminal } = rendered;
   const data = variants.has('receipts_with_extra_fields') ? withExtraFields(rendered.data) : rendered.data;
@@ -70,7 +92,10 @@ function receiptReply(op: ImportOperation, now: number, runningStatus: 200 | 202
   };
 }
 
-const callerOf = (ctx: RouteContext): ImportCaller => ({ workspaceId: ctx.key!.workspaceId, lineageId: ctx.key!.lineageId });
+const callerOf = (ctx: RouteContext): ImportCaller => ({
+  workspaceId: ctx.key!.workspaceId,
+  lineageId: ctx.key!.lineageId,
+});
 
 export const importRoutes: RouteModule = (env) => {
   // Import processing follows the virtual data clock, plus the wall time since start, so a
@@ -91,7 +116,10 @@ export const importRoutes: RouteModule = (env) => {
         const request = await parseBody(ctx.req);
         const result = service.submit(callerOf(ctx), website.id, key, request);
         if (result.kind === 'conflict') {
-          throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request (website, body, item order or validate_only); no second operation was created.');
+          throw new ApiError(
+            'idempotency_conflict',
+            'This Idempotency-Key was already used with a different request (website, body, item order or validate_only); no second operation was created.',
+          );
         }
         const reply = receiptReply(result.operation, service.currentTime(), 202, env.variants);
         return { ...reply, headers: { ...reply.headers, Location: receiptPath(result.operation) } };
@@ -115,17 +143,37 @@ export const importRoutes: RouteModule = (env) => {
       path: '/_sandbox/websites/{website_id}/prompts',
       access: 'admin',
       async handle(ctx) {
-        const body = (await readJsonBody(ctx.req, IMPORT_LIMITS.maxBodyBytes)) as { prompt_limit?: unknown; active?: unknown; inactive?: unknown };
-        const texts = (value: unknown) => (Array.isArray(value) && value.every((t) => typeof t === 'string') ? value : value === undefined ? [] : undefined);
+        const body = (await readJsonBody(ctx.req, IMPORT_LIMITS.maxBodyBytes)) as {
+          prompt_limit?: unknown;
+          active?: unknown;
+          inactive?: unknown;
+        };
+        const texts = (value: unknown) =>
+          Array.isArray(value) && value.every((t) => typeof t === 'string')
+            ? value
+            : value === undefined
+              ? []
+              : undefined;
         const active = texts(body.active);
         const inactive = texts(body.inactive);
         const limit = body.prompt_limit;
         if (!active || !inactive || (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 0))) {
-          throw new ApiError('invalid_request', 'Send {"prompt_limit": <integer >= 0>, "active": [texts], "inactive": [texts]}; every key is optional.');
+          throw new ApiError(
+            'invalid_request',
+            'Send {"prompt_limit": <integer >= 0>, "active": [texts], "inactive": [texts]}; every key is optional.',
+          );
         }
-        service.prompts.seed(ctx.params.website_id!, { active, inactive, ...(limit === undefined ? {} : { promptLimit: limit as number }) });
+        service.prompts.seed(ctx.params.website_id!, {
+          active,
+          inactive,
+          ...(limit === undefined ? {} : { promptLimit: limit as number }),
+        });
         const websiteId = ctx.params.website_id!;
-        return ok({ website_id: websiteId, active_count: service.prompts.activeCount(websiteId), prompt_limit: service.prompts.promptLimit(websiteId) });
+        return ok({
+          website_id: websiteId,
+          active_count: service.prompts.activeCount(websiteId),
+          prompt_limit: service.prompts.promptLimit(websiteId),
+        });
       },
     },
     {
@@ -135,9 +183,14 @@ export const importRoutes: RouteModule = (env) => {
       access: 'admin',
       async handle(ctx) {
         const { code, count = 1 } = (await readJsonBody(ctx.req, 4096)) as { code?: unknown; count?: unknown };
-        const codes = env.variants.has('receipts_with_extra_fields') ? [...FAULT_CODES, ...VARIANT_FAULT_CODES] : FAULT_CODES;
+        const codes = env.variants.has('receipts_with_extra_fields')
+          ? [...FAULT_CODES, ...VARIANT_FAULT_CODES]
+          : FAULT_CODES;
         if (!codes.includes(code as ImportFaultCode) || !Number.isInteger(count) || (count as number) < 1) {
-          throw new ApiError('invalid_request', `Send {"code": one of ${codes.join(', ')}, "count": a positive integer}.`);
+          throw new ApiError(
+            'invalid_request',
+            `Send {"code": one of ${codes.join(', ')}, "count": a positive integer}.`,
+          );
         }
         service.faults.failNext(code as ImportFaultCode, count as number);
         return ok({ code, count });

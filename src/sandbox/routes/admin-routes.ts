@@ -20,7 +20,8 @@ const MAX_ADMIN_BODY = 64 * 1024;
 
 async function body(ctx: RouteContext): Promise<Record<string, unknown>> {
   const value = await readJsonBody(ctx.req, MAX_ADMIN_BODY);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_request', 'The body must be a JSON object.');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ApiError('invalid_request', 'The body must be a JSON object.');
   return value as Record<string, unknown>;
 }
 
@@ -41,7 +42,8 @@ export function adminRoutes(faults: FaultInjector, stats: SandboxStats): RouteMo
       method: 'GET',
       path: '/_sandbox',
       access: 'admin',
-      handle: () => ok({ now: env.clock.now(), websites: env.websites.listed(PRIMARY_WORKSPACE).map((w) => w.id), stats }),
+      handle: () =>
+        ok({ now: env.clock.now(), websites: env.websites.listed(PRIMARY_WORKSPACE).map((w) => w.id), stats }),
     },
     {
       name: 'admin.advance',

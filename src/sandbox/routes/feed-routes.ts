@@ -53,7 +53,12 @@ function feedRoute(name: string, path: string, family: FeedFamily, options: Feed
       const batches = family.batches(website, nowMs);
       let filters: Partial<Record<FilterName, string>> = {};
       for (const key of filterNames) if (query[key] !== undefined) filters[key] = query[key];
-      const scope = { route: name, workspaceId: website.workspaceId, websiteId: website.id, filters: filters as Record<string, string> };
+      const scope = {
+        route: name,
+        workspaceId: website.workspaceId,
+        websiteId: website.id,
+        filters: filters as Record<string, string>,
+      };
       let state: ScanState;
       if (query.cursor) {
         const payload = bindCursor(ctx.env.cursors, query.cursor, scope);
@@ -64,9 +69,16 @@ function feedRoute(name: string, path: string, family: FeedFamily, options: Feed
       }
       const missing = required.filter((filter) => filters[filter] === undefined);
       if (missing.length > 0) {
-        throw new ApiError('invalid_request', `Missing query parameters: ${missing.join(', ')}; citations are scoped to a website and analysis.`, {
-          details: missing.map((field) => ({ field, issue: 'is required: citations are scoped to a website and analysis' })),
-        });
+        throw new ApiError(
+          'invalid_request',
+          `Missing query parameters: ${missing.join(', ')}; citations are scoped to a website and analysis.`,
+          {
+            details: missing.map((field) => ({
+              field,
+              issue: 'is required: citations are scoped to a website and analysis',
+            })),
+          },
+        );
       }
       const since = filters.updated_since === undefined ? null : ctx.env.timestamps.parse(filters.updated_since);
       const page = feedPage(
@@ -76,13 +88,22 @@ function feedRoute(name: string, path: string, family: FeedFamily, options: Feed
           sinceMs: since,
           ceilingMs: state.c,
           after: state.a,
-          match: (b) => (!filters.provider || b.provider === filters.provider) && (!filters.analysis_id || b.analysisId === filters.analysis_id),
+          match: (b) =>
+            (!filters.provider || b.provider === filters.provider) &&
+            (!filters.analysis_id || b.analysisId === filters.analysis_id),
         },
         Number(query.limit ?? 100),
       );
       // has_more_false_with_cursor: the last page points past itself too (an empty page).
       const cursorOnLast = ctx.env.variants.has('has_more_false_with_cursor');
-      const next = page.hasMore || cursorOnLast ? ctx.env.cursors.encode({ ...scope, filters: filters as Record<string, string>, state: { ...state, a: page.last ?? state.a } }) : null;
+      const next =
+        page.hasMore || cursorOnLast
+          ? ctx.env.cursors.encode({
+              ...scope,
+              filters: filters as Record<string, string>,
+              state: { ...state, a: page.last ?? state.a },
+            })
+          : null;
       return ok(page.rows, { has_more: page.hasMore, next_cursor: next, scan_upper_bound: formatTimestamp(state.b) });
     },
   };
@@ -95,7 +116,9 @@ function revokeIfFirst(ctx: RouteContext): void {
 }
 
 export const feedRoutes: RouteModule = (env) => [
-  feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, { filters: ['updated_since'] }),
+  feedRoute('analytics.history', '/public/v2/websites/{website_id}/analytics/history', env.feeds.history, {
+    filters: ['updated_since'],
+  }),
   feedRoute('mentions', '/public/v2/websites/{website_id}/mentions', env.feeds.mentions, {
     filters: ['updated_since', 'provider', 'analysis_id'],
     revokesMidScan: env.variants.has('revoked_mid_scan'),

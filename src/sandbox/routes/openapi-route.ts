@@ -8,7 +8,9 @@ import { ApiError } from '../http/api-error.ts';
 import type { RouteModule } from '../router.ts';
 
 // From src/sandbox/routes and from dist/src/sandbox/routes after a build.
-const CANDIDATES = ['../../../schemas/openapi.json', '../../../../schemas/openapi.json'].map((p) => new URL(p, import.meta.url));
+const CANDIDATES = ['../../../schemas/openapi.json', '../../../../schemas/openapi.json'].map(
+  (p) => new URL(p, import.meta.url),
+);
 
 export const openapiRoute: RouteModule = () => [
   {

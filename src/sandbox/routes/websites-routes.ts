@@ -29,7 +29,12 @@ export const websitesRoutes: RouteModule = (env) => [
       const withCursor = hasMore || env.variants.has('has_more_false_with_cursor');
       return ok(
         page.map((w) => env.website(w, nowMs)),
-        { has_more: hasMore, next_cursor: withCursor ? env.cursors.encode({ ...scope, state: { afterSeq: page.at(-1)?.seq ?? afterSeq } }) : null },
+        {
+          has_more: hasMore,
+          next_cursor: withCursor
+            ? env.cursors.encode({ ...scope, state: { afterSeq: page.at(-1)?.seq ?? afterSeq } })
+            : null,
+        },
       );
     },
   },

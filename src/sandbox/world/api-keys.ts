@@ -70,14 +70,56 @@ export function createKeyRegistry(seed: number): KeyRegistry {
   ];
   const models: Record<keyof SandboxKeys, ApiKeyModel> = {
     apiKey: { workspaceId: PRIMARY_WORKSPACE, scopes: BOTH, v2Eligible: true, ownerIssued: true, lineageId: 'lin_a' },
-    readOnly: { workspaceId: PRIMARY_WORKSPACE, scopes: ['read'], v2Eligible: true, ownerIssued: true, lineageId: 'lin_r' },
-    noReadScope: { workspaceId: PRIMARY_WORKSPACE, scopes: ['prompts_write'], v2Eligible: true, ownerIssued: true, lineageId: 'lin_w' },
-    v2Disabled: { workspaceId: DISABLED_WORKSPACE, scopes: BOTH, v2Eligible: true, ownerIssued: true, lineageId: 'lin_d' },
-    otherWorkspace: { workspaceId: OTHER_WORKSPACE, scopes: BOTH, v2Eligible: true, ownerIssued: true, lineageId: 'lin_o' },
+    readOnly: {
+      workspaceId: PRIMARY_WORKSPACE,
+      scopes: ['read'],
+      v2Eligible: true,
+      ownerIssued: true,
+      lineageId: 'lin_r',
+    },
+    noReadScope: {
+      workspaceId: PRIMARY_WORKSPACE,
+      scopes: ['prompts_write'],
+      v2Eligible: true,
+      ownerIssued: true,
+      lineageId: 'lin_w',
+    },
+    v2Disabled: {
+      workspaceId: DISABLED_WORKSPACE,
+      scopes: BOTH,
+      v2Eligible: true,
+      ownerIssued: true,
+      lineageId: 'lin_d',
+    },
+    otherWorkspace: {
+      workspaceId: OTHER_WORKSPACE,
+      scopes: BOTH,
+      v2Eligible: true,
+      ownerIssued: true,
+      lineageId: 'lin_o',
+    },
     rotated: { workspaceId: PRIMARY_WORKSPACE, scopes: BOTH, v2Eligible: true, ownerIssued: true, lineageId: 'lin_a' },
-    otherLineage: { workspaceId: PRIMARY_WORKSPACE, scopes: BOTH, v2Eligible: true, ownerIssued: true, lineageId: 'lin_b' },
-    notV2Eligible: { workspaceId: PRIMARY_WORKSPACE, scopes: BOTH, v2Eligible: false, ownerIssued: true, lineageId: 'lin_v1' },
-    notOwnerIssued: { workspaceId: PRIMARY_WORKSPACE, scopes: BOTH, v2Eligible: true, ownerIssued: false, lineageId: 'lin_m' },
+    otherLineage: {
+      workspaceId: PRIMARY_WORKSPACE,
+      scopes: BOTH,
+      v2Eligible: true,
+      ownerIssued: true,
+      lineageId: 'lin_b',
+    },
+    notV2Eligible: {
+      workspaceId: PRIMARY_WORKSPACE,
+      scopes: BOTH,
+      v2Eligible: false,
+      ownerIssued: true,
+      lineageId: 'lin_v1',
+    },
+    notOwnerIssued: {
+      workspaceId: PRIMARY_WORKSPACE,
+      scopes: BOTH,
+      v2Eligible: true,
+      ownerIssued: false,
+      lineageId: 'lin_m',
+    },
   };
   const keys = {} as SandboxKeys;
   const bySecret = new Map<string, ApiKeyModel>();

@@ -53,7 +53,9 @@ export function createWebsiteRegistry(init: InitialWebsites): WebsiteRegistry {
     for (let i = 0; i < count; i++) {
       const offset = Rng.of(init.seed, 'website-offset', workspaceId, i).int(0, 18) * HOUR;
       const measured = i % 5 !== 4 && init.analysesPerWebsite > 0;
-      const first = measured ? init.startMs - init.analysesPerWebsite * DAY + offset : init.startMs + 36 * HOUR + offset;
+      const first = measured
+        ? init.startMs - init.analysesPerWebsite * DAY + offset
+        : init.startMs + 36 * HOUR + offset;
       create(workspaceId, first);
     }
   };
@@ -62,10 +64,12 @@ export function createWebsiteRegistry(init: InitialWebsites): WebsiteRegistry {
   seedWebsites(DISABLED_WORKSPACE, 1);
 
   return {
-    listed: (workspaceId, afterSeq = 0) => all.filter((w) => w.workspaceId === workspaceId && !w.removed && w.seq > afterSeq),
+    listed: (workspaceId, afterSeq = 0) =>
+      all.filter((w) => w.workspaceId === workspaceId && !w.removed && w.seq > afterSeq),
     find: (workspaceId, id) => all.find((w) => w.id === id && w.workspaceId === workspaceId && !w.removed),
     add(workspaceId, count, nowMs) {
-      if (!Number.isInteger(count) || count < 0) throw new RangeError(`addWebsites: count must be a whole number >= 0, got ${count}`);
+      if (!Number.isInteger(count) || count < 0)
+        throw new RangeError(`addWebsites: count must be a whole number >= 0, got ${count}`);
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const offset = Rng.of(init.seed, 'added-offset', nextSeq).int(2, 8) * HOUR;

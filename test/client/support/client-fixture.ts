@@ -24,8 +24,20 @@ export async function clientFixture(
   const clock = new TestClock({ autoAdvance: options.autoAdvance ?? true });
   const server = await startScriptedServer(clock, options.fallback);
   const lines: string[] = [];
-  const logger = createLogger({ level: 'debug', json: true, write: (line) => lines.push(line), now: () => new Date(clock.now()) });
-  const client = new ApiClient({ baseUrl: server.baseUrl, apiKey: API_KEY, clock, logger, random: () => 0.5, ...options.client });
+  const logger = createLogger({
+    level: 'debug',
+    json: true,
+    write: (line) => lines.push(line),
+    now: () => new Date(clock.now()),
+  });
+  const client = new ApiClient({
+    baseUrl: server.baseUrl,
+    apiKey: API_KEY,
+    clock,
+    logger,
+    random: () => 0.5,
+    ...options.client,
+  });
   return {
     clock,
     server,

@@ -26,14 +26,23 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(clock: Clock, fallback: Responder = json(200, { data: [], meta: { request_id: 'fallback' } })): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  clock: Clock,
+  fallback: Responder = json(200, { data: [], meta: { request_id: 'fallback' } }),
+): Promise<ScriptedServer> {
   const received: ReceivedRequest[] = [];
   const queue: Responder[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: clock.now() };
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        at: clock.now(),
+      };
       received.push(request);
       (queue.shift() ?? fallback)(res, request);
     });
@@ -61,7 +70,13 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** A V2 error envelope. */
-export function apiError(status: number, code: string, requestId: string, headers: Record<string, string> = {}, message = `${code} happened`): Responder {
+export function apiError(
+  status: number,
+  code: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+  message = `${code} happened`,
+): Responder {
   return json(status, { error: { code, message }, meta: { request_id: requestId } }, headers);
 }
 

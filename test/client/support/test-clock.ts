@@ -28,7 +28,7 @@ export class TestClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return abortableSleep(ms, signal, (fire) => {
+    return abortableSleep(signal, (fire) => {
       const timer = this.#add(ms, fire, true);
       if (this.#autoAdvance) this.#schedule();
       return () => this.#remove(timer);

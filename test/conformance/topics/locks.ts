@@ -6,26 +6,38 @@ import { conformanceTest } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
 
 export function locksTopic(target: ConformanceTarget): void {
-  conformanceTest(target, 'locks', 'a second acquireLock throws LockHeldError naming the holder', async ({ destination, schema, another }) => {
-    const lock = await destination.acquireLock(owner('run-1', 1111));
-    const second = await another();
-    const refusal = second.acquireLock(owner('run-2', 2222));
-    await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
-    await expect(refusal).rejects.toThrow(
-      `another aivis run holds the lock on schema "${schema}": run run-1 on conformance-host pid 1111 since 2026-03-01T12:00:00.000Z`,
-    );
-    await lock.release();
-  });
+  conformanceTest(
+    target,
+    'locks',
+    'a second acquireLock throws LockHeldError naming the holder',
+    async ({ destination, schema, another }) => {
+      const lock = await destination.acquireLock(owner('run-1', 1111));
+      const second = await another();
+      const refusal = second.acquireLock(owner('run-2', 2222));
+      await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
+      await expect(refusal).rejects.toThrow(
+        `another aivis run holds the lock on schema "${schema}": run run-1 on conformance-host pid 1111 since 2026-03-01T12:00:00.000Z`,
+      );
+      await lock.release();
+    },
+  );
 
-  conformanceTest(target, 'locks', 'release then acquire works, and release is safe twice', async ({ destination, another }) => {
-    const first = await destination.acquireLock(owner('run-1', 1111));
-    await first.release();
-    await first.release();
-    const second = await another();
-    const lock = await second.acquireLock(owner('run-2', 2222));
-    await expect(destination.acquireLock(owner('run-3', 3333))).rejects.toThrow('run run-2 on conformance-host pid 2222');
-    await lock.release();
-    const again = await destination.acquireLock(owner('run-3', 3333));
-    await again.release();
-  });
+  conformanceTest(
+    target,
+    'locks',
+    'release then acquire works, and release is safe twice',
+    async ({ destination, another }) => {
+      const first = await destination.acquireLock(owner('run-1', 1111));
+      await first.release();
+      await first.release();
+      const second = await another();
+      const lock = await second.acquireLock(owner('run-2', 2222));
+      await expect(destination.acquireLock(owner('run-3', 3333))).rejects.toThrow(
+        'run run-2 on conformance-host pid 2222',
+      );
+      await lock.release();
+      const again = await destination.acquireLock(owner('run-3', 3333));
+      await again.release();
+    },
+  );
 }

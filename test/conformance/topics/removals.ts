@@ -10,7 +10,13 @@ const DAY1 = '2026-03-01T00:00:00.000000Z';
 const DAY2 = '2026-03-02T00:00:00.000000Z';
 const DAY3 = '2026-03-03T00:00:00.000000Z';
 
-function website(id: string, runId: string, syncedAt: string, firstSeenAt = syncedAt, removedAt: string | null = null): Row {
+function website(
+  id: string,
+  runId: string,
+  syncedAt: string,
+  firstSeenAt = syncedAt,
+  removedAt: string | null = null,
+): Row {
   return {
     id,
     domain_url: `https://${id}.example.com`,
@@ -27,28 +33,43 @@ function website(id: string, runId: string, syncedAt: string, firstSeenAt = sync
 }
 
 export function removalsTopic(target: ConformanceTarget): void {
-  conformanceTest(target, 'removals', 'list active websites, mark removals once, clear on return', async ({ destination, rows }) => {
-    await destination.ensureTables([websitesTable]);
-    expect(await destination.listActiveWebsiteIds()).toEqual([]);
-    await destination.commit(flushOf(websitesTable, ['web_1', 'web_2', 'web_3', 'web_4'].map((id) => website(id, 'run_a', DAY1))));
-    await destination.commit(flushOf(websitesTable, ['web_1', 'web_3'].map((id) => website(id, 'run_b', DAY2))));
-    expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_2', 'web_3', 'web_4']);
+  conformanceTest(
+    target,
+    'removals',
+    'list active websites, mark removals once, clear on return',
+    async ({ destination, rows }) => {
+      await destination.ensureTables([websitesTable]);
+      expect(await destination.listActiveWebsiteIds()).toEqual([]);
+      await destination.commit(
+        flushOf(
+          websitesTable,
+          ['web_1', 'web_2', 'web_3', 'web_4'].map((id) => website(id, 'run_a', DAY1)),
+        ),
+      );
+      await destination.commit(
+        flushOf(
+          websitesTable,
+          ['web_1', 'web_3'].map((id) => website(id, 'run_b', DAY2)),
+        ),
+      );
+      expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_2', 'web_3', 'web_4']);
 
-    await destination.markWebsitesRemoved(['web_2', 'web_4'], DAY2);
-    expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_3']);
-    // Marking again keeps the first removal time.
-    await destination.markWebsitesRemoved(['web_2'], DAY3);
-    await destination.markWebsitesRemoved([], DAY3);
+      await destination.markWebsitesRemoved(['web_2', 'web_4'], DAY2);
+      expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_3']);
+      // Marking again keeps the first removal time.
+      await destination.markWebsitesRemoved(['web_2'], DAY3);
+      await destination.markWebsitesRemoved([], DAY3);
 
-    // web_2 comes back: the upsert clears `_removed_at` and keeps `_first_seen_at`.
-    await destination.commit(flushOf(websitesTable, [website('web_2', 'run_c', DAY3)]));
-    expect(await rows(websitesTable)).toEqual(
-      expected(websitesTable, [
-        website('web_1', 'run_b', DAY2, DAY1),
-        website('web_2', 'run_c', DAY3, DAY1),
-        website('web_3', 'run_b', DAY2, DAY1),
-        website('web_4', 'run_a', DAY1, DAY1, DAY2),
-      ]),
-    );
-  });
+      // web_2 comes back: the upsert clears `_removed_at` and keeps `_first_seen_at`.
+      await destination.commit(flushOf(websitesTable, [website('web_2', 'run_c', DAY3)]));
+      expect(await rows(websitesTable)).toEqual(
+        expected(websitesTable, [
+          website('web_1', 'run_b', DAY2, DAY1),
+          website('web_2', 'run_c', DAY3, DAY1),
+          website('web_3', 'run_b', DAY2, DAY1),
+          website('web_4', 'run_a', DAY1, DAY1, DAY2),
+        ]),
+      );
+    },
+  );
 }

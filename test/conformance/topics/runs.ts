@@ -7,21 +7,38 @@ import { conformanceTest } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
 
 function run(id: string, status: string, finishedAt: string | null = null): Row {
-  return { id, command: 'sync', started_at: '2026-03-01T00:00:00.000000Z', finished_at: finishedAt, status, counts: '{}', error: null };
+  return {
+    id,
+    command: 'sync',
+    started_at: '2026-03-01T00:00:00.000000Z',
+    finished_at: finishedAt,
+    status,
+    counts: '{}',
+    error: null,
+  };
 }
 
 export function runsTopic(target: ConformanceTarget): void {
-  conformanceTest(target, 'runs', 'mark other running runs abandoned, leave finished ones and the current one', async ({ destination, rows }) => {
-    await destination.ensureTables([runsTable]);
-    await destination.commit(
-      flushOf(runsTable, [run('run_killed', 'running'), run('run_done', 'succeeded', '2026-03-01T00:05:00.000000Z'), run('run_now', 'running')]),
-    );
-    await destination.markAbandonedRuns('run_now');
-    const statuses = Object.fromEntries((await rows(runsTable)).map((r) => [r.id, [r.status, r.finished_at]]));
-    expect(statuses).toEqual({
-      run_done: ['succeeded', '2026-03-01T00:05:00.000000Z'],
-      run_killed: ['abandoned', null],
-      run_now: ['running', null],
-    });
-  });
+  conformanceTest(
+    target,
+    'runs',
+    'mark other running runs abandoned, leave finished ones and the current one',
+    async ({ destination, rows }) => {
+      await destination.ensureTables([runsTable]);
+      await destination.commit(
+        flushOf(runsTable, [
+          run('run_killed', 'running'),
+          run('run_done', 'succeeded', '2026-03-01T00:05:00.000000Z'),
+          run('run_now', 'running'),
+        ]),
+      );
+      await destination.markAbandonedRuns('run_now');
+      const statuses = Object.fromEntries((await rows(runsTable)).map((r) => [r.id, [r.status, r.finished_at]]));
+      expect(statuses).toEqual({
+        run_done: ['succeeded', '2026-03-01T00:05:00.000000Z'],
+        run_killed: ['abandoned', null],
+        run_now: ['running', null],
+      });
+    },
+  );
 }

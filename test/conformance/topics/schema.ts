@@ -18,24 +18,35 @@ export function schemaTopic(target: ConformanceTarget): void {
     for (const table of CONTRACT_TABLES) expect(await rows(table)).toEqual([]);
   });
 
-  conformanceTest(target, 'schema', 'a column added to the contract is added by ALTER', async ({ destination, rows }) => {
-    const older: TableSpec = { ...kindsTable, columns: kindsTable.columns.filter((c) => c.name !== 'b' && c.name !== 'j') };
-    await destination.ensureTables([older]);
-    await destination.commit(flushOf(older, [{ id: 'r001', s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }]));
-    await destination.ensureTables([kindsTable]);
-    await destination.commit(flushOf(kindsTable, [kindsRow('r002', { s: 'new', b: false, j: '{"x":1}' })]));
-    expect(await rows(kindsTable)).toEqual(
-      expected(kindsTable, [
-        kindsRow('r001', { s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }),
-        kindsRow('r002', { s: 'new', b: false, j: '{"x":1}' }),
-      ]),
-    );
-  });
+  conformanceTest(
+    target,
+    'schema',
+    'a column added to the contract is added by ALTER',
+    async ({ destination, rows }) => {
+      const older: TableSpec = {
+        ...kindsTable,
+        columns: kindsTable.columns.filter((c) => c.name !== 'b' && c.name !== 'j'),
+      };
+      await destination.ensureTables([older]);
+      await destination.commit(flushOf(older, [{ id: 'r001', s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }]));
+      await destination.ensureTables([kindsTable]);
+      await destination.commit(flushOf(kindsTable, [kindsRow('r002', { s: 'new', b: false, j: '{"x":1}' })]));
+      expect(await rows(kindsTable)).toEqual(
+        expected(kindsTable, [
+          kindsRow('r001', { s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }),
+          kindsRow('r002', { s: 'new', b: false, j: '{"x":1}' }),
+        ]),
+      );
+    },
+  );
 
   conformanceTest(target, 'schema', 'describeDdl has a CREATE statement for every table', async ({ destination }) => {
     const ddl = destination.describeDdl([...CONTRACT_TABLES, kindsTable]);
     for (const table of [...CONTRACT_TABLES, kindsTable]) {
-      expect(ddl.filter((s) => /\bCREATE\b/i.test(s) && s.includes(table.name)).length, table.name).toBeGreaterThanOrEqual(1);
+      expect(
+        ddl.filter((s) => /\bCREATE\b/i.test(s) && s.includes(table.name)).length,
+        table.name,
+      ).toBeGreaterThanOrEqual(1);
     }
   });
 }

@@ -6,39 +6,58 @@ import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from '../fixtur
 import { conformanceTest, expected } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
 
-const byKey = (entries: StateEntry[]) => [...entries].sort((a, b) => `${a.stream}/${a.scope}`.localeCompare(`${b.stream}/${b.scope}`));
+const byKey = (entries: StateEntry[]) =>
+  [...entries].sort((a, b) => `${a.stream}/${a.scope}`.localeCompare(`${b.stream}/${b.scope}`));
 
 export function stateTopic(target: ConformanceTarget): void {
-  conformanceTest(target, 'state', 'visible once committed, per stream and scope', async ({ destination, rows, another }) => {
-    await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
-    expect(await destination.readState()).toEqual([]);
-    const entries = [
-      stateEntry('mentions', 'web_1', '2026-03-01T00:00:00.123456Z', 'cursor-a'),
-      stateEntry('mentions', 'web_2', null),
-      stateEntry('websites', '*', '2026-03-01T00:00:00Z'),
-    ];
-    await destination.commit(flushOf(kindsTable, [kindsRow('r001')], entries));
-    expect(byKey(await destination.readState())).toEqual(byKey(entries));
-    // Durable, not just cached: a second destination on the schema (a later run) reads the same.
-    expect(byKey(await (await another()).readState())).toEqual(byKey(entries));
-    expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001')]));
-  });
+  conformanceTest(
+    target,
+    'state',
+    'visible once committed, per stream and scope',
+    async ({ destination, rows, another }) => {
+      await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
+      expect(await destination.readState()).toEqual([]);
+      const entries = [
+        stateEntry('mentions', 'web_1', '2026-03-01T00:00:00.123456Z', 'cursor-a'),
+        stateEntry('mentions', 'web_2', null),
+        stateEntry('websites', '*', '2026-03-01T00:00:00Z'),
+      ];
+      await destination.commit(flushOf(kindsTable, [kindsRow('r001')], entries));
+      expect(byKey(await destination.readState())).toEqual(byKey(entries));
+      // Durable, not just cached: a second destination on the schema (a later run) reads the same.
+      expect(byKey(await (await another()).readState())).toEqual(byKey(entries));
+      expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001')]));
+    },
+  );
 
-  conformanceTest(target, 'state', 'before the first sync there is no state, and nothing to delete', async ({ destination }) => {
-    // `aivis state show` on a fresh destination: no tables yet.
-    expect(await destination.readState()).toEqual([]);
-    expect(await destination.deleteState({})).toBe(0);
-  });
+  conformanceTest(
+    target,
+    'state',
+    'before the first sync there is no state, and nothing to delete',
+    async ({ destination }) => {
+      // `aivis state show` on a fresh destination: no tables yet.
+      expect(await destination.readState()).toEqual([]);
+      expect(await destination.deleteState({})).toBe(0);
+    },
+  );
 
-  conformanceTest(target, 'state', 'a later commit replaces one entry and leaves the others', async ({ destination }) => {
-    await destination.ensureTables(ENGINE_TABLES);
-    const web1 = stateEntry('mentions', 'web_1', 'frontier-1 kept verbatim: 2026-03-01T00:00:00.1+00:00');
-    const web2 = stateEntry('mentions', 'web_2', 'f2');
-    await destination.commit({ tables: [], state: [web1, web2] });
-    const moved = stateEntry('mentions', 'web_1', 'f1-next', 'next-cursor');
-    await destination.commit({ tables: [], state: [stateEntry('mentions', 'web_1', 'overwritten in the same flush'), moved] });
-    expect(byKey(await destination.readState())).toEqual([moved, web2]);
-  });
+  conformanceTest(
+    target,
+    'state',
+    'a later commit replaces one entry and leaves the others',
+    async ({ destination }) => {
+      await destination.ensureTables(ENGINE_TABLES);
+      const web1 = stateEntry('mentions', 'web_1', 'frontier-1 kept verbatim: 2026-03-01T00:00:00.1+00:00');
+      const web2 = stateEntry('mentions', 'web_2', 'f2');
+      await destination.commit({ tables: [], state: [web1, web2] });
+      const moved = stateEntry('mentions', 'web_1', 'f1-next', 'next-cursor');
+      await destination.commit({
+        tables: [],
+        state: [stateEntry('mentions', 'web_1', 'overwritten in the same flush'), moved],
+      });
+      expect(byKey(await destination.readState())).toEqual([moved, web2]);
+    },
+  );
 
   conformanceTest(target, 'state', 'deleteState filters by stream and scope', async ({ destination }) => {
     await destination.ensureTables(ENGINE_TABLES);
@@ -59,34 +78,44 @@ export function stateTopic(target: ConformanceTarget): void {
     expect(await destination.readState()).toEqual([]);
   });
 
-  conformanceTest(target, 'state', 'a failed flush leaves no state (and no rows when transactional)', async ({ destination, rows }) => {
-    await destination.ensureTables([...ENGINE_TABLES, kindsTable, pairsTable]);
-    const before = stateEntry('mentions', 'web_1', 'before');
-    await destination.commit(flushOf(kindsTable, [kindsRow('r001', { i: 1 })], [before]));
-    // The second table's row has a NULL key column: the destination must refuse the flush.
-    const failing = {
-      tables: [
-        { table: kindsTable, rows: [kindsRow('r001', { i: 2 }), kindsRow('r002', { i: 2 })] },
-        { table: pairsTable, rows: [{ a: null, b: 'x', v: 1, first_seen: '2026-01-01T00:00:00Z' }] },
-      ],
-      state: [stateEntry('mentions', 'web_1', 'after')],
-    };
-    await expect(destination.commit(failing)).rejects.toThrow();
-    expect(await destination.readState()).toEqual([before]);
-    if (destination.capabilities.transactional) {
-      expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001', { i: 1 })]));
-    }
-    expect(await rows(pairsTable)).toEqual([]);
-  });
+  conformanceTest(
+    target,
+    'state',
+    'a failed flush leaves no state (and no rows when transactional)',
+    async ({ destination, rows }) => {
+      await destination.ensureTables([...ENGINE_TABLES, kindsTable, pairsTable]);
+      const before = stateEntry('mentions', 'web_1', 'before');
+      await destination.commit(flushOf(kindsTable, [kindsRow('r001', { i: 1 })], [before]));
+      // The second table's row has a NULL key column: the destination must refuse the flush.
+      const failing = {
+        tables: [
+          { table: kindsTable, rows: [kindsRow('r001', { i: 2 }), kindsRow('r002', { i: 2 })] },
+          { table: pairsTable, rows: [{ a: null, b: 'x', v: 1, first_seen: '2026-01-01T00:00:00Z' }] },
+        ],
+        state: [stateEntry('mentions', 'web_1', 'after')],
+      };
+      await expect(destination.commit(failing)).rejects.toThrow();
+      expect(await destination.readState()).toEqual([before]);
+      if (destination.capabilities.transactional) {
+        expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001', { i: 1 })]));
+      }
+      expect(await rows(pairsTable)).toEqual([]);
+    },
+  );
 
-  conformanceTest(target, 'state', 'replaying an uncommitted flush leaves no duplicate', async ({ destination, rows }) => {
-    await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
-    const page = [kindsRow('r001', { i: 1 }), kindsRow('r002', { i: 2 })];
-    const entry = stateEntry('mentions', 'web_1', null, 'page-2');
-    // A run killed after the rows landed but before it learned so replays the same flush.
-    await destination.commit(flushOf(kindsTable, page, [entry]));
-    await destination.commit(flushOf(kindsTable, page, [entry]));
-    expect(await rows(kindsTable)).toEqual(expected(kindsTable, page));
-    expect(await destination.readState()).toEqual([entry]);
-  });
+  conformanceTest(
+    target,
+    'state',
+    'replaying an uncommitted flush leaves no duplicate',
+    async ({ destination, rows }) => {
+      await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
+      const page = [kindsRow('r001', { i: 1 }), kindsRow('r002', { i: 2 })];
+      const entry = stateEntry('mentions', 'web_1', null, 'page-2');
+      // A run killed after the rows landed but before it learned so replays the same flush.
+      await destination.commit(flushOf(kindsTable, page, [entry]));
+      await destination.commit(flushOf(kindsTable, page, [entry]));
+      expect(await rows(kindsTable)).toEqual(expected(kindsTable, page));
+      expect(await destination.readState()).toEqual([entry]);
+    },
+  );
 }

@@ -32,7 +32,17 @@ const INT64S: readonly (number | bigint)[] = [
   -9223372036854775808n,
 ];
 
-const FLOATS: readonly number[] = [0, 1.5, -2.25, 0.1, 1e-300, 1.7976931348623157e308, Math.PI, 123456789.12345679, 5e-324];
+const FLOATS: readonly number[] = [
+  0,
+  1.5,
+  -2.25,
+  0.1,
+  1e-300,
+  1.7976931348623157e308,
+  Math.PI,
+  123456789.12345679,
+  5e-324,
+];
 
 const TIMESTAMPS: readonly string[] = [
   '2026-01-02T03:04:05.123456Z',
@@ -62,8 +72,15 @@ export function typesTopic(target: ConformanceTarget): void {
   };
   const ids = (n: number) => `r${String(n).padStart(3, '0')}`;
 
-  conformanceTest(target, 'types', 'strings round-trip exactly (unicode, newlines, quotes, backslashes, tabs, commas)', (h) =>
-    roundTrip(h, Object.values(STRINGS).map((s, n) => kindsRow(ids(n), { s }))),
+  conformanceTest(
+    target,
+    'types',
+    'strings round-trip exactly (unicode, newlines, quotes, backslashes, tabs, commas)',
+    (h) =>
+      roundTrip(
+        h,
+        Object.values(STRINGS).map((s, n) => kindsRow(ids(n), { s })),
+      ),
   );
 
   conformanceTest(target, 'types', 'empty string and NULL stay distinct', (h) =>
@@ -71,12 +88,19 @@ export function typesTopic(target: ConformanceTarget): void {
   );
 
   conformanceTest(target, 'types', 'int64 stays exact beyond 2^53, negatives included', (h) =>
-    roundTrip(h, INT64S.map((i, n) => kindsRow(ids(n), { i }))),
+    roundTrip(
+      h,
+      INT64S.map((i, n) => kindsRow(ids(n), { i })),
+    ),
   );
 
   conformanceTest(target, 'types', 'float64 round-trips', (h) => {
     const read = target.readFloat ?? ((f: number) => f);
-    return roundTrip(h, FLOATS.map((f, n) => kindsRow(ids(n), { f })), (row) => ({ ...row, f: read(row.f as number) }));
+    return roundTrip(
+      h,
+      FLOATS.map((f, n) => kindsRow(ids(n), { f })),
+      (row) => ({ ...row, f: read(row.f as number) }),
+    );
   });
 
   conformanceTest(target, 'types', 'booleans round-trip', (h) =>
@@ -84,40 +108,55 @@ export function typesTopic(target: ConformanceTarget): void {
   );
 
   conformanceTest(target, 'types', 'timestamps keep microseconds', (h) =>
-    roundTrip(h, TIMESTAMPS.map((t, n) => kindsRow(ids(n), { t }))),
+    roundTrip(
+      h,
+      TIMESTAMPS.map((t, n) => kindsRow(ids(n), { t })),
+    ),
   );
 
-  conformanceTest(target, 'types', 'timestamps beyond microseconds are truncated (never rounded) and minutes-only ones read as :00', async (h) => {
-    const written = [
-      kindsRow('r001', { t: '2026-01-02T03:04:05.9999999Z' }),
-      kindsRow('r002', { t: '2026-12-31T23:59:59.999999999Z' }),
-      kindsRow('r003', { t: '2026-01-02T03:04:05.123456789123Z' }),
-      kindsRow('r004', { t: '2026-01-02T03:04Z' }),
-    ];
-    await h.destination.ensureTables([kindsTable]);
-    await h.destination.commit(flushOf(kindsTable, written));
-    const stored = (await h.rows(kindsTable)).map((row) => [row.id, row.t]);
-    expect(stored).toEqual([
-      ['r001', '2026-01-02T03:04:05.999999Z'],
-      ['r002', '2026-12-31T23:59:59.999999Z'],
-      ['r003', '2026-01-02T03:04:05.123456Z'],
-      ['r004', '2026-01-02T03:04:00.000000Z'],
-    ]);
-  });
+  conformanceTest(
+    target,
+    'types',
+    'timestamps beyond microseconds are truncated (never rounded) and minutes-only ones read as :00',
+    async (h) => {
+      const written = [
+        kindsRow('r001', { t: '2026-01-02T03:04:05.9999999Z' }),
+        kindsRow('r002', { t: '2026-12-31T23:59:59.999999999Z' }),
+        kindsRow('r003', { t: '2026-01-02T03:04:05.123456789123Z' }),
+        kindsRow('r004', { t: '2026-01-02T03:04Z' }),
+      ];
+      await h.destination.ensureTables([kindsTable]);
+      await h.destination.commit(flushOf(kindsTable, written));
+      const stored = (await h.rows(kindsTable)).map((row) => [row.id, row.t]);
+      expect(stored).toEqual([
+        ['r001', '2026-01-02T03:04:05.999999Z'],
+        ['r002', '2026-12-31T23:59:59.999999Z'],
+        ['r003', '2026-01-02T03:04:05.123456Z'],
+        ['r004', '2026-01-02T03:04:00.000000Z'],
+      ]);
+    },
+  );
 
   conformanceTest(target, 'types', 'JSON round-trips (nested, unicode, numbers)', (h) =>
-    roundTrip(h, JSONS.map((j, n) => kindsRow(ids(n), { j }))),
+    roundTrip(
+      h,
+      JSONS.map((j, n) => kindsRow(ids(n), { j })),
+    ),
   );
 
   conformanceTest(target, 'types', 'NULL in every nullable type', (h) => roundTrip(h, [kindsRow('r001')]));
 
   conformanceTest(target, 'types', 'U+0000 is stored exactly or by the documented rule', async (h) => {
-    const written = [kindsRow('r001', { s: 'a\u0000b\u0000', j: '{"k\\u0000":"x\\u0000y","n":[" \\u0000 "],"e":"\\\\u0000"}' })];
+    const written = [
+      kindsRow('r001', { s: 'a\u0000b\u0000', j: '{"k\\u0000":"x\\u0000y","n":[" \\u0000 "],"e":"\\\\u0000"}' }),
+    ];
     await h.destination.ensureTables([kindsTable]);
     await h.destination.commit(flushOf(kindsTable, written));
     const stored = target.storedText ?? ((s: string) => s);
     const [want] = expected(kindsTable, written);
-    expect(await h.rows(kindsTable)).toEqual([{ ...want, s: stored(want!.s as string), j: mapStrings(want!.j, stored) }]);
+    expect(await h.rows(kindsTable)).toEqual([
+      { ...want, s: stored(want!.s as string), j: mapStrings(want!.j, stored) },
+    ]);
   });
 }
 
@@ -125,6 +164,7 @@ export function typesTopic(target: ConformanceTarget): void {
 function mapStrings(value: unknown, fn: (s: string) => string): unknown {
   if (typeof value === 'string') return fn(value);
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), mapStrings(v, fn)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), mapStrings(v, fn)]));
   return value;
 }

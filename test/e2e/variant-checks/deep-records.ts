@@ -13,7 +13,9 @@ export const deepRecordsCheck: VariantCheck = {
     for (let run = 0; run < 2; run++) {
       const websites = world.sandbox.truth.websites();
       const deepWebsite = websites.find((w) => tooDeep(w))!;
-      const deepMentions = websites.flatMap((w) => [...world.sandbox.truth.mentions(w.id)].filter((m) => tooDeep(m)).map((m) => [w.id, m.id as string]));
+      const deepMentions = websites.flatMap((w) =>
+        [...world.sandbox.truth.mentions(w.id)].filter((m) => tooDeep(m)).map((m) => [w.id, m.id as string]),
+      );
       expect(deepMentions).toHaveLength(16);
       const summary = await world.sync();
       expect(summary.exitCode).toBe(3);
@@ -22,7 +24,10 @@ export const deepRecordsCheck: VariantCheck = {
       // The same records read again (the second run) are the same rejections, not new ones.
       const rejected = await world.rows(rejectedTable);
       expect(rejected.map((r) => [r.stream, r.scope, r.error]).sort()).toEqual(
-        [['websites', '*', TOO_DEEP_REASON], ...deepMentions.map(([website]) => ['mentions', website, TOO_DEEP_REASON])].sort(),
+        [
+          ['websites', '*', TOO_DEEP_REASON],
+          ...deepMentions.map(([website]) => ['mentions', website, TOO_DEEP_REASON]),
+        ].sort(),
       );
       // `_raw` is a JSON string holding the record's exact text.
       for (const row of rejected) {
@@ -31,7 +36,9 @@ export const deepRecordsCheck: VariantCheck = {
         expect(tooDeep(record.extensions)).toBe(true);
         expect((row._raw as string).endsWith(`${'}'.repeat(5000)}`)).toBe(true);
       }
-      expect(rejected.map((r) => (JSON.parse(r._raw as string) as { id: string }).id).sort()).toEqual([deepWebsite.id, ...deepMentions.map(([, id]) => id)].sort());
+      expect(rejected.map((r) => (JSON.parse(r._raw as string) as { id: string }).id).sort()).toEqual(
+        [deepWebsite.id, ...deepMentions.map(([, id]) => id)].sort(),
+      );
       // The website whose listing record was quarantined is still synced and never taken for removed.
       expect((await world.rows(websitesTable)).map((w) => w.id)).not.toContain(deepWebsite.id);
       expect(summary.counters.websitesDone).toBe(websites.length);

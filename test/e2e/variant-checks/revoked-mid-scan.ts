@@ -21,8 +21,12 @@ export const revokedMidScanCheck: VariantCheck = {
     expect((await world.rows(websitesTable)).find((w) => w.id === id)?._removed_at).not.toBeNull();
     // The history scan and the first mentions page were read before the revocation: kept.
     expect((await world.rows(STREAM_TABLES.mentions[0]!)).filter((m) => m.website_id === id)).toHaveLength(500);
-    expect((await world.rows(runsTable))[0]!.counts).toMatchObject({ websites: { removed: 1, revoked: [id], failed: [] } });
-    expect(formatRunSummary(summary, createClientStats(), world.destination.type)).toContain(`, 1 marked removed (1 revoked during the run: ${id})\n`);
+    expect((await world.rows(runsTable))[0]!.counts).toMatchObject({
+      websites: { removed: 1, revoked: [id], failed: [] },
+    });
+    expect(formatRunSummary(summary, createClientStats(), world.destination.type)).toContain(
+      `, 1 marked removed (1 revoked during the run: ${id})\n`,
+    );
     await world.expectTruth();
 
     world.sandbox.clock.advance({ days: 1 });

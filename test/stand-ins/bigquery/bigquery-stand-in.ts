@@ -26,7 +26,10 @@ import type { RestQueryParameter } from './stand-in-sql.ts';
 
 export interface StandInJob {
   jobReference: { projectId: string; jobId: string; location: string };
-  configuration: { load?: { destinationTable: { datasetId: string; tableId: string } }; query?: { query: string; queryParameters?: RestQueryParameter[] } };
+  configuration: {
+    load?: { destinationTable: { datasetId: string; tableId: string } };
+    query?: { query: string; queryParameters?: RestQueryParameter[] };
+  };
   status: { state: 'DONE'; errorResult?: ErrorProto; errors?: ErrorProto[] };
   statistics: Record<string, unknown>;
   result?: QueryResult;
@@ -59,7 +62,9 @@ export interface BigqueryStandIn {
   close(): Promise<void>;
 }
 
-export async function startBigqueryStandIn(options: { projectId?: string } & EngineOptions = {}): Promise<BigqueryStandIn> {
+export async function startBigqueryStandIn(
+  options: { projectId?: string } & EngineOptions = {},
+): Promise<BigqueryStandIn> {
   const projectId = options.projectId ?? 'aivis-test';
   const engine = await StandInEngine.create(projectId, options);
   const denied = new Set<string>();
@@ -67,7 +72,8 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
   const byId = new Map<string, StandInJob>();
   const hooks: { onJobDone: ((job: StandInJob) => void) | undefined } = { onJobDone: undefined };
   let tokenExchanges = 0;
-  const holds: { matches: (job: StandInJob) => boolean; reach: (job: StandInJob) => void; released: Promise<void> }[] = [];
+  const holds: { matches: (job: StandInJob) => boolean; reach: (job: StandInJob) => void; released: Promise<void> }[] =
+    [];
 
   const hold = (matches: (job: StandInJob) => boolean): JobHold => {
     let reach!: (job: StandInJob) => void;
@@ -79,7 +85,8 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
   };
 
   const conflictWatches: { matches: (job: StandInJob) => boolean; notify: (job: StandInJob) => void }[] = [];
-  const conflict = (matches: (job: StandInJob) => boolean) => new Promise<StandInJob>((notify) => conflictWatches.push({ matches, notify }));
+  const conflict = (matches: (job: StandInJob) => boolean) =>
+    new Promise<StandInJob>((notify) => conflictWatches.push({ matches, notify }));
   const lostConflict = (job: StandInJob) => {
     const index = conflictWatches.findIndex((w) => w.matches(job));
     if (index >= 0) conflictWatches.splice(index, 1)[0]!.notify(job);
@@ -123,13 +130,25 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
       if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(query.query)) {
         for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.updateData', ref);
       }
-      const result = await engine.query(query.query, query.queryParameters ?? [], { beforeCommit: () => pauseIfHeld(job), onConflict: () => lostConflict(job) });
+      const result = await engine.query(query.query, query.queryParameters ?? [], {
+        beforeCommit: () => pauseIfHeld(job),
+        onConflict: () => lostConflict(job),
+      });
       job.result = result;
       const dml = result.affectedRows !== undefined ? { numDmlAffectedRows: String(result.affectedRows) } : {};
-      job.statistics = { ...job.statistics, totalBytesProcessed: String(result.bytesProcessed), query: { totalBytesProcessed: String(result.bytesProcessed), ...dml } };
+      job.statistics = {
+        ...job.statistics,
+        totalBytesProcessed: String(result.bytesProcessed),
+        query: { totalBytesProcessed: String(result.bytesProcessed), ...dml },
+      };
     } catch (error) {
       // A bug of the stand-in itself surfaces as the job's error, not as a 500 the client retries.
-      fail(job, error instanceof BigqueryFault ? error : new BigqueryFault(500, 'internalError', String((error as Error)?.stack ?? error)));
+      fail(
+        job,
+        error instanceof BigqueryFault
+          ? error
+          : new BigqueryFault(500, 'internalError', String((error as Error)?.stack ?? error)),
+      );
     }
   };
 
@@ -163,7 +182,12 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
     ...resource,
   });
 
-  async function route(method: string, url: URL, headers: http.IncomingHttpHeaders, body: Buffer): Promise<[number, unknown]> {
+  async function route(
+    method: string,
+    url: URL,
+    headers: http.IncomingHttpHeaders,
+    body: Buffer,
+  ): Promise<[number, unknown]> {
     const upload = /^\/upload\/bigquery\/v2\/projects\/([^/]+)\/jobs$/.exec(url.pathname);
     if (upload && method === 'POST') {
       checkProject(upload[1]!);
@@ -202,7 +226,11 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
     if ((p = /^\/datasets\/(\w+)\/tables$/.exec(rest)) && method === 'POST') {
       requirePermission('bigquery.tables.create', p[1]!);
       const resource = json as TableResource;
-      resource.tableReference = { projectId, datasetId: p[1]!, tableId: resource.tableReference?.tableId ?? (json.id as string) };
+      resource.tableReference = {
+        projectId,
+        datasetId: p[1]!,
+        tableId: resource.tableReference?.tableId ?? (json.id as string),
+      };
       return [200, tableResource(await engine.createTable(p[1]!, resource))];
     }
     if ((p = /^\/datasets\/(\w+)\/tables\/(\w+)$/.exec(rest))) {
@@ -224,21 +252,38 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
     if (method === 'POST' && rest === '/jobs') {
       requirePermission('bigquery.jobs.create');
       const job = insertJob(json as Partial<StandInJob>, 'US');
-      if (!job.configuration.query) throw new BigqueryFault(400, 'invalid', 'The stand-in runs query jobs and multipart load jobs only');
+      if (!job.configuration.query)
+        throw new BigqueryFault(400, 'invalid', 'The stand-in runs query jobs and multipart load jobs only');
       await runQueryJob(job);
       hooks.onJobDone?.(job);
       return [200, job];
     }
     if (method === 'POST' && rest === '/queries') {
       requirePermission('bigquery.jobs.create');
-      const job = insertJob({ configuration: { query: { query: json.query as string, queryParameters: json.queryParameters as RestQueryParameter[] } } }, (json.location as string | undefined) ?? 'US');
+      const job = insertJob(
+        {
+          configuration: {
+            query: { query: json.query as string, queryParameters: json.queryParameters as RestQueryParameter[] },
+          },
+        },
+        (json.location as string | undefined) ?? 'US',
+      );
       await runQueryJob(job);
       return [200, queryResponse(job)];
     }
     if ((p = /^\/jobs\/([\w-]+)$/.exec(rest)) && method === 'GET') {
       const job = byId.get(p[1]!);
       if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
-      return [200, { kind: 'bigquery#job', id: `${projectId}:${job.jobReference.location}.${job.jobReference.jobId}`, ...job, result: undefined, fault: undefined }];
+      return [
+        200,
+        {
+          kind: 'bigquery#job',
+          id: `${projectId}:${job.jobReference.location}.${job.jobReference.jobId}`,
+          ...job,
+          result: undefined,
+          fault: undefined,
+        },
+      ];
     }
     if ((p = /^\/queries\/([\w-]+)$/.exec(rest)) && method === 'GET') {
       const job = byId.get(p[1]!);
@@ -258,22 +303,44 @@ export async function startBigqueryStandIn(options: { projectId?: string } & Eng
     req.on('end', () => {
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
-        res.end(payload === undefined ? '' : JSON.stringify(payload, (_k, v: unknown) => (v === undefined ? undefined : v)));
+        res.end(
+          payload === undefined ? '' : JSON.stringify(payload, (_k, v: unknown) => (v === undefined ? undefined : v)),
+        );
       };
       if (req.method === 'POST' && req.url === '/token') {
         tokenExchanges++;
-        send(200, { access_token: `stand-in-sts-${tokenExchanges}`, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 });
+        send(200, {
+          access_token: `stand-in-sts-${tokenExchanges}`,
+          issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+          token_type: 'Bearer',
+          expires_in: 3600,
+        });
         return;
       }
       if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
-        send(401, { error: { code: 401, message: 'Request is missing required authentication credential. Expected OAuth 2 access token.', errors: [{ reason: 'required', message: 'Login Required.', domain: 'global' }], status: 'UNAUTHENTICATED' } });
+        send(401, {
+          error: {
+            code: 401,
+            message: 'Request is missing required authentication credential. Expected OAuth 2 access token.',
+            errors: [{ reason: 'required', message: 'Login Required.', domain: 'global' }],
+            status: 'UNAUTHENTICATED',
+          },
+        });
         return;
       }
       route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://127.0.0.1'), req.headers, Buffer.concat(chunks))
         .then(([status, payload]) => send(status, payload))
         .catch((error: unknown) => {
           if (error instanceof BigqueryFault) send(error.httpStatus, error.body);
-          else send(500, { error: { code: 500, message: String((error as Error)?.stack ?? error), errors: [{ reason: 'internalError', message: String(error) }], status: 'INTERNAL' } });
+          else
+            send(500, {
+              error: {
+                code: 500,
+                message: String((error as Error)?.stack ?? error),
+                errors: [{ reason: 'internalError', message: String(error) }],
+                status: 'INTERNAL',
+              },
+            });
         });
     });
   });
@@ -315,10 +382,14 @@ function parseMultipart(contentType: string, body: Buffer): { metadata: unknown;
   const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
   if (!boundary) throw new BigqueryFault(400, 'invalid', 'Load jobs must be multipart/related uploads');
   const text = body.toString('latin1');
-  const parts = text.split(`--${boundary}`).slice(1, -1).map((part) => {
-    const start = part.indexOf('\r\n\r\n');
-    return Buffer.from(part.slice(start + 4).replace(/\r\n$/, ''), 'latin1');
-  });
-  if (parts.length < 2) throw new BigqueryFault(400, 'invalid', 'A multipart load needs a metadata part and a data part');
+  const parts = text
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const start = part.indexOf('\r\n\r\n');
+      return Buffer.from(part.slice(start + 4).replace(/\r\n$/, ''), 'latin1');
+    });
+  if (parts.length < 2)
+    throw new BigqueryFault(400, 'invalid', 'A multipart load needs a metadata part and a data part');
   return { metadata: JSON.parse(parts[0]!.toString('utf8')), data: parts[1]! };
 }

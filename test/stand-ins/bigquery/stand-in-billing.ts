@@ -32,15 +32,23 @@ export interface ReferencedTable {
 }
 
 /** Bytes the statement `sql` processes over `tables`, read on `connection`'s snapshot. */
-export async function bytesProcessed(connection: DuckDBConnection, sql: string, tables: readonly ReferencedTable[], parameters: readonly RestQueryParameter[]): Promise<number> {
+export async function bytesProcessed(
+  connection: DuckDBConnection,
+  sql: string,
+  tables: readonly ReferencedTable[],
+  parameters: readonly RestQueryParameter[],
+): Promise<number> {
   const words = referencedWords(sql);
   let total = 0;
   for (const [i, { resource, alias }] of tables.entries()) {
     const fields = resource.schema.fields;
     const rewritten = i === 0 && /^\s*(UPDATE|DELETE|MERGE)\b/i.test(sql);
-    const columns = rewritten || /SELECT\s+\*|\.\*/i.test(sql) ? fields : fields.filter((f) => words.has(f.name.toLowerCase()));
+    const columns =
+      rewritten || /SELECT\s+\*|\.\*/i.test(sql) ? fields : fields.filter((f) => words.has(f.name.toLowerCase()));
     const partitioning = resource.timePartitioning?.field;
-    const filter = partitioning ? partitionFilter(sql, alias, resource.tableReference.tableId, partitioning, parameters) : undefined;
+    const filter = partitioning
+      ? partitionFilter(sql, alias, resource.tableReference.tableId, partitioning, parameters)
+      : undefined;
     total += Math.max(MINIMUM_PER_TABLE, await columnBytes(connection, resource, columns, partitioning, filter));
   }
   return total;
@@ -63,7 +71,9 @@ async function columnBytes(
   const { datasetId, tableId } = resource.tableReference;
   const size = columns.map((c) => `COALESCE(SUM(${columnSize(`"${c.name}"`, c.type)}), 0)`).join(' + ');
   const day = partitioning ? `epoch_us(date_trunc('day', "${partitioning}"))` : 'NULL';
-  const reader = await connection.runAndReadAll(`SELECT ${day} AS day, ${size} AS bytes FROM "${datasetId}"."${tableId}" GROUP BY 1`);
+  const reader = await connection.runAndReadAll(
+    `SELECT ${day} AS day, ${size} AS bytes FROM "${datasetId}"."${tableId}" GROUP BY 1`,
+  );
   let total = 0;
   for (const [start, bytes] of reader.getRows() as [bigint | null, bigint | number][]) {
     if (!keeps || keeps(start === null ? null : BigInt(start))) total += Number(bytes);
@@ -89,11 +99,19 @@ function columnSize(column: string, type: string): string {
  * Which day partitions (by their first microsecond; null for the NULL partition) the
  * statement may read, from the partition filter on `column` in its MERGE ON or WHERE.
  */
-function partitionFilter(sql: string, alias: string | undefined, table: string, column: string, parameters: readonly RestQueryParameter[]): ((start: bigint | null) => boolean) | undefined {
+function partitionFilter(
+  sql: string,
+  alias: string | undefined,
+  table: string,
+  column: string,
+  parameters: readonly RestQueryParameter[],
+): ((start: bigint | null) => boolean) | undefined {
   const condition = conditionOf(sql);
   if (condition === undefined) return undefined;
   const names = new Set([alias, table].filter((n): n is string => n !== undefined).map((n) => n.toLowerCase()));
-  const expression = new ConditionParser(tokenize(condition), (tokens) => partitionAtom(tokens, names, column, parameters)).parse();
+  const expression = new ConditionParser(tokenize(condition), (tokens) =>
+    partitionAtom(tokens, names, column, parameters),
+  ).parse();
   return (start) => expression(start).has(true);
 }
 
@@ -101,7 +119,9 @@ function partitionFilter(sql: string, alias: string | undefined, table: string, 
 function conditionOf(sql: string): string | undefined {
   const tokens = tokenize(sql);
   const merge = /^\s*MERGE\b/i.test(sql);
-  const [open, closers] = merge ? ['ON', ['WHEN']] : ['WHERE', ['GROUP', 'ORDER', 'LIMIT', 'QUALIFY', 'HAVING', 'WINDOW']];
+  const [open, closers] = merge
+    ? ['ON', ['WHEN']]
+    : ['WHERE', ['GROUP', 'ORDER', 'LIMIT', 'QUALIFY', 'HAVING', 'WINDOW']];
   let depth = 0;
   let from = -1;
   for (const [i, token] of tokens.entries()) {
@@ -123,7 +143,12 @@ type Evaluator = (start: bigint | null) => Outcomes;
 const ANY: Outcomes = new Set([true, false, null]);
 
 /** A condition's value on a partition, with what is not about the partition column left open. */
-function partitionAtom(tokens: readonly string[], names: ReadonlySet<string>, column: string, parameters: readonly RestQueryParameter[]): Evaluator {
+function partitionAtom(
+  tokens: readonly string[],
+  names: ReadonlySet<string>,
+  column: string,
+  parameters: readonly RestQueryParameter[],
+): Evaluator {
   const text = tokens.join(' ');
   const ref = `(?:(?:\`?(\\w+)\`?\\s*\\.\\s*)?\`?${column}\`?)`;
   const isNull = new RegExp(`^${ref} IS (NOT )?NULL$`, 'i').exec(text);
@@ -139,7 +164,16 @@ function partitionAtom(tokens: readonly string[], names: ReadonlySet<string>, co
   return (start) => {
     if (start === null) return new Set([null]);
     const last = start + DAY_MICROS - 1n; // every value in the partition lies in [start, last]
-    const holds = (v: bigint) => (op === '>=' ? v >= bound : op === '>' ? v > bound : op === '<=' ? v <= bound : op === '<' ? v < bound : v === bound);
+    const holds = (v: bigint) =>
+      op === '>='
+        ? v >= bound
+        : op === '>'
+          ? v > bound
+          : op === '<='
+            ? v <= bound
+            : op === '<'
+              ? v < bound
+              : v === bound;
     return new Set([holds(start), holds(last), ...(op === '=' && start <= bound && bound <= last ? [true] : [])]);
   };
 }
@@ -147,7 +181,11 @@ function partitionAtom(tokens: readonly string[], names: ReadonlySet<string>, co
 function constantMicros(text: string, parameters: readonly RestQueryParameter[]): bigint | undefined {
   const literal = /^TIMESTAMP '([^']*)'$/i.exec(text);
   const parameter = /^@(\w+)$/.exec(text);
-  const value = literal ? literal[1] : parameter ? parameters.find((p) => p.name === parameter[1] && p.parameterType.type === 'TIMESTAMP')?.parameterValue?.value : undefined;
+  const value = literal
+    ? literal[1]
+    : parameter
+      ? parameters.find((p) => p.name === parameter[1] && p.parameterType.type === 'TIMESTAMP')?.parameterValue?.value
+      : undefined;
   if (typeof value !== 'string') return undefined;
   const ms = Date.parse(value.replace(' ', 'T').replace(/\+00(:00)?$/, 'Z'));
   if (Number.isNaN(ms)) return undefined;
@@ -172,13 +210,19 @@ class ConditionParser {
 
   #expr(): Evaluator {
     let left = this.#term();
-    while (this.#keyword('OR')) left = combine(left, this.#term(), (a, b) => (a === true || b === true ? true : a === false && b === false ? false : null));
+    while (this.#keyword('OR'))
+      left = combine(left, this.#term(), (a, b) =>
+        a === true || b === true ? true : a === false && b === false ? false : null,
+      );
     return left;
   }
 
   #term(): Evaluator {
     let left = this.#factor();
-    while (this.#keyword('AND')) left = combine(left, this.#factor(), (a, b) => (a === false || b === false ? false : a === true && b === true ? true : null));
+    while (this.#keyword('AND'))
+      left = combine(left, this.#factor(), (a, b) =>
+        a === false || b === false ? false : a === true && b === true ? true : null,
+      );
     return left;
   }
 
@@ -213,7 +257,11 @@ class ConditionParser {
   }
 }
 
-function combine(left: Evaluator, right: Evaluator, op: (a: boolean | null, b: boolean | null) => boolean | null): Evaluator {
+function combine(
+  left: Evaluator,
+  right: Evaluator,
+  op: (a: boolean | null, b: boolean | null) => boolean | null,
+): Evaluator {
   return (start) => {
     const out: Outcomes = new Set();
     for (const a of left(start)) for (const b of right(start)) out.add(op(a, b));

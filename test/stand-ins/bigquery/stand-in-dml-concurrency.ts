@@ -71,7 +71,11 @@ export class DmlScheduler {
     const queue = this.#queue(table);
     if (queue.running.size >= RUNNING_PER_TABLE) {
       if (queue.pending.length >= PENDING_PER_TABLE) {
-        throw new BigqueryFault(400, 'resourcesExceeded', `Resources exceeded during query execution: Too many DML statements outstanding against table ${table}, limit is ${PENDING_PER_TABLE}.`);
+        throw new BigqueryFault(
+          400,
+          'resourcesExceeded',
+          `Resources exceeded during query execution: Too many DML statements outstanding against table ${table}, limit is ${PENDING_PER_TABLE}.`,
+        );
       }
       await new Promise<void>((resolve) => queue.pending.push(resolve));
     }
@@ -79,7 +83,8 @@ export class DmlScheduler {
     queue.running.add(ticket);
     return {
       changedSince: () => queue.lastChange > ticket.snapshot,
-      othersFinished: () => Promise.all([...queue.running].filter((t) => t !== ticket).map((t) => t.done)).then(() => undefined),
+      othersFinished: () =>
+        Promise.all([...queue.running].filter((t) => t !== ticket).map((t) => t.done)).then(() => undefined),
       committedChange: () => {
         queue.lastChange = ++this.#commits;
       },
@@ -103,7 +108,11 @@ export class DmlScheduler {
 
 export function serializationFailure(table: string): BigqueryFault {
   // Users report it as HTTP 400 ("BadRequest: 400 Could not serialize access to table ...").
-  return new BigqueryFault(400, 'invalidQuery', `Could not serialize access to table ${table} due to concurrent update`);
+  return new BigqueryFault(
+    400,
+    'invalidQuery',
+    `Could not serialize access to table ${table} due to concurrent update`,
+  );
 }
 
 /** DuckDB's own write-write conflict (two open transactions changing one row). */

@@ -17,11 +17,24 @@ import path from 'node:path';
 import { DuckDBInstance, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { bytesProcessed as billedBytes, type ReferencedTable } from './stand-in-billing.ts';
 import { bigqueryType, encodeCell } from './stand-in-cells.ts';
-import { DmlScheduler, isDuckdbConflict, serializationFailure, type MutationTicket } from './stand-in-dml-concurrency.ts';
+import {
+  DmlScheduler,
+  isDuckdbConflict,
+  serializationFailure,
+  type MutationTicket,
+} from './stand-in-dml-concurrency.ts';
 import { BigqueryFault, duplicate, fromDuckdb, invalid, invalidQuery, notFound } from './stand-in-errors.ts';
 import { JsonValueError, bigqueryJson, type WideNumberMode } from './stand-in-json.ts';
 import { checkMerge, parseMerge } from './stand-in-merge-check.ts';
-import { ParameterError, duckdbType, parseCreateTableAs, referencedTables, toDuckdb, type CreateTableAs, type RestQueryParameter } from './stand-in-sql.ts';
+import {
+  ParameterError,
+  duckdbType,
+  parseCreateTableAs,
+  referencedTables,
+  toDuckdb,
+  type CreateTableAs,
+  type RestQueryParameter,
+} from './stand-in-sql.ts';
 import { beyondMicroseconds, loadTimestampMessage } from './stand-in-timestamps.ts';
 
 export interface FieldResource {
@@ -129,10 +142,14 @@ export class StandInEngine {
     if (this.#exists(dataset, table)) throw duplicate(`Table ${this.project}:${dataset}.${table}`);
     const fields = resource.schema?.fields ?? [];
     for (const name of [resource.timePartitioning?.field, ...(resource.clustering?.fields ?? [])]) {
-      if (name !== undefined && !fields.some((f) => f.name === name)) throw invalid(`The field specified for partitioning or clustering cannot be found in the schema: ${name}`);
+      if (name !== undefined && !fields.some((f) => f.name === name))
+        throw invalid(`The field specified for partitioning or clustering cannot be found in the schema: ${name}`);
     }
     await this.#serial(() => this.#catalog.run(`CREATE TABLE "${dataset}"."${table}" (${columnDefinitions(fields)})`));
-    const stored: TableResource = { ...resource, tableReference: { projectId: this.project, datasetId: dataset, tableId: table } };
+    const stored: TableResource = {
+      ...resource,
+      tableReference: { projectId: this.project, datasetId: dataset, tableId: table },
+    };
     this.tables.set(`${dataset}.${table}`, stored);
     return stored;
   }
@@ -149,15 +166,26 @@ export class StandInEngine {
     const old = current.schema.fields;
     for (const field of old) {
       const kept = fields.find((f) => f.name === field.name);
-      if (!kept) throw invalid(`Provided Schema does not match Table ${this.project}:${dataset}.${table}. Field ${field.name} is missing in new schema`);
-      if (kept.type !== field.type) throw invalid(`Provided Schema does not match Table ${this.project}:${dataset}.${table}. Field ${field.name} has changed type from ${field.type} to ${kept.type}`);
+      if (!kept)
+        throw invalid(
+          `Provided Schema does not match Table ${this.project}:${dataset}.${table}. Field ${field.name} is missing in new schema`,
+        );
+      if (kept.type !== field.type)
+        throw invalid(
+          `Provided Schema does not match Table ${this.project}:${dataset}.${table}. Field ${field.name} has changed type from ${field.type} to ${kept.type}`,
+        );
     }
     const added = fields.filter((f) => !old.some((o) => o.name === f.name));
     for (const field of added) {
-      if (field.mode === 'REQUIRED') throw invalid(`Provided Schema does not match Table ${this.project}:${dataset}.${table}. Cannot add required fields to an existing schema. (field: ${field.name})`);
+      if (field.mode === 'REQUIRED')
+        throw invalid(
+          `Provided Schema does not match Table ${this.project}:${dataset}.${table}. Cannot add required fields to an existing schema. (field: ${field.name})`,
+        );
     }
     for (const field of added) {
-      await this.#serial(() => this.#catalog.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${duckdbType(field.type)}`));
+      await this.#serial(() =>
+        this.#catalog.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${duckdbType(field.type)}`),
+      );
     }
     current.schema = { fields: [...old, ...added] };
     return current;
@@ -177,33 +205,44 @@ export class StandInEngine {
     const fields = this.table(dataset, table).schema.fields;
     const known = new Set(fields.map((f) => f.name));
     const timestamps = fields.filter((f) => f.type === 'TIMESTAMP').map((f) => f.name);
-    const lines = ndjson.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+    const lines = ndjson
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     let position = 0;
     lines.forEach((line, i) => {
       let record: Record<string, unknown>;
       try {
         record = JSON.parse(line) as Record<string, unknown>;
       } catch {
-        throw invalid(`Error while reading data, error message: JSON table encountered too many errors, giving up. Rows: ${i + 1}; errors: 1. JSON parsing error in row starting at position ${i}`);
+        throw invalid(
+          `Error while reading data, error message: JSON table encountered too many errors, giving up. Rows: ${i + 1}; errors: 1. JSON parsing error in row starting at position ${i}`,
+        );
       }
       for (const key of Object.keys(record)) {
-        if (!known.has(key)) throw invalid(`Error while reading data, error message: JSON parsing error in row starting at position 0: No such field: ${key}.`);
+        if (!known.has(key))
+          throw invalid(
+            `Error while reading data, error message: JSON parsing error in row starting at position 0: No such field: ${key}.`,
+          );
       }
       for (const field of timestamps) {
         const value = record[field];
-        if (typeof value === 'string' && beyondMicroseconds(value)) throw invalid(loadTimestampMessage(position, field, value));
+        if (typeof value === 'string' && beyondMicroseconds(value))
+          throw invalid(loadTimestampMessage(position, field, value));
       }
       position += Buffer.byteLength(line) + 1;
     });
     if (!lines.length) return 0;
     const file = path.join(os.tmpdir(), `bq-stand-in-${randomUUID()}.ndjson`);
-    await writeFile(file, lines.join('\n') + '\n');
+    await writeFile(file, `${lines.join('\n')}\n`);
     const columns = fields.map((f) => `"${f.name}": '${duckdbType(f.type)}'`).join(', ');
     const names = fields.map((f) => `"${f.name}"`).join(', ');
     try {
       const connection = await this.#instance.connect();
       try {
-        await connection.run(`INSERT INTO "${dataset}"."${table}" (${names}) SELECT ${names} FROM read_json('${file}', format = 'newline_delimited', columns = {${columns}})`);
+        await connection.run(
+          `INSERT INTO "${dataset}"."${table}" (${names}) SELECT ${names} FROM read_json('${file}', format = 'newline_delimited', columns = {${columns}})`,
+        );
       } finally {
         connection.closeSync();
       }
@@ -215,7 +254,11 @@ export class StandInEngine {
     return lines.length;
   }
 
-  async query(sql: string, parameters: readonly RestQueryParameter[] = [], control: QueryControl = {}): Promise<QueryResult> {
+  async query(
+    sql: string,
+    parameters: readonly RestQueryParameter[] = [],
+    control: QueryControl = {},
+  ): Promise<QueryResult> {
     const create = translated(() => parseCreateTableAs(sql));
     if (create) return this.#createTableAs(create, parameters, control);
     const refs = referencedTables(sql);
@@ -223,7 +266,12 @@ export class StandInEngine {
     const duck = translated(() => toDuckdb(sql, parameters));
     // An INSERT writes its target without reading it: only what its query reads is billed.
     const read = /^\s*INSERT\b/i.test(sql) ? refs.slice(1) : refs;
-    const job: JobStatement = { sql, duck, parameters, tables: read.map((ref) => ({ resource: this.table(ref.dataset, ref.table), alias: ref.alias })) };
+    const job: JobStatement = {
+      sql,
+      duck,
+      parameters,
+      tables: read.map((ref) => ({ resource: this.table(ref.dataset, ref.table), alias: ref.alias })),
+    };
     if (!MUTATING.test(sql)) return (await this.#attempt(job, control)) as QueryResult;
     const target = `${this.project}:${refs[0]!.dataset}.${refs[0]!.table}`;
     const ticket = await this.#dml.begin(target);
@@ -243,7 +291,11 @@ export class StandInEngine {
   }
 
   /** One run of a statement in its own transaction; CONFLICT when a mutation lost to another. */
-  async #attempt({ sql, duck, parameters, tables }: JobStatement, control: QueryControl, ticket?: MutationTicket): Promise<QueryResult | typeof CONFLICT> {
+  async #attempt(
+    { sql, duck, parameters, tables }: JobStatement,
+    control: QueryControl,
+    ticket?: MutationTicket,
+  ): Promise<QueryResult | typeof CONFLICT> {
     const connection = await this.#instance.connect();
     let open = false;
     const rollback = async () => {
@@ -259,7 +311,9 @@ export class StandInEngine {
         // Billed on the snapshot the statement reads, before it changes anything.
         const bytesProcessed = await billedBytes(connection, sql, uniqueTables(tables), parameters);
         const merge = parseMerge(duck);
-        const matched = merge ? await checkMerge(connection, merge, this.table(merge.target.dataset, merge.target.table).schema.fields) : 0;
+        const matched = merge
+          ? await checkMerge(connection, merge, this.table(merge.target.dataset, merge.target.table).schema.fields)
+          : 0;
         const reader = await connection.runAndReadAll(duck);
         if (DML.test(sql)) {
           const affectedRows = Number(reader.getRows()[0]?.[0] ?? 0);
@@ -268,8 +322,14 @@ export class StandInEngine {
           changes = merge ? merge.changesMatched && matched > 0 : affectedRows > 0;
         } else {
           const types = reader.columnTypes();
-          const fields = reader.columnNames().map((name, i) => ({ name, type: bigqueryType(types[i]!), mode: 'NULLABLE' }));
-          result = { schema: { fields }, rows: reader.getRows().map((row) => ({ f: row.map((value) => ({ v: encodeCell(value) })) })), bytesProcessed };
+          const fields = reader
+            .columnNames()
+            .map((name, i) => ({ name, type: bigqueryType(types[i]!), mode: 'NULLABLE' }));
+          result = {
+            schema: { fields },
+            rows: reader.getRows().map((row) => ({ f: row.map((value) => ({ v: encodeCell(value) })) })),
+            bytesProcessed,
+          };
           changes = false;
         }
       } catch (error) {
@@ -303,7 +363,11 @@ export class StandInEngine {
    * at all. A table that exists by then (another job created it meanwhile) is left alone with
    * IF NOT EXISTS and refused ("Already Exists") without.
    */
-  async #createTableAs(create: CreateTableAs, parameters: readonly RestQueryParameter[], control: QueryControl): Promise<QueryResult> {
+  async #createTableAs(
+    create: CreateTableAs,
+    parameters: readonly RestQueryParameter[],
+    control: QueryControl,
+  ): Promise<QueryResult> {
     const { dataset, table, ifNotExists, fields } = create;
     this.dataset(dataset);
     for (const ref of referencedTables(create.query)) this.table(ref.dataset, ref.table);
@@ -331,7 +395,10 @@ export class StandInEngine {
         await this.#catalog.run('ROLLBACK');
         throw fromDuckdb(error);
       }
-      this.tables.set(key, { tableReference: { projectId: this.project, datasetId: dataset, tableId: table }, schema: { fields } });
+      this.tables.set(key, {
+        tableReference: { projectId: this.project, datasetId: dataset, tableId: table },
+        schema: { fields },
+      });
     });
     this.#creating.set(key, creation);
     try {

@@ -7,7 +7,12 @@ export interface ErrorProto {
   domain?: string;
 }
 
-const STATUS: Readonly<Record<number, string>> = { 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS' };
+const STATUS: Readonly<Record<number, string>> = {
+  400: 'INVALID_ARGUMENT',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ALREADY_EXISTS',
+};
 
 /** An error the stand-in answers with: an HTTP status for REST calls, an `errorResult` inside a job. */
 export class BigqueryFault extends Error {
@@ -24,7 +29,14 @@ export class BigqueryFault extends Error {
   }
 
   get body(): unknown {
-    return { error: { code: this.httpStatus, message: this.message, errors: [this.proto], status: STATUS[this.httpStatus] ?? 'UNKNOWN' } };
+    return {
+      error: {
+        code: this.httpStatus,
+        message: this.message,
+        errors: [this.proto],
+        status: STATUS[this.httpStatus] ?? 'UNKNOWN',
+      },
+    };
   }
 }
 
@@ -36,14 +48,24 @@ export const invalid = (message: string) => new BigqueryFault(400, 'invalid', me
 /** The 403 wording BigQuery uses: project-level for jobs, dataset-level for the rest. */
 export function accessDenied(permission: string, project: string, dataset: string): BigqueryFault {
   return permission === 'bigquery.jobs.create'
-    ? new BigqueryFault(403, 'accessDenied', `Access Denied: Project ${project}: User does not have bigquery.jobs.create permission in project ${project}.`)
-    : new BigqueryFault(403, 'accessDenied', `Access Denied: Dataset ${project}:${dataset}: Permission ${permission} denied on dataset ${project}:${dataset} (or it may not exist).`);
+    ? new BigqueryFault(
+        403,
+        'accessDenied',
+        `Access Denied: Project ${project}: User does not have bigquery.jobs.create permission in project ${project}.`,
+      )
+    : new BigqueryFault(
+        403,
+        'accessDenied',
+        `Access Denied: Dataset ${project}:${dataset}: Permission ${permission} denied on dataset ${project}:${dataset} (or it may not exist).`,
+      );
 }
 
 /** A DuckDB error message as BigQuery would word it (the connector matches on reason, users read the text). */
 export function fromDuckdb(error: unknown): BigqueryFault {
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-  const column = /Referenced column "(\w+)" not found/.exec(message) ?? /does not have a column (?:named|with name) "?(\w+)"?/.exec(message);
+  const column =
+    /Referenced column "(\w+)" not found/.exec(message) ??
+    /does not have a column (?:named|with name) "?(\w+)"?/.exec(message);
   if (column) return invalidQuery(`Unrecognized name: ${column[1]}`);
   const conversion = /^Conversion Error: (.*)$/.exec(message);
   if (conversion) return invalidQuery(`Invalid value: ${conversion[1]}`);

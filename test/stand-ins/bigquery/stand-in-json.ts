@@ -19,7 +19,12 @@ export type WideNumberMode = 'exact' | 'round';
 /** What PARSE_JSON refuses; the engine reports it as the query's error. */
 export class JsonValueError extends Error {}
 
-type Node = { number: string } | { string: string } | { literal: 'true' | 'false' | 'null' } | { array: Node[] } | { object: Map<string, Node> };
+type Node =
+  | { number: string }
+  | { string: string }
+  | { literal: 'true' | 'false' | 'null' }
+  | { array: Node[] }
+  | { object: Map<string, Node> };
 
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
@@ -51,7 +56,8 @@ function number(text: string, mode: WideNumberMode): string {
   const value = Number(text);
   if (!Number.isFinite(value)) throw new JsonValueError(`Input number: ${text} cannot be stored in JSON`);
   const written = float64(value);
-  if (mode === 'exact' && !sameDecimal(text, written)) throw new JsonValueError(`Input number: ${text} cannot round-trip through string representation`);
+  if (mode === 'exact' && !sameDecimal(text, written))
+    throw new JsonValueError(`Input number: ${text} cannot round-trip through string representation`);
   return written;
 }
 

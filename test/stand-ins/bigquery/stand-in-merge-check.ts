@@ -22,10 +22,14 @@ export interface ParsedMerge {
 }
 
 export function parseMerge(sql: string): ParsedMerge | undefined {
-  const m = /^\s*MERGE\s+(?:INTO\s+)?"(\w+)"\."(\w+)"\s+(?:AS\s+)?T\s+USING\s+([\s\S]+?)\s+(?:AS\s+)?S\s+ON\s+([\s\S]+?)\s+WHEN\s/i.exec(sql);
+  const m =
+    /^\s*MERGE\s+(?:INTO\s+)?"(\w+)"\."(\w+)"\s+(?:AS\s+)?T\s+USING\s+([\s\S]+?)\s+(?:AS\s+)?S\s+ON\s+([\s\S]+?)\s+WHEN\s/i.exec(
+      sql,
+    );
   if (!m) return undefined;
   const assignments: ParsedMerge['assignments'] = [];
-  for (const set of sql.matchAll(/"(\w+)"\s*=\s*S\."(\w+)"(?=\s*(?:,|\n|$|WHEN))/g)) assignments.push({ column: set[1]!, sourceColumn: set[2]! });
+  for (const set of sql.matchAll(/"(\w+)"\s*=\s*S\."(\w+)"(?=\s*(?:,|\n|$|WHEN))/g))
+    assignments.push({ column: set[1]!, sourceColumn: set[2]! });
   const insert = /INSERT\s*\(([^)]*)\)\s*VALUES\s*\(([\s\S]*)\)\s*$/i.exec(sql);
   if (insert) {
     const columns = insert[1]!.split(',').map((c) => c.trim().replaceAll('"', ''));
@@ -35,14 +39,24 @@ export function parseMerge(sql: string): ParsedMerge | undefined {
       if (direct) assignments.push({ column, sourceColumn: direct[1]! });
     });
   }
-  return { target: { dataset: m[1]!, table: m[2]! }, source: m[3]!, condition: m[4]!, changesMatched: /\bWHEN\s+MATCHED\b/i.test(sql), assignments };
+  return {
+    target: { dataset: m[1]!, table: m[2]! },
+    source: m[3]!,
+    condition: m[4]!,
+    changesMatched: /\bWHEN\s+MATCHED\b/i.test(sql),
+    assignments,
+  };
 }
 
 /**
  * Refuses what BigQuery refuses, on the job's own snapshot; returns how many target rows the
  * MERGE matches (a MERGE that matches none only inserts, which never conflicts).
  */
-export async function checkMerge(connection: DuckDBConnection, merge: ParsedMerge, targetFields: readonly FieldResource[]): Promise<number> {
+export async function checkMerge(
+  connection: DuckDBConnection,
+  merge: ParsedMerge,
+  targetFields: readonly FieldResource[],
+): Promise<number> {
   const { target, source, condition } = merge;
   const matches = await connection
     .runAndReadAll(
@@ -54,7 +68,9 @@ export async function checkMerge(connection: DuckDBConnection, merge: ParsedMerg
   const [rows, multi] = (matches.getRows()[0] ?? [0, 0]).map(Number) as [number, number];
   if (multi > 0) throw invalidQuery(MULTI_MATCH);
   const sourceShape = await connection.runAndReadAll(`SELECT S.* FROM ${source} AS S LIMIT 0`);
-  const sourceTypes = new Map(sourceShape.columnNames().map((name, i) => [name, bigqueryType(sourceShape.columnTypes()[i]!)]));
+  const sourceTypes = new Map(
+    sourceShape.columnNames().map((name, i) => [name, bigqueryType(sourceShape.columnTypes()[i]!)]),
+  );
   for (const { column, sourceColumn } of merge.assignments) {
     const to = targetFields.find((f) => f.name === column);
     const from = sourceTypes.get(sourceColumn);

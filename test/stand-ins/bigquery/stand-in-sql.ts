@@ -20,12 +20,16 @@ import { LITERAL_TIMESTAMP_MESSAGE, beyondMicroseconds, parameterTimestampMessag
 export interface RestQueryParameter {
   name?: string;
   parameterType: { type: string; arrayType?: { type: string } };
-  parameterValue?: { value?: string | number | boolean | null; arrayValues?: { value?: string | number | boolean | null }[] };
+  parameterValue?: {
+    value?: string | number | boolean | null;
+    arrayValues?: { value?: string | number | boolean | null }[];
+  };
 }
 
 export class ParameterError extends Error {}
 
-const NOT_AN_ALIAS = /^(ON|USING|WHERE|SET|WHEN|JOIN|INNER|LEFT|RIGHT|FULL|CROSS|GROUP|ORDER|LIMIT|QUALIFY|UNION|AND|OR|FOR)$/i;
+const NOT_AN_ALIAS =
+  /^(ON|USING|WHERE|SET|WHEN|JOIN|INNER|LEFT|RIGHT|FULL|CROSS|GROUP|ORDER|LIMIT|QUALIFY|UNION|AND|OR|FOR)$/i;
 
 /** The `project.dataset.table` names a statement references, in order of appearance, with the alias each is given. */
 export function referencedTables(sql: string): { dataset: string; table: string; alias?: string }[] {
@@ -50,7 +54,10 @@ export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] 
     .replace(/`[\w-]+\.(\w+)\.(\w+)`/g, '"$1"."$2"')
     .replace(/`(\w+)`/g, '"$1"')
     .replace(/SELECT\s+\*\s+EXCEPT\s*\(/gi, 'SELECT * EXCLUDE (')
-    .replace(/PARSE_JSON\(([^()]+?)(?:,\s*wide_number_mode\s*=>\s*'(\w+)')?\)/gi, (_, value: string, mode = 'exact') => `CAST(bq_parse_json(${value}, '${mode}') AS JSON)`)
+    .replace(
+      /PARSE_JSON\(([^()]+?)(?:,\s*wide_number_mode\s*=>\s*'(\w+)')?\)/gi,
+      (_, value: string, mode = 'exact') => `CAST(bq_parse_json(${value}, '${mode}') AS JSON)`,
+    )
     .replace(/IN\s+UNNEST\(@(\w+)\)/gi, (_, name: string) => `IN (SELECT UNNEST(${literal(name)}))`)
     .replace(/@(\w+)/g, (_, name: string) => literal(name));
 }
@@ -74,7 +81,9 @@ function parameterLiteral(param: RestQueryParameter): string {
   const { type, arrayType } = param.parameterType;
   if (type === 'ARRAY') {
     const itemType = duckdbType(arrayType?.type ?? 'STRING');
-    const items = (param.parameterValue?.arrayValues ?? []).map((v) => scalarLiteral(arrayType?.type ?? 'STRING', v.value ?? null));
+    const items = (param.parameterValue?.arrayValues ?? []).map((v) =>
+      scalarLiteral(arrayType?.type ?? 'STRING', v.value ?? null),
+    );
     return `[${items.join(', ')}]::${itemType}[]`;
   }
   return scalarLiteral(type, param.parameterValue?.value ?? null);
@@ -102,12 +111,18 @@ export interface CreateTableAs {
 }
 
 export function parseCreateTableAs(sql: string): CreateTableAs | undefined {
-  const m = /^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?`[\w-]+\.(\w+)\.(\w+)`\s*\(([^()]*)\)\s*AS\s+([\s\S]+)$/i.exec(sql);
+  const m = /^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?`[\w-]+\.(\w+)\.(\w+)`\s*\(([^()]*)\)\s*AS\s+([\s\S]+)$/i.exec(
+    sql,
+  );
   if (!m) return undefined;
   const fields = m[4]!.split(',').map((definition) => {
     const column = /^\s*`?(\w+)`?\s+(\w+)(\s+NOT\s+NULL)?\s*$/i.exec(definition);
     if (!column) throw new ParameterError(`Syntax error: unexpected column definition ${definition.trim()}`);
-    return { name: column[1]!, type: column[2]!.toUpperCase(), mode: column[3] ? ('REQUIRED' as const) : ('NULLABLE' as const) };
+    return {
+      name: column[1]!,
+      type: column[2]!.toUpperCase(),
+      mode: column[3] ? ('REQUIRED' as const) : ('NULLABLE' as const),
+    };
   });
   return { dataset: m[2]!, table: m[3]!, ifNotExists: m[1] !== undefined, fields, query: m[5]! };
 }

@@ -12,7 +12,12 @@ let bigquery: BigQuery;
 
 beforeAll(async () => {
   standIn = await startBigqueryStandIn();
-  bigquery = new BigQuery({ projectId: standIn.projectId, apiEndpoint: standIn.url, authClient: fakeAuthClient(), location: 'US' });
+  bigquery = new BigQuery({
+    projectId: standIn.projectId,
+    apiEndpoint: standIn.url,
+    authClient: fakeAuthClient(),
+    location: 'US',
+  });
   await bigquery.dataset('ds').create({ location: 'US' });
   await bigquery.dataset('ds').createTable('t', {
     schema: {
@@ -25,7 +30,14 @@ beforeAll(async () => {
     },
   });
   await bigquery.dataset('ds').createTable('s', {
-    schema: { fields: [{ name: 'id', type: 'STRING' }, { name: 'n', type: 'INT64' }, { name: 'ts', type: 'TIMESTAMP' }, { name: 'j', type: 'STRING' }] },
+    schema: {
+      fields: [
+        { name: 'id', type: 'STRING' },
+        { name: 'n', type: 'INT64' },
+        { name: 'ts', type: 'TIMESTAMP' },
+        { name: 'j', type: 'STRING' },
+      ],
+    },
   });
 });
 
@@ -36,12 +48,18 @@ afterAll(async () => {
 async function load(table: string, ndjson: string): Promise<void> {
   const { Readable } = await import('node:stream');
   const { pipeline } = await import('node:stream/promises');
-  await pipeline(Readable.from([ndjson]), bigquery.dataset('ds').table(table).createWriteStream({ sourceFormat: 'NEWLINE_DELIMITED_JSON' }));
+  await pipeline(
+    Readable.from([ndjson]),
+    bigquery.dataset('ds').table(table).createWriteStream({ sourceFormat: 'NEWLINE_DELIMITED_JSON' }),
+  );
 }
 
 const raw = async (sql: string, params?: Record<string, unknown>) => {
   const [job] = await bigquery.createQueryJob({ query: sql, ...(params ? { params } : {}) });
-  const [rows, , response] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [{ f: { v: string | null }[] }[], unknown, Record<string, unknown>];
+  const [rows, , response] = (await job.getQueryResults({
+    skipParsing: true,
+    autoPaginate: false,
+  } as object)) as unknown as [{ f: { v: string | null }[] }[], unknown, Record<string, unknown>];
   return { rows: rows.map((r) => r.f.map((c) => c.v)), response };
 };
 
@@ -66,20 +84,31 @@ describe('BigQuery stand-in', () => {
 
   it('refuses a TIMESTAMP beyond microseconds in a load job, a query parameter and a literal, in BigQuery words', async () => {
     const line2 = '{"id":"n2","n":null,"ts":"2026-01-02T03:04:05.123456789Z","j":null}\n';
-    await expect(load('s', '{"id":"n1","n":null,"ts":"2026-01-02T03:04:05.123456Z","j":null}\n' + line2)).rejects.toThrow(
+    await expect(
+      load('s', `{"id":"n1","n":null,"ts":"2026-01-02T03:04:05.123456Z","j":null}\n${line2}`),
+    ).rejects.toThrow(
       'Error while reading data, error message: JSON parsing error in row starting at position 65: ' +
         "Could not parse '2026-01-02T03:04:05.123456789Z' as a timestamp. Required format is YYYY-MM-DD HH:MM[:SS[.SSSSSS]] " +
         'Field: ts; Value: 2026-01-02T03:04:05.123456789Z',
     );
     // Nothing of a failed load lands.
     expect((await raw("SELECT COUNT(*) FROM `aivis-test.ds.s` WHERE id IN ('n1', 'n2')")).rows).toEqual([['0']]);
-    await expect(bigquery.createQueryJob({ query: 'SELECT @t AS t', params: { t: bigquery.timestamp('2026-01-02T03:04:05.123456789Z') } })).rejects.toMatchObject({
+    await expect(
+      bigquery.createQueryJob({
+        query: 'SELECT @t AS t',
+        params: { t: bigquery.timestamp('2026-01-02T03:04:05.123456789Z') },
+      }),
+    ).rejects.toMatchObject({
       message: "Invalid timestamp: '2026-01-02T03:04:05.123456789Z'",
       errors: [{ reason: 'invalidQuery' }],
     });
-    await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.1234567+00' AS t")).rejects.toThrow('Invalid TIMESTAMP literal');
+    await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.1234567+00' AS t")).rejects.toThrow(
+      'Invalid TIMESTAMP literal',
+    );
     // Six digits are fine everywhere.
-    await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.123456+00' AS t")).resolves.toMatchObject({ rows: [['1767323045123456']] });
+    await expect(raw("SELECT TIMESTAMP '2026-01-02 03:04:05.123456+00' AS t")).resolves.toMatchObject({
+      rows: [['1767323045123456']],
+    });
   });
 
   it('PARSE_JSON keeps values, not text, and writes them back as BigQuery does', async () => {
@@ -88,7 +117,9 @@ describe('BigQuery stand-in', () => {
     // The examples of PARSE_JSON's reference page.
     expect(await parse('{"coordinates": [10, 20], "id": 1}')).toBe('{"coordinates":[10,20],"id":1}');
     expect(await parse('{"id": 922337203685477580701}', 'round')).toBe('{"id":9.223372036854776e+20}');
-    await expect(parse('{"id": 922337203685477580701}')).rejects.toThrow('Input number: 922337203685477580701 cannot round-trip through string representation');
+    await expect(parse('{"id": 922337203685477580701}')).rejects.toThrow(
+      'Input number: 922337203685477580701 cannot round-trip through string representation',
+    );
     await expect(parse('{"id": 922337203685477580701}', 'exact')).rejects.toThrow('cannot round-trip');
     // The JSON type's canonicalization: whitespace dropped, members in key order, the first of
     // duplicate keys kept, integers exact within INT64/UINT64, other numbers as FLOAT64.
@@ -97,7 +128,9 @@ describe('BigQuery stand-in', () => {
         '{ "b" : 1, "a": [1.50, 1e2, -0, 9223372036854775807, 18446744073709551615, 0.1, 0.0001, 1e-7, 1e15, -1.5e10, 123456789012345678901], "a": "dup", "s": "\\u00e9\\/\\n" }',
         'round',
       ),
-    ).toBe('{"a":[1.5,100.0,0,9223372036854775807,18446744073709551615,0.1,0.0001,1e-07,1e+15,-15000000000.0,1.2345678901234568e+20],"b":1,"s":"é/\\n"}');
+    ).toBe(
+      '{"a":[1.5,100.0,0,9223372036854775807,18446744073709551615,0.1,0.0001,1e-07,1e+15,-15000000000.0,1.2345678901234568e+20],"b":1,"s":"é/\\n"}',
+    );
   });
 
   it('rejects a MERGE whose source matches one target row with several source rows', async () => {
@@ -113,11 +146,16 @@ describe('BigQuery stand-in', () => {
   });
 
   it('rejects a STRING assigned to a JSON column (PARSE_JSON is required), an unknown column and a missing table', async () => {
-    await expect(raw('MERGE INTO `aivis-test.ds.t` AS T USING (SELECT * FROM `aivis-test.ds.s` WHERE FALSE) AS S ON T.`id` = S.`id`\nWHEN NOT MATCHED THEN INSERT (`id`, `j`) VALUES (S.`id`, S.`j`)')).rejects.toThrow(
-      'Value of type STRING cannot be assigned to j, which has type JSON',
-    );
+    await expect(
+      raw(
+        'MERGE INTO `aivis-test.ds.t` AS T USING (SELECT * FROM `aivis-test.ds.s` WHERE FALSE) AS S ON T.`id` = S.`id`\nWHEN NOT MATCHED THEN INSERT (`id`, `j`) VALUES (S.`id`, S.`j`)',
+      ),
+    ).rejects.toThrow('Value of type STRING cannot be assigned to j, which has type JSON');
     await expect(raw('SELECT nope FROM `aivis-test.ds.t`')).rejects.toThrow('Unrecognized name: nope');
-    await expect(raw('SELECT 1 FROM `aivis-test.ds.missing`')).rejects.toMatchObject({ message: 'Not found: Table aivis-test:ds.missing', errors: [{ reason: 'notFound' }] });
+    await expect(raw('SELECT 1 FROM `aivis-test.ds.missing`')).rejects.toMatchObject({
+      message: 'Not found: Table aivis-test:ds.missing',
+      errors: [{ reason: 'notFound' }],
+    });
   });
 
   it('answers 404 for a missing table and 403 in BigQuery words for a denied permission', async () => {
@@ -125,9 +163,12 @@ describe('BigQuery stand-in', () => {
     expect(exists).toBe(false);
     standIn.deny('bigquery.tables.create');
     try {
-      await expect(bigquery.dataset('ds').createTable('x', { schema: { fields: [{ name: 'a', type: 'STRING' }] } })).rejects.toMatchObject({
+      await expect(
+        bigquery.dataset('ds').createTable('x', { schema: { fields: [{ name: 'a', type: 'STRING' }] } }),
+      ).rejects.toMatchObject({
         code: 403,
-        message: 'Access Denied: Dataset aivis-test:ds: Permission bigquery.tables.create denied on dataset aivis-test:ds (or it may not exist).',
+        message:
+          'Access Denied: Dataset aivis-test:ds: Permission bigquery.tables.create denied on dataset aivis-test:ds (or it may not exist).',
       });
     } finally {
       standIn.allowAll();
@@ -139,23 +180,34 @@ describe('BigQuery stand-in', () => {
     const [metadata] = await table.getMetadata();
     const fields = metadata.schema.fields as object[];
     await table.setMetadata({ schema: { fields: [...fields, { name: 'extra', type: 'BOOL', mode: 'NULLABLE' }] } });
-    await expect(table.setMetadata({ schema: { fields: [...fields, { name: 'extra', type: 'BOOL' }, { name: 'req', type: 'STRING', mode: 'REQUIRED' }] } })).rejects.toThrow(
-      'Cannot add required fields to an existing schema. (field: req)',
-    );
+    await expect(
+      table.setMetadata({
+        schema: {
+          fields: [...fields, { name: 'extra', type: 'BOOL' }, { name: 'req', type: 'STRING', mode: 'REQUIRED' }],
+        },
+      }),
+    ).rejects.toThrow('Cannot add required fields to an existing schema. (field: req)');
     // Two rows: the MERGE test above inserted both staged copies of `a` into the empty table.
     const { rows } = await raw('SELECT id, extra FROM `aivis-test.ds.t` ORDER BY id');
-    expect(rows).toEqual([['a', null], ['a', null]]);
+    expect(rows).toEqual([
+      ['a', null],
+      ['a', null],
+    ]);
   });
 });
 
 describe('BigQuery stand-in: DML statements that run at once', () => {
   const lockLike = '`aivis-test.ds.lock_like`';
-  const isStatementOn = (verb: string) => (job: { configuration: { query?: { query: string } } }) => job.configuration.query?.query.startsWith(`${verb} ${lockLike}`) === true;
+  const isStatementOn = (verb: string) => (job: { configuration: { query?: { query: string } } }) =>
+    job.configuration.query?.query.startsWith(`${verb} ${lockLike}`) === true;
   /** Takes row `k` unless another row is taken: the run lock's pattern. */
-  const take = (k: string) => `UPDATE ${lockLike} SET holder = '${k}' WHERE k = '${k}' AND NOT EXISTS (SELECT 1 FROM ${lockLike} WHERE holder <> '')`;
+  const take = (k: string) =>
+    `UPDATE ${lockLike} SET holder = '${k}' WHERE k = '${k}' AND NOT EXISTS (SELECT 1 FROM ${lockLike} WHERE holder <> '')`;
 
   beforeEach(async () => {
-    await raw(`CREATE TABLE IF NOT EXISTS ${lockLike} (k STRING NOT NULL, holder STRING NOT NULL) AS SELECT 'seed' AS k, 'seed' AS holder`);
+    await raw(
+      `CREATE TABLE IF NOT EXISTS ${lockLike} (k STRING NOT NULL, holder STRING NOT NULL) AS SELECT 'seed' AS k, 'seed' AS holder`,
+    );
     await raw(`DELETE FROM ${lockLike} WHERE TRUE`);
     await raw(`INSERT INTO ${lockLike} (k, holder) VALUES ('a', ''), ('b', '')`);
   });
@@ -184,29 +236,42 @@ describe('BigQuery stand-in: DML statements that run at once', () => {
     holdB.release();
     // b lost the conflict; its rerun sees a's row taken and takes nothing.
     expect((await b).response.numDmlAffectedRows).toBe('0');
-    expect((await raw(`SELECT k, holder FROM ${lockLike} ORDER BY k`)).rows).toEqual([['a', 'a'], ['b', '']]);
+    expect((await raw(`SELECT k, holder FROM ${lockLike} ORDER BY k`)).rows).toEqual([
+      ['a', 'a'],
+      ['b', ''],
+    ]);
   });
 
-  it('a statement that lost its conflict more often than BigQuery reruns it fails with BigQuery\'s error', async () => {
+  it("a statement that lost its conflict more often than BigQuery reruns it fails with BigQuery's error", async () => {
     const strict = await startBigqueryStandIn({ dmlReruns: 0 });
     try {
       const engine = strict.engine;
       await engine.createDataset('ds', 'US');
-      await engine.query(`CREATE TABLE ${lockLike} (k STRING NOT NULL, holder STRING NOT NULL) AS SELECT 'a' AS k, '' AS holder UNION ALL SELECT 'b', ''`);
+      await engine.query(
+        `CREATE TABLE ${lockLike} (k STRING NOT NULL, holder STRING NOT NULL) AS SELECT 'a' AS k, '' AS holder UNION ALL SELECT 'b', ''`,
+      );
       let reachedA!: () => void;
       let releaseA!: () => void;
       const atA = new Promise<void>((resolve) => (reachedA = resolve));
-      const a = engine.query(take('a'), [], { beforeCommit: () => (reachedA(), new Promise<void>((resolve) => (releaseA = resolve))) });
+      const a = engine.query(take('a'), [], {
+        beforeCommit: () => (reachedA(), new Promise<void>((resolve) => (releaseA = resolve))),
+      });
       await atA;
       let reachedB!: () => void;
       let releaseB!: () => void;
       const atB = new Promise<void>((resolve) => (reachedB = resolve));
-      const b = engine.query(take('b'), [], { beforeCommit: () => (reachedB(), new Promise<void>((resolve) => (releaseB = resolve))) });
+      const b = engine.query(take('b'), [], {
+        beforeCommit: () => (reachedB(), new Promise<void>((resolve) => (releaseB = resolve))),
+      });
       await atB;
       releaseA();
       await expect(a).resolves.toMatchObject({ affectedRows: 1 });
       releaseB();
-      await expect(b).rejects.toMatchObject({ httpStatus: 400, reason: 'invalidQuery', message: 'Could not serialize access to table aivis-test:ds.lock_like due to concurrent update' });
+      await expect(b).rejects.toMatchObject({
+        httpStatus: 400,
+        reason: 'invalidQuery',
+        message: 'Could not serialize access to table aivis-test:ds.lock_like due to concurrent update',
+      });
     } finally {
       await strict.close();
     }
@@ -214,7 +279,12 @@ describe('BigQuery stand-in: DML statements that run at once', () => {
 
   it('runs two mutating statements per table at once, queues 20 more, and refuses the next', async () => {
     const update = (k: string) => standIn.engine.query(`UPDATE ${lockLike} SET holder = '' WHERE k = '${k}'`);
-    const outcomes = Array.from({ length: 23 }, (_, i) => update(`r${i}`).then(() => 'done', (error: Error) => error.message));
+    const outcomes = Array.from({ length: 23 }, (_, i) =>
+      update(`r${i}`).then(
+        () => 'done',
+        (error: Error) => error.message,
+      ),
+    );
     expect(await Promise.all(outcomes)).toEqual([
       ...Array.from({ length: 22 }, () => 'done'),
       'Resources exceeded during query execution: Too many DML statements outstanding against table aivis-test:ds.lock_like, limit is 20.',
@@ -225,21 +295,36 @@ describe('BigQuery stand-in: DML statements that run at once', () => {
 describe('BigQuery stand-in: bytes processed, as on-demand BigQuery bills them', () => {
   const MB = 1024 * 1024;
   const big = '`aivis-test.billing.big`';
-  const ts = (day: string) => ({ name: day, parameterType: { type: 'TIMESTAMP' }, parameterValue: { value: `2026-01-0${day.slice(-1)}T00:00:00Z` } });
-  const bytes = async (sql: string, parameters = [ts('d1'), ts('d2'), ts('d3')]) => (await standIn.engine.query(sql, parameters)).bytesProcessed;
+  const ts = (day: string) => ({
+    name: day,
+    parameterType: { type: 'TIMESTAMP' },
+    parameterValue: { value: `2026-01-0${day.slice(-1)}T00:00:00Z` },
+  });
+  const bytes = async (sql: string, parameters = [ts('d1'), ts('d2'), ts('d3')]) =>
+    (await standIn.engine.query(sql, parameters)).bytesProcessed;
 
   beforeAll(async () => {
     await standIn.engine.createDataset('billing', 'US');
     await standIn.engine.createTable('billing', {
       tableReference: { projectId: 'aivis-test', datasetId: 'billing', tableId: 'big' },
-      schema: { fields: [{ name: 'id', type: 'STRING' }, { name: 's', type: 'STRING' }, { name: 'ts', type: 'TIMESTAMP' }] },
+      schema: {
+        fields: [
+          { name: 'id', type: 'STRING' },
+          { name: 's', type: 'STRING' },
+          { name: 'ts', type: 'TIMESTAMP' },
+        ],
+      },
       timePartitioning: { type: 'DAY', field: 'ts' },
     });
     // Three day partitions and the NULL one, each 5 rows of a 3,000,000-byte string:
     // 15,000,010 bytes of `s` per partition, id 'r' is 3 bytes, ts 8 bytes when not NULL.
-    const days = ['2026-01-01', '2026-01-02', '2026-01-03'].map((d) => `SELECT TIMESTAMP '${d} 10:00:00+00' AS d UNION ALL `).join('');
+    const days = ['2026-01-01', '2026-01-02', '2026-01-03']
+      .map((d) => `SELECT TIMESTAMP '${d} 10:00:00+00' AS d UNION ALL `)
+      .join('');
     const five = 'SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5';
-    await standIn.engine.query(`INSERT INTO ${big} (id, s, ts) SELECT 'r', repeat('x', 3000000), d FROM (${days}SELECT NULL) AS days CROSS JOIN (${five}) AS ns`);
+    await standIn.engine.query(
+      `INSERT INTO ${big} (id, s, ts) SELECT 'r', repeat('x', 3000000), d FROM (${days}SELECT NULL) AS days CROSS JOIN (${five}) AS ns`,
+    );
   });
 
   it('counts the referenced columns of every partition, and at least 10 MB per table', async () => {
@@ -254,19 +339,33 @@ describe('BigQuery stand-in: bytes processed, as on-demand BigQuery bills them',
     const undated = 15_000_010;
     expect(await bytes(`SELECT s FROM ${big} AS T WHERE T.ts >= @d1 AND T.ts < @d3`)).toBe(2 * dated);
     expect(await bytes(`SELECT s FROM ${big} WHERE ts IS NULL`)).toBe(undated);
-    expect(await bytes(`SELECT s FROM ${big} AS T WHERE (T.ts < @d2 OR T.ts >= @d3 OR T.ts IS NULL)`)).toBe(2 * dated + undated);
+    expect(await bytes(`SELECT s FROM ${big} AS T WHERE (T.ts < @d2 OR T.ts >= @d3 OR T.ts IS NULL)`)).toBe(
+      2 * dated + undated,
+    );
     expect(await bytes(`SELECT s FROM ${big} AS T WHERE NOT (T.ts >= @d2 AND T.ts < @d3)`)).toBe(2 * dated);
     // The filter names the partitioning column but needs rows of a table: every partition (and id).
-    expect(await bytes(`SELECT T.s FROM ${big} AS T WHERE T.ts IN (SELECT ts FROM ${big} WHERE id = 'none')`)).toBe(3 * dated + undated + 20 * 3);
+    expect(await bytes(`SELECT T.s FROM ${big} AS T WHERE T.ts IN (SELECT ts FROM ${big} WHERE id = 'none')`)).toBe(
+      3 * dated + undated + 20 * 3,
+    );
   });
 
   it('bills an INSERT for what its query reads, not for the table it writes', async () => {
     await standIn.engine.createTable('billing', {
       tableReference: { projectId: 'aivis-test', datasetId: 'billing', tableId: 'copy' },
-      schema: { fields: [{ name: 'id', type: 'STRING' }, { name: 's', type: 'STRING' }, { name: 'ts', type: 'TIMESTAMP' }] },
+      schema: {
+        fields: [
+          { name: 'id', type: 'STRING' },
+          { name: 's', type: 'STRING' },
+          { name: 'ts', type: 'TIMESTAMP' },
+        ],
+      },
     });
-    expect(await bytes("INSERT INTO `aivis-test.billing.copy` (id, s, ts) SELECT 'x', repeat('y', 20000000), NULL")).toBe(0);
-    expect(await bytes(`INSERT INTO \`aivis-test.billing.copy\` (id, s, ts) SELECT id, s, ts FROM ${big} WHERE ts IS NULL`)).toBe(5 * 3 + 15_000_010);
+    expect(
+      await bytes("INSERT INTO `aivis-test.billing.copy` (id, s, ts) SELECT 'x', repeat('y', 20000000), NULL"),
+    ).toBe(0);
+    expect(
+      await bytes(`INSERT INTO \`aivis-test.billing.copy\` (id, s, ts) SELECT id, s, ts FROM ${big} WHERE ts IS NULL`),
+    ).toBe(5 * 3 + 15_000_010);
   });
 
   it('counts every column of the partitions an UPDATE or MERGE reads in its target', async () => {

@@ -23,7 +23,8 @@ export function duplicateSourceCheck(mergeSql: string): DuplicateCheck | undefin
   const head = /^\s*MERGE\s+INTO\s+(\S+)\s+(?:AS\s+)?(\S+)\s+USING\s+/d.exec(masked);
   if (!head) return undefined;
   const sourceStart = head[0].length;
-  const sourceEnd = masked[sourceStart] === '(' ? matchingParen(masked, sourceStart) + 1 : masked.indexOf(' ', sourceStart);
+  const sourceEnd =
+    masked[sourceStart] === '(' ? matchingParen(masked, sourceStart) + 1 : masked.indexOf(' ', sourceStart);
   const tail = /^\s+(?:AS\s+)?(\S+)\s+ON\s+([\s\S]+?)\s+WHEN\s/d.exec(masked.slice(sourceEnd));
   if (!tail) return undefined;
   // Masking keeps every offset, so group positions in `masked` are positions in `mergeSql`.

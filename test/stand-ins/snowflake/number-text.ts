@@ -13,7 +13,9 @@ export function realText(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   const [mantissa, exponent] = value.toExponential(14).split('e') as [string, string];
   const power = Number(exponent);
-  return power < -4 || power >= 15 ? `${withoutTrailingZeros(mantissa)}${exponentText(power)}` : withoutTrailingZeros(value.toFixed(14 - power));
+  return power < -4 || power >= 15
+    ? `${withoutTrailingZeros(mantissa)}${exponentText(power)}`
+    : withoutTrailingZeros(value.toFixed(14 - power));
 }
 
 /** What a FLOAT read through the JSON result format is, for comparing with what was written. */

@@ -8,7 +8,13 @@
  */
 import { realText } from './number-text.ts';
 import { variantText } from './variant-text.ts';
-import { DuckDBTimestampTZValue, DuckDBTypeId, type DuckDBResultReader, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  DuckDBTimestampTZValue,
+  DuckDBTypeId,
+  type DuckDBResultReader,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 
 /** One column of a result, as Snowflake describes it (`rowtype[]`). */
 export interface RowType {
@@ -95,7 +101,14 @@ export function literalResult(
   rows: readonly (readonly (string | null)[])[],
 ): EncodedResult {
   return {
-    rowtype: columns.map((c) => ({ name: c.name, type: c.type ?? 'text', scale: c.type === 'fixed' ? 0 : null, precision: c.type === 'fixed' ? 38 : null, length: null, nullable: false })),
+    rowtype: columns.map((c) => ({
+      name: c.name,
+      type: c.type ?? 'text',
+      scale: c.type === 'fixed' ? 0 : null,
+      precision: c.type === 'fixed' ? 38 : null,
+      length: null,
+      nullable: false,
+    })),
     rowset: rows.map((row) => [...row]),
   };
 }

@@ -14,29 +14,56 @@ export class SnowflakeStandInError extends Error {
   }
 }
 
-export const loginFailed = () => new SnowflakeStandInError('390100', '08004', 'Incorrect username or password was specified.');
+export const loginFailed = () =>
+  new SnowflakeStandInError('390100', '08004', 'Incorrect username or password was specified.');
 export const jwtInvalid = () => new SnowflakeStandInError('390144', '08004', 'JWT token is invalid.');
-export const sessionGone = () => new SnowflakeStandInError('390112', '08001', 'Your session has expired. Please login again.');
-export const masterTokenExpired = () => new SnowflakeStandInError('390114', '08001', 'Authentication token has expired.  The user must authenticate again.');
+export const sessionGone = () =>
+  new SnowflakeStandInError('390112', '08001', 'Your session has expired. Please login again.');
+export const masterTokenExpired = () =>
+  new SnowflakeStandInError('390114', '08001', 'Authentication token has expired.  The user must authenticate again.');
 export const duplicateMergeRow = () =>
   new SnowflakeStandInError('100090', '42P18', 'Duplicate row detected during DML action\nRow Values: [...]');
 export const stageBindRefused = () =>
-  new SnowflakeStandInError('003001', '42501', 'SQL access control error:\nInsufficient privileges to operate on stage (the stand-in refuses stage-based binds and PUT)');
+  new SnowflakeStandInError(
+    '003001',
+    '42501',
+    'SQL access control error:\nInsufficient privileges to operate on stage (the stand-in refuses stage-based binds and PUT)',
+  );
 export const noWarehouse = () =>
-  new SnowflakeStandInError('000606', '57P03', "No active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.");
+  new SnowflakeStandInError(
+    '000606',
+    '57P03',
+    "No active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.",
+  );
 export const insufficientPrivileges = (object: string) =>
-  new SnowflakeStandInError('003001', '42501', `SQL access control error:\nInsufficient privileges to operate on ${object}`);
+  new SnowflakeStandInError(
+    '003001',
+    '42501',
+    `SQL access control error:\nInsufficient privileges to operate on ${object}`,
+  );
 
 /** DuckDB's error text as the Snowflake error a connector would see for the same mistake. */
 export function fromDuckDb(error: unknown): SnowflakeStandInError {
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split('\n')[0] ?? message;
   const missing = /^Catalog Error: (?:Table|Schema) with name "?([^"!]+?)"? does not exist/.exec(first);
-  if (missing) return new SnowflakeStandInError('002003', '42S02', `SQL compilation error:\nObject '${missing[1]}' does not exist or not authorized.`);
+  if (missing)
+    return new SnowflakeStandInError(
+      '002003',
+      '42S02',
+      `SQL compilation error:\nObject '${missing[1]}' does not exist or not authorized.`,
+    );
   const database = /^(?:Binder|Catalog) Error: Catalog (?:with name )?"?([^"!]+?)"? does not exist/.exec(first);
-  if (database) return new SnowflakeStandInError('002003', '02000', `SQL compilation error:\nDatabase '${database[1]}' does not exist or not authorized.`);
+  if (database)
+    return new SnowflakeStandInError(
+      '002003',
+      '02000',
+      `SQL compilation error:\nDatabase '${database[1]}' does not exist or not authorized.`,
+    );
   const conversion = /^Conversion Error: Could not convert string "(.*)" to /.exec(first);
-  if (conversion) return new SnowflakeStandInError('100038', '22018', `Numeric value '${conversion[1]}' is not recognized`);
-  if (first.startsWith('Conversion Error') || first.startsWith('Invalid Input Error')) return new SnowflakeStandInError('100069', '22P02', first);
+  if (conversion)
+    return new SnowflakeStandInError('100038', '22018', `Numeric value '${conversion[1]}' is not recognized`);
+  if (first.startsWith('Conversion Error') || first.startsWith('Invalid Input Error'))
+    return new SnowflakeStandInError('100069', '22P02', first);
   return new SnowflakeStandInError('001003', '42000', `SQL compilation error:\n${first}`);
 }

@@ -51,33 +51,62 @@ const destroy = (c: Connection) => new Promise<void>((resolve) => c.destroy(() =
 
 describe('Snowflake stand-in', () => {
   it('refuses a wrong password with Snowflake code 390100', async () => {
-    await expect(connect({ password: 'wrong' })).rejects.toMatchObject({ code: '390100', message: 'Incorrect username or password was specified.' });
+    await expect(connect({ password: 'wrong' })).rejects.toMatchObject({
+      code: '390100',
+      message: 'Incorrect username or password was specified.',
+    });
   });
 
   it('accepts a key-pair JWT signed by the registered key and refuses another key', async () => {
-    const ok = await connect({ username: 'key_user', password: undefined, authenticator: 'SNOWFLAKE_JWT', privateKeyPath: keys.privateKeyFile, privateKeyPass: 'key-pass-phrase' });
+    const ok = await connect({
+      username: 'key_user',
+      password: undefined,
+      authenticator: 'SNOWFLAKE_JWT',
+      privateKeyPath: keys.privateKeyFile,
+      privateKeyPass: 'key-pass-phrase',
+    });
     expect(await run(ok, 'SELECT 1 AS one')).toEqual([{ ONE: '1' }]);
     await destroy(ok);
     const other = keyPairFiles('other');
     await expect(
-      connect({ username: 'key_user', password: undefined, authenticator: 'SNOWFLAKE_JWT', privateKeyPath: other.privateKeyFile, privateKeyPass: 'other' }),
+      connect({
+        username: 'key_user',
+        password: undefined,
+        authenticator: 'SNOWFLAKE_JWT',
+        privateKeyPath: other.privateKeyFile,
+        privateKeyPass: 'other',
+      }),
     ).rejects.toMatchObject({ code: '390144' });
   });
 
   it('folds unquoted names to upper case and encodes every type as Snowflake does', async () => {
     const c = await connect();
     await run(c, 'CREATE SCHEMA analytics.types_case');
-    await run(c, 'CREATE TABLE analytics.types_case.t (id VARCHAR, n NUMBER(38,0), f FLOAT, b BOOLEAN, ts TIMESTAMP_TZ, v VARIANT)');
-    await run(c, `INSERT INTO "ANALYTICS"."TYPES_CASE"."T" SELECT 'a', '9007199254740993'::NUMBER(38,0), 0.1::FLOAT, TRUE, '2026-01-02T03:04:05.123456Z'::TIMESTAMP_TZ, PARSE_JSON('{"k":[1,2]}')`);
+    await run(
+      c,
+      'CREATE TABLE analytics.types_case.t (id VARCHAR, n NUMBER(38,0), f FLOAT, b BOOLEAN, ts TIMESTAMP_TZ, v VARIANT)',
+    );
+    await run(
+      c,
+      `INSERT INTO "ANALYTICS"."TYPES_CASE"."T" SELECT 'a', '9007199254740993'::NUMBER(38,0), 0.1::FLOAT, TRUE, '2026-01-02T03:04:05.123456Z'::TIMESTAMP_TZ, PARSE_JSON('{"k":[1,2]}')`,
+    );
     const [row] = await run(c, 'select id, n, f, b, ts, v from analytics.types_case.t');
     const ts = row!.TS as Date & { getEpochSeconds(): number; getNanoSeconds(): number };
-    expect({ ...row, TS: [ts.getEpochSeconds(), ts.getNanoSeconds()] }).toEqual({ ID: 'a', N: '9007199254740993', F: '0.1', B: true, TS: [1767323045, 123456000], V: '{\n  "k": [\n    1,\n    2\n  ]\n}' });
+    expect({ ...row, TS: [ts.getEpochSeconds(), ts.getNanoSeconds()] }).toEqual({
+      ID: 'a',
+      N: '9007199254740993',
+      F: '0.1',
+      B: true,
+      TS: [1767323045, 123456000],
+      V: '{\n  "k": [\n    1,\n    2\n  ]\n}',
+    });
     await destroy(c);
   });
 
   it('prints a VARIANT as Snowflake does: keys sorted, indented, exact NUMBERs, DOUBLEs (exponent or too long) at 16 digits', async () => {
     const c = await connect();
-    const json = '{"b":[123.12,1.912e2,-17,-0,0.30000000000000004,1e-7,12345678901234567890123456789012345678,123456789012345678901234567890123456789],"a":{"z":null,"é":"日本","y":true},"c":[]}';
+    const json =
+      '{"b":[123.12,1.912e2,-17,-0,0.30000000000000004,1e-7,12345678901234567890123456789012345678,123456789012345678901234567890123456789],"a":{"z":null,"é":"日本","y":true},"c":[]}';
     const [row] = await run(c, 'SELECT PARSE_JSON(?) AS v', [json]);
     expect(row!.V).toBe(
       [
@@ -106,9 +135,25 @@ describe('Snowflake stand-in', () => {
 
   it('returns a FLOAT with 15 significant digits, as Snowflake’s JSON result format does', async () => {
     const c = await connect();
-    const floats = [123.456, 1.2345678901234567e37, Math.PI, 0.1, 5e-324, 1.7976931348623157e308, -0.000012345678901234567];
-    const rows = await run(c, `SELECT ${floats.map((f, i) => `?::FLOAT AS f${i}`).join(', ')}`, floats.map(String));
-    expect(Object.values(rows[0]!)).toEqual(['123.456', '1.23456789012346e+37', '3.14159265358979', '0.1', '4.94065645841247e-324', '1.79769313486232e+308', '-1.23456789012346e-05']);
+    const floats = [
+      123.456,
+      1.2345678901234567e37,
+      Math.PI,
+      0.1,
+      5e-324,
+      1.7976931348623157e308,
+      -0.000012345678901234567,
+    ];
+    const rows = await run(c, `SELECT ${floats.map((_f, i) => `?::FLOAT AS f${i}`).join(', ')}`, floats.map(String));
+    expect(Object.values(rows[0]!)).toEqual([
+      '123.456',
+      '1.23456789012346e+37',
+      '3.14159265358979',
+      '0.1',
+      '4.94065645841247e-324',
+      '1.79769313486232e+308',
+      '-1.23456789012346e-05',
+    ]);
     await destroy(c);
   });
 
@@ -117,12 +162,18 @@ describe('Snowflake stand-in', () => {
     await run(c, 'CREATE SCHEMA analytics.binds');
     await run(c, 'CREATE TABLE analytics.binds.t (id VARCHAR, n VARCHAR)');
     const rows = Array.from({ length: 1200 }, (_, i) => [`r${i}`, i % 2 ? null : String(i)]);
-    expect(await run(c, 'INSERT INTO analytics.binds.t VALUES (?, ?)', rows)).toEqual([{ 'number of rows inserted': '1200' }]);
-    expect(await run(c, 'SELECT COUNT(*) AS n, COUNT(n) AS filled FROM analytics.binds.t')).toEqual([{ N: '1200', FILLED: '600' }]);
+    expect(await run(c, 'INSERT INTO analytics.binds.t VALUES (?, ?)', rows)).toEqual([
+      { 'number of rows inserted': '1200' },
+    ]);
+    expect(await run(c, 'SELECT COUNT(*) AS n, COUNT(n) AS filled FROM analytics.binds.t')).toEqual([
+      { N: '1200', FILLED: '600' },
+    ]);
     // One bad row fails the whole statement: no row of it lands.
     await run(c, 'CREATE TABLE analytics.binds.nums (id VARCHAR, n NUMBER(38,0))');
     const bad = [...Array.from({ length: 10 }, (_, i) => [`ok${i}`, String(i)]), ['bad', 'not a number']];
-    await expect(run(c, 'INSERT INTO analytics.binds.nums VALUES (?, ?)', bad)).rejects.toMatchObject({ code: '100038' });
+    await expect(run(c, 'INSERT INTO analytics.binds.nums VALUES (?, ?)', bad)).rejects.toMatchObject({
+      code: '100038',
+    });
     expect(await run(c, 'SELECT COUNT(*) AS n FROM analytics.binds.nums')).toEqual([{ N: '0' }]);
     await destroy(c);
   });
@@ -133,9 +184,16 @@ describe('Snowflake stand-in', () => {
     await run(c, 'CREATE TABLE analytics.merge_dup.t (id VARCHAR, v VARCHAR)');
     await run(c, `INSERT INTO analytics.merge_dup.t VALUES ('a', 'old')`);
     const merge = (source: string) =>
-      run(c, `MERGE INTO analytics.merge_dup.t AS t USING (${source}) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)`);
-    await expect(merge(`SELECT 'a' AS id, 'x' AS v UNION ALL SELECT 'a', 'y'`)).rejects.toMatchObject({ code: '100090' });
-    expect(await merge(`SELECT 'a' AS id, 'x' AS v UNION ALL SELECT 'b', 'y'`)).toEqual([{ 'number of rows inserted': '1', 'number of rows updated': '1' }]);
+      run(
+        c,
+        `MERGE INTO analytics.merge_dup.t AS t USING (${source}) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)`,
+      );
+    await expect(merge(`SELECT 'a' AS id, 'x' AS v UNION ALL SELECT 'a', 'y'`)).rejects.toMatchObject({
+      code: '100090',
+    });
+    expect(await merge(`SELECT 'a' AS id, 'x' AS v UNION ALL SELECT 'b', 'y'`)).toEqual([
+      { 'number of rows inserted': '1', 'number of rows updated': '1' },
+    ]);
     await destroy(c);
   });
 
@@ -144,7 +202,11 @@ describe('Snowflake stand-in', () => {
     await run(c, 'CREATE SCHEMA analytics.stage_path');
     await run(c, 'CREATE TABLE analytics.stage_path.t (id VARCHAR)');
     const before = setup.standIn.stats.stageBindAttempts;
-    await run(c, 'INSERT INTO analytics.stage_path.t VALUES (?)', Array.from({ length: 11 }, (_, i) => [`r${i}`]));
+    await run(
+      c,
+      'INSERT INTO analytics.stage_path.t VALUES (?)',
+      Array.from({ length: 11 }, (_, i) => [`r${i}`]),
+    );
     expect(setup.standIn.stats.stageBindAttempts).toBe(before + 1);
     expect(await run(c, 'SELECT COUNT(*) AS n FROM analytics.stage_path.t')).toEqual([{ N: '11' }]);
     await destroy(c);
@@ -156,7 +218,10 @@ describe('Snowflake stand-in', () => {
     await run(c, 'CREATE TABLE analytics.tx.t (id VARCHAR, n NUMBER(38,0))');
     await run(c, 'BEGIN');
     await run(c, `INSERT INTO analytics.tx.t VALUES ('kept', 1)`);
-    await expect(run(c, `INSERT INTO analytics.tx.t SELECT 'bad', 'abc'::NUMBER(38,0)`)).rejects.toMatchObject({ code: '100038', message: "Numeric value 'abc' is not recognized" });
+    await expect(run(c, `INSERT INTO analytics.tx.t SELECT 'bad', 'abc'::NUMBER(38,0)`)).rejects.toMatchObject({
+      code: '100038',
+      message: "Numeric value 'abc' is not recognized",
+    });
     expect(await run(c, 'SELECT id FROM analytics.tx.t')).toEqual([{ ID: 'kept' }]);
     const other = await connect();
     expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.tx.t')).toEqual([{ N: '0' }]);
@@ -187,7 +252,17 @@ describe('Snowflake stand-in', () => {
     await waitForWaiters(1);
     const admin = await connect();
     const transactions = await run(admin, 'SHOW TRANSACTIONS');
-    expect(transactions).toEqual([{ id: expect.any(String), user: LOADER.name, session, name: expect.any(String), started_on: null, state: 'running', scope: '0' }]);
+    expect(transactions).toEqual([
+      {
+        id: expect.any(String),
+        user: LOADER.name,
+        session,
+        name: expect.any(String),
+        started_on: null,
+        state: 'running',
+        scope: '0',
+      },
+    ]);
     expect(blocked.state).toBe('pending');
     await run(admin, 'SELECT SYSTEM$ABORT_TRANSACTION(?)', [transactions[0]!.id]);
     expect(await blocked.promise).toEqual([{ 'number of rows inserted': '1' }]);
@@ -201,14 +276,19 @@ describe('Snowflake stand-in', () => {
     await run(holder, 'CREATE SCHEMA analytics.lock_wait');
     await run(holder, 'CREATE TABLE analytics.lock_wait.t (id VARCHAR)');
     await run(holder, 'BEGIN');
-    await run(holder, `MERGE INTO analytics.lock_wait.t AS t USING (SELECT 'first' AS id) AS s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)`);
+    await run(
+      holder,
+      `MERGE INTO analytics.lock_wait.t AS t USING (SELECT 'first' AS id) AS s ON t.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id)`,
+    );
     const waiter = await connect();
     const blocked = watch(run(waiter, `UPDATE analytics.lock_wait.t SET id = 'second' WHERE id = 'first'`));
     await waitForWaiters(1);
     expect(blocked.state).toBe('pending');
     await run(holder, 'COMMIT');
     // The update ran after the commit, so it saw (and changed) the committed row.
-    expect(await blocked.promise).toEqual([{ 'number of rows updated': '1', 'number of multi-joined rows updated': '0' }]);
+    expect(await blocked.promise).toEqual([
+      { 'number of rows updated': '1', 'number of multi-joined rows updated': '0' },
+    ]);
     expect(await run(holder, 'SELECT id FROM analytics.lock_wait.t')).toEqual([{ ID: 'second' }]);
     await destroy(waiter);
     await destroy(holder);
@@ -217,7 +297,15 @@ describe('Snowflake stand-in', () => {
   it('a wait ends with error 000625 after the session’s LOCK_TIMEOUT (0: at once), naming the table and the holder’s transaction', async () => {
     const holder = await holdTable('lock_timeout');
     const transaction = (await run(holder, 'SHOW TRANSACTIONS'))[0]!.id as string;
-    const lockError = { code: '000625', sqlState: '57014', message: expect.stringMatching(new RegExp(`^Statement '[0-9a-f-]{36}' has locked table 'T' in transaction ${transaction} and this lock has not yet been released\\.$`)) };
+    const lockError = {
+      code: '000625',
+      sqlState: '57014',
+      message: expect.stringMatching(
+        new RegExp(
+          `^Statement '[0-9a-f-]{36}' has locked table 'T' in transaction ${transaction} and this lock has not yet been released\\.$`,
+        ),
+      ),
+    };
     const waiter = await connect();
     await run(waiter, 'ALTER SESSION SET LOCK_TIMEOUT = 0');
     await expect(run(waiter, `DELETE FROM analytics.lock_timeout.t`)).rejects.toMatchObject(lockError);
@@ -259,7 +347,10 @@ describe('Snowflake stand-in', () => {
     await setup.standIn.clock.advance(1);
     expect(setup.standIn.openSessions()).toBe(open - 1);
     expect(setup.standIn.openTransactions()).toBe(0);
-    await expect(run(idle, 'SELECT COUNT(*) AS n FROM scratch')).rejects.toMatchObject({ code: 407002, message: 'Unable to perform operation using terminated connection.' });
+    await expect(run(idle, 'SELECT COUNT(*) AS n FROM scratch')).rejects.toMatchObject({
+      code: 407002,
+      message: 'Unable to perform operation using terminated connection.',
+    });
     const other = await connect();
     expect(await run(other, 'SELECT COUNT(*) AS n FROM analytics.idle_session.t')).toEqual([{ N: '0' }]);
     await destroy(other);
@@ -286,7 +377,11 @@ describe('Snowflake stand-in', () => {
       for (let hour = 1; hour <= 5; hour++) {
         await setup.standIn.clock.advance(3600_000);
         vi.advanceTimersByTime(3600_000); // the driver's heartbeat interval (CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY)
-        await until(() => setup.standIn.stats.heartbeats === heartbeats + hour, `the driver's heartbeat of hour ${hour}`, 10_000);
+        await until(
+          () => setup.standIn.stats.heartbeats === heartbeats + hour,
+          `the driver's heartbeat of hour ${hour}`,
+          10_000,
+        );
       }
       expect(await run(c, 'SELECT id FROM scratch')).toEqual([{ ID: 'kept' }]);
       await destroy(c);

@@ -69,7 +69,14 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   await setup.run(`SET GLOBAL TimeZone = 'UTC'`);
   for (const db of options.databases) await setup.run(`ATTACH ':memory:' AS "${db}"`);
   setup.closeSync();
-  const stats: StandInStats = { logins: 0, statements: 0, stageBindAttempts: 0, maxBindValues: 0, heartbeats: 0, tokenRenewals: 0 };
+  const stats: StandInStats = {
+    logins: 0,
+    statements: 0,
+    stageBindAttempts: 0,
+    maxBindValues: 0,
+    heartbeats: 0,
+    tokenRenewals: 0,
+  };
   let statementHook: ((sqlText: string) => void) | undefined;
   let nextSession = 1000;
   let nextTransaction = 1_700_000_000_000;
@@ -93,7 +100,10 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     const schema = url.searchParams.get('schemaName')?.toUpperCase();
     const role = url.searchParams.get('roleName')?.toUpperCase() ?? 'PUBLIC';
     // Like Snowflake, a session whose schema does not exist yet starts without one.
-    for (const target of [database && schema ? `"${database}"."${schema}"` : undefined, database ? `"${database}"` : undefined]) {
+    for (const target of [
+      database && schema ? `"${database}"."${schema}"` : undefined,
+      database ? `"${database}"` : undefined,
+    ]) {
       if (!target) continue;
       try {
         await connection.run(`USE ${target}`);
@@ -103,27 +113,54 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       }
     }
     const id = String(nextSession++);
-    const handler = new StandInSession({ id, nextTransactionId: () => String(nextTransaction++), connection, locks, clock, readOnly: readOnlyRoles.has(role), warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''), stats });
+    const handler = new StandInSession({
+      id,
+      nextTransactionId: () => String(nextTransaction++),
+      connection,
+      locks,
+      clock,
+      readOnly: readOnlyRoles.has(role),
+      warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''),
+      stats,
+    });
     const tokens = sessions.issue({ id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {
       ...tokens,
       sessionId: Number(id),
       parameters: echoedParameters(data),
-      sessionInfo: { databaseName: database ?? null, schemaName: schema ?? null, warehouseName: url.searchParams.get('warehouse'), roleName: role },
+      sessionInfo: {
+        databaseName: database ?? null,
+        schemaName: schema ?? null,
+        warehouseName: url.searchParams.get('warehouse'),
+        roleName: role,
+      },
     };
   };
 
   const sessionOf = (req: http.IncomingMessage): Session => sessions.sessionOf(tokenOf(req));
 
-  const query = async (req: http.IncomingMessage, body: { sqlText: string; bindings?: Record<string, WireBind> }, queryId: string) => {
+  const query = async (
+    req: http.IncomingMessage,
+    body: { sqlText: string; bindings?: Record<string, WireBind> },
+    queryId: string,
+  ) => {
     const session = sessionOf(req);
     statementHook?.(body.sqlText);
     const run = session.queue.then(
-      async () => (await accountStatement(body.sqlText, body.bindings, sessions.sessions(), session)) ?? session.handler.execute(body.sqlText, body.bindings, queryId),
+      async () =>
+        (await accountStatement(body.sqlText, body.bindings, sessions.sessions(), session)) ??
+        session.handler.execute(body.sqlText, body.bindings, queryId),
     );
     session.queue = run.catch(() => undefined);
     const result = await run;
-    return { ...result, total: result.rowset.length, returned: result.rowset.length, queryId, queryResultFormat: 'json', parameters: [] };
+    return {
+      ...result,
+      total: result.rowset.length,
+      returned: result.rowset.length,
+      queryId,
+      queryResultFormat: 'json',
+      parameters: [],
+    };
   };
 
   const route = async (req: http.IncomingMessage, url: URL, body: unknown, queryId: string): Promise<unknown> => {
@@ -142,7 +179,12 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       case '/session/token-request': {
         const renewed = sessions.renew(tokenOf(req));
         stats.tokenRenewals++;
-        return { sessionToken: renewed.token, validityInSecondsST: renewed.validityInSeconds, masterToken: renewed.masterToken, validityInSecondsMT: renewed.masterValidityInSeconds };
+        return {
+          sessionToken: renewed.token,
+          validityInSecondsST: renewed.validityInSeconds,
+          masterToken: renewed.masterToken,
+          validityInSecondsMT: renewed.masterValidityInSeconds,
+        };
       }
       case '/session/heartbeat':
         sessionOf(req);
@@ -169,10 +211,18 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       route(req, url, text ? JSON.parse(text) : {}, queryId)
         .then((data) => reply({ success: true, code: null, message: null, data }))
         .catch((error: unknown) => {
-          const e = error instanceof SnowflakeStandInError ? error : new SnowflakeStandInError('000603', 'XX000', String(error));
+          const e =
+            error instanceof SnowflakeStandInError
+              ? error
+              : new SnowflakeStandInError('000603', 'XX000', String(error));
           // Only a statement has a query id; a refused login does not.
           const statement = url.pathname === '/queries/v1/query-request' ? { queryId } : {};
-          reply({ success: false, code: e.code, message: e.message, data: { ...statement, sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 } });
+          reply({
+            success: false,
+            code: e.code,
+            message: e.message,
+            data: { ...statement, sqlState: e.sqlState, errorCode: e.code, internalError: false, age: 0 },
+          });
         });
     });
   });
@@ -214,6 +264,9 @@ function echoedParameters(data: LoginData): { name: string; value: unknown }[] {
   const asked = data.SESSION_PARAMETERS ?? {};
   return [
     { name: 'CLIENT_SESSION_KEEP_ALIVE', value: asked.CLIENT_SESSION_KEEP_ALIVE === true },
-    { name: 'CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY', value: Number(asked.CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY ?? 3600) },
+    {
+      name: 'CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY',
+      value: Number(asked.CLIENT_SESSION_KEEP_ALIVE_HEARTBEAT_FREQUENCY ?? 3600),
+    },
   ];
 }

@@ -5,9 +5,11 @@ import { rewriteSql } from './sql-rewrite.ts';
 
 describe('Snowflake SQL on DuckDB', () => {
   it('folds unquoted names, maps types, and leaves literals and quoted names alone', () => {
-    expect(rewriteSql(`CREATE TABLE db.s.t (id VARCHAR, n NUMBER(38,0), f FLOAT, ts TIMESTAMP_TZ, v VARIANT, "Mixed" VARCHAR)`)).toBe(
-      `CREATE TABLE DB.S.T (ID VARCHAR, N DECIMAL(38,0), F DOUBLE, TS TIMESTAMPTZ, V JSON, "Mixed" VARCHAR)`,
-    );
+    expect(
+      rewriteSql(
+        `CREATE TABLE db.s.t (id VARCHAR, n NUMBER(38,0), f FLOAT, ts TIMESTAMP_TZ, v VARIANT, "Mixed" VARCHAR)`,
+      ),
+    ).toBe(`CREATE TABLE DB.S.T (ID VARCHAR, N DECIMAL(38,0), F DOUBLE, TS TIMESTAMPTZ, V JSON, "Mixed" VARCHAR)`);
     expect(rewriteSql(`select parse_json(j), 'number float variant' AS "lower" from x where y = 'it''s'`)).toBe(
       `SELECT PARSE_JSON(J), 'number float variant' AS "lower" FROM X WHERE Y = 'it''s'`,
     );
@@ -22,7 +24,9 @@ describe('Snowflake SQL on DuckDB', () => {
 
   it('derives the duplicate-source check of a MERGE, with the binds its source and condition use', () => {
     const check = duplicateSourceCheck(
-      rewriteSql(`MERGE INTO db.s.t AS T USING (SELECT ? AS id, 'x (y) ON z' AS v) AS S ON T.id = S.id AND T.k = ? WHEN MATCHED THEN UPDATE SET v = ? WHEN NOT MATCHED THEN INSERT (id) VALUES (S.id)`),
+      rewriteSql(
+        `MERGE INTO db.s.t AS T USING (SELECT ? AS id, 'x (y) ON z' AS v) AS S ON T.id = S.id AND T.k = ? WHEN MATCHED THEN UPDATE SET v = ? WHEN NOT MATCHED THEN INSERT (id) VALUES (S.id)`,
+      ),
     );
     expect(check).toEqual({
       sql: `SELECT 1 FROM DB.S.T AS T JOIN (SELECT ? AS ID, 'x (y) ON z' AS V) AS S ON T.ID = S.ID AND T.K = ? GROUP BY T.ROWID HAVING COUNT(*) > 1 LIMIT 1`,

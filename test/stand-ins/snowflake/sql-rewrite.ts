@@ -41,7 +41,8 @@ export function splitSql(sql: string): SqlSegment[] {
       for (;;) {
         if (j >= sql.length) break;
         if (sql[j] === ch) {
-          if (sql[j + 1] === ch) j += 2; // doubled quote escapes itself
+          if (sql[j + 1] === ch)
+            j += 2; // doubled quote escapes itself
           else break;
         } else if (ch === "'" && sql[j] === '\\') j += 2;
         else j += 1;
@@ -59,7 +60,11 @@ export function splitSql(sql: string): SqlSegment[] {
 
 export function rewriteSql(sql: string): string {
   const folded = splitSql(sql)
-    .map((s) => (s.kind === 'code' ? s.text.replace(/[A-Za-z_][A-Za-z0-9_$]*/g, (w) => WORDS[w.toUpperCase()] ?? w.toUpperCase()) : s.text))
+    .map((s) =>
+      s.kind === 'code'
+        ? s.text.replace(/[A-Za-z_][A-Za-z0-9_$]*/g, (w) => WORDS[w.toUpperCase()] ?? w.toUpperCase())
+        : s.text,
+    )
     .join('');
   return folded
     .replace(/^(\s*)USE\s+SCHEMA\s+/, '$1USE ')

@@ -10,13 +10,24 @@ import { splitSql } from './sql-rewrite.ts';
 const INSERT = /^\s*INSERT\s+INTO\s+(\S+)\s*\(([^()]*)\)\s*VALUES\s*\(\s*\?(?:\s*,\s*\?)*\s*\)\s*;?\s*$/;
 
 /** `"A"` -> `A`, `B` -> `B` (the SQL is already folded). */
-const unquote = (name: string) => name.trim().replace(/^"(.*)"$/, '$1').replaceAll('""', '"');
+const unquote = (name: string) =>
+  name
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .replaceAll('""', '"');
 
-export async function appendRows(connection: DuckDBConnection, sql: string, rows: readonly DuckDBValue[][]): Promise<boolean> {
+export async function appendRows(
+  connection: DuckDBConnection,
+  sql: string,
+  rows: readonly DuckDBValue[][],
+): Promise<boolean> {
   const match = INSERT.exec(sql);
   if (!match || splitSql(sql).some((s) => s.kind === 'literal')) return false;
-  const parts = splitSql(match[1]!).flatMap((s) => (s.kind === 'identifier' ? [s.text] : s.text.split('.').filter(Boolean))).map(unquote);
-  const [catalog, schema, table] = parts.length === 3 ? parts : parts.length === 1 ? ['temp', 'main', parts[0]] : [undefined, undefined, undefined];
+  const parts = splitSql(match[1]!)
+    .flatMap((s) => (s.kind === 'identifier' ? [s.text] : s.text.split('.').filter(Boolean)))
+    .map(unquote);
+  const [catalog, schema, table] =
+    parts.length === 3 ? parts : parts.length === 1 ? ['temp', 'main', parts[0]] : [undefined, undefined, undefined];
   if (!table) return false;
   const columns = (
     await connection.runAndReadAll(

@@ -30,7 +30,9 @@ export interface StandInSetup {
   config(schema: string, overrides?: Partial<SnowflakeConfig>): SnowflakeConfig;
 }
 
-export async function startStandIn(extraUsers: { name: string; publicKeyPem?: string; password?: string }[] = []): Promise<StandInSetup> {
+export async function startStandIn(
+  extraUsers: { name: string; publicKeyPem?: string; password?: string }[] = [],
+): Promise<StandInSetup> {
   const standIn = await startSnowflakeStandIn({
     users: [LOADER, READER, ...extraUsers],
     databases: [DATABASE],
@@ -61,7 +63,10 @@ export async function startStandIn(extraUsers: { name: string; publicKeyPem?: st
  */
 export function configYaml(baseUrl: string, config: SnowflakeConfig): string {
   const auth = config.private_key_file
-    ? [`  private_key_file: ${config.private_key_file}`, ...(config.private_key_passphrase ? ['  private_key_passphrase: ${AIVIS_E2E_SNOWFLAKE_PASSPHRASE}'] : [])]
+    ? [
+        `  private_key_file: ${config.private_key_file}`,
+        ...(config.private_key_passphrase ? ['  private_key_passphrase: ${AIVIS_E2E_SNOWFLAKE_PASSPHRASE}'] : []),
+      ]
     : ['  password: ${AIVIS_E2E_SNOWFLAKE_PASSWORD}'];
   return [
     'source:',

@@ -108,7 +108,9 @@ export class TableLocks {
         };
         const cancels = [
           this.#clock.at(deadline, wake),
-          ...(idleSince === undefined ? [] : [
+          ...(idleSince === undefined
+            ? []
+            : [
                 this.#clock.at(idleSince + IDLE_BLOCKER_ABORT_MS, async () => {
                   await abortIdle();
                   wake();

@@ -27,7 +27,8 @@ export interface LoginData {
 export function authenticate(users: readonly StandInUser[], data: LoginData): StandInUser {
   const user = users.find((u) => u.name.toUpperCase() === (data.LOGIN_NAME ?? '').toUpperCase());
   if (data.AUTHENTICATOR === 'SNOWFLAKE_JWT') {
-    if (!user?.publicKeyPem || !data.TOKEN || !jwtMatches(data.TOKEN, user, data.ACCOUNT_NAME ?? '')) throw jwtInvalid();
+    if (!user?.publicKeyPem || !data.TOKEN || !jwtMatches(data.TOKEN, user, data.ACCOUNT_NAME ?? ''))
+      throw jwtInvalid();
     return user;
   }
   if (!user?.password || user.password !== data.PASSWORD) throw loginFailed();
@@ -38,9 +39,18 @@ function jwtMatches(token: string, user: StandInUser, account: string): boolean 
   const [header, payload, signature] = token.split('.');
   if (!header || !payload || !signature) return false;
   const publicKey = createPublicKey(user.publicKeyPem!);
-  if (!verify('sha256', Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))) return false;
-  const fingerprint = 'SHA256:' + createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string; sub?: string; exp?: number };
+  if (!verify('sha256', Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url')))
+    return false;
+  const fingerprint =
+    'SHA256:' +
+    createHash('sha256')
+      .update(publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
+    iss?: string;
+    sub?: string;
+    exp?: number;
+  };
   const subject = `${account.toUpperCase()}.${user.name.toUpperCase()}`;
   return claims.sub === subject && claims.iss === `${subject}.${fingerprint}`;
 }

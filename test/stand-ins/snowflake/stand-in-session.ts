@@ -18,7 +18,14 @@ import { appendRows } from './stand-in-append.ts';
 import type { StandInClock } from './stand-in-clock.ts';
 import type { LockingSession, TableLocks } from './stand-in-locks.ts';
 import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
-import { duplicateMergeRow, fromDuckDb, insufficientPrivileges, noWarehouse, SnowflakeStandInError, stageBindRefused } from './snowflake-errors.ts';
+import {
+  duplicateMergeRow,
+  fromDuckDb,
+  insufficientPrivileges,
+  noWarehouse,
+  SnowflakeStandInError,
+  stageBindRefused,
+} from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
 
 /** A bind as `snowflake-sdk` sends it: one value, or one value per row (array binds). */
@@ -88,7 +95,8 @@ const TYPE_IDS: Readonly<Record<string, number>> = {
 const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
 const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** `ALTER SESSION SET` of a value the stand-in always has: autocommit on, AUTO timestamp input. */
-const SESSION_DEFAULTS = /^\s*ALTER\s+SESSION\s+SET\s+(?:AUTOCOMMIT\s*=\s*TRUE|TIMESTAMP_INPUT_FORMAT\s*=\s*'AUTO')\s*;?\s*$/i;
+const SESSION_DEFAULTS =
+  /^\s*ALTER\s+SESSION\s+SET\s+(?:AUTOCOMMIT\s*=\s*TRUE|TIMESTAMP_INPUT_FORMAT\s*=\s*'AUTO')\s*;?\s*$/i;
 /** `ALTER SESSION SET LOCK_TIMEOUT = <seconds>`: how long this session's statements wait for a lock. */
 const LOCK_TIMEOUT = /^\s*ALTER\s+SESSION\s+SET\s+LOCK_TIMEOUT\s*=\s*(\d+)\s*;?\s*$/i;
 /** Snowflake's default LOCK_TIMEOUT: 12 hours. */
@@ -122,7 +130,11 @@ export class StandInSession implements LockingSession {
   }
 
   /** Runs one statement; `queryId` is the id Snowflake gives it (a lock error names the holder's). */
-  async execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined, queryId: string): Promise<StatementResult> {
+  async execute(
+    sqlText: string,
+    bindings: Readonly<Record<string, WireBind>> | undefined,
+    queryId: string,
+  ): Promise<StatementResult> {
     this.#ctx.stats.statements++;
     this.#running = true;
     try {
@@ -136,7 +148,11 @@ export class StandInSession implements LockingSession {
     }
   }
 
-  async #execute(sqlText: string, bindings: Readonly<Record<string, WireBind>> | undefined, queryId: string): Promise<StatementResult> {
+  async #execute(
+    sqlText: string,
+    bindings: Readonly<Record<string, WireBind>> | undefined,
+    queryId: string,
+  ): Promise<StatementResult> {
     const keyword = leadingKeyword(sqlText);
     if (STAGE_PATH.test(sqlText)) {
       this.#ctx.stats.stageBindAttempts++;
@@ -172,7 +188,12 @@ export class StandInSession implements LockingSession {
     }
     const sql = rewriteSql(sqlText.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
     const transaction = this.#transactionId ?? this.#ctx.nextTransactionId();
-    await this.#ctx.locks.acquire(sql, { session: this, transaction, queryId, lockTimeoutSeconds: this.#lockTimeoutSeconds });
+    await this.#ctx.locks.acquire(sql, {
+      session: this,
+      transaction,
+      queryId,
+      lockTimeoutSeconds: this.#lockTimeoutSeconds,
+    });
     const executed: Executed[] = [];
     try {
       const result = await this.#statement(keyword, sql, rows, executed);
@@ -209,7 +230,8 @@ export class StandInSession implements LockingSession {
     if (keyword === 'MERGE') return this.#merge(sql, rows[0] ?? [], runLogged);
     const results: DuckDBResultReader[] = [];
     let appended = 0;
-    const values = keyword === 'INSERT' && rows.length > 1 ? /^([\s\S]*\bVALUES\s*)(\([^()]*\))\s*;?\s*$/.exec(sql) : null;
+    const values =
+      keyword === 'INSERT' && rows.length > 1 ? /^([\s\S]*\bVALUES\s*)(\([^()]*\))\s*;?\s*$/.exec(sql) : null;
     if (values) {
       const chunks = [];
       for (let i = 0; i < rows.length; i += VALUES_ROWS_PER_STATEMENT) {
@@ -241,11 +263,22 @@ export class StandInSession implements LockingSession {
     }
   }
 
-  async #merge(sql: string, params: DuckDBValue[], run: (sql: string, params: DuckDBValue[]) => Promise<DuckDBResultReader>): Promise<EncodedResult> {
+  async #merge(
+    sql: string,
+    params: DuckDBValue[],
+    run: (sql: string, params: DuckDBValue[]) => Promise<DuckDBResultReader>,
+  ): Promise<EncodedResult> {
     const check = duplicateSourceCheck(sql);
-    if (!check) throw new SnowflakeStandInError('001003', '42000', 'SQL compilation error:\nthe stand-in cannot parse this MERGE');
+    if (!check)
+      throw new SnowflakeStandInError(
+        '001003',
+        '42000',
+        'SQL compilation error:\nthe stand-in cannot parse this MERGE',
+      );
     if ((await this.#run(check.sql, params.slice(0, check.params))).getRows().length) throw duplicateMergeRow();
-    const actions = (await run(`${sql.replace(/;\s*$/, '')} RETURNING MERGE_ACTION`, params)).getRows().map((r) => r[0]);
+    const actions = (await run(`${sql.replace(/;\s*$/, '')} RETURNING MERGE_ACTION`, params))
+      .getRows()
+      .map((r) => r[0]);
     const counted = (action: string) => String(actions.filter((a) => a === action).length);
     return singleRow([
       { name: 'number of rows inserted', value: counted('INSERT'), type: 'fixed' },

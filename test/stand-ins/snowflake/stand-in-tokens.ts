@@ -60,7 +60,8 @@ export class SessionTokens<S> {
   sessionOf(token: string): S {
     const session = this.#byToken.get(token);
     const lifetime = session && this.#lifetimes.get(session);
-    if (!session || !lifetime || this.#clock.now() - lifetime.tokenIssuedAt >= SESSION_TOKEN_VALIDITY_S * 1000) throw sessionGone();
+    if (!session || !lifetime || this.#clock.now() - lifetime.tokenIssuedAt >= SESSION_TOKEN_VALIDITY_S * 1000)
+      throw sessionGone();
     this.#touch(session, lifetime);
     return session;
   }
@@ -92,7 +93,12 @@ export class SessionTokens<S> {
     this.#byToken.set(lifetime.token, session);
     this.#byMaster.set(lifetime.masterToken, session);
     this.#touch(session, lifetime);
-    return { token: lifetime.token, masterToken: lifetime.masterToken, validityInSeconds: SESSION_TOKEN_VALIDITY_S, masterValidityInSeconds: MASTER_TOKEN_VALIDITY_S };
+    return {
+      token: lifetime.token,
+      masterToken: lifetime.masterToken,
+      validityInSeconds: SESSION_TOKEN_VALIDITY_S,
+      masterValidityInSeconds: MASTER_TOKEN_VALIDITY_S,
+    };
   }
 
   #touch(session: S, lifetime: Lifetime): void {

@@ -38,9 +38,12 @@ function print(value: Parsed, indent: string): string {
   if (value instanceof NumberSource) return numberText(value.text);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return value.length ? `[\n${value.map((v) => inner + print(v, inner)).join(',\n')}\n${indent}]` : '[]';
+  if (Array.isArray(value))
+    return value.length ? `[\n${value.map((v) => inner + print(v, inner)).join(',\n')}\n${indent}]` : '[]';
   const keys = Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  return keys.length ? `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${print(value[k]!, inner)}`).join(',\n')}\n${indent}}` : '{}';
+  return keys.length
+    ? `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${print(value[k]!, inner)}`).join(',\n')}\n${indent}}`
+    : '{}';
 }
 
 /** A JSON number as Snowflake stores and prints it: an exact NUMBER when it fits, else a DOUBLE. */
@@ -50,7 +53,8 @@ function numberText(text: string): string {
     const whole = plain[1]!;
     const fraction = plain[2] ?? '';
     const digits = (whole === '0' ? 0 : whole.length) + fraction.length;
-    if (digits <= NUMBER_DIGITS && fraction.length <= NUMBER_SCALE) return /[1-9]/.test(text) ? text : text.replace(/^-/, '');
+    if (digits <= NUMBER_DIGITS && fraction.length <= NUMBER_SCALE)
+      return /[1-9]/.test(text) ? text : text.replace(/^-/, '');
   }
   return variantDoubleText(Number(text));
 }

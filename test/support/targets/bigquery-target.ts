@@ -18,7 +18,12 @@ export function useBigqueryTarget(): Omit<TestTarget, 'close'> {
   let reader: BigQuery;
   beforeAll(async () => {
     standIn = await startBigqueryStandIn();
-    reader = new BigQuery({ projectId: standIn.projectId, apiEndpoint: standIn.url, authClient: fakeAuthClient(), location: 'US' });
+    reader = new BigQuery({
+      projectId: standIn.projectId,
+      apiEndpoint: standIn.url,
+      authClient: fakeAuthClient(),
+      location: 'US',
+    });
   });
   afterAll(() => standIn?.close());
   return {
@@ -31,10 +36,22 @@ export function useBigqueryTarget(): Omit<TestTarget, 'close'> {
     async readRows(_destination, schema, table) {
       const order = table.primaryKey.map((k) => `\`${k}\``).join(', ');
       const names = table.columns.map((c) => `\`${c.name}\``).join(', ');
-      const [job] = await reader.createQueryJob({ query: `SELECT ${names} FROM \`${standIn.projectId}.${schema}.${table.name}\` ORDER BY ${order}` });
-      const [rows] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [{ f: { v: string | null }[] }[]];
+      const [job] = await reader.createQueryJob({
+        query: `SELECT ${names} FROM \`${standIn.projectId}.${schema}.${table.name}\` ORDER BY ${order}`,
+      });
+      const [rows] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [
+        { f: { v: string | null }[] }[],
+      ];
       return rows.map((row) =>
-        normalizeRow(table, Object.fromEntries(table.columns.map((c, i) => [c.name, c.type === 'timestamp' ? microsText(row.f[i]?.v ?? null) : row.f[i]?.v]))),
+        normalizeRow(
+          table,
+          Object.fromEntries(
+            table.columns.map((c, i) => [
+              c.name,
+              c.type === 'timestamp' ? microsText(row.f[i]?.v ?? null) : row.f[i]?.v,
+            ]),
+          ),
+        ),
       );
     },
   };

@@ -16,14 +16,19 @@ export function duckdbTarget(): TestTarget & { file(schema: string): string } {
   return {
     name: 'duckdb',
     file,
-    create: async (schema) => createDuckdbDestination({ type: 'duckdb', path: file(schema), schema }, { logger: silentLogger }),
+    create: async (schema) =>
+      createDuckdbDestination({ type: 'duckdb', path: file(schema), schema }, { logger: silentLogger }),
     // Through a second connection to the same in-process instance (DuckDB allows one writer process).
     async readRows(_destination, schema, table) {
       const instance = await DuckDBInstance.fromCache(file(schema));
       const connection = await instance.connect();
       try {
-        const columns = table.columns.map((c) => (c.type === 'timestamp' || c.type === 'json' ? `CAST("${c.name}" AS VARCHAR) AS "${c.name}"` : `"${c.name}"`));
-        const reader = await connection.runAndReadAll(`SELECT ${columns.join(', ')} FROM "${schema}"."${schema}"."${table.name}"`);
+        const columns = table.columns.map((c) =>
+          c.type === 'timestamp' || c.type === 'json' ? `CAST("${c.name}" AS VARCHAR) AS "${c.name}"` : `"${c.name}"`,
+        );
+        const reader = await connection.runAndReadAll(
+          `SELECT ${columns.join(', ')} FROM "${schema}"."${schema}"."${table.name}"`,
+        );
         return reader.getRowObjectsJS().map((row) => normalizeRow(table, row));
       } finally {
         connection.closeSync();
