@@ -105,22 +105,27 @@ const versionTag = (pattern: RegExp, max: number, example: string) =>
     .max(max)
     .regex(pattern);
 
+/** The version tags of an analysis (spec 2.3, 9.4), one schema each, so a partial change of them can be checked too. */
+export const projectionVersionSchema = versionTag(/^public_metrics_v\d+$/, 40, 'public_metrics_v1');
+export const metricDefinitionBundleVersionSchema = versionTag(
+  /^public_metric_definitions_v(?:0|[1-9]\d*)$/,
+  64,
+  'public_metric_definitions_v1',
+);
+export const metricPrecisionVersionSchema = versionTag(/^metric_precision_v(?:0|[1-9]\d*)$/, 64, 'metric_precision_v1');
+/** The definition version of one metric, e.g. `visibility_v2`. */
+export const metricDefinitionVersionSchema = versionTag(/^[a-z][a-z0-9_]*_v(?:0|[1-9]\d*)$/, 96, 'visibility_v1');
+
 /**
  * Version tags and quality flags of a snapshot (spec 2.3, 9.4). The spec's prose also names
  * `is_partial_data` and `postprocess_status` without placing them; loose objects keep them in
  * `_raw` wherever they turn up, and `data_quality.is_partial` is the documented flag.
  */
 const snapshotVersionShape = {
-  projection_version: versionTag(/^public_metrics_v\d+$/, 40, 'public_metrics_v1'),
-  metric_definition_bundle_version: versionTag(
-    /^public_metric_definitions_v(?:0|[1-9]\d*)$/,
-    64,
-    'public_metric_definitions_v1',
-  ),
-  metric_precision_version: versionTag(/^metric_precision_v(?:0|[1-9]\d*)$/, 64, 'metric_precision_v1'),
-  metric_definition_versions: looseRecord(
-    allOf(METRIC_KEYS, versionTag(/^[a-z][a-z0-9_]*_v(?:0|[1-9]\d*)$/, 96, 'visibility_v1')),
-  ),
+  projection_version: projectionVersionSchema,
+  metric_definition_bundle_version: metricDefinitionBundleVersionSchema,
+  metric_precision_version: metricPrecisionVersionSchema,
+  metric_definition_versions: looseRecord(allOf(METRIC_KEYS, metricDefinitionVersionSchema)),
   unavailable_reasons: unavailableReasonsSchema,
   data_quality: looseRecord({ is_partial: z.boolean({ error: mustBe('true or false') }) }),
 };

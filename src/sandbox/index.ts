@@ -17,9 +17,11 @@ import { parseTimestamp } from './timestamps.ts';
 import { checkVariants, type SandboxVariant } from './variants.ts';
 import type { AdvanceBy } from './virtual-clock.ts';
 import { PRIMARY_WORKSPACE, type SandboxKeys } from './world/api-keys.ts';
+import type { MetricVersionChange } from './world/metric-versions.ts';
 
 export type { FaultKind, FaultProfile } from './http/fault-injector.ts';
 export type { SandboxKeys } from './world/api-keys.ts';
+export type { MetricVersionChange } from './world/metric-versions.ts';
 export type { SandboxTruth } from './sandbox-truth.ts';
 export type { SandboxStats } from './sandbox-stats.ts';
 export { SANDBOX_VARIANTS, type SandboxVariant } from './variants.ts';
@@ -62,6 +64,13 @@ export interface Sandbox {
   addWebsites(count: number): string[];
   /** Removes a website of any workspace at once, also from scans in progress. */
   removeWebsite(id: string): void;
+  /**
+   * Changes version tags for every analysis measured at or after `from` (default: now; never
+   * earlier, published analytics are immutable), in the latest snapshot, the history feed and
+   * `truth`. Returns `from` as a timestamp. Example: a new bundle from tomorrow on,
+   * `changeMetricVersions({ from: '2026-01-02T00:00:00Z', metric_definition_bundle_version: 'public_metric_definitions_v13' })`.
+   */
+  changeMetricVersions(change: MetricVersionChange): string;
   readonly faults: { set(profile: FaultProfile): void; clear(): void };
   /** What a complete, correct client of workspace 1 must end up with. */
   readonly truth: SandboxTruth;
@@ -112,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clock: { now: () => env.clock.now(), advance: (by) => env.clock.advance(by) },
     addWebsites: (count) => env.websites.add(PRIMARY_WORKSPACE, count, env.clock.nowMs()),
     removeWebsite: (id) => env.websites.remove(id),
+    changeMetricVersions: (change) => env.metricVersions.change(change, env.clock.nowMs()),
     faults: { set: (profile) => faults.set(profile), clear: () => faults.clear() },
     truth: createTruth(env),
     stats,

@@ -15,6 +15,7 @@ import { MINUTE } from './timestamps.ts';
 import { type TimestampStyle, timestampStyle } from './timestamp-style.ts';
 import type { SandboxVariant } from './variants.ts';
 import { type KeyRegistry, createKeyRegistry } from './world/api-keys.ts';
+import { type MetricVersionSchedule, createMetricVersionSchedule } from './world/metric-versions.ts';
 import { type WebsiteRecord, type WebsiteRegistry, createWebsiteRegistry } from './world/website-registry.ts';
 
 /** The data-shaping options of a sandbox (see `SandboxOptions`), defaults applied. */
@@ -35,6 +36,8 @@ export interface SandboxEnv {
   readonly clock: VirtualClock;
   readonly keys: KeyRegistry;
   readonly websites: WebsiteRegistry;
+  /** The version tags of every analysis, and the changes made to them. */
+  readonly metricVersions: MetricVersionSchedule;
   readonly feeds: { readonly history: FeedFamily; readonly mentions: FeedFamily; readonly citations: FeedFamily };
   readonly cursors: CursorCodec;
   readonly variants: ReadonlySet<SandboxVariant>;
@@ -47,6 +50,7 @@ export interface SandboxEnv {
 export function createSandboxEnv(options: WorldOptions): SandboxEnv {
   const { seed } = options;
   const deep = options.variants.has('deep_records');
+  const metricVersions = createMetricVersionSchedule();
   return {
     options,
     clock: createVirtualClock(options.startMs),
@@ -57,8 +61,9 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
       primary: options.websites,
       analysesPerWebsite: options.analysesPerWebsite,
     }),
+    metricVersions,
     feeds: {
-      history: historyFamily(seed),
+      history: historyFamily(seed, metricVersions),
       mentions: evidenceFamily(seed, {
         name: 'mentions',
         idPrefix: 'men_',

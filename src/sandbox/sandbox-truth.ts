@@ -38,7 +38,9 @@ export function createTruth(env: SandboxEnv): SandboxTruth {
     snapshot(websiteId, include = []) {
       const website = find(websiteId);
       return website
-        ? env.timestamps.present(latestSnapshot(env.options.seed, website, env.clock.nowMs(), include))
+        ? env.timestamps.present(
+            latestSnapshot(env.options.seed, env.metricVersions, website, env.clock.nowMs(), include),
+          )
         : null;
     },
     history: feed(env.feeds.history),

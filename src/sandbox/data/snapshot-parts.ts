@@ -15,6 +15,7 @@ import {
 import { Rng } from '../prng.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import type { Analysis } from '../world/analysis-schedule.ts';
+import type { MetricVersionSchedule } from '../world/metric-versions.ts';
 import type { WebsiteRecord } from '../world/website-registry.ts';
 import { COMPETITOR_DOMAINS } from './text-fragments.ts';
 
@@ -69,19 +70,6 @@ function countsOf(rng: Rng, keys: readonly string[]): Record<string, number | nu
   return counts;
 }
 
-function versionTags(analysis: Analysis): Record<string, unknown> {
-  // Definitions change once in every website's life, so clients see a version boundary.
-  const bumped = analysis.index >= 3;
-  const versions: Record<string, string> = {};
-  for (const key of METRIC_KEYS) versions[key] = `${key}_v${key === 'visibility' && bumped ? 2 : 1}`;
-  return {
-    projection_version: 'public_metrics_v2',
-    metric_definition_bundle_version: `public_metric_definitions_v${bumped ? 2 : 1}`,
-    metric_precision_version: 'metric_precision_v1',
-    metric_definition_versions: versions,
-  };
-}
-
 /**
  * The documented flag, plus `postprocess_status`, which the spec names without placing: a
  * field clients must keep (in `_raw`) without knowing it.
@@ -90,7 +78,12 @@ function dataQuality(isPartial: boolean) {
   return { is_partial: isPartial, postprocess_status: isPartial ? 'pending' : 'complete' };
 }
 
-export function snapshotParts(seed: number, website: WebsiteRecord, analysis: Analysis): SnapshotParts {
+export function snapshotParts(
+  seed: number,
+  versions: MetricVersionSchedule,
+  website: WebsiteRecord,
+  analysis: Analysis,
+): SnapshotParts {
   const rng = Rng.of(seed, 'snapshot', website.id, analysis.index);
   const site = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.12);
   const counts = countsOf(rng, COUNT_KEYS);
@@ -129,7 +122,7 @@ export function snapshotParts(seed: number, website: WebsiteRecord, analysis: An
       counts,
     },
     meta: {
-      ...versionTags(analysis),
+      ...versions.tagsOf(analysis),
       unavailable_reasons: site.unavailable,
       data_quality: dataQuality(rng.chance(0.15)),
     },

@@ -4,9 +4,10 @@
  */
 import { snapshotParts } from '../data/snapshot-parts.ts';
 import { measuredAnalyses } from '../world/analysis-schedule.ts';
+import type { MetricVersionSchedule } from '../world/metric-versions.ts';
 import type { FeedFamily } from './feed-batch.ts';
 
-export function historyFamily(seed: number): FeedFamily {
+export function historyFamily(seed: number, versions: MetricVersionSchedule): FeedFamily {
   return {
     name: 'analytics.history',
     batches: (website, nowMs) =>
@@ -21,7 +22,7 @@ export function historyFamily(seed: number): FeedFamily {
           analysisId: analysis.id,
           provider: null,
           row: () => {
-            const parts = snapshotParts(seed, website, analysis);
+            const parts = snapshotParts(seed, versions, website, analysis);
             return { ...parts.data, meta: parts.meta };
           },
         })),

@@ -4,6 +4,7 @@
  *   POST   /_sandbox/advance             {"days":1,"hours":2,"minutes":3}
  *   POST   /_sandbox/websites            {"count":2}           -> {"data":{"ids":[...]}}
  *   DELETE /_sandbox/websites/{website_id}
+ *   POST   /_sandbox/metric-versions     {"from":"2026-01-03T00:00:00Z","metric_definition_bundle_version":"public_metric_definitions_v13"}
  *   PUT    /_sandbox/faults              a FaultProfile (see http/fault-injector.ts)
  *   DELETE /_sandbox/faults
  * Loopback callers only; never rate-limited or faulted.
@@ -77,6 +78,16 @@ export function adminRoutes(faults: FaultInjector, stats: SandboxStats): RouteMo
       handle(ctx) {
         asBadRequest(() => env.websites.remove(ctx.params.website_id!));
         return ok({ removed: ctx.params.website_id });
+      },
+    },
+    {
+      name: 'admin.change-metric-versions',
+      method: 'POST',
+      path: '/_sandbox/metric-versions',
+      access: 'admin',
+      async handle(ctx) {
+        const change = await body(ctx);
+        return ok({ from: asBadRequest(() => env.metricVersions.change(change, env.clock.nowMs())) });
       },
     },
     {
