@@ -1,7 +1,8 @@
 /**
- * Errors a user sees, each tied to the exit code design §7 gives it:
+ * Errors a user sees, each tied to its exit code (docs/architecture.md#cli):
  * 0 success, 1 failure, 2 bad config or usage, 3 finished with rejected records or failed
- * websites.
+ * websites (and `verify` found differences), 4 `status` found a stream older than
+ * `--max-staleness` or a failed last run.
  */
 
 export const ExitCode = {
@@ -9,6 +10,7 @@ export const ExitCode = {
   Failure: 1,
   Usage: 2,
   Partial: 3,
+  Stale: 4,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

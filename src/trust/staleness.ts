@@ -1,0 +1,149 @@
+/**
+ * `aivis status`: is the warehouse fresh? A stream is as fresh as its least complete scope
+ * (the oldest `complete_through` of `_aivis_completeness` over the scopes still synced); it
+ * is stale when that is older than `--max-staleness`, or when a scope never completed. A
+ * failed last run is stale too, whatever the ages say: the next one may fail the same way.
+ */
+import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
+import { ExitCode } from '../errors.ts';
+
+/** The `_aivis_runs` row of the newest run, as stored (`counts` is JSON text). */
+export interface LastRunRow {
+  readonly id: string;
+  readonly command: string;
+  readonly status: string;
+  readonly started_at: string;
+  readonly finished_at: string | null;
+  readonly counts: string;
+  readonly error: string | null;
+}
+
+/** One configured stream and the `complete_through` of each scope it syncs (null: never completed). */
+export interface StreamCompleteness {
+  readonly stream: string;
+  readonly completeThrough: readonly (string | null)[];
+}
+
+export interface StatusInput {
+  readonly lastRun: LastRunRow | null;
+  readonly streams: readonly StreamCompleteness[];
+  /** `_aivis_rejected` rows written since the last run that ended `succeeded`. */
+  readonly rejectedSinceLastSuccess: number;
+  readonly now: Date;
+  /** From `--max-staleness`; undefined = only a failed last run is stale. */
+  readonly maxStalenessSeconds: number | undefined;
+}
+
+export interface StreamStatus {
+  readonly stream: string;
+  readonly complete_through: string | null;
+  readonly age_seconds: number | null;
+  readonly stale: boolean;
+}
+
+/** What `aivis status --json` prints. */
+export interface StatusReport {
+  readonly last_run: {
+    readonly id: string;
+    readonly command: string;
+    readonly status: string;
+    readonly started_at: string;
+    readonly finished_at: string | null;
+    readonly counts: unknown;
+    readonly error: string | null;
+  } | null;
+  readonly rejected_since_last_success: number;
+  readonly streams: readonly StreamStatus[];
+  readonly stale: boolean;
+}
+
+export interface StatusVerdict {
+  readonly report: StatusReport;
+  /** Why the report is stale, one line each, for the text output and the log. */
+  readonly reasons: readonly string[];
+  readonly exitCode: typeof ExitCode.Success | typeof ExitCode.Stale;
+}
+
+/** Statuses of a run that ended without finishing its work (`abandoned`: killed before it could say). */
+const FAILED_RUN_STATUSES = new Set(['failed', 'abandoned']);
+
+/** The oldest of the scopes' frontiers; null when a scope never completed, or there is no scope. */
+export function oldestCompleteThrough(values: readonly (string | null)[]): string | null {
+  let oldest: string | null = null;
+  for (const value of values) {
+    if (value === null) return null;
+    if (oldest === null || microsecondTimestamp(value) < microsecondTimestamp(oldest)) oldest = value;
+  }
+  return oldest;
+}
+
+/** `2d 3h`, `6h 5m`, `90s`: the two largest units, enough for an alert line. */
+export function formatAge(seconds: number): string {
+  const parts: [number, string][] = [
+    [Math.floor(seconds / 86_400), 'd'],
+    [Math.floor((seconds % 86_400) / 3600), 'h'],
+    [Math.floor((seconds % 3600) / 60), 'm'],
+    [seconds % 60, 's'],
+  ];
+  const first = parts.findIndex(([amount]) => amount > 0);
+  if (first === -1) return '0s';
+  return parts
+    .slice(first, first + 2)
+    .filter(([amount]) => amount > 0)
+    .map(([amount, unit]) => `${amount}${unit}`)
+    .join(' ');
+}
+
+function streamStatus(input: StatusInput, stream: StreamCompleteness): StreamStatus {
+  const completeThrough = oldestCompleteThrough(stream.completeThrough);
+  const neverCompleted = stream.completeThrough.some((value) => value === null);
+  // A frontier ahead of this machine's clock (skew) is fresh, not negative.
+  const age =
+    completeThrough === null
+      ? null
+      : Math.max(0, Math.floor((input.now.getTime() - Date.parse(completeThrough)) / 1000));
+  const limit = input.maxStalenessSeconds;
+  const stale = limit !== undefined && (neverCompleted || (age !== null && age > limit));
+  return { stream: stream.stream, complete_through: completeThrough, age_seconds: age, stale };
+}
+
+function lastRunReport(row: LastRunRow): NonNullable<StatusReport['last_run']> {
+  return {
+    id: row.id,
+    command: row.command,
+    status: row.status,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    counts: JSON.parse(row.counts),
+    error: row.error,
+  };
+}
+
+export function evaluateStatus(input: StatusInput): StatusVerdict {
+  const streams = input.streams.map((stream) => streamStatus(input, stream));
+  const reasons: string[] = [];
+  const run = input.lastRun;
+  if (run === null) reasons.push('no run is recorded in _aivis_runs: nothing has been synced yet');
+  else if (FAILED_RUN_STATUSES.has(run.status)) {
+    reasons.push(`the last run ${run.id} (${run.command}) ${run.status}${run.error === null ? '' : `: ${run.error}`}`);
+  }
+  const limit = input.maxStalenessSeconds;
+  for (const stream of streams.filter((s) => s.stale)) {
+    reasons.push(
+      stream.complete_through === null
+        ? `${stream.stream} has a scope that never completed a scan`
+        : `${stream.stream} is complete through ${stream.complete_through}, ${formatAge(stream.age_seconds!)} ago: older than --max-staleness ${formatAge(limit!)}`,
+    );
+  }
+  const stale = reasons.length > 0;
+  return {
+    report: {
+      last_run: run === null ? null : lastRunReport(run),
+      rejected_since_last_success: input.rejectedSinceLastSuccess,
+      streams,
+      stale,
+    },
+    reasons,
+    exitCode: stale ? ExitCode.Stale : ExitCode.Success,
+  };
+}
