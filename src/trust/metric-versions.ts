@@ -1,0 +1,184 @@
+/**
+ * The ledger behind `metric_versions` (see metric-versions-table.ts): which combinations of
+ * version tags the analytics rows carried, from when to when, on how many websites, first
+ * seen by which run; and, for each combination a run sees for the first time, the notice the
+ * summary and `_aivis_runs.counts` give: a dashboard that plots one series across it mixes
+ * two definitions of the metric.
+ */
+import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
+import type { Row } from '../destination/table-spec.ts';
+
+/** The four version tags of an analytics row (spec 2.3, 9.4). */
+export interface VersionTags {
+  readonly projection_version: string;
+  readonly metric_definition_bundle_version: string;
+  readonly metric_precision_version: string;
+  readonly metric_definition_versions: Readonly<Record<string, string>>;
+}
+
+/** One analytics row as the engine loads it (latest snapshot or history point). */
+export interface AnalyticsObservation extends VersionTags {
+  readonly website_id: string;
+  /** Null on a snapshot that has none: it says nothing about when its versions applied, so it is not counted. */
+  readonly as_of: string | null;
+  readonly run_id: string;
+}
+
+/** Said once, by the run that first sees a combination. */
+export interface MetricVersionNotice {
+  readonly version_key: string;
+  readonly first_as_of: string;
+  /** e.g. `new metric definition bundle public_metric_definitions_v13 from 2026-03-01T00:00:00Z: do not mix series across it` */
+  readonly text: string;
+}
+
+interface Combination {
+  readonly key: string;
+  readonly tags: VersionTags;
+  firstAsOf: string;
+  lastAsOf: string;
+  readonly websites: Set<string>;
+  readonly firstRunId: string;
+  /** Not in the table when the ledger was loaded. */
+  readonly isNew: boolean;
+  changed: boolean;
+}
+
+function sortedEntries(record: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The combination's identity: canonical JSON of the four tags, keys sorted at both levels, so
+ * the same tags in another key order are the same combination.
+ */
+export function versionKey(tags: VersionTags): string {
+  return JSON.stringify({
+    metric_definition_bundle_version: tags.metric_definition_bundle_version,
+    metric_definition_versions: sortedEntries(tags.metric_definition_versions),
+    metric_precision_version: tags.metric_precision_version,
+    projection_version: tags.projection_version,
+  });
+}
+
+/** Instants in any of the API's forms (seconds optional, any fraction) compared as instants. */
+const earlier = (a: string, b: string) => microsecondTimestamp(a) < microsecondTimestamp(b);
+
+/** What changed from one combination to the next, as the notice names it. */
+function describeChange(from: VersionTags, to: VersionTags): string[] {
+  const parts: string[] = [];
+  if (from.metric_definition_bundle_version !== to.metric_definition_bundle_version)
+    parts.push(`metric definition bundle ${to.metric_definition_bundle_version}`);
+  if (from.projection_version !== to.projection_version) parts.push(`projection ${to.projection_version}`);
+  if (from.metric_precision_version !== to.metric_precision_version)
+    parts.push(`metric precision ${to.metric_precision_version}`);
+  const definitions = Object.entries(sortedEntries(to.metric_definition_versions))
+    .filter(([metric, version]) => from.metric_definition_versions[metric] !== version)
+    .map(([, version]) => version);
+  if (definitions.length > 0)
+    parts.push(`metric definition${definitions.length > 1 ? 's' : ''} ${definitions.join(', ')}`);
+  return parts;
+}
+
+export class MetricVersionLedger {
+  readonly #combinations = new Map<string, Combination>();
+
+  /** The ledger as `metric_versions` holds it (rows in the table's logical form: JSON as text). */
+  static load(rows: readonly Row[]): MetricVersionLedger {
+    const ledger = new MetricVersionLedger();
+    for (const row of rows) {
+      const tags: VersionTags = {
+        projection_version: String(row.projection_version),
+        metric_definition_bundle_version: String(row.metric_definition_bundle_version),
+        metric_precision_version: String(row.metric_precision_version),
+        metric_definition_versions: JSON.parse(String(row.metric_definition_versions)),
+      };
+      ledger.#combinations.set(String(row.version_key), {
+        key: String(row.version_key),
+        tags,
+        firstAsOf: String(row.first_as_of),
+        lastAsOf: String(row.last_as_of),
+        websites: new Set(JSON.parse(String(row.website_ids)) as string[]),
+        firstRunId: String(row.first_run_id),
+        isNew: false,
+        changed: false,
+      });
+    }
+    return ledger;
+  }
+
+  observe(row: AnalyticsObservation): void {
+    if (row.as_of === null) return;
+    const key = versionKey(row);
+    const known = this.#combinations.get(key);
+    if (!known) {
+      this.#combinations.set(key, {
+        key,
+        tags: {
+          projection_version: row.projection_version,
+          metric_definition_bundle_version: row.metric_definition_bundle_version,
+          metric_precision_version: row.metric_precision_version,
+          metric_definition_versions: sortedEntries(row.metric_definition_versions),
+        },
+        firstAsOf: row.as_of,
+        lastAsOf: row.as_of,
+        websites: new Set([row.website_id]),
+        firstRunId: row.run_id,
+        isNew: true,
+        changed: true,
+      });
+      return;
+    }
+    const widens =
+      earlier(row.as_of, known.firstAsOf) || earlier(known.lastAsOf, row.as_of) || !known.websites.has(row.website_id);
+    if (!widens) return;
+    if (earlier(row.as_of, known.firstAsOf)) known.firstAsOf = row.as_of;
+    if (earlier(known.lastAsOf, row.as_of)) known.lastAsOf = row.as_of;
+    known.websites.add(row.website_id);
+    known.changed = true;
+  }
+
+  /** Rows of the combinations this ledger created or changed since it was loaded, in key order. */
+  changedRows(): Row[] {
+    return this.#ordered((a, b) => (a.key < b.key ? -1 : 1))
+      .filter((c) => c.changed)
+      .map((c) => ({
+        version_key: c.key,
+        projection_version: c.tags.projection_version,
+        metric_definition_bundle_version: c.tags.metric_definition_bundle_version,
+        metric_precision_version: c.tags.metric_precision_version,
+        metric_definition_versions: JSON.stringify(c.tags.metric_definition_versions),
+        first_as_of: c.firstAsOf,
+        last_as_of: c.lastAsOf,
+        websites: c.websites.size,
+        website_ids: JSON.stringify([...c.websites].sort()),
+        first_run_id: c.firstRunId,
+      }));
+  }
+
+  /**
+   * A notice for each combination first seen since loading, naming what changed from the
+   * combination before it in `first_as_of` order. The earliest combination of all is the
+   * baseline: there is no series before it to mix with, so it gets none.
+   */
+  notices(): MetricVersionNotice[] {
+    const ordered = this.#ordered((a, b) =>
+      earlier(a.firstAsOf, b.firstAsOf) ? -1 : earlier(b.firstAsOf, a.firstAsOf) ? 1 : a.key < b.key ? -1 : 1,
+    );
+    return ordered.flatMap((combination, i) => {
+      if (!combination.isNew || i === 0) return [];
+      const change = describeChange(ordered[i - 1]!.tags, combination.tags);
+      return [
+        {
+          version_key: combination.key,
+          first_as_of: combination.firstAsOf,
+          text: `new ${change.join(', ')} from ${combination.firstAsOf}: do not mix series across it`,
+        },
+      ];
+    });
+  }
+
+  #ordered(compare: (a: Combination, b: Combination) => number): Combination[] {
+    return [...this.#combinations.values()].sort(compare);
+  }
+}

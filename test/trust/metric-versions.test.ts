@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { type AnalyticsObservation, MetricVersionLedger, versionKey } from '../../src/trust/metric-versions.ts';
+import { metricVersionsTable } from '../../src/trust/metric-versions-table.ts';
+
+const definitions = {
+  visibility: 'visibility_v1',
+  share_of_voice: 'share_of_voice_v1',
+  sentiment: 'sentiment_v1',
+  citation_share: 'citation_share_v1',
+  average_mention_position: 'average_mention_position_v1',
+};
+const v1 = {
+  projection_version: 'public_metrics_v2',
+  metric_definition_bundle_version: 'public_metric_definitions_v12',
+  metric_precision_version: 'metric_precision_v1',
+  metric_definition_versions: definitions,
+};
+const v13 = { ...v1, metric_definition_bundle_version: 'public_metric_definitions_v13' };
+const V1_KEY =
+  '{"metric_definition_bundle_version":"public_metric_definitions_v12","metric_definition_versions":{"average_mention_position":"average_mention_position_v1","citation_share":"citation_share_v1","sentiment":"sentiment_v1","share_of_voice":"share_of_voice_v1","visibility":"visibility_v1"},"metric_precision_version":"metric_precision_v1","projection_version":"public_metrics_v2"}';
+
+const seen = (tags: typeof v1, website_id: string, as_of: string | null, run_id = 'run_1'): AnalyticsObservation => ({
+  ...tags,
+  website_id,
+  as_of,
+  run_id,
+});
+
+describe('versionKey', () => {
+  it('is the canonical JSON of the four tags, whatever order their keys came in', () => {
+    expect(versionKey(v1)).toBe(V1_KEY);
+    const reordered = Object.fromEntries(Object.entries(definitions).reverse());
+    expect(versionKey({ ...v1, metric_definition_versions: reordered })).toBe(V1_KEY);
+    expect(versionKey(v13)).not.toBe(V1_KEY);
+  });
+});
+
+describe('MetricVersionLedger', () => {
+  it('has one row per combination: first and last as_of, distinct websites, the run that first saw it', () => {
+    const ledger = MetricVersionLedger.load([]);
+    ledger.observe(seen(v1, 'web_a', '2026-01-02T00:00:00Z'));
+    ledger.observe(seen(v1, 'web_b', '2026-01-01T00:00:00.5Z'));
+    // The same point read twice (inclusive updated_since) and a snapshot without as_of change nothing.
+    ledger.observe(seen(v1, 'web_a', '2026-01-02T00:00:00Z'));
+    ledger.observe(seen(v1, 'web_c', null));
+    ledger.observe(seen(v1, 'web_a', '2026-01-03T00:00Z'));
+    expect(ledger.changedRows()).toEqual([
+      {
+        version_key: V1_KEY,
+        projection_version: 'public_metrics_v2',
+        metric_definition_bundle_version: 'public_metric_definitions_v12',
+        metric_precision_version: 'metric_precision_v1',
+        metric_definition_versions:
+          '{"average_mention_position":"average_mention_position_v1","citation_share":"citation_share_v1","sentiment":"sentiment_v1","share_of_voice":"share_of_voice_v1","visibility":"visibility_v1"}',
+        first_as_of: '2026-01-01T00:00:00.5Z',
+        last_as_of: '2026-01-03T00:00Z',
+        websites: 2,
+        website_ids: '["web_a","web_b"]',
+        first_run_id: 'run_1',
+      },
+    ]);
+    expect(Object.keys(ledger.changedRows()[0]!)).toEqual(metricVersionsTable.columns.map((c) => c.name));
+  });
+
+  it('announces a combination that starts after another, naming what changed, and not the baseline', () => {
+    const ledger = MetricVersionLedger.load([]);
+    ledger.observe(seen(v1, 'web_a', '2026-02-27T00:00:00Z'));
+    ledger.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z'));
+    ledger.observe(seen(v13, 'web_b', '2026-03-01T06:00:00Z'));
+    expect(ledger.notices()).toEqual([
+      {
+        version_key: versionKey(v13),
+        first_as_of: '2026-03-01T00:00:00Z',
+        text: 'new metric definition bundle public_metric_definitions_v13 from 2026-03-01T00:00:00Z: do not mix series across it',
+      },
+    ]);
+  });
+
+  it('carries the table across runs: a known combination is widened, not announced again; a new one is', () => {
+    const first = MetricVersionLedger.load([]);
+    first.observe(seen(v1, 'web_a', '2026-02-27T00:00:00Z', 'run_1'));
+    first.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_1'));
+    expect(first.notices().map((n) => n.first_as_of)).toEqual(['2026-03-01T00:00:00Z']);
+
+    const second = MetricVersionLedger.load(first.changedRows());
+    expect(second.changedRows()).toEqual([]);
+    second.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_2'));
+    expect(second.changedRows()).toEqual([]);
+    second.observe(seen(v13, 'web_b', '2026-03-02T00:00:00Z', 'run_2'));
+    const precise = {
+      ...v13,
+      metric_precision_version: 'metric_precision_v2',
+      metric_definition_versions: { ...definitions, sentiment: 'sentiment_v2', visibility: 'visibility_v3' },
+    };
+    second.observe(seen(precise, 'web_b', '2026-03-05T00:00:00Z', 'run_2'));
+    const rows = second.changedRows();
+    expect(
+      rows.map((r) => [
+        r.metric_definition_bundle_version,
+        r.metric_precision_version,
+        r.websites,
+        r.first_run_id,
+        r.last_as_of,
+      ]),
+    ).toEqual([
+      ['public_metric_definitions_v13', 'metric_precision_v1', 2, 'run_1', '2026-03-02T00:00:00Z'],
+      ['public_metric_definitions_v13', 'metric_precision_v2', 1, 'run_2', '2026-03-05T00:00:00Z'],
+    ]);
+    expect(second.notices()).toEqual([
+      {
+        version_key: versionKey(precise),
+        first_as_of: '2026-03-05T00:00:00Z',
+        text: 'new metric precision metric_precision_v2, metric definitions sentiment_v2, visibility_v3 from 2026-03-05T00:00:00Z: do not mix series across it',
+      },
+    ]);
+  });
+
+  it('names every tag a combination changes from the one before it', () => {
+    const ledger = MetricVersionLedger.load([]);
+    ledger.observe(seen(v1, 'web_a', '2026-01-01T00:00:00Z'));
+    ledger.observe(
+      seen(
+        {
+          ...v13,
+          projection_version: 'public_metrics_v3',
+          metric_definition_versions: { ...definitions, visibility: 'visibility_v2' },
+        },
+        'web_a',
+        '2026-01-02T00:00:00Z',
+      ),
+    );
+    expect(ledger.notices().map((n) => n.text)).toEqual([
+      'new metric definition bundle public_metric_definitions_v13, projection public_metrics_v3, metric definition visibility_v2 from 2026-01-02T00:00:00Z: do not mix series across it',
+    ]);
+  });
+});
