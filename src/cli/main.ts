@@ -40,11 +40,18 @@ export async function main(argv: string[]): Promise<number> {
     .fail((msg, err) => {
       throw err ?? new ConfigError(`${msg}\nRun 'aivis --help' for usage.`);
     });
-  for (const command of commands) parser.command(command);
+  let exitCode: ExitCode = ExitCode.Success;
+  for (const command of commands) {
+    parser.command({
+      ...command,
+      handler: async (args) => {
+        exitCode = await command.handler(args);
+      },
+    });
+  }
   try {
-    const parsed = await parser.parseAsync();
-    const code = (parsed as { exitCode?: number }).exitCode;
-    return typeof code === 'number' ? code : ExitCode.Success;
+    await parser.parseAsync();
+    return exitCode;
   } catch (error) {
     if (error instanceof AivisError) return reportFailure(error.message, error.exitCode);
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

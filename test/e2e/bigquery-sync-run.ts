@@ -7,7 +7,7 @@
  */
 import { configSchema } from '../../schemas/config.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import { createClient } from '../../src/cli/run-context.ts';
+import { createClient } from '../../src/cli/command-resources.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { runSync, type RunSummary } from '../../src/sync/run-sync.ts';

@@ -1,17 +1,16 @@
-import type { CommandModule } from 'yargs';
 import { ConfigError } from '../../errors.ts';
 import { parseSince, parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
+import type { CliCommand } from './cli-command.ts';
 
 interface BackfillArgs {
   config?: string;
   stream: string;
   since: string;
   websites?: string;
-  exitCode?: number;
 }
 
-export const backfillCommand: CommandModule<object, BackfillArgs> = {
+export const backfillCommand: CliCommand<BackfillArgs> = {
   command: 'backfill',
   describe: 'Re-read a stream from a point in time and upsert it, leaving the saved frontier where it is',
   builder: (yargs) =>
@@ -26,7 +25,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
         'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)',
       );
     }
-    argv.exitCode = await executeSync(argv, {
+    return executeSync(argv, {
       command: 'backfill',
       streams,
       since: parseSince(argv.since),

@@ -2,21 +2,20 @@
  * `aivis check`: the config parses, the API accepts the key (V2 enabled, read scope), and
  * the destination is reachable and writable. Each line says what was proven or what to fix.
  */
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
 import { terminalLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { createDestination } from '../destination-factory.ts';
-import { createClient } from '../run-context.ts';
+import { createClient } from '../command-resources.ts';
+import type { CliCommand } from './cli-command.ts';
 
 interface CheckArgs {
   config?: string;
-  exitCode?: number;
 }
 
-export const checkCommand: CommandModule<object, CheckArgs> = {
+export const checkCommand: CliCommand<CheckArgs> = {
   command: 'check',
   describe: 'Check the config, the API key and the destination',
   handler: async (argv) => {
@@ -62,6 +61,6 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
     } finally {
       await destination.close();
     }
-    argv.exitCode = failed ? ExitCode.Failure : ExitCode.Success;
+    return failed ? ExitCode.Failure : ExitCode.Success;
   },
 };

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
 import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
@@ -22,8 +21,9 @@ import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
-import { createClient } from '../run-context.ts';
+import { createClient } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
+import type { CliCommand } from './cli-command.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
@@ -36,7 +36,6 @@ export interface ImportPromptsArgs {
   'defaults-intent'?: string;
   journal?: string;
   json?: boolean;
-  exitCode?: number;
 }
 
 function importOptions(argv: ImportPromptsArgs): ImportOptions {
@@ -75,7 +74,7 @@ async function namesDestination(configPath: string): Promise<boolean> {
 export async function importPrompts(
   argv: ImportPromptsArgs,
   deps: { clock?: Clock; write?: (text: string) => void; logger?: Logger } = {},
-): Promise<number> {
+): Promise<ExitCode> {
   const clock = deps.clock ?? systemClock;
   const write = deps.write ?? ((text: string) => process.stdout.write(text));
   const options = importOptions(argv);
@@ -113,7 +112,7 @@ export async function importPrompts(
   }
 }
 
-export const importPromptsCommand: CommandModule<object, ImportPromptsArgs> = {
+export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
   command: 'import-prompts',
   describe: 'Import prompts from a CSV or JSONL file into a website (append-only, in atomic partitions)',
   builder: (yargs) =>
@@ -143,6 +142,6 @@ export const importPromptsCommand: CommandModule<object, ImportPromptsArgs> = {
       .option('journal', { type: 'string', describe: 'Journal file (default: beside the input file)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }) as never,
   handler: async (argv) => {
-    argv.exitCode = await importPrompts(argv);
+    return importPrompts(argv);
   },
 };

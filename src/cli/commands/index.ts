@@ -1,7 +1,7 @@
 /** Every CLI verb (design §7); one file per verb beside this one. */
-import type { CommandModule } from 'yargs';
 import { backfillCommand } from './backfill.ts';
 import { checkCommand } from './check.ts';
+import type { CliCommand } from './cli-command.ts';
 import { importPromptsCommand } from './import-prompts.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { stateCommand } from './state.ts';
@@ -9,7 +9,7 @@ import { streamsCommand } from './streams.ts';
 import { syncCommand } from './sync.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: each command declares its own argument type; yargs takes them as one list
-export const commands: CommandModule<object, any>[] = [
+export const commands: CliCommand<any>[] = [
   checkCommand,
   streamsCommand,
   syncCommand,

@@ -3,12 +3,12 @@
  * 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL and a ready API key (the first
  * lines on stdout, so scripts and tests can read them).
  */
-import type { CommandModule } from 'yargs';
-import { ConfigError } from '../../errors.ts';
+import { ConfigError, ExitCode } from '../../errors.ts';
 import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
 import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createLogger } from '../../log/logger.ts';
+import type { CliCommand } from './cli-command.ts';
 
 interface SandboxArgs {
   port: number;
@@ -52,7 +52,7 @@ function untilStopped(): Promise<NodeJS.Signals> {
   });
 }
 
-export const sandboxCommand: CommandModule<object, SandboxArgs> = {
+export const sandboxCommand: CliCommand<SandboxArgs> = {
   command: 'sandbox',
   describe: 'Serve a local Public API V2 sandbox with seeded data on 127.0.0.1',
   builder: (yargs) =>
@@ -86,5 +86,6 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
     const signal = await untilStopped();
     await sandbox.close();
     createLogger().info(`aivis sandbox: stopped on ${signal}`);
+    return ExitCode.Success;
   },
 };

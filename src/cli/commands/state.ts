@@ -1,13 +1,14 @@
 /** `aivis state show | reset`: read or clear saved positions, per stream and website. */
 import os from 'node:os';
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
+import { ExitCode } from '../../errors.ts';
 import type { StateEntry } from '../../destination/destination.ts';
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';
 import { newRunId } from '../../sync/run-sync.ts';
-import { createStateStore } from '../run-context.ts';
+import { createStateStore } from '../command-resources.ts';
+import type { CliCommand } from './cli-command.ts';
 
 interface StateArgs {
   config?: string;
@@ -26,7 +27,7 @@ function selects(
   return websites === undefined || websites.some((w) => entry.scope === w || entry.scope.startsWith(`${w}?`));
 }
 
-export const stateCommand: CommandModule<object, StateArgs> = {
+export const stateCommand: CliCommand<StateArgs> = {
   command: 'state <action>',
   describe: 'Show or reset saved sync state',
   builder: (yargs) =>
@@ -51,7 +52,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
             `${JSON.stringify({ stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt })}\n`,
           );
         if (entries.length === 0) logger.info('no saved state matches');
-        return;
+        return ExitCode.Success;
       }
       // Under the run lock: a sync running meanwhile would write its state straight back.
       const lock = await destination.acquireLock({
@@ -69,6 +70,7 @@ export const stateCommand: CommandModule<object, StateArgs> = {
       process.stdout.write(
         `deleted ${deleted} state entr${deleted === 1 ? 'y' : 'ies'}; the next sync reads ${deleted > 0 ? 'those feeds from the beginning' : 'as before'}\n`,
       );
+      return ExitCode.Success;
     } finally {
       await destination.close();
     }

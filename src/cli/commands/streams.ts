@@ -1,12 +1,13 @@
 /** `aivis streams`: each stream, the tables it writes, and their DDL for the configured destination. */
-import type { CommandModule } from 'yargs';
 import { loadConfig } from '../../config/load-config.ts';
+import { ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
 import { ENGINE_TABLES, STREAM_NAMES, STREAM_TABLES } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
+import type { CliCommand } from './cli-command.ts';
 
-export const streamsCommand: CommandModule<object, { config?: string }> = {
+export const streamsCommand: CliCommand<{ config?: string }> = {
   command: 'streams',
   describe: 'List the streams, their tables and the DDL for the configured destination',
   handler: async (argv) => {
@@ -23,5 +24,6 @@ export const streamsCommand: CommandModule<object, { config?: string }> = {
     }
     out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => `${sql.trimEnd()};`));
     process.stdout.write(`${out.join('\n')}\n`);
+    return ExitCode.Success;
   },
 };

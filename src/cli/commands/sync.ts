@@ -1,6 +1,6 @@
-import type { CommandModule } from 'yargs';
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
+import type { CliCommand } from './cli-command.ts';
 
 interface SyncArgs {
   config?: string;
@@ -8,10 +8,9 @@ interface SyncArgs {
   websites?: string;
   'full-refresh': boolean;
   'allow-mass-removal': boolean;
-  exitCode?: number;
 }
 
-export const syncCommand: CommandModule<object, SyncArgs> = {
+export const syncCommand: CliCommand<SyncArgs> = {
   command: 'sync',
   describe: 'Sync the configured streams incrementally into the destination',
   builder: (yargs) =>
@@ -29,7 +28,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
         describe: 'Accept a listing that removes more than half of the known websites',
       }) as never,
   handler: async (argv) => {
-    argv.exitCode = await executeSync(argv, {
+    return executeSync(argv, {
       command: 'sync',
       streams: parseStreams(argv.streams, '--streams'),
       websites: parseWebsites(argv.websites, '--websites'),

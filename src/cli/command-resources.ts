@@ -1,6 +1,7 @@
 /**
  * What a command needs from the config: the API client, the destination and the state
- * store, opened in that order and closed in reverse.
+ * store, opened in that order and closed in reverse. (The sync engine's own per-run record,
+ * run id and counters included, is `run-sync.ts`'s business.)
  */
 import type { AivisConfig } from '../../schemas/config.ts';
 import { ApiClient } from '../client/api-client.ts';
@@ -13,7 +14,8 @@ import { FileStateStore } from '../state/file-state-store.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { createDestination } from './destination-factory.ts';
 
-export interface RunContext {
+/** The opened client, destination and state store of one command, with the config they came from. */
+export interface CommandResources {
   readonly config: AivisConfig;
   readonly logger: Logger;
   readonly client: ApiClient;
@@ -46,7 +48,7 @@ export function createStateStore(config: AivisConfig, destination: Destination):
 }
 
 /** Opens the client (stopped by `run.signal`) and the destination of the config at `argv.config`. */
-export async function openRunContext(argv: { config?: string }, run: ClientRun = {}): Promise<RunContext> {
+export async function openCommandResources(argv: { config?: string }, run: ClientRun = {}): Promise<CommandResources> {
   const { config, apiKey } = await loadConfig(argv.config);
   const logger = createLogger();
   const client = createClient(config, apiKey, logger, run);
