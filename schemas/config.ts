@@ -22,13 +22,16 @@ const identifier = z
     'must be letters, digits and underscores, starting with a letter or underscore',
   );
 
+/** The rate limiter's budget when the config names none: the API allows 100, the rest is headroom for other tools. */
+export const DEFAULT_REQUESTS_PER_MINUTE = 90;
+
 export const sourceConfigSchema = z
   .strictObject({
     base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://api.example.com' }),
     allow_insecure_http: allowInsecureHttp,
     api_key: nonEmpty.optional().describe('Write it as ${VAR}; a key written into the YAML is refused.'),
     api_key_file: nonEmpty.optional().describe('Path of a file holding the API key (e.g. a mounted Secret).'),
-    requests_per_minute: z.int().min(1).max(6000).default(90),
+    requests_per_minute: z.int().min(1).max(6000).default(DEFAULT_REQUESTS_PER_MINUTE),
     timeout_seconds: z.number().positive().max(600).default(60),
     max_retries: z.int().min(0).max(20).default(6),
   })

@@ -4,16 +4,10 @@
  */
 import type { BigqueryConfig } from '../../schemas/config.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 
-/**
- * BigQuery bills and rate-limits per job (1,500 table operations per table per day), so a
- * flush is large: each flush costs one load job and one MERGE per table, plus two for state.
- */
-export const BIGQUERY_CAPABILITIES: DestinationCapabilities = {
-  transactional: false,
-  maxRowsPerFlush: 50_000,
-  maxSecondsPerFlush: 60,
-};
+/** No transactions across load jobs: rows first, then state. Large flushes (flush-sizing.ts says why). */
+export const BIGQUERY_CAPABILITIES: DestinationCapabilities = { transactional: false, ...FLUSH_SIZING.bigquery };
 
 /** How long a staging table lives if the run dies before it drops it. */
 export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;

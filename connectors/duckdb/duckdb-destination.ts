@@ -8,6 +8,7 @@ import type {
   TableRows,
 } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
 import {
   activeWebsiteIdsSql,
@@ -68,7 +69,7 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
 
   return {
     type: 'duckdb',
-    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5 },
+    capabilities: { transactional: true, ...FLUSH_SIZING.duckdb },
 
     async open() {
       session ??= await connectDuckdb(options);

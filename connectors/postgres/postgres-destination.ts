@@ -8,6 +8,7 @@ import type {
   TableRows,
 } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
 import {
   activeWebsiteIdsSql,
@@ -47,7 +48,7 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
 
   return {
     type: 'postgres',
-    capabilities: { transactional: true, maxRowsPerFlush: 5000, maxSecondsPerFlush: 5 },
+    capabilities: { transactional: true, ...FLUSH_SIZING.postgres },
 
     async open() {
       session ??= await connectPostgres(options, logger);

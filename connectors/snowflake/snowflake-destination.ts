@@ -12,6 +12,7 @@ import type {
   StateEntry,
 } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
@@ -80,7 +81,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
   return {
     type: 'snowflake',
-    capabilities: { transactional: true, maxRowsPerFlush: 20_000, maxSecondsPerFlush: 60 },
+    capabilities: { transactional: true, ...FLUSH_SIZING.snowflake },
 
     async open() {
       client ??= await connectSnowflake(options);

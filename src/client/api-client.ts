@@ -38,7 +38,7 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer`; registered as a secret, so it is masked in every log line and error. */
   apiKey: string;
-  /** Budget of the limiter created when `limiter` is absent; default 90. */
+  /** Budget of the limiter created when `limiter` is absent; default `DEFAULT_REQUESTS_PER_MINUTE`. */
   requestsPerMinute?: number;
   /** Deadline of one attempt, headers and body together; default 60_000. */
   timeoutMs?: number;

@@ -6,15 +6,15 @@
  * per minute per workspace, and any 60 s window, its edges included, must hold at most
  * `requestsPerMinute` starts. Fixed windows would allow twice the budget across a window edge.
  */
+import { DEFAULT_REQUESTS_PER_MINUTE } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
 import { systemClock, type Clock } from './clock.ts';
 
-export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 const WINDOW_MS = 60_000;
 
 /** How to build a limiter; share the instance, not the options, between the clients of one workspace. */
 export interface RateLimiterOptions {
-  /** Budget per 60 s window; default 90 (the API allows 100, the rest is headroom for other tools). */
+  /** Budget per 60 s window; default `DEFAULT_REQUESTS_PER_MINUTE` (the config's default). */
   requestsPerMinute?: number;
   clock?: Clock;
 }

@@ -12,6 +12,7 @@ import type { BenchFigure } from './bench-figure.ts';
 import { describeMachine, machineLine } from './bench-machine.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
 import { DEFAULT_SIZES, QUICK_SIZES } from './bench-sizes.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { bigqueryFlushBytes } from './bigquery-flush-bytes.ts';
 import { budgetUse } from './budget-use.ts';
 import { endToEnd } from './end-to-end.ts';
@@ -23,7 +24,7 @@ import { resultsTable } from './results-table.ts';
 import { round } from './bench-figure.ts';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
-const FLUSH_ROWS = 5000; // the Postgres and DuckDB destinations' maxRowsPerFlush
+const FLUSH_ROWS = FLUSH_SIZING.postgres.maxRowsPerFlush; // DuckDB's too
 /** The V8 flags the image runs aivis with (Dockerfile `NODE_OPTIONS`; README "Performance", figure 4). */
 const HEAP_CAP = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 

@@ -1,0 +1,22 @@
+/**
+ * How much one flush holds, per destination, side by side: the destination's call, bounded
+ * in rows so memory stays flat and in seconds so a kill loses little work
+ * (docs/architecture.md#state-rules). Each connector spreads its entry into its
+ * `capabilities`; the engine reads them from there.
+ */
+import type { DestinationConfig } from '../../schemas/config.ts';
+import type { DestinationCapabilities } from './destination.ts';
+
+export type FlushSizing = Pick<DestinationCapabilities, 'maxRowsPerFlush' | 'maxSecondsPerFlush'>;
+
+export const FLUSH_SIZING = {
+  // A commit is cheap: flush every page or few, so a kill loses seconds of work.
+  postgres: { maxRowsPerFlush: 5_000, maxSecondsPerFlush: 5 },
+  duckdb: { maxRowsPerFlush: 5_000, maxSecondsPerFlush: 5 },
+  // The warehouse bills per second while statements run (60 s minimum on each resume), and each
+  // flush is a few INSERTs and one MERGE per table: a handful of flushes per sync.
+  snowflake: { maxRowsPerFlush: 20_000, maxSecondsPerFlush: 60 },
+  // BigQuery bills and rate-limits per job (1,500 table operations per table per day), and each
+  // flush costs one load job and one MERGE per table, plus two for state: few, large flushes.
+  bigquery: { maxRowsPerFlush: 50_000, maxSecondsPerFlush: 60 },
+} as const satisfies Record<DestinationConfig['type'], FlushSizing>;
