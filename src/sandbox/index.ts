@@ -15,7 +15,7 @@ import { type SandboxTruth, createTruth } from './sandbox-truth.ts';
 import { createSandboxServer } from './server.ts';
 import { parseTimestamp } from './timestamps.ts';
 import { checkVariants, type SandboxVariant } from './variants.ts';
-import type { AdvanceBy } from './virtual-clock.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 import { PRIMARY_WORKSPACE, type SandboxKeys } from './world/api-keys.ts';
 import type { MetricVersionChange } from './world/metric-versions.ts';
 
@@ -24,6 +24,7 @@ export type { SandboxKeys } from './world/api-keys.ts';
 export type { MetricVersionChange } from './world/metric-versions.ts';
 export type { SandboxTruth } from './sandbox-truth.ts';
 export type { SandboxStats } from './sandbox-stats.ts';
+export type { AdvanceBy, VirtualClock } from './virtual-clock.ts';
 export { SANDBOX_VARIANTS, type SandboxVariant } from './variants.ts';
 
 /** How to start a sandbox; every field is optional. */
@@ -59,7 +60,7 @@ export interface Sandbox {
   /** Keys for the 401/403/404 and lineage cases. */
   readonly keys: SandboxKeys;
   /** The virtual data time; `advance` starts and commits writes whose time comes. */
-  readonly clock: { now(): string; advance(opts: AdvanceBy): void };
+  readonly clock: VirtualClock;
   /** Adds websites to workspace 1 (listed at once, first analysis 2-8 h later); returns their ids. */
   addWebsites(count: number): string[];
   /** Removes a website of any workspace at once, also from scans in progress. */
@@ -118,7 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: `http://127.0.0.1:${port}`,
     apiKey: env.keys.keys.apiKey,
     keys: env.keys.keys,
-    clock: { now: () => env.clock.now(), advance: (by) => env.clock.advance(by) },
+    clock: env.clock,
     addWebsites: (count) => env.websites.add(PRIMARY_WORKSPACE, count, env.clock.nowMs()),
     removeWebsite: (id) => env.websites.remove(id),
     changeMetricVersions: (change) => env.metricVersions.change(change, env.clock.nowMs()),
