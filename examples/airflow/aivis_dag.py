@@ -7,7 +7,7 @@ The pods use the same ConfigMap and Secrets as examples/kubernetes/cronjob.yaml:
   - Secret ``aivis-api-key`` (key ``api-key``), mounted as a file for ``api_key_file``
   - Secret ``aivis-database`` (key ``url``), passed as the DATABASE_URL env var
 
-Exit codes (design §7): 0 success, 1 failure, 2 bad config or usage, 3 finished with
+Exit codes (README, "Use it"): 0 success, 1 failure, 2 bad config or usage, 3 finished with
 rejected records or failed websites. Exit 3 marks the task *skipped* rather than failed:
 the rows that loaded are durable and downstream models can still run, while the
 ``aivis_partial_run`` task (trigger rule ALL_SKIPPED) makes the partial run visible.

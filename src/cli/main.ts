@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `aivis <command>`: parses the command line and maps every outcome to an exit code
- * (design §7): 0 success, 1 failure, 2 bad config or usage, 3 partial.
+ * (docs/architecture.md#cli): 0 success, 1 failure, 2 bad config or usage, 3 partial.
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';

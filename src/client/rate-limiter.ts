@@ -1,6 +1,6 @@
 /**
- * One request budget per workspace (design §5): every call of every client that shares this
- * limiter (reads, receipt polls, imports) takes a slot first.
+ * One request budget per workspace (docs/architecture.md#api-client): every call of every
+ * client that shares this limiter (reads, receipt polls, imports) takes a slot first.
  *
  * A sliding log of start times, not a token bucket or fixed windows: the API counts requests
  * per minute per workspace, and any 60 s window, its edges included, must hold at most

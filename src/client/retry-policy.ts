@@ -1,5 +1,6 @@
 /**
- * Which failures are worth another attempt, and how long to wait first (design §5).
+ * Which failures are worth another attempt, and how long to wait first
+ * (docs/architecture.md#api-client).
  *
  * - 429: wait `Retry-After` with the whole limiter paused, so no other request of the
  *   workspace burns the same exhausted quota. A wait is honoured up to `maxRetryAfterMs` (an
@@ -34,7 +35,7 @@ export interface RetryDecision {
 /** A server-requested wait longer than this is honoured with a warning in the log. */
 export const LONG_WAIT_MS = 300_000;
 
-/** Bounds of the retries; the defaults are design §5's. */
+/** Bounds of the retries; the defaults are the ones docs/architecture.md#api-client gives. */
 export interface RetryPolicyOptions {
   /** Retries after the first attempt; default 6. */
   maxRetries?: number;

@@ -1,9 +1,9 @@
 /**
- * Secrets never come from the YAML text (design §5): a config file is committed to git and
- * mounted as a ConfigMap, so a key written into it has already leaked. `source.api_key`,
- * `destination.password` and `destination.private_key_passphrase` must be `${VAR}`, and a
- * Postgres URL may not carry a literal password. Every secret the config yields is
- * registered for redaction before any message is built.
+ * Secrets never come from the YAML text (docs/architecture.md#config): a config file is
+ * committed to git and mounted as a ConfigMap, so a key written into it has already leaked.
+ * `source.api_key`, `destination.password` and `destination.private_key_passphrase` must be
+ * `${VAR}`, and a Postgres URL may not carry a literal password. Every secret the config yields
+ * is registered for redaction before any message is built.
  */
 import type { Document, Scalar } from 'yaml';
 import { registerSecret } from '../log/redact.ts';

@@ -1,5 +1,6 @@
 /**
- * Loads the YAML config (design §6) into a validated `AivisConfig` and the API key.
+ * Loads the YAML config (docs/architecture.md#config) into a validated `AivisConfig` and the
+ * API key.
  *
  * - `${VAR}` in values comes from `env`; `$${` is a literal `${`.
  * - Secrets (`source.api_key`, `destination.password`, `destination.private_key_passphrase`,

@@ -1,7 +1,7 @@
 /**
- * Secrets never appear in logs, errors, tables or snapshots (design §5). Every secret the
- * process learns (API key, database password, private key passphrase) is registered here
- * once, and every line the process writes passes through `redact`.
+ * Secrets never appear in logs, errors, tables or snapshots (docs/architecture.md#api-client).
+ * Every secret the process learns (API key, database password, private key passphrase) is
+ * registered here once, and every line the process writes passes through `redact`.
  *
  * What is masked:
  * - every occurrence of a registered secret (and of its JSON-escaped form);

@@ -1,7 +1,8 @@
 /**
- * Where saved state lives (design §6 `state.store`). Either inside the destination, committed
- * in the same transaction as the rows it describes, or in a local file written only after
- * the destination has made those rows durable. Either way state never runs ahead of data.
+ * Where saved state lives (`state.store`, docs/architecture.md#state-rules). Either inside the
+ * destination, committed in the same transaction as the rows it describes, or in a local file
+ * written only after the destination has made those rows durable. Either way state never runs
+ * ahead of data.
  */
 import type { Destination, Flush, FlushResult, StateEntry } from '../destination/destination.ts';
 

@@ -1,6 +1,6 @@
 /**
- * How a scan's saved position moves (design §4). Pure functions, so every rule about
- * frontiers is in one place and tested without I/O.
+ * How a scan's saved position moves (docs/architecture.md#state-rules). Pure functions, so
+ * every rule about frontiers is in one place and tested without I/O.
  *
  * - Mid-scan, after a durable page: keep the frontier, save the next cursor and the scan's
  *   `scan_upper_bound` as pending.

@@ -1,8 +1,8 @@
 /**
- * The destination conformance suite (design §10): every destination runs the same tests.
- * A destination's test file is a few lines of setup plus `runConformanceSuite(target)`.
- * Topics live in `topics/*.ts`; each test names itself `<topic>: <behaviour>`, which is also
- * the key a target uses in `skip`.
+ * The destination conformance suite (docs/architecture.md#destinations): every destination runs
+ * the same tests. A destination's test file is a few lines of setup plus
+ * `runConformanceSuite(target)`. Topics live in `topics/*.ts`; each test names itself
+ * `<topic>: <behaviour>`, which is also the key a target uses in `skip`.
  */
 import { describe } from 'vitest';
 import type { Destination } from '../../src/destination/destination.ts';

@@ -1,4 +1,4 @@
-/** Importing and creating a destination loads no driver; open() loads only its own (design §10). */
+/** Importing and creating a destination loads no driver; open() loads only its own (docs/architecture.md#destinations). */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * `updated_since` and `scan_upper_bound` (spec 4.10, design §4): rows are stamped when their
- * write starts and visible when it commits, so only a client that carries the committed
- * frontier forward verbatim never loses a row.
+ * `updated_since` and `scan_upper_bound` (spec 4.10, docs/architecture.md#state-rules): rows
+ * are stamped when their write starts and visible when it commits, so only a client that
+ * carries the committed frontier forward verbatim never loses a row.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';

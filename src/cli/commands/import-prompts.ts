@@ -1,7 +1,8 @@
 /**
  * `aivis import-prompts --website ID --file F`: checks the whole file, then imports it in
- * partitions with a journal (design §9). Exit 0 when every partition succeeded, 2 for bad
- * input or flags (nothing sent), 1 when the service refused or an operation failed for good.
+ * partitions with a journal (docs/architecture.md#prompt-import). Exit 0 when every partition
+ * succeeded, 2 for bad input or flags (nothing sent), 1 when the service refused or an
+ * operation failed for good.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-/** Every CLI verb (design §7); one file per verb beside this one. */
+/** Every CLI verb (docs/architecture.md#cli); one file per verb beside this one. */
 import { backfillCommand } from './backfill.ts';
 import { checkCommand } from './check.ts';
 import type { CliCommand } from './cli-command.ts';

@@ -1,4 +1,4 @@
-/** Removal reconciliation of the websites listing (design §3, §4). */
+/** Removal reconciliation of the websites listing (docs/architecture.md#tables, docs/architecture.md#state-rules). */
 import { expect } from 'vitest';
 import type { Row } from '../../../src/destination/table-spec.ts';
 import { websitesTable } from '../../../src/tables/index.ts';
