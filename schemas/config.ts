@@ -1,11 +1,11 @@
 /**
- * The YAML config (design §6). Every object is strict: an unknown key is an error that the
+ * The YAML config (docs/architecture.md#config). Every object is strict: an unknown key is an error that the
  * loader reports with its line. `${VAR}` references are resolved before this schema runs.
  * `schemas/config.schema.json` is generated from this file (`npm run schemas`).
  */
 import { z } from 'zod';
+import { STREAMS, type Stream } from '../src/streams/registry.ts';
 import { refuseInsecureHttp } from './insecure-http.ts';
-import { MENTION_PROVIDERS } from './keys.ts';
 
 const nonEmpty = z.string().min(1);
 /** Beside each URL that may be `http://` (see insecure-http.ts). */
@@ -104,22 +104,12 @@ export const destinationConfigSchema = z.discriminatedUnion('type', [
   snowflakeConfigSchema,
 ]);
 
-const emptyStream = z.strictObject({});
+/** One optional key per stream, holding its options (each stream declares them in `src/streams/`). */
+type StreamsConfigShape = { readonly [S in Stream as S['name']]: z.ZodOptional<S['options']> };
 
-export const streamsConfigSchema = z.strictObject({
-  websites: emptyStream.optional(),
-  analytics: z
-    .strictObject({
-      include: z
-        .array(z.enum(['providers', 'competitors']))
-        .max(2)
-        .default(['providers', 'competitors']),
-    })
-    .optional(),
-  analytics_history: emptyStream.optional(),
-  mentions: z.strictObject({ providers: z.array(z.enum(MENTION_PROVIDERS)).min(1).optional() }).optional(),
-  citations: emptyStream.optional(),
-});
+export const streamsConfigSchema = z.strictObject(
+  Object.fromEntries(STREAMS.map((stream) => [stream.name, stream.options.optional()])) as StreamsConfigShape,
+);
 
 export const configSchema = z.strictObject({
   source: sourceConfigSchema,

@@ -1,7 +1,7 @@
 /** Parsing of the list, time and switch flags shared by `sync`, `backfill`, `state` and `import-prompts`. */
 import { updatedSinceSchema } from '../../schemas/index.ts';
 import { ConfigError } from '../errors.ts';
-import { STREAM_NAMES, type StreamName } from '../tables/index.ts';
+import { STREAM_NAMES, type StreamName } from '../streams/registry.ts';
 
 /** A comma-separated flag as a list; a flag given twice is refused rather than half-read. */
 export function parseList(value: string | string[] | undefined, flag: string): string[] | undefined {

@@ -1,10 +1,15 @@
 /**
  * The logical shape of a destination table. Streams produce rows in these logical types;
  * each connector maps them to its own SQL types (`connectors/<name>/<name>-types.ts`).
+ *
+ * A table spec keeps its columns as a typed tuple, so the row a stream writes is inferred
+ * from it (`RowOf<typeof mentionsTable>`, as drizzle infers rows from its tables): a column
+ * renamed in the spec and the key a stream writes cannot drift apart without `tsc` saying so.
+ * Destinations see the untyped `TableSpec` and `Row`.
  */
 
 /**
- * Logical column types and the JS value a row carries for each:
+ * Logical column types and the JS value a row carries for each (`CellTypes`):
  * - `string`: string
  * - `int64`: number (safe integer) or bigint (beyond 2^53); connectors keep it exact
  * - `float64`: number
@@ -13,29 +18,78 @@
  * - `json`: JSON text (a string holding serialized JSON)
  * Any column may hold null when `nullable` is true.
  */
-export type ColumnType = 'string' | 'int64' | 'float64' | 'boolean' | 'timestamp' | 'json';
+export interface CellTypes {
+  string: string;
+  int64: number | bigint;
+  float64: number;
+  boolean: boolean;
+  timestamp: string;
+  json: string;
+}
+export type ColumnType = keyof CellTypes;
 
-export interface ColumnSpec {
-  readonly name: string;
-  readonly type: ColumnType;
-  readonly nullable: boolean;
+export interface ColumnSpec<
+  Name extends string = string,
+  Type extends ColumnType = ColumnType,
+  Nullable extends boolean = boolean,
+> {
+  readonly name: Name;
+  readonly type: Type;
+  readonly nullable: Nullable;
 }
 
-export interface TableSpec {
+/** The names of a column list. */
+export type ColumnName<Columns extends readonly ColumnSpec[]> = Columns[number]['name'];
+
+export interface TableSpec<Columns extends readonly ColumnSpec[] = readonly ColumnSpec[]> {
   readonly name: string;
-  readonly columns: readonly ColumnSpec[];
+  readonly columns: Columns;
   /** Upsert key. Key columns are never nullable. */
-  readonly primaryKey: readonly string[];
+  readonly primaryKey: readonly ColumnName<Columns>[];
   /** Columns an upsert writes when it inserts a row but leaves alone when it updates one. */
-  readonly insertOnly?: readonly string[];
+  readonly insertOnly?: readonly ColumnName<Columns>[];
   /** Warehouse layout hints: a timestamp column to partition by day, columns to cluster by. */
-  readonly partitionBy?: string;
-  readonly clusterBy?: readonly string[];
+  readonly partitionBy?: ColumnName<Columns>;
+  readonly clusterBy?: readonly ColumnName<Columns>[];
 }
 
 export type CellValue = string | number | bigint | boolean | null;
 export type Row = Readonly<Record<string, CellValue>>;
 
+/** The value a row holds in one column: its type's value, or null where the column allows it. */
+export type CellOf<Column extends ColumnSpec> =
+  | CellTypes[Column['type']]
+  | (Column['nullable'] extends false ? never : null);
+
+/** A row with exactly these columns (every one present; null where allowed). */
+export type RowOfColumns<Columns extends readonly ColumnSpec[]> = {
+  readonly [Column in Columns[number] as Column['name']]: CellOf<Column>;
+};
+
+/** The row a table holds, inferred from its spec. Assignable to `Row`. */
+export type RowOf<Table extends TableSpec> = RowOfColumns<Table['columns']>;
+
+/**
+ * A column; nullable unless told otherwise.
+ * @example column('id', 'string', false) // ColumnSpec<'id', 'string', false>
+ */
+export function column<const Name extends string, Type extends ColumnType>(
+  name: Name,
+  type: Type,
+): ColumnSpec<Name, Type, true>;
+export function column<const Name extends string, Type extends ColumnType, Nullable extends boolean>(
+  name: Name,
+  type: Type,
+  nullable: Nullable,
+): ColumnSpec<Name, Type, Nullable>;
 export function column(name: string, type: ColumnType, nullable = true): ColumnSpec {
   return { name, type, nullable };
+}
+
+/**
+ * A table spec whose columns keep their names and types, so `RowOf` can infer its rows and
+ * a key, partition or cluster column that is not a column fails to compile.
+ */
+export function tableSpec<const Columns extends readonly ColumnSpec[]>(spec: TableSpec<Columns>): TableSpec<Columns> {
+  return spec;
 }

@@ -1,25 +1,19 @@
 import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
-import { historyPointSchema, type HistoryPoint } from '../../schemas/index.ts';
-import type { Row } from '../destination/table-spec.ts';
+import { historyPointSchema } from '../../schemas/index.ts';
 import { analyticsHistoryTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
-import {
-  jsonText,
-  loadColumns,
-  requireSameWebsite,
-  UNFILTERED_SCAN,
-  type FeedStream,
-  type RowContext,
-} from './stream.ts';
+import { feedStream, jsonText, loadColumns, NO_OPTIONS, requireSameWebsite, UNFILTERED_SCAN } from './stream.ts';
 
 /** Finalized, immutable history points, read incrementally per website. */
-export const analyticsHistoryStream: FeedStream<HistoryPoint> = {
+export const analyticsHistoryStream = feedStream({
+  kind: 'feed',
   name: 'analytics_history',
+  options: NO_OPTIONS,
   table: analyticsHistoryTable,
   recordSchema: historyPointSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics/history`,
   scans: () => [...UNFILTERED_SCAN],
-  toRow(point: HistoryPoint, raw: unknown, context: RowContext): Row {
+  toRow(point, raw, context) {
     requireSameWebsite(point.website_id, context);
     return {
       website_id: point.website_id,
@@ -33,4 +27,4 @@ export const analyticsHistoryStream: FeedStream<HistoryPoint> = {
       ...loadColumns(raw, context),
     };
   },
-};
+});

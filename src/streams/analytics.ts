@@ -1,6 +1,7 @@
 /**
  * The latest finalized snapshot of a website, with its provider and competitor breakdowns
- * (design §3). One GET per website; a 404 means "tracked, not yet measured": no rows.
+ * (docs/architecture.md#tables). One GET per website; a 404 means "tracked, not yet measured":
+ * no rows.
  */
 import {
   COMPETITOR_COUNT_KEYS,
@@ -9,21 +10,28 @@ import {
   METRIC_KEYS,
   PROVIDER_COUNT_KEYS,
 } from '../../schemas/keys.ts';
-import { snapshotDataSchema, snapshotMetaSchema, type SnapshotData, type SnapshotMeta } from '../../schemas/index.ts';
-import type { TableRows } from '../destination/destination.ts';
+import { z } from 'zod';
+import { snapshotDataSchema, snapshotMetaSchema } from '../../schemas/index.ts';
 import { analyticsCompetitorsTable, analyticsLatestTable, analyticsProvidersTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
-import { jsonText, loadColumns, requireSameWebsite, type RowContext } from './stream.ts';
+import { jsonText, loadColumns, requireSameWebsite, snapshotStream, tableRows } from './stream.ts';
 
-export const analyticsStream = {
+export const analyticsStream = snapshotStream({
+  kind: 'snapshot',
   name: 'analytics',
+  options: z.strictObject({
+    include: z
+      .array(z.enum(['providers', 'competitors']))
+      .max(2)
+      .default(['providers', 'competitors']),
+  }),
   tables: [analyticsLatestTable, analyticsProvidersTable, analyticsCompetitorsTable],
   dataSchema: snapshotDataSchema,
   metaSchema: snapshotMetaSchema,
-  path: (websiteId: string) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics`,
+  path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics`,
+  query: ({ include }) => ({ include: include.length > 0 ? include.join(',') : undefined }),
 
-  // biome-ignore lint/suspicious/noExplicitAny: the raw body as parsed, kept verbatim; only its two arrays are read
-  toRows(data: SnapshotData, meta: SnapshotMeta, raw: { data: any }, context: RowContext): TableRows[] {
+  toRows(data, meta, raw, context) {
     requireSameWebsite(data.website_id, context);
     const snapshot = {
       website_id: data.website_id,
@@ -33,26 +41,25 @@ export const analyticsStream = {
     };
     // A breakdown row's key never holds NULL: a snapshot without an analysis id keys them by ''.
     const breakdownKey = { ...snapshot, analysis_id: data.analysis_id ?? '' };
-    const rawProviders: unknown[] = raw.data?.providers ?? [];
-    const rawCompetitors: unknown[] = raw.data?.competitors ?? [];
+    // The raw body as parsed, kept verbatim; only its two arrays are read.
+    const rawData = raw.data as { providers?: unknown[]; competitors?: unknown[] } | undefined;
+    const rawProviders = rawData?.providers ?? [];
+    const rawCompetitors = rawData?.competitors ?? [];
     return [
-      {
-        table: analyticsLatestTable,
-        rows: [
-          {
-            ...snapshot,
-            analysis_id: data.analysis_id,
-            ...pickColumns(data.metrics, METRIC_KEYS),
-            ...pickColumns(data.counts, COUNT_KEYS),
-            unavailable_reasons: jsonText(meta.unavailable_reasons),
-            // The whole body: the version tags live in `meta`, not in `data`.
-            ...loadColumns(raw, context),
-          },
-        ],
-      },
-      {
-        table: analyticsProvidersTable,
-        rows: (data.providers ?? []).map((entry, i) => ({
+      tableRows(analyticsLatestTable, [
+        {
+          ...snapshot,
+          analysis_id: data.analysis_id,
+          ...pickColumns(data.metrics, METRIC_KEYS),
+          ...pickColumns(data.counts, COUNT_KEYS),
+          unavailable_reasons: jsonText(meta.unavailable_reasons),
+          // The whole body: the version tags live in `meta`, not in `data`.
+          ...loadColumns(raw, context),
+        },
+      ]),
+      tableRows(
+        analyticsProvidersTable,
+        (data.providers ?? []).map((entry, i) => ({
           ...breakdownKey,
           provider: entry.provider,
           ...pickColumns(entry.metrics, METRIC_KEYS),
@@ -60,10 +67,10 @@ export const analyticsStream = {
           unavailable_reasons: jsonText(entry.unavailable_reasons),
           ...loadColumns(rawProviders[i], context),
         })),
-      },
-      {
-        table: analyticsCompetitorsTable,
-        rows: (data.competitors ?? []).map((entry, i) => ({
+      ),
+      tableRows(
+        analyticsCompetitorsTable,
+        (data.competitors ?? []).map((entry, i) => ({
           ...breakdownKey,
           competitor_domain: entry.competitor_domain,
           ...pickColumns(entry.metrics, COMPETITOR_METRIC_KEYS),
@@ -71,7 +78,7 @@ export const analyticsStream = {
           unavailable_reasons: jsonText(entry.unavailable_reasons),
           ...loadColumns(rawCompetitors[i], context),
         })),
-      },
+      ),
     ];
   },
-} as const;
+});

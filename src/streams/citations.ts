@@ -1,8 +1,7 @@
-import { citationSchema, timestampSchema, type Citation } from '../../schemas/index.ts';
-import type { Row } from '../destination/table-spec.ts';
+import { citationSchema, timestampSchema } from '../../schemas/index.ts';
 import { citationsTable } from '../tables/index.ts';
 import { citationKey } from './citation-key.ts';
-import { loadColumns, UNFILTERED_SCAN, type FeedStream, type RowContext } from './stream.ts';
+import { feedStream, loadColumns, NO_OPTIONS, UNFILTERED_SCAN } from './stream.ts';
 
 /** A text column: the field when it is a string, else NULL (the value stays in `_raw`). */
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -14,14 +13,17 @@ const timestamp = (value: unknown) => (timestampSchema.safeParse(value).success 
  * stored: typed columns where a field is present and well-formed (a malformed `observed_at`
  * leaves the column NULL, never the record out), no pattern checks on fields the spec never
  * defined (any provider spelling is kept), and a key that needs no `id` (`citation-key.ts`).
+ * A server that wants `analysis_id` is read one scan per analysis (`src/sync/citation-scans.ts`).
  */
-export const citationsStream: FeedStream<Citation> = {
+export const citationsStream = feedStream({
+  kind: 'feed',
   name: 'citations',
+  options: NO_OPTIONS,
   table: citationsTable,
   recordSchema: citationSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/citations`,
   scans: () => [...UNFILTERED_SCAN],
-  toRow(citation: Citation, raw: unknown, context: RowContext): Row {
+  toRow(citation, raw, context) {
     return {
       id: citationKey(raw as Record<string, unknown>, context.websiteId),
       website_id: context.websiteId,
@@ -32,4 +34,4 @@ export const citationsStream: FeedStream<Citation> = {
       ...loadColumns(raw, context),
     };
   },
-};
+});

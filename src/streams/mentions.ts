@@ -1,7 +1,8 @@
-import { mentionSchema, type Mention } from '../../schemas/index.ts';
-import type { Row } from '../destination/table-spec.ts';
+import { z } from 'zod';
+import { MENTION_PROVIDERS } from '../../schemas/keys.ts';
+import { mentionSchema } from '../../schemas/index.ts';
 import { mentionsTable } from '../tables/index.ts';
-import { jsonText, loadColumns, UNFILTERED_SCAN, type FeedStream, type RowContext } from './stream.ts';
+import { feedStream, jsonText, loadColumns, UNFILTERED_SCAN } from './stream.ts';
 
 /**
  * Brand-mention evidence per website. The API filters by one provider at a time, so a
@@ -9,17 +10,18 @@ import { jsonText, loadColumns, UNFILTERED_SCAN, type FeedStream, type RowContex
  * `<website_id>?provider=<name>`): a frontier shared by scans that ended at different
  * bounds would skip rows.
  */
-export const mentionsStream: FeedStream<Mention> = {
+export const mentionsStream = feedStream({
+  kind: 'feed',
   name: 'mentions',
+  options: z.strictObject({ providers: z.array(z.enum(MENTION_PROVIDERS)).min(1).optional() }),
   table: mentionsTable,
   recordSchema: mentionSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/mentions`,
-  scans(config) {
-    const providers = config.streams?.mentions?.providers;
+  scans({ providers }) {
     if (!providers) return [...UNFILTERED_SCAN];
     return providers.map((provider) => ({ scopeSuffix: `?provider=${provider}`, query: { provider } }));
   },
-  toRow(mention: Mention, raw: unknown, context: RowContext): Row {
+  toRow(mention, raw, context) {
     return {
       id: mention.id,
       website_id: context.websiteId,
@@ -35,4 +37,4 @@ export const mentionsStream: FeedStream<Mention> = {
       ...loadColumns(raw, context),
     };
   },
-};
+});

@@ -1,12 +1,20 @@
 /**
  * What a stream is: where its records come from and how a record becomes rows. Streams know
  * nothing of pagination, state or destinations; the sync engine composes them with the API
- * client and the flush buffer.
+ * client and the flush buffer, and dispatches on `kind`, how a stream is read
+ * (docs/architecture.md#adding-a-stream):
+ * - `listing`: one list read whole at the start of every run (state scope `*`);
+ * - `snapshot`: one GET per website, the latest state of something (no saved state);
+ * - `feed`: a list read incrementally per website with `updated_since` and cursors.
+ *
+ * Each kind is declared through its function (`feedStream({...})`, ...), which infers the
+ * record, table and options types, so `toRow` must return every column of its table
+ * (`RowOf`), and `scans` sees the stream's own options.
  */
-import type { z } from 'zod';
-import type { AivisConfig } from '../../schemas/config.ts';
-import type { Row, TableSpec } from '../destination/table-spec.ts';
-import type { StreamName } from '../tables/index.ts';
+import { z } from 'zod';
+import type { TableRows } from '../destination/destination.ts';
+import type { RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
+import type { LOAD_COLUMNS } from '../tables/common-columns.ts';
 
 export interface RowContext {
   /** The website the request was made for (the path's `website_id`). */
@@ -18,6 +26,38 @@ export interface RowContext {
 /** A record that passed its schema but cannot be loaded; it goes to `_aivis_rejected`. */
 export class RecordRejection extends Error {}
 
+/** The settings of a stream that takes none: `streams.<name>: {}`. */
+export const NO_OPTIONS = z.strictObject({});
+
+interface StreamBase<Name extends string, Options extends z.ZodType> {
+  readonly name: Name;
+  /** Its settings under `streams.<name>` in the config; their defaults apply when the config names no streams. */
+  readonly options: Options;
+}
+
+/** The workspace's list of something, read whole every run (it has no `updated_since`). */
+export interface ListingStream<Name extends string, Item, Table extends TableSpec, Options extends z.ZodType>
+  extends StreamBase<Name, Options> {
+  readonly kind: 'listing';
+  readonly table: Table;
+  readonly path: string;
+  readonly recordSchema: z.ZodType<Item>;
+  toRow(record: Item, raw: unknown, context: Omit<RowContext, 'websiteId'>): RowOf<Table>;
+}
+
+/** The latest state of one website, one GET per website; its body's `data` and `meta` become rows of several tables. */
+export interface SnapshotStream<Name extends string, Data, Meta, Options extends z.ZodType>
+  extends StreamBase<Name, Options> {
+  readonly kind: 'snapshot';
+  readonly tables: readonly TableSpec[];
+  readonly dataSchema: z.ZodType<Data>;
+  readonly metaSchema: z.ZodType<Meta>;
+  path(websiteId: string): string;
+  query(options: z.output<Options>): Readonly<Record<string, string | undefined>>;
+  /** Throws `RecordRejection` for a snapshot that is valid JSON-wise but unusable. */
+  toRows(data: Data, meta: Meta, raw: { data: unknown }, context: RowContext): TableRows[];
+}
+
 /** One scan of a feed for one website: its own query filters and its own saved state. */
 export interface FeedScan {
   /** Suffix of the state scope after the website id ('' for an unfiltered scan). */
@@ -26,19 +66,50 @@ export interface FeedScan {
 }
 
 /** A list endpoint read incrementally per website with `updated_since` and cursors. */
-export interface FeedStream<T> {
-  readonly name: StreamName;
-  readonly table: TableSpec;
-  readonly recordSchema: z.ZodType<T>;
+export interface FeedStream<Name extends string, Item, Table extends TableSpec, Options extends z.ZodType>
+  extends StreamBase<Name, Options> {
+  readonly kind: 'feed';
+  readonly table: Table;
+  readonly recordSchema: z.ZodType<Item>;
   path(websiteId: string): string;
-  /** The scans this stream needs per website under this config. */
-  scans(config: AivisConfig): FeedScan[];
+  /** The scans this stream needs per website under these options. */
+  scans(options: z.output<Options>): FeedScan[];
   /** Throws `RecordRejection` for a record that is valid JSON-wise but unusable. */
-  toRow(record: T, raw: unknown, context: RowContext): Row;
+  toRow(record: Item, raw: unknown, context: RowContext): RowOf<Table>;
 }
 
-/** The columns every data row carries (design §3). `_raw` is the record as the API sent it. */
-export function loadColumns(raw: unknown, context: RowContext): Row {
+/** Any feed, as the sync engine handles it (every feed alike). */
+// biome-ignore lint/suspicious/noExplicitAny: each feed has its own record and options types; the engine treats them alike
+export type AnyFeedStream = FeedStream<string, any, TableSpec, z.ZodType>;
+
+export function listingStream<const Name extends string, Item, Table extends TableSpec, Options extends z.ZodType>(
+  stream: ListingStream<Name, Item, Table, Options>,
+): ListingStream<Name, Item, Table, Options> {
+  return stream;
+}
+
+export function snapshotStream<const Name extends string, Data, Meta, Options extends z.ZodType>(
+  stream: SnapshotStream<Name, Data, Meta, Options>,
+): SnapshotStream<Name, Data, Meta, Options> {
+  return stream;
+}
+
+export function feedStream<const Name extends string, Item, Table extends TableSpec, Options extends z.ZodType>(
+  stream: FeedStream<Name, Item, Table, Options>,
+): FeedStream<Name, Item, Table, Options> {
+  return stream;
+}
+
+/** The rows of one table, checked against its spec. */
+export function tableRows<Table extends TableSpec>(table: Table, rows: readonly RowOf<Table>[]): TableRows {
+  return { table, rows };
+}
+
+/**
+ * The columns every data row carries (docs/architecture.md#tables). `_raw` is the record as
+ * the API sent it.
+ */
+export function loadColumns(raw: unknown, context: RowContext): RowOfColumns<typeof LOAD_COLUMNS> {
   return { _synced_at: context.syncedAt, _run_id: context.runId, _raw: JSON.stringify(raw) };
 }
 

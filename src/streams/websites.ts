@@ -1,16 +1,17 @@
-import { websiteSchema, type Website } from '../../schemas/index.ts';
-import type { Row } from '../destination/table-spec.ts';
+import { websiteSchema } from '../../schemas/index.ts';
 import { websitesTable } from '../tables/index.ts';
-import { loadColumns, type RowContext } from './stream.ts';
+import { listingStream, loadColumns, NO_OPTIONS } from './stream.ts';
 
 /** The full website listing, read every run (no `updated_since` exists for it). */
-export const websitesStream = {
+export const websitesStream = listingStream({
+  kind: 'listing',
   name: 'websites',
+  options: NO_OPTIONS,
   table: websitesTable,
   path: '/public/v2/websites',
   recordSchema: websiteSchema,
   /** `_first_seen_at` is insert-only; `_removed_at: null` clears a removal when a website returns. */
-  toRow(website: Website, raw: unknown, context: Omit<RowContext, 'websiteId'>): Row {
+  toRow(website, raw, context) {
     return {
       id: website.id,
       domain_url: website.domain_url,
@@ -23,4 +24,4 @@ export const websitesStream = {
       ...loadColumns(raw, { ...context, websiteId: website.id }),
     };
   },
-} as const;
+});

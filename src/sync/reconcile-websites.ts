@@ -1,8 +1,8 @@
 /**
- * Removal reconciliation (design §4): websites the destination knows as active but a complete
- * listing no longer names are marked removed. The mass-removal guard refuses a listing that
- * would remove more than half of them (or all), before anything is written: a key moved to
- * another workspace must not wipe, nor fill, the warehouse.
+ * Removal reconciliation (docs/architecture.md#state-rules): websites the destination knows as
+ * active but a complete listing no longer names are marked removed. The mass-removal guard
+ * refuses a listing that would remove more than half of them (or all), before anything is
+ * written: a key moved to another workspace must not wipe, nor fill, the warehouse.
  */
 import { AivisError } from '../errors.ts';
 

@@ -1,10 +1,12 @@
 /**
- * One run of `aivis sync` or `aivis backfill` (design §2, §4):
+ * One run of `aivis sync` or `aivis backfill` (docs/architecture.md#data-flow):
  * lock -> tables -> run row -> listing -> reconciliation -> per-website streams -> summary.
  *
- * Failures are contained where design §4 wants them: a bad record goes to `_aivis_rejected`;
- * a website's stream whose requests fail (after the client's retries) is recorded and
- * everything else goes on; an unusable key, a refused listing or a failed commit ends the run.
+ * Failures are contained where docs/architecture.md#state-rules wants them: a bad record goes
+ * to `_aivis_rejected`; a website's stream whose requests fail (after the client's retries) is
+ * recorded and everything else goes on; an unusable key, a refused listing or a failed commit
+ * ends the run. Each website's streams are read as their registry entry's `kind` says
+ * (`src/streams/registry.ts`), in registry order.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -16,17 +18,17 @@ import { ConfigError, ExitCode } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
-import { citationsStream } from '../streams/citations.ts';
-import { FEED_STREAMS, websitesStream } from '../streams/index.ts';
-import type { FeedScan, FeedStream } from '../streams/stream.ts';
 import {
-  ENGINE_TABLES,
-  rejectedTable,
+  citationsStream,
   STREAM_NAMES,
   STREAM_TABLES,
-  websitesTable,
+  STREAMS,
+  streamOptions,
+  websitesStream,
   type StreamName,
-} from '../tables/index.ts';
+} from '../streams/index.ts';
+import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
+import { ENGINE_TABLES, rejectedTable, websitesTable } from '../tables/index.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import { listWebsites, type Listing } from './list-websites.ts';
 import { needsAnalysisId, scansPerAnalysis } from './citation-scans.ts';
@@ -36,7 +38,7 @@ import { rejectedRow } from './rejected-rows.ts';
 import { RunCounters } from './run-counters.ts';
 import { finishRunRow, startRunRow } from './run-row.ts';
 import { scanFeed } from './scan-feed.ts';
-import { syncAnalytics } from './sync-analytics.ts';
+import { syncSnapshot } from './sync-snapshot.ts';
 
 export interface RunSyncOptions {
   readonly config: AivisConfig;
@@ -245,7 +247,7 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   const removed = websitesToRemove(active, listing.seenIds);
   checkMassRemoval(removed.length, active.length, run.allowMassRemoval ?? false);
   await recordListingRejections(run, listing, buffer);
-  if (!(run.streams.includes('websites') && run.command === 'sync')) return;
+  if (!(run.streams.includes(websitesStream.name) && run.command === 'sync')) return;
   const context = { runId: run.runId, syncedAt: run.syncedAt };
   await buffer.add({
     tables: [
@@ -255,7 +257,7 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
       },
     ],
   });
-  counters.stream('websites').rows += listing.websites.length;
+  counters.stream(websitesStream.name).rows += listing.websites.length;
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
   if (removed.length > 0) {
@@ -270,10 +272,10 @@ async function recordListingRejections(run: RunContext, listing: Listing, buffer
   if (listing.rejected.length === 0) return;
   const context = { runId: run.runId, syncedAt: run.syncedAt };
   const rows = listing.rejected.map((r) =>
-    rejectedRow({ stream: 'websites', scope: '*', error: r.error, raw: r.raw, ...context }),
+    rejectedRow({ stream: websitesStream.name, scope: '*', error: r.error, raw: r.raw, ...context }),
   );
   await buffer.add({ tables: [{ table: rejectedTable, rows }] });
-  run.counters.stream('websites').rejected += rows.length;
+  run.counters.stream(websitesStream.name).rejected += rows.length;
   run.logger.warn('website records rejected', { count: rows.length });
 }
 
@@ -327,13 +329,7 @@ async function syncWebsite(
       });
     }
   };
-  if (run.streams.includes('analytics') && measured) {
-    const include = run.config.streams?.analytics?.include ?? ['providers', 'competitors'];
-    await guard('analytics', async () =>
-      buffer.add({ tables: await syncAnalytics({ client: run.client, counters: run.counters, include, context }) }),
-    );
-  }
-  const scanOf = (stream: FeedStream<unknown>, scan: FeedScan) => {
+  const scanOf = (stream: AnyFeedStream, scan: FeedScan) => {
     const scope = websiteId + scan.scopeSuffix;
     const state = run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream.name, scope)) ?? INITIAL_STATE);
     return scanFeed({
@@ -361,13 +357,9 @@ async function syncWebsite(
     run.counters.citationsPerAnalysis.scans += scans.length;
     for (const scan of scans) await guard(citationsStream.name, () => scanOf(citationsStream, scan));
   };
-  for (const stream of FEED_STREAMS) {
-    if (!run.streams.includes(stream.name)) continue;
-    if (stream === citationsStream && run.citations.perAnalysis) {
-      await citationsPerAnalysis();
-      continue;
-    }
-    for (const scan of stream.scans(run.config)) {
+  const syncFeed = async (stream: AnyFeedStream) => {
+    if (stream === citationsStream && run.citations.perAnalysis) return citationsPerAnalysis();
+    for (const scan of stream.scans(streamOptions(stream, run.config))) {
       let refused = false;
       await guard(stream.name, async () => {
         try {
@@ -383,6 +375,26 @@ async function syncWebsite(
         }
       });
       if (refused) await citationsPerAnalysis();
+    }
+  };
+  for (const stream of STREAMS) {
+    if (!run.streams.includes(stream.name)) continue;
+    switch (stream.kind) {
+      case 'listing':
+        // Read once, before any website (see `reconcile`).
+        break;
+      case 'snapshot':
+        // A website never analysed has no snapshot yet: asking would be a certain 404.
+        if (!measured) break;
+        await guard(stream.name, async () => {
+          const options = streamOptions(stream, run.config);
+          const tables = await syncSnapshot({ client: run.client, counters: run.counters, stream, options, context });
+          await buffer.add({ tables });
+        });
+        break;
+      case 'feed':
+        await syncFeed(stream);
+        break;
     }
   }
   return revoked ? 'revoked' : 'done';

@@ -9,7 +9,7 @@ import type { Row } from '../destination/table-spec.ts';
 import type { Logger } from '../log/logger.ts';
 import { afterPage, restartScan } from '../state/stream-state.ts';
 import { rejectedTable } from '../tables/index.ts';
-import { RecordRejection, type FeedScan, type FeedStream, type RowContext } from '../streams/stream.ts';
+import { RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
 import type { FlushBuffer } from './flush-buffer.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
@@ -22,7 +22,7 @@ export interface ScanFeedInput {
   readonly buffer: FlushBuffer;
   readonly counters: RunCounters;
   readonly logger: Logger;
-  readonly stream: FeedStream<unknown>;
+  readonly stream: AnyFeedStream;
   readonly scan: FeedScan;
   readonly scope: string;
   readonly context: RowContext;

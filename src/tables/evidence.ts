@@ -1,8 +1,8 @@
-import { column, type TableSpec } from '../destination/table-spec.ts';
+import { column, tableSpec } from '../destination/table-spec.ts';
 import { LOAD_COLUMNS } from './common-columns.ts';
 
 /** Brand-mention evidence (spec 2.5); `website_id` comes from the request path. */
-export const mentionsTable: TableSpec = {
+export const mentionsTable = tableSpec({
   name: 'mentions',
   primaryKey: ['id'],
   partitionBy: 'observed_at',
@@ -21,14 +21,14 @@ export const mentionsTable: TableSpec = {
     column('mention_spans', 'json', false),
     ...LOAD_COLUMNS,
   ],
-};
+});
 
 /**
  * Citation evidence: the spec does not show its fields. `id` is the record's own or a hash
  * (`src/streams/citation-key.ts`); the other columns are NULL where the field is absent or
  * malformed.
  */
-export const citationsTable: TableSpec = {
+export const citationsTable = tableSpec({
   name: 'citations',
   primaryKey: ['id'],
   partitionBy: 'observed_at',
@@ -42,4 +42,4 @@ export const citationsTable: TableSpec = {
     column('available_at', 'timestamp'),
     ...LOAD_COLUMNS,
   ],
-};
+});

@@ -1,13 +1,13 @@
 /**
- * Receipts of prompt imports (design §9), loaded by `aivis import-prompts` when the config
+ * Receipts of prompt imports (docs/architecture.md#prompt-import), loaded by `aivis import-prompts` when the config
  * has a destination. Receipts carry no prompt text, and neither do these tables: item rows
  * map a receipt item to its input line and `client_id`.
  */
-import { column, type TableSpec } from '../destination/table-spec.ts';
+import { column, tableSpec, type TableSpec } from '../destination/table-spec.ts';
 import { LOAD_COLUMNS } from './common-columns.ts';
 
 /** One row per import operation (a partition's attempt that reached the service). */
-export const promptImportsTable: TableSpec = {
+export const promptImportsTable = tableSpec({
   name: 'prompt_imports',
   primaryKey: ['id'],
   partitionBy: 'created_at',
@@ -36,10 +36,10 @@ export const promptImportsTable: TableSpec = {
     column('expires_at', 'timestamp', false),
     ...LOAD_COLUMNS,
   ],
-};
+});
 
 /** One row per receipt item: its status and code, and where it came from in the input. */
-export const promptImportItemsTable: TableSpec = {
+export const promptImportItemsTable = tableSpec({
   name: 'prompt_import_items',
   primaryKey: ['import_id', 'item_index'],
   clusterBy: ['import_id'],
@@ -54,6 +54,6 @@ export const promptImportItemsTable: TableSpec = {
     column('provenance', 'json'),
     ...LOAD_COLUMNS,
   ],
-};
+});
 
 export const PROMPT_IMPORT_TABLES: readonly TableSpec[] = [promptImportsTable, promptImportItemsTable];

@@ -1,4 +1,4 @@
-import { column, type TableSpec } from '../destination/table-spec.ts';
+import { column, tableSpec } from '../destination/table-spec.ts';
 import { LOAD_COLUMNS } from './common-columns.ts';
 
 /**
@@ -6,7 +6,7 @@ import { LOAD_COLUMNS } from './common-columns.ts';
  * `_removed_at` is NULL while listed, set when a complete listing no longer has the website,
  * and cleared (by the next upsert) when it comes back.
  */
-export const websitesTable: TableSpec = {
+export const websitesTable = tableSpec({
   name: 'websites',
   primaryKey: ['id'],
   insertOnly: ['_first_seen_at'],
@@ -22,4 +22,4 @@ export const websitesTable: TableSpec = {
     column('_removed_at', 'timestamp'),
     ...LOAD_COLUMNS,
   ],
-};
+});

@@ -5,7 +5,8 @@
  * kept while its frontier stays. Engine behaviour, so one destination (DuckDB) proves it.
  */
 import { expect, it } from 'vitest';
-import { stateTable, STREAM_TABLES } from '../../src/tables/index.ts';
+import { STREAM_TABLES } from '../../src/streams/registry.ts';
+import { stateTable } from '../../src/tables/index.ts';
 import { useDuckdbWorlds } from './duckdb-worlds.ts';
 
 const openWorld = useDuckdbWorlds();

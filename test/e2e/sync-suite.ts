@@ -20,9 +20,9 @@ import {
   rejectedTable,
   runsTable,
   stateTable,
-  STREAM_TABLES,
   websitesTable,
 } from '../../src/tables/index.ts';
+import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { uniqueSchema } from '../conformance/harness.ts';
 import type { LogicalRow } from '../conformance/normalize.ts';
 import { comparable, expectedTables } from './expected-rows.ts';

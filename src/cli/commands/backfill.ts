@@ -1,4 +1,5 @@
 import { ConfigError } from '../../errors.ts';
+import { BACKFILL_STREAM_NAMES } from '../../streams/registry.ts';
 import { parseSince, parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -20,10 +21,10 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
       .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
   handler: async (argv) => {
     const streams = parseStreams(argv.stream, '--stream');
-    if (streams?.includes('websites')) {
-      throw new ConfigError(
-        'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)',
-      );
+    const listing = streams?.find((name) => !BACKFILL_STREAM_NAMES.includes(name));
+    if (listing !== undefined) {
+      const names = `${BACKFILL_STREAM_NAMES.slice(0, -1).join(', ')} or ${BACKFILL_STREAM_NAMES.at(-1)}`;
+      throw new ConfigError(`backfill re-reads feeds: name ${names} (every sync reads the ${listing} listing whole)`);
     }
     return executeSync(argv, {
       command: 'backfill',

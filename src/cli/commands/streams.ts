@@ -2,8 +2,9 @@
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
+import { STREAM_NAMES, STREAM_TABLES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
-import { ENGINE_TABLES, STREAM_NAMES, STREAM_TABLES } from '../../tables/index.ts';
+import { ENGINE_TABLES } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import type { CliCommand } from './cli-command.ts';
 

@@ -1,7 +1,8 @@
 /** Tables are created idempotently; a column the contract adds later arrives by ALTER. */
 import { expect } from 'vitest';
 import type { TableSpec } from '../../../src/destination/table-spec.ts';
-import { ENGINE_TABLES, STREAM_TABLES } from '../../../src/tables/index.ts';
+import { STREAM_TABLES } from '../../../src/streams/registry.ts';
+import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';

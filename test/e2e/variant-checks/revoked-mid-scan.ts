@@ -2,7 +2,8 @@
 import { expect } from 'vitest';
 import { formatRunSummary } from '../../../src/cli/run-summary.ts';
 import { createClientStats } from '../../../src/client/client-stats.ts';
-import { runsTable, STREAM_TABLES, websitesTable } from '../../../src/tables/index.ts';
+import { STREAM_TABLES } from '../../../src/streams/registry.ts';
+import { runsTable, websitesTable } from '../../../src/tables/index.ts';
 import type { VariantCheck } from '../sync-suite.ts';
 
 export const revokedMidScanCheck: VariantCheck = {

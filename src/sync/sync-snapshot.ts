@@ -1,39 +1,41 @@
 /**
- * The latest snapshot of one website. A 404 means "tracked, not yet measured" (spec 3.5):
- * no row and no error. An invalid snapshot, or one nested too deep, is rejected whole, with its reason.
+ * The latest snapshot of one website (a `snapshot` stream: analytics). A 404 means "tracked,
+ * not yet measured" (spec 3.5): no row and no error. An invalid snapshot, or one nested too
+ * deep, is rejected whole, with its reason.
  */
+import type { z } from 'zod';
 import { formatIssues } from '../../schemas/format-issues.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import { TOO_DEEP } from '../client/record-result.ts';
 import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/nesting-depth.ts';
 import type { TableRows } from '../destination/destination.ts';
-import { analyticsStream } from '../streams/index.ts';
-import { RecordRejection, type RowContext } from '../streams/stream.ts';
+import { RecordRejection, type RowContext, type SnapshotStream } from '../streams/stream.ts';
 import { rejectedTable } from '../tables/index.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
 
-export async function syncAnalytics(input: {
+export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input: {
   client: ApiClient;
   counters: RunCounters;
-  include: readonly string[];
+  stream: SnapshotStream<string, Data, Meta, Options>;
+  options: z.output<Options>;
   context: RowContext;
 }): Promise<TableRows[]> {
-  const { client, context } = input;
-  const counts = input.counters.stream(analyticsStream.name);
+  const { client, stream, context } = input;
+  const counts = input.counters.stream(stream.name);
   let body: unknown;
   try {
-    const query = { include: input.include.length > 0 ? input.include.join(',') : undefined };
-    body = (await client.request({ method: 'GET', path: analyticsStream.path(context.websiteId), query })).body;
+    const query = stream.query(input.options);
+    body = (await client.request({ method: 'GET', path: stream.path(context.websiteId), query })).body;
   } catch (error) {
     if (error instanceof ApiError && error.code === 'not_found') return [];
     throw error;
   }
   counts.pages++;
   const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
-  const data = analyticsStream.dataSchema.safeParse(envelope.data);
-  const meta = analyticsStream.metaSchema.safeParse(envelope.meta);
+  const data = stream.dataSchema.safeParse(envelope.data);
+  const meta = stream.metaSchema.safeParse(envelope.meta);
   let reason =
     nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH)
       ? TOO_DEEP
@@ -45,7 +47,7 @@ export async function syncAnalytics(input: {
   let tables: TableRows[] = [];
   if (reason === undefined && data.success && meta.success) {
     try {
-      tables = analyticsStream.toRows(data.data, meta.data, envelope as { data: unknown }, context);
+      tables = stream.toRows(data.data, meta.data, envelope as { data: unknown }, context);
     } catch (error) {
       if (!(error instanceof RecordRejection)) throw error;
       reason = error.message;
@@ -57,7 +59,7 @@ export async function syncAnalytics(input: {
     const { request_id: _requestId, ...meta } = (envelope.meta ?? {}) as Record<string, unknown>;
     const identity = { data: envelope.data, meta };
     const row = rejectedRow({
-      stream: analyticsStream.name,
+      stream: stream.name,
       scope: context.websiteId,
       error: reason,
       raw: body,
