@@ -8,7 +8,8 @@
  * expiry is testable without waiting.
  */
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
-import { lockHeldError, lockTable, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
+import { lockTable } from '../../src/destination/engine-tables.ts';
+import { lockHeldError, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';

@@ -9,7 +9,8 @@ import type {
 } from '../../src/destination/destination.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
-import { lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
+import { lockTable } from '../../src/destination/engine-tables.ts';
+import { lockRow, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
 import {
   activeWebsiteIdsSql,
   deleteLockRowSql,

@@ -5,7 +5,7 @@
  * users who look at the file.
  */
 import type { LockOwner } from '../../src/destination/destination.ts';
-import { lockHeldError } from '../../src/destination/lock-table.ts';
+import { lockHeldError } from '../../src/destination/run-lock.ts';
 
 const held = new Map<string, LockOwner>();
 

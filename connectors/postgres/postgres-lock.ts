@@ -4,7 +4,8 @@
  * the holder for the refusal message.
  */
 import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
-import { lockHeldError, lockRow, lockTable, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/lock-table.ts';
+import { lockTable } from '../../src/destination/engine-tables.ts';
+import { lockHeldError, lockRow, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { connectPostgres, type PostgresSession } from './postgres-client.ts';

@@ -2,7 +2,7 @@
  * State entries travel as ordinary rows of `_aivis_state`, so a connector commits them with
  * the same upsert path (and in the same transaction) as the data they describe.
  */
-import { stateTable } from '../tables/engine.ts';
+import { stateTable } from './engine-tables.ts';
 import { parseStreamState } from '../state/stream-state.ts';
 import type { StateEntry, TableRows } from './destination.ts';
 

@@ -12,7 +12,7 @@ import type {
   LockOwner,
   StateEntry,
 } from '../../src/destination/destination.ts';
-import { lockHeldError } from '../../src/destination/lock-table.ts';
+import { lockHeldError } from '../../src/destination/run-lock.ts';
 import { flushParts } from '../../src/destination/flush-parts.ts';
 import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';

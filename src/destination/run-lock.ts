@@ -1,24 +1,8 @@
-/**
- * The run lock's visible half: one `_aivis_lock` row naming the holder, so a refused run can
- * say who holds the lock. Liveness comes from elsewhere (a connection-bound advisory lock, a
- * file lock, a lease), depending on the destination.
- */
+/** What every run lock shares, however it keeps liveness: the holder's row, the refusal, a release that runs once. */
 import { LockHeldError } from '../errors.ts';
 import type { DestinationLock, LockOwner } from './destination.ts';
-import { column, type Row, type TableSpec } from './table-spec.ts';
-
-export const lockTable: TableSpec = {
-  name: '_aivis_lock',
-  primaryKey: ['name'],
-  columns: [
-    column('name', 'string', false),
-    column('run_id', 'string', false),
-    column('host', 'string', false),
-    column('pid', 'int64', false),
-    // Text, not a timestamp: the refusal message repeats the holder's own words verbatim.
-    column('started_at', 'string', false),
-  ],
-};
+import { lockTable } from './engine-tables.ts';
+import type { Row } from './table-spec.ts';
 
 /** The one lock row's key: one sync lock per schema. */
 export const SYNC_LOCK_NAME = 'sync';

@@ -1,0 +1,79 @@
+/**
+ * The destination's own bookkeeping tables, beside the stream tables in every schema: saved
+ * state, one row per run, rejected records, and the run lock's row. Connectors and the
+ * shared bookkeeping (`bookkeeping.ts`) read and write them; the stream tables are
+ * `src/tables/`'s business.
+ */
+import { column, type TableSpec } from './table-spec.ts';
+
+/** Saved sync state, one row per stream and scope (website id, or `*` for the listing). */
+export const stateTable: TableSpec = {
+  name: '_aivis_state',
+  primaryKey: ['stream', 'scope'],
+  columns: [
+    column('stream', 'string', false),
+    column('scope', 'string', false),
+    column('state', 'json', false),
+    column('updated_at', 'timestamp', false),
+  ],
+};
+
+/** One row per run: written when it starts, rewritten when it ends. */
+export const runsTable: TableSpec = {
+  name: '_aivis_runs',
+  primaryKey: ['id'],
+  columns: [
+    column('id', 'string', false),
+    column('command', 'string', false),
+    column('started_at', 'timestamp', false),
+    column('finished_at', 'timestamp'),
+    column('status', 'string', false),
+    column('counts', 'json', false),
+    column('error', 'string'),
+  ],
+};
+
+/**
+ * Records that failed validation. `id` is a hash of stream, scope and the raw record, so a
+ * replayed page does not reject the same record twice.
+ */
+export const rejectedTable: TableSpec = {
+  name: '_aivis_rejected',
+  primaryKey: ['id'],
+  columns: [
+    column('id', 'string', false),
+    column('stream', 'string', false),
+    column('scope', 'string', false),
+    column('error', 'string', false),
+    column('_raw', 'json', false),
+    column('_run_id', 'string', false),
+    column('_synced_at', 'timestamp', false),
+  ],
+};
+
+/**
+ * The run lock's visible half: one row naming the holder, so a refused run can say who holds
+ * the lock. Liveness comes from elsewhere (a connection-bound advisory lock, a file lock, a
+ * lease), depending on the destination.
+ */
+export const lockTable: TableSpec = {
+  name: '_aivis_lock',
+  primaryKey: ['name'],
+  columns: [
+    column('name', 'string', false),
+    column('run_id', 'string', false),
+    column('host', 'string', false),
+    column('pid', 'int64', false),
+    // Text, not a timestamp: the refusal message repeats the holder's own words verbatim.
+    column('started_at', 'string', false),
+  ],
+};
+
+/** Tables every sync needs whatever streams it runs (the lock table is made by the lock). Which tables each stream writes: `src/streams/registry.ts`. */
+export const ENGINE_TABLES: readonly TableSpec[] = [stateTable, runsTable, rejectedTable];
+
+/**
+ * The stream table whose rows the engine marks removed (`Destination.markWebsitesRemoved`):
+ * `websites` of src/tables/websites.ts, by its `id`, through its `_removed_at` column.
+ */
+export const REMOVABLE_TABLE = { name: 'websites', id: 'id', removedAt: '_removed_at' } as const;
