@@ -1,7 +1,6 @@
 /** What every run lock shares, however it keeps liveness: the holder's row, the refusal, a release that runs once. */
 import { LockHeldError } from '../errors.ts';
 import type { DestinationLock, LockOwner } from './destination.ts';
-import { lockTable } from './engine-tables.ts';
 import type { Row } from './table-spec.ts';
 
 /** The one lock row's key: one sync lock per schema. */
