@@ -9,37 +9,30 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BigqueryConfig } from '../../schemas/config.ts';
+import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type {
   Destination,
   DestinationLock,
-  Flush,
   FlushResult,
   LockOwner,
-  StateEntry,
+  TableRows,
 } from '../../src/destination/destination.ts';
-import { flushParts } from '../../src/destination/flush-parts.ts';
-import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
+import type { StoredStateRow } from '../../src/destination/engine-tables.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { openBigqueryClient, type BigqueryClient } from './bigquery-client.ts';
 import { BIGQUERY_CAPABILITIES, STAGING_TTL_MS, clientOptions } from './bigquery-config.ts';
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-credentials.ts';
-import { apiErrorCode } from './bigquery-errors.ts';
 import { acquireLease, createLeaseTable, leaseLockTable, type BigqueryLease } from './bigquery-lock.ts';
 import { partitionRange, rangeParams, widenRange, type PartitionRange } from './bigquery-partition-range.ts';
 import {
-  activeWebsitesSql,
+  bigqueryBookkeeping,
   createDatasetDdl,
   createTableDdl,
-  deleteStateSql,
-  markAbandonedRunsSql,
-  markRemovedSql,
   mergeSql,
   misplacedKeysSql,
   quoteTable,
-  selectStateSql,
   type TableRef,
 } from './bigquery-sql.ts';
 import { ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
@@ -62,6 +55,7 @@ export class BigqueryDestination implements Destination {
   readonly #now: () => Date;
   #client: BigqueryClient | undefined;
   #lease: BigqueryLease | undefined;
+  readonly #bookkeeping = sqlBookkeeping(() => bigqueryBookkeeping(this.#open(), (table) => this.#ref(table)));
 
   constructor(config: BigqueryConfig, deps: BigqueryDestinationDeps) {
     this.#config = config;
@@ -119,15 +113,15 @@ export class BigqueryDestination implements Destination {
     return [createDatasetDdl(project, dataset, location), ...tables.map((t) => createTableDdl(this.#ref(t.name), t))];
   }
 
-  async commit(flush: Flush): Promise<FlushResult> {
+  async commit(parts: readonly TableRows[]): Promise<FlushResult> {
     const client = this.#open();
     await this.#lease?.assertHeld();
     const before = { ...client.usage };
     const rowsWritten: Record<string, number> = {};
-    // flushParts puts state last: rows are durable before the state that describes them.
-    for (const { table, rows } of flushParts(flush)) {
+    // Parts come in order, state last: rows are durable before the state that describes them.
+    for (const { table, rows } of parts) {
       await this.#upsert(table, rows);
-      if (table.name !== stateTable.name) rowsWritten[table.name] = rows.length;
+      rowsWritten[table.name] = rows.length;
     }
     return {
       rowsWritten,
@@ -136,49 +130,27 @@ export class BigqueryDestination implements Destination {
     };
   }
 
-  async readState(): Promise<StateEntry[]> {
-    // Before the first sync neither the table nor the dataset may exist: no state.
-    if (!(await this.#open().tableFields(stateTable.name))) return [];
-    const rows = await this.#selectOrEmpty(selectStateSql(this.#ref(stateTable.name)));
-    return rows.map((row) =>
-      stateEntryFromRow({
-        stream: String(row.stream),
-        scope: String(row.scope),
-        state: row.state,
-        updated_at: String(row.updated_at),
-      }),
-    );
+  readState(): Promise<StoredStateRow[]> {
+    return this.#bookkeeping.readState();
   }
 
-  async deleteState(match: { stream?: string; scope?: string }): Promise<number> {
-    const params = {
-      ...(match.stream !== undefined ? { stream: { type: 'STRING' as const, value: match.stream } } : {}),
-      ...(match.scope !== undefined ? { scope: { type: 'STRING' as const, value: match.scope } } : {}),
-    };
-    if (!(await this.#open().tableFields(stateTable.name))) return 0;
-    const { affectedRows } = await this.#open().query(deleteStateSql(this.#ref(stateTable.name), match), params);
-    return affectedRows;
+  deleteState(match: { stream?: string; scope?: string }): Promise<number> {
+    return this.#bookkeeping.deleteState(match);
   }
 
-  async listActiveWebsiteIds(): Promise<string[]> {
-    const rows = await this.#selectOrEmpty(activeWebsitesSql(this.#ref(websitesTable.name)));
-    return rows.map((row) => String(row.id));
+  listActiveWebsiteIds(): Promise<string[]> {
+    return this.#bookkeeping.listActiveWebsiteIds();
   }
 
   async markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void> {
     if (!ids.length) return;
     await this.#lease?.assertHeld();
-    await this.#open().query(markRemovedSql(this.#ref(websitesTable.name)), {
-      removed_at: { type: 'TIMESTAMP', value: removedAt },
-      ids: { type: 'ARRAY<STRING>', value: ids },
-    });
+    await this.#bookkeeping.markWebsitesRemoved(ids, removedAt);
   }
 
   async markAbandonedRuns(currentRunId: string): Promise<void> {
     await this.#lease?.assertHeld();
-    await this.#open().query(markAbandonedRunsSql(this.#ref(runsTable.name)), {
-      run_id: { type: 'STRING', value: currentRunId },
-    });
+    await this.#bookkeeping.markAbandonedRuns(currentRunId);
   }
 
   async acquireLock(owner: LockOwner): Promise<DestinationLock> {
@@ -294,16 +266,6 @@ export class BigqueryDestination implements Destination {
       .catch((error: unknown) =>
         this.#deps.logger.warn('could not drop a BigQuery work table; it expires on its own', { table, error }),
       );
-  }
-
-  /** SELECT from a table that may not exist yet (before the first sync): no rows then. */
-  async #selectOrEmpty(sql: string): Promise<Record<string, unknown>[]> {
-    try {
-      return (await this.#open().query(sql)).rows;
-    } catch (error) {
-      if (apiErrorCode((error as Error).cause) === 404) return [];
-      throw error;
-    }
   }
 }
 

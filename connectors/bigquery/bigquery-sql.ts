@@ -3,9 +3,11 @@
  * parameters (`@name`), never spliced into the SQL; only identifiers from our own table
  * specs are, quoted with backticks.
  */
+import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { PartitionRange } from './bigquery-partition-range.ts';
+import type { BigqueryClient, QueryParam } from './bigquery-client.ts';
 import { BIGQUERY_TYPES } from './bigquery-types.ts';
 
 /** A table's fully qualified name: `` `project.dataset.table` ``. */
@@ -110,31 +112,6 @@ export function createDatasetDdl(project: string, dataset: string, location: str
   return `CREATE SCHEMA IF NOT EXISTS \`${project}.${dataset}\` OPTIONS (location = '${location.replace(/'/g, '')}');`;
 }
 
-export function selectStateSql(state: TableRef): string {
-  return `SELECT stream, scope, state, updated_at FROM ${quoteTable(state)} ORDER BY stream, scope`;
-}
-
-/** `DELETE` needs a WHERE clause in BigQuery; `WHERE TRUE` deletes every entry. */
-export function deleteStateSql(state: TableRef, match: { stream?: string; scope?: string }): string {
-  const conditions = ['TRUE'];
-  if (match.stream !== undefined) conditions.push('stream = @stream');
-  if (match.scope !== undefined) conditions.push('scope = @scope');
-  return `DELETE FROM ${quoteTable(state)} WHERE ${conditions.join(' AND ')}`;
-}
-
-export function activeWebsitesSql(websites: TableRef): string {
-  return `SELECT id FROM ${quoteTable(websites)} WHERE _removed_at IS NULL ORDER BY id`;
-}
-
-/** Parameter `@run_id`: see `Destination.markAbandonedRuns`. */
-export function markAbandonedRunsSql(runs: TableRef): string {
-  return `UPDATE ${quoteTable(runs)} SET status = 'abandoned' WHERE status = 'running' AND id <> @run_id`;
-}
-
-export function markRemovedSql(websites: TableRef): string {
-  return `UPDATE ${quoteTable(websites)} SET _removed_at = @removed_at WHERE _removed_at IS NULL AND id IN UNNEST(@ids)`;
-}
-
 /**
  * The lock table is created together with its one row, whose lease ended at the epoch, in one
  * job: BigQuery makes a `CREATE TABLE ... AS SELECT` visible with its rows or not at all, and
@@ -189,4 +166,31 @@ export function renewLockSql(lock: TableRef): string {
 /** Ends the lease and keeps the row, so the next run takes it with an UPDATE too. */
 export function releaseLockSql(lock: TableRef): string {
   return `UPDATE ${quoteTable(lock)} SET expires_at = @epoch WHERE name = @name AND run_id = @run_id`;
+}
+
+/** The shared bookkeeping's statements on BigQuery: named parameters `@p0`, `@p1`..., names in backticks. */
+export function bigqueryBookkeeping(client: BigqueryClient, ref: (table: string) => TableRef): BookkeepingSql {
+  const named = (params: readonly { type: 'string' | 'timestamp'; value: string }[]) =>
+    Object.fromEntries(
+      params.map((p, i): [string, QueryParam] => [
+        `p${i}`,
+        { type: p.type === 'timestamp' ? 'TIMESTAMP' : 'STRING', value: p.value },
+      ]),
+    );
+  return {
+    table: (name) => quoteTable(ref(name)),
+    column: quoteName,
+    placeholder: (index) => `@p${index}`,
+    // Before the first sync neither the table nor the dataset may exist.
+    tableExists: async (name) => (await client.tableFields(name)) !== undefined,
+    async selectAll(table) {
+      return (
+        await client.query(
+          `SELECT ${table.columns.map((c) => quoteName(c.name)).join(', ')} FROM ${quoteTable(ref(table.name))}`,
+        )
+      ).rows;
+    },
+    select: async (sql, params) => (await client.query(sql, named(params))).rows,
+    change: async (sql, params) => (await client.query(sql, named(params))).affectedRows,
+  };
 }

@@ -1,33 +1,18 @@
-/** Wires the DuckDB pieces into a `Destination` (design §10): appender into staging, upsert, state, in one transaction. */
+/** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#destinations): appender into staging, upsert, state, in one transaction. */
 import { randomBytes } from 'node:crypto';
-import type {
-  Destination,
-  DestinationLock,
-  FlushResult,
-  StateEntry,
-  TableRows,
-} from '../../src/destination/destination.ts';
-import { flushParts } from '../../src/destination/flush-parts.ts';
+import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
+import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { lockTable } from '../../src/destination/engine-tables.ts';
 import { lockRow, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
-import {
-  activeWebsiteIdsSql,
-  deleteLockRowSql,
-  deleteStateSql,
-  markAbandonedRunsSql,
-  markRemovedSql,
-  selectSql,
-} from '../../src/destination/sql-statements.ts';
-import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
+import { deleteLockRowSql } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
-import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import { takeProcessLock } from './duckdb-lock.ts';
 import { duckdbDdl, ensureDuckdbTables } from './duckdb-schema.ts';
 import * as sql from './duckdb-sql.ts';
-import { appendCell, decodeCell, readExpression } from './duckdb-types.ts';
+import { appendCell } from './duckdb-types.ts';
 
 export function duckdbDestination(options: DuckdbOptions): Destination {
   const { schema } = options;
@@ -65,9 +50,6 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
     return rowsWritten;
   };
 
-  const tableExists = async (s: DuckdbSession, table: string) =>
-    Number((await s.all<{ n: bigint }>(sql.TABLE_EXISTS, [options.catalog, schema, table]))[0]?.n ?? 0) > 0;
-
   return {
     type: 'duckdb',
     capabilities: { transactional: true, ...FLUSH_SIZING.duckdb },
@@ -100,57 +82,17 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
 
     describeDdl: (tables) => duckdbDdl(options, tables),
 
-    async commit(flush): Promise<FlushResult> {
+    async commit(parts): Promise<FlushResult> {
       const s = open();
-      const parts = flushParts(flush);
       if (parts.length === 0) return { rowsWritten: {} };
       try {
-        const { [stateTable.name]: _state, ...rowsWritten } = await s.transaction(() => upsertParts(s, parts));
-        return { rowsWritten };
+        return { rowsWritten: await s.transaction(() => upsertParts(s, parts)) };
       } catch (error) {
         throw failure(`a flush into ${sql.tableName(options, current)}`, error);
       }
     },
 
-    async readState(): Promise<StateEntry[]> {
-      const s = open();
-      if (!(await tableExists(s, stateTable.name))) return [];
-      const rows = await s.all<Record<string, unknown>>(
-        selectSql(sql.tableName(options, stateTable.name), stateTable, readExpression),
-      );
-      return rows.map((r) =>
-        stateEntryFromRow({
-          stream: String(r.stream),
-          scope: String(r.scope),
-          state: r.state,
-          updated_at: String(decodeCell('timestamp', r.updated_at)),
-        }),
-      );
-    },
-
-    async deleteState(match) {
-      const s = open();
-      if (!(await tableExists(s, stateTable.name))) return 0;
-      return s.run(deleteStateSql(sql.tableName(options, stateTable.name)), [
-        match.stream ?? null,
-        match.scope ?? null,
-      ]);
-    },
-
-    async listActiveWebsiteIds() {
-      return (await open().all<{ id: string }>(activeWebsiteIdsSql(sql.tableName(options, websitesTable.name)))).map(
-        (r) => r.id,
-      );
-    },
-
-    async markWebsitesRemoved(ids, removedAt) {
-      if (ids.length === 0) return;
-      await open().run(markRemovedSql(sql.tableName(options, websitesTable.name), ids.length), [removedAt, ...ids]);
-    },
-
-    async markAbandonedRuns(currentRunId) {
-      await open().run(markAbandonedRunsSql(sql.tableName(options, runsTable.name)), [currentRunId]);
-    },
+    ...sqlBookkeeping(() => sql.duckdbBookkeeping(open(), options)),
 
     async acquireLock(owner): Promise<DestinationLock> {
       const s = open();

@@ -1,9 +1,16 @@
-/** The SQL only DuckDB runs: catalog queries and staging. Shared statements are in src/destination/sql-statements.ts. */
+/**
+ * The SQL only DuckDB runs: catalog queries, staging, and how the shared bookkeeping writes
+ * its statements here. Shared DDL is in src/destination/sql-statements.ts, the bookkeeping in
+ * src/destination/bookkeeping.ts.
+ */
+import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
-import { fromStaging, stagingType } from './duckdb-types.ts';
+import { selectSql } from '../../src/destination/sql-statements.ts';
+import type { DuckdbSession } from './duckdb-client.ts';
+import { decodeCell, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
 
 /** `"catalog"."schema"`. */
 export function schemaName({ catalog, schema }: DuckdbOptions): string {
@@ -44,3 +51,31 @@ export function upsertFromStaging(target: string, table: TableSpec): string {
 /** Parameters: catalog, schema, table. */
 export const TABLE_EXISTS =
   'SELECT count(*) AS n FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 AND table_name = $3';
+
+/** The shared bookkeeping's statements on DuckDB: `$n` parameters, names quoted with their catalog. */
+export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions): BookkeepingSql {
+  return {
+    table: (name) => tableName(options, name),
+    column: quoteIdentifier,
+    placeholder: (index, param) =>
+      param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`,
+    async tableExists(name) {
+      const [row] = await session.all<{ n: bigint }>(TABLE_EXISTS, [options.catalog, options.schema, name]);
+      return Number(row?.n ?? 0) > 0;
+    },
+    async selectAll(table) {
+      const rows = await session.all(selectSql(tableName(options, table.name), table, readExpression));
+      return rows.map((row) => Object.fromEntries(table.columns.map((c) => [c.name, decodeCell(c.type, row[c.name])])));
+    },
+    select: (sql, params) =>
+      session.all(
+        sql,
+        params.map((p) => p.value),
+      ),
+    change: (sql, params) =>
+      session.run(
+        sql,
+        params.map((p) => p.value),
+      ),
+  };
+}

@@ -1,33 +1,18 @@
-/** Wires the Postgres pieces into a `Destination` (design §10): COPY into staging, upsert, state, in one transaction. */
+/** Wires the Postgres pieces into a `Destination` (docs/architecture.md#destinations): COPY into staging, upsert, state, in one transaction. */
 import { randomBytes } from 'node:crypto';
-import type {
-  Destination,
-  DestinationLock,
-  FlushResult,
-  StateEntry,
-  TableRows,
-} from '../../src/destination/destination.ts';
-import { flushParts } from '../../src/destination/flush-parts.ts';
+import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
+import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
-import {
-  activeWebsiteIdsSql,
-  deleteStateSql,
-  markAbandonedRunsSql,
-  markRemovedSql,
-  selectSql,
-} from '../../src/destination/sql-statements.ts';
-import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
-import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { connectPostgres, errorCode, type PostgresSession } from './postgres-client.ts';
 import type { PostgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
 import { ensurePostgresTables, postgresDdl } from './postgres-schema.ts';
 import * as sql from './postgres-sql.ts';
-import { csvField, readExpression } from './postgres-types.ts';
+import { csvField } from './postgres-types.ts';
 
 /** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */
 const COPY_CHUNK_ROWS = 500;
@@ -88,14 +73,13 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
 
     describeDdl: (tables) => postgresDdl(schema, tables),
 
-    async commit(flush): Promise<FlushResult> {
+    async commit(parts): Promise<FlushResult> {
       if (lock?.lost()) {
         throw new DestinationError(
           'the run lock was lost (its Postgres connection closed), so another run may have started; stopped before writing more, and the next run resumes from the last committed page',
         );
       }
       const s = open();
-      const parts = flushParts(flush);
       const rowsWritten: Record<string, number> = {};
       if (parts.length === 0) return { rowsWritten };
       let current = '';
@@ -106,7 +90,7 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
             await s.query(sql.createStaging(part.table));
             await s.copyFrom(sql.copyIntoStaging(part.table), csvChunks(part));
             const { rowCount } = await s.query(sql.upsertFromStaging(schema, part.table));
-            if (part.table.name !== stateTable.name) rowsWritten[part.table.name] = rowCount;
+            rowsWritten[part.table.name] = rowCount;
           }
         });
       } catch (error) {
@@ -115,41 +99,7 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
       return { rowsWritten };
     },
 
-    async readState(): Promise<StateEntry[]> {
-      const s = open();
-      if (!(await tableExists(s, schema, stateTable.name))) return [];
-      const { rows } = await s.query<{ stream: string; scope: string; state: string; updated_at: string }>(
-        selectSql(qualifiedName(schema, stateTable.name), stateTable, readExpression),
-      );
-      return rows.map(stateEntryFromRow);
-    },
-
-    async deleteState(match) {
-      const s = open();
-      if (!(await tableExists(s, schema, stateTable.name))) return 0;
-      return (
-        await s.query(deleteStateSql(qualifiedName(schema, stateTable.name)), [
-          match.stream ?? null,
-          match.scope ?? null,
-        ])
-      ).rowCount;
-    },
-
-    async listActiveWebsiteIds() {
-      const { rows } = await open().query<{ id: string }>(
-        activeWebsiteIdsSql(qualifiedName(schema, websitesTable.name)),
-      );
-      return rows.map((r) => r.id);
-    },
-
-    async markWebsitesRemoved(ids, removedAt) {
-      if (ids.length === 0) return;
-      await open().query(markRemovedSql(qualifiedName(schema, websitesTable.name), ids.length), [removedAt, ...ids]);
-    },
-
-    async markAbandonedRuns(currentRunId) {
-      await open().query(markAbandonedRunsSql(qualifiedName(schema, runsTable.name)), [currentRunId]);
-    },
+    ...sqlBookkeeping(() => sql.postgresBookkeeping(open(), schema)),
 
     async acquireLock(owner): Promise<DestinationLock> {
       lock = await acquirePostgresLock(options, logger, owner);
@@ -162,11 +112,6 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
       await s?.end();
     },
   };
-}
-
-async function tableExists(session: PostgresSession, schema: string, table: string): Promise<boolean> {
-  const { rows } = await session.query<{ present: boolean }>(sql.TABLE_EXISTS, [qualifiedName(schema, table)]);
-  return rows[0]?.present === true;
 }
 
 /** CSV text of a part's rows, a few hundred rows per chunk. */

@@ -1,13 +1,16 @@
 /**
- * The SQL only Postgres runs: catalog queries, COPY staging, the advisory lock. Shared
- * statements (DDL, state, removals) are in src/destination/sql-statements.ts.
+ * The SQL only Postgres runs: catalog queries, COPY staging, the advisory lock, and how the
+ * shared bookkeeping writes its statements here. Shared DDL is in
+ * src/destination/sql-statements.ts, the bookkeeping in src/destination/bookkeeping.ts.
  */
+import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { columnDefinition, quotedList } from '../../src/destination/sql-statements.ts';
+import { columnDefinition, quotedList, selectSql } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
-import { postgresType } from './postgres-types.ts';
+import type { PostgresSession } from './postgres-client.ts';
+import { postgresType, readExpression } from './postgres-types.ts';
 
 /** Parameters: schema name. Rows: `table_name`, `column_name`. */
 export const EXISTING_COLUMNS =
@@ -50,4 +53,35 @@ export function upsertLockRow(schema: string, table: TableSpec): string {
   const placeholders = columns.map((_, i) => `$${i + 1}`).join(', ');
   const updates = updatableColumns(table).map((c) => `${quoteIdentifier(c)} = EXCLUDED.${quoteIdentifier(c)}`);
   return `INSERT INTO ${qualifiedName(schema, table.name)} (${quotedList(columns)}) VALUES (${placeholders}) ON CONFLICT (${quotedList(table.primaryKey)}) DO UPDATE SET ${updates.join(', ')}`;
+}
+
+/** The shared bookkeeping's statements on Postgres: `$n` parameters, names quoted. */
+export function postgresBookkeeping(session: PostgresSession, schema: string): BookkeepingSql {
+  return {
+    table: (name) => qualifiedName(schema, name),
+    column: quoteIdentifier,
+    placeholder: (index, param) =>
+      param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`,
+    async tableExists(name) {
+      const { rows } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, name)]);
+      return rows[0]?.present === true;
+    },
+    async selectAll(table) {
+      return (await session.query(selectSql(qualifiedName(schema, table.name), table, readExpression))).rows;
+    },
+    select: async (sql, params) =>
+      (
+        await session.query(
+          sql,
+          params.map((p) => p.value),
+        )
+      ).rows,
+    change: async (sql, params) =>
+      (
+        await session.query(
+          sql,
+          params.map((p) => p.value),
+        )
+      ).rowCount,
+  };
 }

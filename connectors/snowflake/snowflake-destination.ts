@@ -3,29 +3,19 @@
  * text), merged into the target by primary key, and the state rows ride along, all in one
  * transaction per flush. Wires the config, client, SQL, types and lock files together.
  */
-import type {
-  Destination,
-  DestinationLock,
-  Flush,
-  FlushResult,
-  LockOwner,
-  StateEntry,
-} from '../../src/destination/destination.ts';
-import { flushParts } from '../../src/destination/flush-parts.ts';
+import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
+import type { Destination, DestinationLock, FlushResult, LockOwner } from '../../src/destination/destination.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
-import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { stateTable } from '../../src/tables/index.ts';
 import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
-import { connectSnowflake, SnowflakeStatementError, type SnowflakeClient } from './snowflake-client.ts';
+import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
 import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
 import { acquireLeaseLock, type LeaseLock } from './snowflake-lock.ts';
 import { ensureSchema } from './snowflake-schema.ts';
 import * as sql from './snowflake-sql.ts';
-import { decodeRow } from './snowflake-rows.ts';
 import { toStagedText } from './snowflake-types.ts';
 
 /** What the destination needs besides its config. */
@@ -36,9 +26,6 @@ export interface SnowflakeDeps {
   /** Bounds every request, the login included, without login retries (see `connectionOptions`). */
   readonly requestTimeoutMs?: number;
 }
-
-/** Ids per `IN (...)` list when marking websites removed. */
-const IDS_PER_STATEMENT = 1000;
 
 export function createSnowflakeDestination(config: SnowflakeConfig, deps: SnowflakeDeps): Destination {
   const at = snowflakeLocation(config);
@@ -121,60 +108,18 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       return [sql.createSchemaSql(at), ...tables.map((t) => sql.createTableSql(at, t))];
     },
 
-    async commit(flush: Flush): Promise<FlushResult> {
-      // One part per table, one row per key (the last), state last.
-      const parts = flushParts(flush);
+    async commit(parts): Promise<FlushResult> {
       await lease?.ensureHeld();
       await prepareStages(parts.map((p) => p.table));
       const rowsWritten: Record<string, number> = {};
       await session().transaction(async () => {
         for (const part of parts) rowsWritten[part.table.name] = await upsert(part.table, part.rows);
       });
-      delete rowsWritten[stateTable.name];
       // No `jobs`: Snowflake bills warehouse time, not statements.
       return { rowsWritten };
     },
 
-    async readState(): Promise<StateEntry[]> {
-      // Before the first sync there is no state table: no state, as on the other destinations.
-      const rows = await orWhenMissing(session().execute(sql.selectAllSql(at, stateTable)), []);
-      return rows.map((row) =>
-        stateEntryFromRow(
-          decodeRow(stateTable, row) as { stream: string; scope: string; state: unknown; updated_at: string },
-        ),
-      );
-    },
-
-    async deleteState(match) {
-      const filters = Object.entries(match).filter((entry): entry is [string, string] => entry[1] !== undefined);
-      const [counts] = await orWhenMissing(
-        session().execute(
-          sql.deleteStateSql(
-            at,
-            filters.map(([name]) => name),
-          ),
-          filters.map(([, value]) => value),
-        ),
-        [],
-      );
-      return Number(counts?.['number of rows deleted'] ?? 0);
-    },
-
-    async listActiveWebsiteIds() {
-      const rows = await session().execute(sql.activeWebsitesSql(at));
-      return rows.map((row) => String(row.ID));
-    },
-
-    async markWebsitesRemoved(ids, removedAt) {
-      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
-        const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
-        await session().execute(sql.markRemovedSql(at, chunk.length), [removedAt, ...chunk]);
-      }
-    },
-
-    async markAbandonedRuns(currentRunId) {
-      await session().execute(sql.markAbandonedRunsSql(at), [currentRunId]);
-    },
+    ...sqlBookkeeping(() => sql.snowflakeBookkeeping(session(), at)),
 
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
@@ -198,16 +143,4 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       await c?.close();
     },
   };
-}
-
-/** Snowflake's "does not exist or not authorized": here, a table the first sync has not created yet. */
-const OBJECT_MISSING = '002003';
-
-async function orWhenMissing<T>(statement: Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await statement;
-  } catch (error) {
-    if (error instanceof SnowflakeStatementError && error.snowflakeCode === OBJECT_MISSING) return fallback;
-    throw error;
-  }
 }

@@ -3,11 +3,13 @@
  * plain, so Snowflake folds them to upper case). Values always travel as binds (`?`), never
  * inside the SQL text.
  */
+import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
-import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
+import type { SnowflakeClient } from './snowflake-client.ts';
 import { ident } from './snowflake-identifier.ts';
+import { decodeRow } from './snowflake-rows.ts';
 import { fromStagedText, SQL_TYPES } from './snowflake-types.ts';
 
 export const schemaName = (at: SnowflakeLocation): string => `${ident(at.database)}.${ident(at.schema)}`;
@@ -84,24 +86,36 @@ export function selectAllSql(at: SnowflakeLocation, table: TableSpec, where = ''
   return `SELECT ${table.columns.map((c) => ident(c.name)).join(', ')} FROM ${tableName(at, table.name)}${where ? ` WHERE ${where}` : ''}`;
 }
 
-/** Binds: one value per filter column, in order. */
-export function deleteStateSql(at: SnowflakeLocation, filterColumns: readonly string[]): string {
-  const where = filterColumns.map((name) => `${ident(name)} = ?`).join(' AND ');
-  return `DELETE FROM ${tableName(at, stateTable.name)}${where ? ` WHERE ${where}` : ''}`;
+/** Binds: database, schema, table, each as Snowflake stores it (upper case). */
+export function tableExistsSql(at: SnowflakeLocation): string {
+  return `SELECT COUNT(*) AS N FROM ${ident(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
 }
 
-export function activeWebsitesSql(at: SnowflakeLocation): string {
-  return `SELECT ${ident('id')} FROM ${tableName(at, websitesTable.name)} WHERE ${ident('_removed_at')} IS NULL ORDER BY 1`;
-}
-
-/** Bind: the current run id. See `Destination.markAbandonedRuns`. */
-export function markAbandonedRunsSql(at: SnowflakeLocation): string {
-  const status = ident('status');
-  return `UPDATE ${tableName(at, runsTable.name)} SET ${status} = 'abandoned' WHERE ${status} = 'running' AND ${ident('id')} <> ?`;
-}
-
-/** Binds: the removal time, then `count` website ids. Only unmarked websites are marked. */
-export function markRemovedSql(at: SnowflakeLocation, count: number): string {
-  const removedAt = ident('_removed_at');
-  return `UPDATE ${tableName(at, websitesTable.name)} SET ${removedAt} = ?::TIMESTAMP_TZ WHERE ${removedAt} IS NULL AND ${ident('id')} IN (${Array(count).fill('?').join(', ')})`;
+/** The shared bookkeeping's statements on Snowflake: `?` binds in order, names as `ident` writes them. */
+export function snowflakeBookkeeping(client: SnowflakeClient, at: SnowflakeLocation): BookkeepingSql {
+  return {
+    table: (name) => tableName(at, name),
+    column: ident,
+    placeholder: (_index, param) => (param.type === 'timestamp' ? '?::TIMESTAMP_TZ' : '?'),
+    async tableExists(name) {
+      const [row] = await client.execute(
+        tableExistsSql(at),
+        [at.database, at.schema, name].map((n) => n.toUpperCase()),
+      );
+      return Number(row?.N ?? 0) > 0;
+    },
+    selectAll: async (table) => (await client.execute(selectAllSql(at, table))).map((row) => decodeRow(table, row)),
+    select: (sql, params) =>
+      client.execute(
+        sql,
+        params.map((p) => p.value),
+      ),
+    async change(sql, params) {
+      const [counts] = await client.execute(
+        sql,
+        params.map((p) => p.value),
+      );
+      return Number(counts?.['number of rows deleted'] ?? counts?.['number of rows updated'] ?? 0);
+    },
+  };
 }

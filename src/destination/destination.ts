@@ -1,10 +1,11 @@
 /**
- * The one interface every destination implements (design §10). The engine only ever talks
+ * The one interface every destination implements (docs/architecture.md#destinations). The engine only ever talks
  * to a destination through it; concrete connectors live in `connectors/<name>/` and are
  * created by the CLI's factory.
  *
  * Life cycle: `open()` once, then any number of calls, then `close()` once.
  */
+import type { StoredStateRow } from './engine-tables.ts';
 import type { Row, TableSpec } from './table-spec.ts';
 
 export interface DestinationCapabilities {
@@ -19,39 +20,14 @@ export interface DestinationCapabilities {
   readonly maxSecondsPerFlush: number;
 }
 
-/** Saved position of one stream in one scope (design §4). Stored and sent back verbatim. */
-export interface StreamState {
-  /** `scan_upper_bound` of the last completed scan: the next scan's `updated_since`. */
-  readonly frontier: string | null;
-  /** Cursor of the next page of an unfinished scan; null between scans. */
-  readonly cursor: string | null;
-  /** `scan_upper_bound` of the unfinished scan; becomes the frontier when the scan completes. */
-  readonly pending_upper_bound: string | null;
-}
-
-export interface StateEntry {
-  readonly stream: string;
-  /** Website id, or `*` for workspace-wide streams. */
-  readonly scope: string;
-  readonly state: StreamState;
-  /** ISO-8601 UTC. */
-  readonly updatedAt: string;
-}
-
-/** Rows of one table within a flush. Rows may repeat a primary key: the last one wins. */
+/** Rows of one table within a flush. */
 export interface TableRows {
   readonly table: TableSpec;
   readonly rows: readonly Row[];
 }
 
-/** One unit of durability: rows of any number of tables plus the state describing them. */
-export interface Flush {
-  readonly tables: readonly TableRows[];
-  readonly state: readonly StateEntry[];
-}
-
 export interface FlushResult {
-  /** Rows upserted per table name (after in-batch deduplication). */
+  /** Rows upserted per table name. */
   readonly rowsWritten: Readonly<Record<string, number>>;
   /** Warehouse jobs issued (load jobs, DML statements), where the warehouse bills per job. */
   readonly jobs?: number;
@@ -97,14 +73,15 @@ export interface Destination {
   describeDdl(tables: readonly TableSpec[]): string[];
 
   /**
-   * Makes one flush durable: upserts each table's rows by primary key (duplicates inside
-   * the flush collapse to the last row) and saves the state entries. Transactional
-   * destinations do both in one transaction; the others write rows, then state.
+   * Makes one flush durable: upserts each part's rows by primary key. The parts come as
+   * `flushParts` makes them (one per table, one row per key, `_aivis_state` last), built by
+   * the state store. Transactional destinations write them in one transaction; the others in
+   * order, so state lands after the rows it describes.
    */
-  commit(flush: Flush): Promise<FlushResult>;
+  commit(parts: readonly TableRows[]): Promise<FlushResult>;
 
-  /** Every committed state entry. */
-  readState(): Promise<StateEntry[]>;
+  /** Every committed `_aivis_state` row; none before the first sync. */
+  readState(): Promise<StoredStateRow[]>;
 
   /** Deletes state entries matching the filter (all when empty); returns how many. */
   deleteState(match: { stream?: string; scope?: string }): Promise<number>;

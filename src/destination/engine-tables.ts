@@ -18,6 +18,14 @@ export const stateTable: TableSpec = {
   ],
 };
 
+/** A stored `_aivis_state` row read back; `state` may arrive as JSON text or already parsed. */
+export interface StoredStateRow {
+  readonly stream: string;
+  readonly scope: string;
+  readonly state: unknown;
+  readonly updated_at: string;
+}
+
 /** One row per run: written when it starts, rewritten when it ends. */
 export const runsTable: TableSpec = {
   name: '_aivis_runs',

@@ -1,20 +1,18 @@
-import type { Flush, TableRows } from './destination.ts';
+import type { TableRows } from './destination.ts';
 import type { Row, TableSpec } from './table-spec.ts';
-import { stateTableRows } from './state-rows.ts';
 import { microsecondTimestamp } from './timestamp-micros.ts';
 
 /**
- * A flush as one part per table, in first-seen order, holding ONE row per primary key: the
- * last one of the flush (inclusive `updated_since` windows and replays repeat rows). Deduping
+ * A flush's table rows as one part per table, in first-seen order, holding ONE row per
+ * primary key: the last one of the flush (inclusive `updated_since` windows and replays repeat rows). Deduping
  * here, in one linear pass, spares every warehouse a sort, and no upsert or MERGE ever meets
- * two source rows for one key. The state entries come last as `_aivis_state` rows, so state
- * lands after the rows it describes. Timestamp cells leave in their stored form (truncated to
+ * two source rows for one key. A part keeps its first-seen place, so `_aivis_state` rows
+ * given last stay last and state lands after the rows it describes. Timestamp cells leave in their stored form (truncated to
  * the microsecond, see `timestamp-micros.ts`), so every destination stores the same instant.
  */
-export function flushParts(flush: Flush): TableRows[] {
+export function flushParts(tables: readonly TableRows[]): TableRows[] {
   const parts = new Map<string, { table: TableSpec; rows: Map<string, Row> }>();
-  const state = flush.state.length > 0 ? [stateTableRows(flush.state)] : [];
-  for (const { table, rows } of [...flush.tables, ...state]) {
+  for (const { table, rows } of tables) {
     const part = parts.get(table.name) ?? parts.set(table.name, { table, rows: new Map() }).get(table.name)!;
     const timestamps = table.columns.filter((c) => c.type === 'timestamp').map((c) => c.name);
     for (const written of rows) {

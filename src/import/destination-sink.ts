@@ -1,5 +1,6 @@
 /** Upserts each terminal receipt into `prompt_imports` / `prompt_import_items` as it arrives. */
 import type { Destination } from '../destination/destination.ts';
+import { flushParts } from '../destination/flush-parts.ts';
 import { PROMPT_IMPORT_TABLES } from '../tables/prompt-imports.ts';
 import type { ReceiptSink } from './import-run.ts';
 import { receiptRows } from './receipt-rows.ts';
@@ -21,7 +22,7 @@ export async function destinationSink(
           syncedAt: context.now().toISOString(),
         },
       );
-      await destination.commit({ tables, state: [] });
+      await destination.commit(flushParts(tables));
     },
   };
 }

@@ -1,4 +1,6 @@
-import type { Destination, Flush, FlushResult, StateEntry } from '../destination/destination.ts';
+import type { Destination, FlushResult } from '../destination/destination.ts';
+import type { Flush, StateEntry } from './state-entry.ts';
+import { commitFlush, readStateEntries } from './state-rows.ts';
 import type { StateStore } from './state-store.ts';
 
 /** State in the destination's `_aivis_state` table, committed with the rows (the default). */
@@ -10,11 +12,11 @@ export class DestinationStateStore implements StateStore {
   }
 
   load(): Promise<StateEntry[]> {
-    return this.#destination.readState();
+    return readStateEntries(this.#destination);
   }
 
   commit(destination: Destination, flush: Flush): Promise<FlushResult> {
-    return destination.commit(flush);
+    return commitFlush(destination, flush);
   }
 
   delete(match: { stream?: string; scope?: string }): Promise<number> {

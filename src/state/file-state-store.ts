@@ -6,9 +6,11 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Destination, Flush, FlushResult, StateEntry } from '../destination/destination.ts';
+import type { Destination, FlushResult } from '../destination/destination.ts';
+import type { Flush, StateEntry } from './state-entry.ts';
 import { ConfigError } from '../errors.ts';
 import { writeFileAtomically } from '../files/atomic-write.ts';
+import { commitFlush } from './state-rows.ts';
 import { parseStreamState } from './stream-state.ts';
 import { matches, stateKey, type StateStore } from './state-store.ts';
 
@@ -30,7 +32,7 @@ export class FileStateStore implements StateStore {
   }
 
   async commit(destination: Destination, flush: Flush): Promise<FlushResult> {
-    const result = await destination.commit({ tables: flush.tables, state: [] });
+    const result = await commitFlush(destination, { tables: flush.tables, state: [] });
     if (flush.state.length > 0) {
       const entries = await this.#read();
       for (const entry of flush.state) entries.set(stateKey(entry.stream, entry.scope), entry);

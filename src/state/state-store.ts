@@ -4,7 +4,8 @@
  * written only after the destination has made those rows durable. Either way state never runs
  * ahead of data.
  */
-import type { Destination, Flush, FlushResult, StateEntry } from '../destination/destination.ts';
+import type { Destination, FlushResult } from '../destination/destination.ts';
+import type { Flush, StateEntry } from './state-entry.ts';
 
 export interface StateStore {
   /** Every saved entry. */

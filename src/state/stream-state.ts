@@ -10,7 +10,7 @@
  * - A broken scan (`has_more: true` without a cursor) cannot be finished: the frontier stays,
  *   so the next run reads the whole scan again.
  */
-import type { StreamState } from '../destination/destination.ts';
+import type { StreamState } from './state-entry.ts';
 
 export const INITIAL_STATE: StreamState = { frontier: null, cursor: null, pending_upper_bound: null };
 

@@ -12,7 +12,8 @@
  * (a mention with a long sentence and its `_raw` is several KB), and a bound in rows alone
  * would let a warehouse's large flushes outgrow a container's heap.
  */
-import type { Destination, FlushResult, StateEntry, TableRows } from '../destination/destination.ts';
+import type { Destination, FlushResult, TableRows } from '../destination/destination.ts';
+import type { StateEntry } from '../state/state-entry.ts';
 import type { Row, TableSpec } from '../destination/table-spec.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 

@@ -13,7 +13,9 @@ import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
-import type { Destination, StreamState } from '../destination/destination.ts';
+import type { Destination } from '../destination/destination.ts';
+import { flushParts } from '../destination/flush-parts.ts';
+import type { StreamState } from '../state/state-entry.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
@@ -114,7 +116,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     // The websites table always exists: every run checks a listing against it (mass removal).
     const tables = new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])]);
     await destination.ensureTables([...tables]);
-    await destination.commit({ tables: [startRunRow(runId, command, startedAt)], state: [] });
+    await destination.commit(flushParts([startRunRow(runId, command, startedAt)]));
     // We hold the lock: any other run still "running" was killed before it could say so.
     await destination.markAbandonedRuns(runId);
     logger.info('run started', { run_id: runId, command, streams, destination: destination.type });
@@ -143,10 +145,9 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
           : 'failed';
     const finishedAt = now().toISOString();
     try {
-      await destination.commit({
-        tables: [finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })],
-        state: [],
-      });
+      await destination.commit(
+        flushParts([finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })]),
+      );
     } catch (rowError) {
       logger.warn('could not record the end of the run in _aivis_runs', { run_id: runId, error: String(rowError) });
     }

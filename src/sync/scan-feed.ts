@@ -4,7 +4,8 @@
  */
 import type { ApiClient, Page } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
-import type { StreamState, TableRows } from '../destination/destination.ts';
+import type { TableRows } from '../destination/destination.ts';
+import type { StreamState } from '../state/state-entry.ts';
 import type { Row } from '../destination/table-spec.ts';
 import type { Logger } from '../log/logger.ts';
 import { afterPage, restartScan } from '../state/stream-state.ts';

@@ -5,7 +5,7 @@
  * Written in the same flush as the state that moved the frontier, so it is never ahead of the
  * data either; `run_id` is the run whose scan moved it there.
  */
-import type { StateEntry, StreamState } from '../destination/destination.ts';
+import type { StateEntry, StreamState } from '../state/state-entry.ts';
 import { column, type Row, type TableSpec } from '../destination/table-spec.ts';
 
 export const completenessTable: TableSpec = {

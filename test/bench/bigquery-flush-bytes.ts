@@ -21,6 +21,7 @@ import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
 import type { RestQueryParameter } from '../stand-ins/bigquery/stand-in-sql.ts';
 import { atMost, round, type BenchFigure } from './bench-figure.ts';
 import { mentionBatches } from './mention-rows.ts';
+import { commitFlush } from '../../src/state/state-rows.ts';
 
 const ROWS_PER_DAY = 10_000;
 const FLUSH_ROWS = 5_000;
@@ -98,7 +99,7 @@ async function flushInto(tableRows: number, sample: readonly Row[]): Promise<Flu
           },
     );
     const before = standIn.jobs.length;
-    const result = await destination.commit({ tables: [{ table: mentionsTable, rows }], state: [] });
+    const result = await commitFlush(destination, { tables: [{ table: mentionsTable, rows }], state: [] });
     const billed = (prefix: string) =>
       standIn.jobs
         .slice(before)

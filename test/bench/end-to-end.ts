@@ -21,10 +21,10 @@ const micros = () => Number(process.hrtime.bigint() / 1000n);
 function observeCommits(destination: Destination, commits: [number, number][]): Destination {
   return {
     ...destination,
-    async commit(flush) {
+    async commit(parts) {
       const start = micros();
       try {
-        return await destination.commit(flush);
+        return await destination.commit(parts);
       } finally {
         commits.push([start, micros()]);
       }

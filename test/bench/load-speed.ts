@@ -23,6 +23,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES, mentionsTable } from '../../src/tables/index.ts';
 import { atLeast, round, type BenchFigure } from './bench-figure.ts';
 import type { MentionBatch } from './mention-rows.ts';
+import { commitFlush } from '../../src/state/state-rows.ts';
 
 interface Rates {
   aivis: number;
@@ -38,7 +39,7 @@ async function timed(work: () => Promise<void>): Promise<number> {
 
 async function commitAll(destination: Destination, batches: readonly MentionBatch[]): Promise<void> {
   for (const { rows, state } of batches)
-    await destination.commit({ tables: [{ table: mentionsTable, rows }], state: [state] });
+    await commitFlush(destination, { tables: [{ table: mentionsTable, rows }], state: [state] });
 }
 
 async function bestOf(rounds: number, once: (round: number) => Promise<Rates>): Promise<Rates> {

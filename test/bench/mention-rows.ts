@@ -3,7 +3,7 @@
  * by the mention schema and mapped by the mentions stream, cut into the engine's flush size.
  */
 import { mentionSchema } from '../../schemas/index.ts';
-import type { StateEntry } from '../../src/destination/destination.ts';
+import type { StateEntry } from '../../src/state/state-entry.ts';
 import type { Row } from '../../src/destination/table-spec.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { mentionsStream } from '../../src/streams/mentions.ts';

@@ -9,6 +9,7 @@ import {
 import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from './fixtures.ts';
 import { normalizeRow } from './normalize.ts';
 import { runConformanceSuite } from './suite.ts';
+import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
 
 const stores = new Map<string, FakeStore>();
 
@@ -43,29 +44,29 @@ describe('fake destination fault injection', () => {
 
   it('fails the Nth commit before applying it', async () => {
     const d = await fresh({ faults: { failCommitBefore: 2 } });
-    await d.commit(flushOf(kindsTable, [kindsRow('r000')]));
-    await expect(d.commit(flush)).rejects.toThrow('fake: commit 2 failed before applying');
+    await commitFlush(d, flushOf(kindsTable, [kindsRow('r000')]));
+    await expect(commitFlush(d, flush)).rejects.toThrow('fake: commit 2 failed before applying');
     expect(d.rows(kindsTable.name).map((r) => r.id)).toEqual(['r000']);
-    expect(await d.readState()).toEqual([]);
+    expect(await readStateEntries(d)).toEqual([]);
     expect([d.commitCalls, d.commitsApplied]).toEqual([2, 1]);
   });
 
   it('fails the Nth commit after applying it', async () => {
     const d = await fresh({ faults: { failCommitAfter: 1 } });
-    await expect(d.commit(flush)).rejects.toThrow('fake: commit 1 applied, then failed');
+    await expect(commitFlush(d, flush)).rejects.toThrow('fake: commit 1 applied, then failed');
     expect(d.rows(pairsTable.name)).toHaveLength(1);
-    expect(await d.readState()).toEqual([entry]);
+    expect(await readStateEntries(d)).toEqual([entry]);
     expect([d.commitCalls, d.commitsApplied]).toEqual([1, 1]);
   });
 
   it('fails on a table: nothing applied when transactional, earlier tables but no state otherwise', async () => {
     const transactional = await fresh({ faults: { failOnTable: pairsTable.name } });
-    await expect(transactional.commit(flush)).rejects.toThrow('fake: commit failed on table "conformance_pairs"');
+    await expect(commitFlush(transactional, flush)).rejects.toThrow('fake: commit failed on table "conformance_pairs"');
     expect(transactional.rows(kindsTable.name)).toEqual([]);
 
     const plain = await fresh({ transactional: false, faults: { failOnTable: pairsTable.name } });
-    await expect(plain.commit(flush)).rejects.toThrow('fake: commit failed on table "conformance_pairs"');
+    await expect(commitFlush(plain, flush)).rejects.toThrow('fake: commit failed on table "conformance_pairs"');
     expect(plain.rows(kindsTable.name).map((r) => r.id)).toEqual(['r001']);
-    expect(await plain.readState()).toEqual([]);
+    expect(await readStateEntries(plain)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 /** Tables and rows the conformance topics write. Keys are plain ASCII so any collation orders them alike. */
-import type { Flush, LockOwner, StateEntry } from '../../src/destination/destination.ts';
+import type { LockOwner } from '../../src/destination/destination.ts';
+import type { Flush, StateEntry } from '../../src/state/state-entry.ts';
 import { column, type Row, type TableSpec } from '../../src/destination/table-spec.ts';
 
 /** One column of every logical type, all nullable, keyed by `id`. */

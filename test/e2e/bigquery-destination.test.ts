@@ -24,6 +24,7 @@ import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance
 import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
 import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
+import { commitFlush } from '../../src/state/state-rows.ts';
 
 let standIn: BigqueryStandIn;
 const opened: Destination[] = [];
@@ -97,7 +98,8 @@ describe('BigQuery destination: loading', () => {
     const { d, dataset } = await destination();
     await d.ensureTables([...ENGINE_TABLES, kindsTable]);
     const before = standIn.jobs.length;
-    const result = await d.commit(
+    const result = await commitFlush(
+      d,
       flushOf(
         kindsTable,
         [kindsRow('r1', { i: 1 }), kindsRow('r1', { i: 2 }), kindsRow('r2')],
@@ -127,7 +129,7 @@ describe('BigQuery destination: loading', () => {
     await d.ensureTables([kindsTable]);
     const written =
       '{"z":1,"a":{"y":[1.50,2e0,9007199254740993,-9223372036854775808]},"big":18446744073709551615,"huge":123456789012345678901,"tiny":1e-7,"s":"\\u00e9\\/","a":"second a"}';
-    await d.commit(flushOf(kindsTable, [kindsRow('r1', { j: written })]));
+    await commitFlush(d, flushOf(kindsTable, [kindsRow('r1', { j: written })]));
     const { rows } = await standIn.engine.query(`SELECT j FROM \`aivis-test.${dataset}.${kindsTable.name}\``);
     expect(rows).toEqual([
       {
@@ -145,7 +147,7 @@ describe('BigQuery destination: loading', () => {
     const { d, dataset } = await destination({ now: () => now });
     await d.ensureTables([kindsTable]);
     standIn.deny('bigquery.tables.delete');
-    await d.commit(flushOf(kindsTable, [kindsRow('r1')]));
+    await commitFlush(d, flushOf(kindsTable, [kindsRow('r1')]));
     const leftovers = tablesOf(dataset).filter((t) => t.startsWith('_aivis_stage_'));
     expect(leftovers).toHaveLength(1);
     expect(standIn.engine.tables.get(`${dataset}.${leftovers[0]}`)?.expirationTime).toBe(
@@ -214,14 +216,16 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
     const { d, dataset } = await destination();
     await d.ensureTables([mentionsTable]);
     await addHistory(dataset, 0);
-    const small = await d.commit(
+    const small = await commitFlush(
+      d,
       flushOf(mentionsTable, [
         mention('men_a', '2026-03-01T10:00:00.000000Z'),
         mention('men_b', '2026-03-01T11:00:00.000000Z'),
       ]),
     );
     for (let first = 10; first < 100; first += 10) await addHistory(dataset, first);
-    const large = await d.commit(
+    const large = await commitFlush(
+      d,
       flushOf(mentionsTable, [
         mention('men_c', '2026-03-02T10:00:00.000000Z'),
         mention('men_a', '2026-03-01T10:00:00.000000Z', 'seen again'),
@@ -242,14 +246,16 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
   it('a staged row whose key is stored under another day is updated there, never inserted twice', async () => {
     const { d, dataset } = await destination();
     await d.ensureTables([mentionsTable]);
-    await d.commit(
+    await commitFlush(
+      d,
       flushOf(mentionsTable, [
         mention('men_moved', '2026-01-05T10:00:00.000000Z'),
         mention('men_kept', '2026-01-05T11:00:00.000000Z'),
       ]),
     );
     // The API moved men_moved to another day: the flush's partitions no longer hold its row.
-    await d.commit(
+    await commitFlush(
+      d,
       flushOf(mentionsTable, [
         mention('men_moved', '2026-03-01T09:00:00.000000Z', 'moved'),
         mention('men_new', '2026-03-01T10:00:00.000000Z'),
@@ -265,21 +271,23 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
   it('matches rows without a partition value (NULL observed_at) in the NULL partition, and keys moving in or out of it', async () => {
     const { d, dataset } = await destination();
     await d.ensureTables([citationsTable]);
-    await d.commit(
+    await commitFlush(
+      d,
       flushOf(citationsTable, [
         citation('cit_null', null),
         citation('cit_dated', '2026-01-05T10:00:00.000000Z'),
         citation('cit_undated', '2026-01-06T10:00:00.000000Z'),
       ]),
     );
-    await d.commit(
+    await commitFlush(
+      d,
       flushOf(citationsTable, [
         citation('cit_null', null),
         citation('cit_dated', null),
         citation('cit_undated', '2026-03-01T10:00:00.000000Z'),
       ]),
     );
-    await d.commit(flushOf(citationsTable, [citation('cit_null', '2026-03-02T10:00:00.000000Z')]));
+    await commitFlush(d, flushOf(citationsTable, [citation('cit_null', '2026-03-02T10:00:00.000000Z')]));
     expect(await rowsOf(dataset, 'citations')).toEqual([
       ['cit_dated', null],
       ['cit_null', micros('2026-03-02T10:00:00Z')],
@@ -309,7 +317,7 @@ describe('BigQuery destination: lease lock', () => {
 
     // The first run wakes up: its renewal finds the lease gone, and it refuses to write.
     vi.advanceTimersByTime(200_000);
-    await expect(crashed.commit(flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
+    await expect(commitFlush(crashed, flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
       `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
     );
     const written = await standIn.engine.query(
@@ -330,7 +338,7 @@ describe('BigQuery destination: lease lock', () => {
     const lock = await next.acquireLock(owner('run-2', 2222));
     // The process wakes 11 minutes later; its renewal timer has not fired yet.
     pausedAt = 11;
-    await expect(paused.commit(flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
+    await expect(commitFlush(paused, flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
       `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
     );
     await lock.release();

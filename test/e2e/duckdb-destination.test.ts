@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES, websitesTable } from '../../src/tables/index.ts';
 import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
+import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-destination-'));
 const opened: Destination[] = [];
@@ -65,7 +66,7 @@ describe('duckdb destination', () => {
     connection.closeSync();
     instance.closeSync();
     await d.ensureTables(ENGINE_TABLES);
-    expect(await d.readState()).toEqual([]);
+    expect(await readStateEntries(d)).toEqual([]);
     const ddl = d.describeDdl([websitesTable]);
     expect(ddl[0]).toBe('CREATE SCHEMA IF NOT EXISTS "check"."reporting"');
     expect(ddl[1]).toContain('CREATE TABLE IF NOT EXISTS "check"."reporting"."websites"');
@@ -75,9 +76,10 @@ describe('duckdb destination', () => {
     const d = destination(path.join(dir, 'bad.duckdb'));
     await d.open();
     await d.ensureTables([kindsTable]);
-    const error = await d
-      .commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { j: '{"not json' })] }], state: [] })
-      .catch((e: unknown) => e);
+    const error = await commitFlush(d, {
+      tables: [{ table: kindsTable, rows: [kindsRow('r001', { j: '{"not json' })] }],
+      state: [],
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
     expect((error as Error).message).toMatch(
       /^DuckDB refused a flush into "bad"\."aivis"\."conformance_kinds": Conversion Error: Malformed JSON/,

@@ -10,6 +10,7 @@ import { createDuckdbDestination } from '../../connectors/duckdb/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { stateEntry } from '../conformance/fixtures.ts';
+import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,8 +33,8 @@ it.each(['aivis.prod.duckdb', '.hidden.duckdb', 'main.duckdb'])('syncs into a fi
   try {
     await destination.ensureTables(ENGINE_TABLES);
     const entry = stateEntry('mentions', 'web_1', '2026-03-01T00:00:00Z');
-    await destination.commit({ tables: [], state: [entry] });
-    expect(await destination.readState()).toEqual([entry]);
+    await commitFlush(destination, { tables: [], state: [entry] });
+    expect(await readStateEntries(destination)).toEqual([entry]);
   } finally {
     await destination.close();
   }
@@ -50,7 +51,7 @@ it('creates the database file and its write-ahead log readable by the owner only
   await destination.open();
   try {
     await destination.ensureTables(ENGINE_TABLES);
-    await destination.commit({ tables: [], state: [stateEntry('mentions', 'web_1', '2026-03-01T00:00:00Z')] });
+    await commitFlush(destination, { tables: [], state: [stateEntry('mentions', 'web_1', '2026-03-01T00:00:00Z')] });
     expect(mode(file)).toBe(0o600);
     expect(existsSync(`${file}.wal`)).toBe(true);
     expect(mode(`${file}.wal`)).toBe(0o600);

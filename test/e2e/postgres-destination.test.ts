@@ -12,6 +12,7 @@ import { redact } from '../../src/log/redact.ts';
 import { mentionsTable } from '../../src/tables/index.ts';
 import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
+import { commitFlush } from '../../src/state/state-rows.ts';
 
 const url = inject('postgresUrl');
 const admin = new pg.Pool({ connectionString: url, max: 2 });
@@ -143,7 +144,7 @@ describe('postgres destination: loading', () => {
       _run_id: 'run_1',
       _raw: JSON.stringify({ n }),
     }));
-    const result = await d.commit({ tables: [{ table: mentionsTable, rows }], state: [] });
+    const result = await commitFlush(d, { tables: [{ table: mentionsTable, rows }], state: [] });
     expect(result.rowsWritten).toEqual({ mentions: 1234 });
     const { rows: counted } = await admin.query(
       `SELECT count(*)::int AS n, sum(position_in_response)::int AS s FROM "${schema}".mentions`,
@@ -156,7 +157,7 @@ describe('postgres destination: loading', () => {
     const d = await openDestination(schema);
     await d.ensureTables([kindsTable]);
     await expect(
-      d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { t: 'yesterday-ish' })] }], state: [] }),
+      commitFlush(d, { tables: [{ table: kindsTable, rows: [kindsRow('r001', { t: 'yesterday-ish' })] }], state: [] }),
     ).rejects.toThrow(
       `Postgres refused a flush into "${schema}"."conformance_kinds": invalid input syntax for type timestamp with time zone: "yesterday-ish"`,
     );
@@ -168,7 +169,10 @@ describe('postgres destination: loading', () => {
     await d.ensureTables([kindsTable]);
     const j = JSON.stringify({ lone: '\ud800 high', low: 'low \udc00', pair: '😀' });
     expect(j).toContain('\\ud800');
-    await d.commit({ tables: [{ table: kindsTable, rows: [kindsRow('r001', { s: 'text \ud800', j })] }], state: [] });
+    await commitFlush(d, {
+      tables: [{ table: kindsTable, rows: [kindsRow('r001', { s: 'text \ud800', j })] }],
+      state: [],
+    });
     const { rows } = await admin.query(`SELECT s, j::text AS j FROM "${schema}".conformance_kinds`);
     expect(rows.map((r: { s: string; j: string }) => ({ s: r.s, j: JSON.parse(r.j) as unknown }))).toEqual([
       { s: 'text \ufffd', j: { lone: '\ufffd high', low: 'low \ufffd', pair: '😀' } },

@@ -6,6 +6,7 @@ import { createPostgresDestination } from '../../connectors/postgres/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { owner, stateEntry } from '../conformance/fixtures.ts';
+import { commitFlush } from '../../src/state/state-rows.ts';
 
 const url = inject('postgresUrl');
 const admin = new pg.Pool({ connectionString: url, max: 1 });
@@ -18,7 +19,7 @@ it('refuses to commit once the lock connection is gone', async () => {
   try {
     await destination.ensureTables(ENGINE_TABLES);
     const lock = await destination.acquireLock(owner('run_lockloss', process.pid));
-    await destination.commit({ tables: [], state: [stateEntry('mentions', 'web_1', 'f1')] });
+    await commitFlush(destination, { tables: [], state: [stateEntry('mentions', 'web_1', 'f1')] });
     // What a server restart or an idle-session timeout does to the lock's connection.
     // Only this test's lock session (other test files share the server): it holds an advisory
     // lock and its last statement wrote this schema's lock row.
@@ -31,7 +32,7 @@ it('refuses to commit once the lock connection is gone', async () => {
     let error: unknown;
     for (let attempt = 0; attempt < 10_000 && error === undefined; attempt++) {
       await new Promise((resolve) => setImmediate(resolve));
-      error = await destination.commit({ tables: [], state: [stateEntry('mentions', 'web_1', 'f2')] }).then(
+      error = await commitFlush(destination, { tables: [], state: [stateEntry('mentions', 'web_1', 'f2')] }).then(
         () => undefined,
         (e: unknown) => e,
       );

@@ -24,6 +24,7 @@ import { flushOf, kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { until } from '../support/until.ts';
 import { watch } from '../support/watch.ts';
+import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
 
 let setup: StandInSetup;
 const keys = keyPairFiles('pass phrase 1');
@@ -153,7 +154,7 @@ describe('Snowflake lock lease', () => {
     const next = await open('lease_paused', {}, now);
     const lock = await next.acquireLock(owner('run-next'));
     await expect(
-      paused.commit({
+      commitFlush(paused, {
         tables: [],
         state: [
           {
@@ -167,7 +168,7 @@ describe('Snowflake lock lease', () => {
     ).rejects.toThrow(
       'this run lost the lock on schema "lease_paused" to another run after its lease expired (was the process paused?); stopping before writing more',
     );
-    expect(await next.readState()).toEqual([]);
+    expect(await readStateEntries(next)).toEqual([]);
     await lock.release();
   });
 });
@@ -193,7 +194,7 @@ describe('Snowflake loading', () => {
       _raw: JSON.stringify({ id: `men_${i}` }),
     }));
     const before = { ...setup.standIn.stats };
-    const result = await destination.commit({
+    const result = await commitFlush(destination, {
       tables: [{ table: mentionsTable, rows: [...rows, rows[0]!] }],
       state: [],
     });
@@ -208,7 +209,8 @@ describe('Snowflake loading', () => {
   it('keeps JSON integers up to 38 digits and plain decimals exact; a number in exponent form comes back a 16-digit DOUBLE', async () => {
     const destination = await open('json_numbers');
     await destination.ensureTables([kindsTable]);
-    await destination.commit(
+    await commitFlush(
+      destination,
       flushOf(kindsTable, [
         kindsRow('r1', {
           j: '{"tiny":1.2345678901234567e-7,"plain":0.30000000000000004,"exact":123456789012345678901234567890}',
@@ -254,7 +256,7 @@ describe('Snowflake table locks', () => {
     const holder = await connectSnowflake(connectionOptions(setup.config(schema)));
     await holder.execute('BEGIN');
     await holder.execute(`DELETE FROM analytics.${schema}._aivis_state WHERE stream = 'none'`);
-    const flush = watch(destination.commit(state(frontier)));
+    const flush = watch(commitFlush(destination, state(frontier)));
     await until(() => setup.standIn.waitingStatements() === 1, 'the flush waiting for the lock');
     return { destination, holder, flush };
   }
@@ -263,7 +265,7 @@ describe('Snowflake table locks', () => {
     const { destination, holder: detached, flush } = await blockedFlush('lock_idle', 'after the wait');
     await setup.standIn.clock.advance(5 * 60_000);
     await flush.promise;
-    expect((await destination.readState()).map((e) => e.state.frontier)).toEqual(['after the wait']);
+    expect((await readStateEntries(destination)).map((e) => e.state.frontier)).toEqual(['after the wait']);
     await detached.close();
   });
 
@@ -286,7 +288,7 @@ describe('Snowflake table locks', () => {
     );
     await holder.execute('ROLLBACK');
     await holder.close();
-    expect(await destination.readState()).toEqual([]);
+    expect(await readStateEntries(destination)).toEqual([]);
   });
 });
 
@@ -304,7 +306,7 @@ describe('Snowflake sessions', () => {
     try {
       const destination = await open('keep_alive');
       await destination.ensureTables([stateTable]);
-      await destination.commit({ tables: [], state: [state('before')] });
+      await commitFlush(destination, { tables: [], state: [state('before')] });
       const { heartbeats, logins } = setup.standIn.stats;
       for (let hour = 1; hour <= 5; hour++) {
         await setup.standIn.clock.advance(HOUR);
@@ -315,8 +317,8 @@ describe('Snowflake sessions', () => {
           10_000,
         );
       }
-      await destination.commit({ tables: [], state: [state('after')] });
-      expect((await destination.readState()).map((e) => e.scope).sort()).toEqual(['after', 'before']);
+      await commitFlush(destination, { tables: [], state: [state('after')] });
+      expect((await readStateEntries(destination)).map((e) => e.scope).sort()).toEqual(['after', 'before']);
       expect(setup.standIn.stats.logins).toBe(logins);
     } finally {
       vi.useRealTimers();
@@ -326,13 +328,13 @@ describe('Snowflake sessions', () => {
   it('a data session Snowflake ended anyway fails the next flush with a message that says so, committing nothing', async () => {
     const destination = await open('session_lost');
     await destination.ensureTables([stateTable]);
-    await destination.commit({ tables: [], state: [state('before')] });
+    await commitFlush(destination, { tables: [], state: [state('before')] });
     await setup.standIn.clock.advance(4 * HOUR); // no request reached Snowflake (the heartbeat never fired here)
-    await expect(destination.commit({ tables: [], state: [state('after')] })).rejects.toThrow(
+    await expect(commitFlush(destination, { tables: [], state: [state('after')] })).rejects.toThrow(
       'Snowflake: BEGIN failed: Unable to perform operation using terminated connection. (code 407002, SQL state 08003); the Snowflake session has ended (Snowflake ends one after 4 hours without a request, which the keep-alive heartbeat prevents unless Snowflake was out of reach that long, or an administrator ended it); run aivis again: it resumes from the last committed flush',
     );
     const next = await open('session_lost');
-    expect((await next.readState()).map((e) => e.scope)).toEqual(['before']);
+    expect((await readStateEntries(next)).map((e) => e.scope)).toEqual(['before']);
   });
 });
 

@@ -4,17 +4,9 @@
  * counts commits. Several fakes share one `FakeStore` to stand for one schema seen by
  * several runs (the lock tests).
  */
-import type {
-  Destination,
-  DestinationLock,
-  Flush,
-  FlushResult,
-  LockOwner,
-  StateEntry,
-} from '../../src/destination/destination.ts';
+import type { Destination, DestinationLock, FlushResult, LockOwner } from '../../src/destination/destination.ts';
+import type { StoredStateRow } from '../../src/destination/engine-tables.ts';
 import { lockHeldError } from '../../src/destination/run-lock.ts';
-import { flushParts } from '../../src/destination/flush-parts.ts';
-import { stateEntryFromRow } from '../../src/destination/state-rows.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { DestinationError } from '../../src/errors.ts';
@@ -123,11 +115,10 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
     },
     describeDdl: (specs) =>
       specs.map((s) => `CREATE TABLE ${schema}.${s.name} (${s.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
-    async commit(flush: Flush): Promise<FlushResult> {
+    async commit(parts): Promise<FlushResult> {
       commitCalls += 1;
       if (faults.failCommitBefore === commitCalls)
         throw new DestinationError(`fake: commit ${commitCalls} failed before applying`);
-      const parts = flushParts(flush);
       const check = (part: (typeof parts)[number]) => {
         if (faults.failOnTable === part.table.name)
           throw new DestinationError(`fake: commit failed on table "${part.table.name}"`);
@@ -139,18 +130,16 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       for (const part of parts) {
         if (!transactional) check(part);
         const n = upsert(part.table, part.rows);
-        if (part.table !== stateTable) rowsWritten[part.table.name] = (rowsWritten[part.table.name] ?? 0) + n;
+        rowsWritten[part.table.name] = (rowsWritten[part.table.name] ?? 0) + n;
       }
       commitsApplied += 1;
       if (faults.failCommitAfter === commitCalls)
         throw new DestinationError(`fake: commit ${commitCalls} applied, then failed`);
       return { rowsWritten };
     },
-    async readState(): Promise<StateEntry[]> {
+    async readState(): Promise<StoredStateRow[]> {
       const stored = store.tables.get(stateTable.name);
-      return stored
-        ? [...stored.rows.values()].map((r) => stateEntryFromRow(r as Parameters<typeof stateEntryFromRow>[0]))
-        : [];
+      return stored ? [...stored.rows.values()].map((r) => r as unknown as StoredStateRow) : [];
     },
     async deleteState(match) {
       const stored = store.tables.get(stateTable.name);

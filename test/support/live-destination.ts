@@ -11,6 +11,7 @@ import type { Destination } from '../../src/destination/destination.ts';
 import { LockHeldError } from '../../src/errors.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
+import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
 
 /** The row the flush leaves: the second of two rows with id `r1` (last wins). */
 export const LIVE_ROW_VALUES = {
@@ -37,7 +38,8 @@ export async function exerciseLiveDestination(
     () => 'acquired',
     (error: unknown) => (error instanceof LockHeldError ? 'refused' : String(error)),
   );
-  const result = await destination.commit(
+  const result = await commitFlush(
+    destination,
     flushOf(
       kindsTable,
       [kindsRow('r1', { i: 1 }), kindsRow('r1', LIVE_ROW_VALUES)],
@@ -45,7 +47,7 @@ export async function exerciseLiveDestination(
     ),
   );
   const rows = await readKinds();
-  const state = await destination.readState();
+  const state = await readStateEntries(destination);
   await lock.release();
   process.stdout.write(
     `${JSON.stringify({ refused, result, rows, state, ...(probe ? { probe: await probe() } : {}) })}\n`,

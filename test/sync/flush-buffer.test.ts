@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { StateEntry } from '../../src/destination/destination.ts';
+import type { StateEntry } from '../../src/state/state-entry.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { FlushBuffer, MAX_FLUSH_TEXT } from '../../src/sync/flush-buffer.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { createFakeDestination } from '../support/fake-destination.ts';
+import { readStateEntries } from '../../src/state/state-rows.ts';
 
 const items: TableSpec = {
   name: 'items',
@@ -45,7 +46,7 @@ describe('flush buffer', () => {
     await buffer.add(page(['c', 'd'], 'c2'));
     expect(flushes).toEqual([4]);
     expect(destination.rows('items').map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
-    expect((await destination.readState()).map((e) => e.state.cursor)).toEqual(['c2']);
+    expect((await readStateEntries(destination)).map((e) => e.state.cursor)).toEqual(['c2']);
   });
 
   it('commits on the time bound', async () => {
@@ -73,6 +74,6 @@ describe('flush buffer', () => {
     await expect(buffer.add(page(['b'], 'c2'))).rejects.toThrow();
     await expect(buffer.flush()).rejects.toThrow();
     expect(destination.rows('items')).toEqual([]);
-    expect(await destination.readState()).toEqual([]);
+    expect(await readStateEntries(destination)).toEqual([]);
   });
 });

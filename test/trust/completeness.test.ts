@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StateEntry } from '../../src/destination/destination.ts';
+import type { StateEntry } from '../../src/state/state-entry.ts';
 import { completenessRow, completenessTable } from '../../src/trust/completeness.ts';
 
 const entry = (frontier: string | null, cursor: string | null = null): StateEntry => ({

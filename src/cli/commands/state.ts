@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
-import type { StateEntry } from '../../destination/destination.ts';
+import type { StateEntry } from '../../state/state-entry.ts';
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';

@@ -5,6 +5,7 @@ import { websitesTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const DAY1 = '2026-03-01T00:00:00.000000Z';
 const DAY2 = '2026-03-02T00:00:00.000000Z';
@@ -40,13 +41,15 @@ export function removalsTopic(target: ConformanceTarget): void {
     async ({ destination, rows }) => {
       await destination.ensureTables([websitesTable]);
       expect(await destination.listActiveWebsiteIds()).toEqual([]);
-      await destination.commit(
+      await commitFlush(
+        destination,
         flushOf(
           websitesTable,
           ['web_1', 'web_2', 'web_3', 'web_4'].map((id) => website(id, 'run_a', DAY1)),
         ),
       );
-      await destination.commit(
+      await commitFlush(
+        destination,
         flushOf(
           websitesTable,
           ['web_1', 'web_3'].map((id) => website(id, 'run_b', DAY2)),
@@ -61,7 +64,7 @@ export function removalsTopic(target: ConformanceTarget): void {
       await destination.markWebsitesRemoved([], DAY3);
 
       // web_2 comes back: the upsert clears `_removed_at` and keeps `_first_seen_at`.
-      await destination.commit(flushOf(websitesTable, [website('web_2', 'run_c', DAY3)]));
+      await commitFlush(destination, flushOf(websitesTable, [website('web_2', 'run_c', DAY3)]));
       expect(await rows(websitesTable)).toEqual(
         expected(websitesTable, [
           website('web_1', 'run_b', DAY2, DAY1),

@@ -5,6 +5,7 @@ import { runsTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
 
 function run(id: string, status: string, finishedAt: string | null = null): Row {
   return {
@@ -25,7 +26,8 @@ export function runsTopic(target: ConformanceTarget): void {
     'mark other running runs abandoned, leave finished ones and the current one',
     async ({ destination, rows }) => {
       await destination.ensureTables([runsTable]);
-      await destination.commit(
+      await commitFlush(
+        destination,
         flushOf(runsTable, [
           run('run_killed', 'running'),
           run('run_done', 'succeeded', '2026-03-01T00:05:00.000000Z'),

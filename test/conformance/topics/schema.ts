@@ -6,13 +6,14 @@ import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const CONTRACT_TABLES: readonly TableSpec[] = [...ENGINE_TABLES, ...Object.values(STREAM_TABLES).flat()];
 
 export function schemaTopic(target: ConformanceTarget): void {
   conformanceTest(target, 'schema', 'ensureTables is idempotent and keeps rows', async ({ destination, rows }) => {
     await destination.ensureTables([...CONTRACT_TABLES, kindsTable, pairsTable]);
-    await destination.commit(flushOf(kindsTable, [kindsRow('r001', { s: 'kept' })]));
+    await commitFlush(destination, flushOf(kindsTable, [kindsRow('r001', { s: 'kept' })]));
     await destination.ensureTables([...CONTRACT_TABLES, kindsTable, pairsTable]);
     await destination.ensureTables([kindsTable]);
     expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001', { s: 'kept' })]));
@@ -29,9 +30,12 @@ export function schemaTopic(target: ConformanceTarget): void {
         columns: kindsTable.columns.filter((c) => c.name !== 'b' && c.name !== 'j'),
       };
       await destination.ensureTables([older]);
-      await destination.commit(flushOf(older, [{ id: 'r001', s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }]));
+      await commitFlush(
+        destination,
+        flushOf(older, [{ id: 'r001', s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }]),
+      );
       await destination.ensureTables([kindsTable]);
-      await destination.commit(flushOf(kindsTable, [kindsRow('r002', { s: 'new', b: false, j: '{"x":1}' })]));
+      await commitFlush(destination, flushOf(kindsTable, [kindsRow('r002', { s: 'new', b: false, j: '{"x":1}' })]));
       expect(await rows(kindsTable)).toEqual(
         expected(kindsTable, [
           kindsRow('r001', { s: 'old', i: 1, f: 1.5, t: '2026-01-01T00:00:00Z' }),

@@ -1,10 +1,11 @@
 /** State is visible only once committed, per stream and scope, and never without its rows. */
 import { expect } from 'vitest';
-import type { StateEntry } from '../../../src/destination/destination.ts';
+import type { StateEntry } from '../../../src/state/state-entry.ts';
 import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
+import { commitFlush, readStateEntries } from '../../../src/state/state-rows.ts';
 
 const byKey = (entries: StateEntry[]) =>
   [...entries].sort((a, b) => `${a.stream}/${a.scope}`.localeCompare(`${b.stream}/${b.scope}`));
@@ -16,16 +17,16 @@ export function stateTopic(target: ConformanceTarget): void {
     'visible once committed, per stream and scope',
     async ({ destination, rows, another }) => {
       await destination.ensureTables([...ENGINE_TABLES, kindsTable]);
-      expect(await destination.readState()).toEqual([]);
+      expect(await readStateEntries(destination)).toEqual([]);
       const entries = [
         stateEntry('mentions', 'web_1', '2026-03-01T00:00:00.123456Z', 'cursor-a'),
         stateEntry('mentions', 'web_2', null),
         stateEntry('websites', '*', '2026-03-01T00:00:00Z'),
       ];
-      await destination.commit(flushOf(kindsTable, [kindsRow('r001')], entries));
-      expect(byKey(await destination.readState())).toEqual(byKey(entries));
+      await commitFlush(destination, flushOf(kindsTable, [kindsRow('r001')], entries));
+      expect(byKey(await readStateEntries(destination))).toEqual(byKey(entries));
       // Durable, not just cached: a second destination on the schema (a later run) reads the same.
-      expect(byKey(await (await another()).readState())).toEqual(byKey(entries));
+      expect(byKey(await readStateEntries(await another()))).toEqual(byKey(entries));
       expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001')]));
     },
   );
@@ -36,7 +37,7 @@ export function stateTopic(target: ConformanceTarget): void {
     'before the first sync there is no state, and nothing to delete',
     async ({ destination }) => {
       // `aivis state show` on a fresh destination: no tables yet.
-      expect(await destination.readState()).toEqual([]);
+      expect(await readStateEntries(destination)).toEqual([]);
       expect(await destination.deleteState({})).toBe(0);
     },
   );
@@ -49,13 +50,13 @@ export function stateTopic(target: ConformanceTarget): void {
       await destination.ensureTables(ENGINE_TABLES);
       const web1 = stateEntry('mentions', 'web_1', 'frontier-1 kept verbatim: 2026-03-01T00:00:00.1+00:00');
       const web2 = stateEntry('mentions', 'web_2', 'f2');
-      await destination.commit({ tables: [], state: [web1, web2] });
+      await commitFlush(destination, { tables: [], state: [web1, web2] });
       const moved = stateEntry('mentions', 'web_1', 'f1-next', 'next-cursor');
-      await destination.commit({
+      await commitFlush(destination, {
         tables: [],
         state: [stateEntry('mentions', 'web_1', 'overwritten in the same flush'), moved],
       });
-      expect(byKey(await destination.readState())).toEqual([moved, web2]);
+      expect(byKey(await readStateEntries(destination))).toEqual([moved, web2]);
     },
   );
 
@@ -68,14 +69,14 @@ export function stateTopic(target: ConformanceTarget): void {
       stateEntry('citations', 'web_2', 'd'),
       stateEntry('websites', '*', 'e'),
     ];
-    await destination.commit({ tables: [], state: all });
+    await commitFlush(destination, { tables: [], state: all });
     expect(await destination.deleteState({ stream: 'mentions', scope: 'web_1' })).toBe(1);
     expect(await destination.deleteState({ scope: 'web_2' })).toBe(2);
     expect(await destination.deleteState({ stream: 'nothing' })).toBe(0);
-    expect(byKey(await destination.readState())).toEqual([all[2], all[4]]);
+    expect(byKey(await readStateEntries(destination))).toEqual([all[2], all[4]]);
     expect(await destination.deleteState({ stream: 'citations' })).toBe(1);
     expect(await destination.deleteState({})).toBe(1);
-    expect(await destination.readState()).toEqual([]);
+    expect(await readStateEntries(destination)).toEqual([]);
   });
 
   conformanceTest(
@@ -85,7 +86,7 @@ export function stateTopic(target: ConformanceTarget): void {
     async ({ destination, rows }) => {
       await destination.ensureTables([...ENGINE_TABLES, kindsTable, pairsTable]);
       const before = stateEntry('mentions', 'web_1', 'before');
-      await destination.commit(flushOf(kindsTable, [kindsRow('r001', { i: 1 })], [before]));
+      await commitFlush(destination, flushOf(kindsTable, [kindsRow('r001', { i: 1 })], [before]));
       // The second table's row has a NULL key column: the destination must refuse the flush.
       const failing = {
         tables: [
@@ -94,8 +95,8 @@ export function stateTopic(target: ConformanceTarget): void {
         ],
         state: [stateEntry('mentions', 'web_1', 'after')],
       };
-      await expect(destination.commit(failing)).rejects.toThrow();
-      expect(await destination.readState()).toEqual([before]);
+      await expect(commitFlush(destination, failing)).rejects.toThrow();
+      expect(await readStateEntries(destination)).toEqual([before]);
       if (destination.capabilities.transactional) {
         expect(await rows(kindsTable)).toEqual(expected(kindsTable, [kindsRow('r001', { i: 1 })]));
       }
@@ -112,10 +113,10 @@ export function stateTopic(target: ConformanceTarget): void {
       const page = [kindsRow('r001', { i: 1 }), kindsRow('r002', { i: 2 })];
       const entry = stateEntry('mentions', 'web_1', null, 'page-2');
       // A run killed after the rows landed but before it learned so replays the same flush.
-      await destination.commit(flushOf(kindsTable, page, [entry]));
-      await destination.commit(flushOf(kindsTable, page, [entry]));
+      await commitFlush(destination, flushOf(kindsTable, page, [entry]));
+      await commitFlush(destination, flushOf(kindsTable, page, [entry]));
       expect(await rows(kindsTable)).toEqual(expected(kindsTable, page));
-      expect(await destination.readState()).toEqual([entry]);
+      expect(await readStateEntries(destination)).toEqual([entry]);
     },
   );
 }

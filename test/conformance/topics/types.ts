@@ -4,6 +4,7 @@ import type { Row } from '../../../src/destination/table-spec.ts';
 import { flushOf, kindsRow, kindsTable } from '../fixtures.ts';
 import { conformanceTest, expected, type Harness } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const STRINGS: Readonly<Record<string, string>> = {
   emoji: '😀 👍🏽 👨‍👩‍👧 🇯🇵',
@@ -67,7 +68,7 @@ export function typesTopic(target: ConformanceTarget): void {
   /** Writes `rows` and reads them back equal, each as `asRead` says a read returns it. */
   const roundTrip = async (h: Harness, rows: Row[], asRead: (row: Row) => Row = (row) => row) => {
     await h.destination.ensureTables([kindsTable]);
-    await h.destination.commit(flushOf(kindsTable, rows));
+    await commitFlush(h.destination, flushOf(kindsTable, rows));
     expect(await h.rows(kindsTable)).toEqual(expected(kindsTable, rows.map(asRead)));
   };
   const ids = (n: number) => `r${String(n).padStart(3, '0')}`;
@@ -126,7 +127,7 @@ export function typesTopic(target: ConformanceTarget): void {
         kindsRow('r004', { t: '2026-01-02T03:04Z' }),
       ];
       await h.destination.ensureTables([kindsTable]);
-      await h.destination.commit(flushOf(kindsTable, written));
+      await commitFlush(h.destination, flushOf(kindsTable, written));
       const stored = (await h.rows(kindsTable)).map((row) => [row.id, row.t]);
       expect(stored).toEqual([
         ['r001', '2026-01-02T03:04:05.999999Z'],
@@ -151,7 +152,7 @@ export function typesTopic(target: ConformanceTarget): void {
       kindsRow('r001', { s: 'a\u0000b\u0000', j: '{"k\\u0000":"x\\u0000y","n":[" \\u0000 "],"e":"\\\\u0000"}' }),
     ];
     await h.destination.ensureTables([kindsTable]);
-    await h.destination.commit(flushOf(kindsTable, written));
+    await commitFlush(h.destination, flushOf(kindsTable, written));
     const stored = target.storedText ?? ((s: string) => s);
     const [want] = expected(kindsTable, written);
     expect(await h.rows(kindsTable)).toEqual([
