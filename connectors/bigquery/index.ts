@@ -1,4 +1,4 @@
-/** The BigQuery destination (design §10): load jobs into expiring staging tables, then MERGE. */
+/** The BigQuery destination (docs/architecture.md#destinations): load jobs into expiring staging tables, then MERGE. */
 import type { BigqueryConfig } from '../../schemas/config.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { BigqueryDestination, type BigqueryDestinationDeps } from './bigquery-destination.ts';

@@ -1,2 +1,2 @@
-/** The Snowflake destination (design §10). The driver loads only when `open()` runs. */
+/** The Snowflake destination (docs/architecture.md#destinations). The driver loads only when `open()` runs. */
 export { createSnowflakeDestination, type SnowflakeDeps } from './snowflake-destination.ts';
