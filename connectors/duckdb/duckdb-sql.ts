@@ -8,7 +8,7 @@ import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
-import { selectSql } from '../../src/destination/sql-statements.ts';
+import { dollarPlaceholder, selectSql } from '../../src/destination/sql-statements.ts';
 import type { DuckdbSession } from './duckdb-client.ts';
 import { decodeCell, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
 
@@ -57,8 +57,7 @@ export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions
   return {
     table: (name) => tableName(options, name),
     column: quoteIdentifier,
-    placeholder: (index, param) =>
-      param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`,
+    placeholder: dollarPlaceholder,
     async tableExists(name) {
       const [row] = await session.all<{ n: bigint }>(TABLE_EXISTS, [options.catalog, options.schema, name]);
       return Number(row?.n ?? 0) > 0;

@@ -6,7 +6,7 @@
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { columnDefinition, quotedList, selectSql } from '../../src/destination/sql-statements.ts';
+import { columnDefinition, dollarPlaceholder, quotedList, selectSql } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { PostgresSession } from './postgres-client.ts';
@@ -60,8 +60,7 @@ export function postgresBookkeeping(session: PostgresSession, schema: string): B
   return {
     table: (name) => qualifiedName(schema, name),
     column: quoteIdentifier,
-    placeholder: (index, param) =>
-      param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`,
+    placeholder: dollarPlaceholder,
     async tableExists(name) {
       const { rows } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, name)]);
       return rows[0]?.present === true;

@@ -1,9 +1,10 @@
 /**
  * Statements that read the same in every SQL destination with ANSI quoting and `$n`
- * parameters (Postgres, DuckDB). Tables and schemas come already quoted and qualified
+ * parameters (Postgres, DuckDB); the bookkeeping every destination shares is bookkeeping.ts. Tables and schemas come already quoted and qualified
  * (`qualifiedName`): DuckDB needs the catalog too, since a file named like its schema makes
  * `"aivis"."t"` ambiguous. Each takes the destination's type mapping where it matters.
  */
+import type { SqlParam } from './bookkeeping.ts';
 import { quoteIdentifier } from './sql-identifier.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from './table-spec.ts';
 
@@ -38,27 +39,12 @@ export function selectSql(target: string, table: TableSpec, read: (column: Colum
   return `SELECT ${table.columns.map(read).join(', ')} FROM ${target}${where ? ` WHERE ${where}` : ''}`;
 }
 
-/** Parameters: stream or null, scope or null (null matches all). */
-export function deleteStateSql(target: string): string {
-  return `DELETE FROM ${target} WHERE (CAST($1 AS VARCHAR) IS NULL OR "stream" = $1) AND (CAST($2 AS VARCHAR) IS NULL OR "scope" = $2)`;
-}
-
-export function activeWebsiteIdsSql(target: string): string {
-  return `SELECT "id" FROM ${target} WHERE "_removed_at" IS NULL ORDER BY "id"`;
-}
-
-/** Parameters: removedAt, then one per id. Only websites not yet marked keep their first removal time. */
-export function markRemovedSql(target: string, idCount: number): string {
-  const ids = Array.from({ length: idCount }, (_, i) => `$${i + 2}`).join(', ');
-  return `UPDATE ${target} SET "_removed_at" = CAST($1 AS TIMESTAMPTZ) WHERE "id" IN (${ids}) AND "_removed_at" IS NULL`;
-}
-
-/** Parameters: the current run id. See `Destination.markAbandonedRuns`. */
-export function markAbandonedRunsSql(target: string): string {
-  return `UPDATE ${target} SET "status" = 'abandoned' WHERE "status" = 'running' AND "id" <> $1`;
-}
-
 /** Parameters: lock name, run id. Deletes the row only while it still names this run. */
 export function deleteLockRowSql(target: string): string {
   return `DELETE FROM ${target} WHERE "name" = $1 AND "run_id" = $2`;
+}
+
+/** The `$n` placeholder of the `index`-th parameter (from 0), cast when it is a timestamp. */
+export function dollarPlaceholder(index: number, param: SqlParam): string {
+  return param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`;
 }
