@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { STREAMS, type Stream } from '../src/streams/registry.ts';
-import { refuseInsecureHttp } from './insecure-http.ts';
+import { insecureHttpIssue, refuseInsecureHttp } from './insecure-http.ts';
 
 const nonEmpty = z.string().min(1);
 /** Beside each URL that may be `http://` (see insecure-http.ts). */
@@ -25,7 +25,11 @@ const identifier = z
 /** The rate limiter's budget when the config names none: the API allows 100, the rest is headroom for other tools. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 
-export const sourceConfigSchema = z
+/** What an API key's requests carry, for the insecure-http message of each source block. */
+const sourceInsecureHttp = (block: string) => ({ urlKey: 'base_url', block, carries: 'the API key' });
+
+/** One workspace's API access: the same keys under `source:` and under each name in `sources:`. */
+const sourceFieldsSchema = z
   .strictObject({
     base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://api.example.com' }),
     allow_insecure_http: allowInsecureHttp,
@@ -37,8 +41,39 @@ export const sourceConfigSchema = z
   })
   .refine((s) => (s.api_key === undefined) !== (s.api_key_file === undefined), {
     message: 'give exactly one of api_key (as ${VAR}) or api_key_file',
+  });
+
+export const sourceConfigSchema = sourceFieldsSchema.superRefine(refuseInsecureHttp(sourceInsecureHttp('source')));
+
+/**
+ * A workspace's name ends up in the `_workspace` column, state scopes, lock ids and log
+ * lines (docs/architecture.md#config), so it is kept to text that is safe in all of them.
+ */
+export const WORKSPACE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export const workspaceNameSchema = z
+  .string()
+  .regex(
+    WORKSPACE_NAME,
+    'must be lowercase letters, digits, "_" and "-", starting with a letter or digit, at most 64 characters',
+  );
+
+export const sourcesConfigSchema = z
+  .record(workspaceNameSchema, sourceFieldsSchema)
+  .superRefine((sources, context) => {
+    const names = Object.keys(sources);
+    if (names.length === 0) {
+      context.addIssue({ code: 'custom', input: sources, message: 'name at least one workspace' });
+    }
+    for (const name of names) {
+      const issue = insecureHttpIssue(sourceInsecureHttp(`sources.${name}`), sources[name]!);
+      if (issue) context.addIssue({ code: 'custom', ...issue, path: [name, ...issue.path] });
+    }
   })
-  .superRefine(refuseInsecureHttp({ urlKey: 'base_url', block: 'source', carries: 'the API key' }));
+  .meta({ minProperties: 1 })
+  .describe(
+    'One API workspace per name (lowercase letters, digits, "_" and "-"), each with the keys of source:. Give sources or source, not both.',
+  );
 
 export const postgresConfigSchema = z.strictObject({
   type: z.literal('postgres'),
@@ -111,25 +146,41 @@ export const streamsConfigSchema = z.strictObject(
   Object.fromEntries(STREAMS.map((stream) => [stream.name, stream.options.optional()])) as StreamsConfigShape,
 );
 
-export const configSchema = z.strictObject({
-  source: sourceConfigSchema,
-  destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis.duckdb', schema: 'aivis' }),
-  streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
-  websites: z
-    .strictObject({
-      include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1),
-    })
-    .optional(),
-  state: z
-    .strictObject({
-      store: z.enum(['destination', 'file']).default('destination'),
-      path: nonEmpty.default('./aivis-state.json'),
-    })
-    .default({ store: 'destination', path: './aivis-state.json' }),
-});
+export const configSchema = z
+  .strictObject({
+    source: sourceConfigSchema
+      .optional()
+      .describe('The API workspace, named default. Give source or sources, not both.'),
+    sources: sourcesConfigSchema.optional(),
+    destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis.duckdb', schema: 'aivis' }),
+    streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
+    websites: z
+      .strictObject({
+        include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1),
+      })
+      .optional(),
+    state: z
+      .strictObject({
+        store: z.enum(['destination', 'file']).default('destination'),
+        path: nonEmpty.default('./aivis-state.json'),
+      })
+      .default({ store: 'destination', path: './aivis-state.json' }),
+  })
+  .superRefine((config, context) => {
+    if ((config.source === undefined) === (config.sources === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        input: config,
+        path: config.sources === undefined ? [] : ['sources'],
+        message: `give exactly one of source (one workspace, named default) or sources (workspaces by name)${config.sources === undefined ? '' : ', not both'}`,
+      });
+    }
+  })
+  .meta({ oneOf: [{ required: ['source'] }, { required: ['sources'] }] });
 
 export type AivisConfig = z.infer<typeof configSchema>;
 export type SourceConfig = z.infer<typeof sourceConfigSchema>;
+export type SourcesConfig = z.infer<typeof sourcesConfigSchema>;
 export type DestinationConfig = z.infer<typeof destinationConfigSchema>;
 export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
 export type DuckdbConfig = z.infer<typeof duckdbConfigSchema>;

@@ -32,6 +32,24 @@ export interface InsecureHttpRule {
   readonly carries: string;
 }
 
+/** The issue of one block's URL, path relative to the block, or undefined when the URL may be used. */
+export function insecureHttpIssue(
+  rule: InsecureHttpRule,
+  block: Record<string, unknown>,
+): { path: string[]; input: string; message: string } | undefined {
+  const text = block[rule.urlKey];
+  if (typeof text !== 'string' || block.allow_insecure_http === true || !URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return {
+    path: [rule.urlKey],
+    input: text,
+    message:
+      `http:// would send ${rule.carries} in clear to ${url.host}; use https://, ` +
+      `or set ${rule.block}.allow_insecure_http: true if every hop to that host is trusted`,
+  };
+}
+
 /**
  * A zod check for one block: an `http://` URL to a host that is not loopback is an issue on
  * the URL's key unless the block says `allow_insecure_http: true`.
@@ -39,17 +57,7 @@ export interface InsecureHttpRule {
  */
 export function refuseInsecureHttp(rule: InsecureHttpRule) {
   return (block: Record<string, unknown>, context: z.RefinementCtx): void => {
-    const text = block[rule.urlKey];
-    if (typeof text !== 'string' || block.allow_insecure_http === true || !URL.canParse(text)) return;
-    const url = new URL(text);
-    if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
-    context.addIssue({
-      code: 'custom',
-      path: [rule.urlKey],
-      input: text,
-      message:
-        `http:// would send ${rule.carries} in clear to ${url.host}; use https://, ` +
-        `or set ${rule.block}.allow_insecure_http: true if every hop to that host is trusted`,
-    });
+    const issue = insecureHttpIssue(rule, block);
+    if (issue) context.addIssue({ code: 'custom', ...issue });
   };
 }

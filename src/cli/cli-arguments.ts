@@ -14,8 +14,8 @@ export function parseList(value: string | string[] | undefined, flag: string): s
     .filter((s) => s.length > 0);
 }
 
-/** A list that selects (streams, websites): given but empty is a mistake, not "everything" or "nothing". */
-function parseSelection(value: string | string[] | undefined, flag: string, what: string): string[] | undefined {
+/** A list that selects (streams, websites, workspaces): given but empty is a mistake, not "everything" or "nothing". */
+export function parseSelection(value: string | string[] | undefined, flag: string, what: string): string[] | undefined {
   const names = parseList(value, flag);
   if (names?.length === 0) throw new ConfigError(`${flag} is empty: name at least one ${what}, or leave the flag out`);
   return names;

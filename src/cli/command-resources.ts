@@ -6,7 +6,7 @@
 import type { AivisConfig } from '../../schemas/config.ts';
 import { ApiClient } from '../client/api-client.ts';
 import type { Clock } from '../client/clock.ts';
-import { loadConfig } from '../config/load-config.ts';
+import type { Workspace } from '../config/workspaces.ts';
 import type { Destination } from '../destination/destination.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { DestinationStateStore } from '../state/destination-state-store.ts';
@@ -30,13 +30,15 @@ export interface ClientRun {
   readonly clock?: Clock;
 }
 
-export function createClient(config: AivisConfig, apiKey: string, logger: Logger, run: ClientRun = {}): ApiClient {
+/** A workspace's client: its key, and a rate limiter of its own (its budget is the workspace's). */
+export function createClient(workspace: Workspace, logger: Logger, run: ClientRun = {}): ApiClient {
+  const { source, apiKey } = workspace;
   return new ApiClient({
-    baseUrl: config.source.base_url,
+    baseUrl: source.base_url,
     apiKey,
-    requestsPerMinute: config.source.requests_per_minute,
-    timeoutMs: config.source.timeout_seconds * 1000,
-    maxRetries: config.source.max_retries,
+    requestsPerMinute: source.requests_per_minute,
+    timeoutMs: source.timeout_seconds * 1000,
+    maxRetries: source.max_retries,
     logger,
     ...(run.clock ? { clock: run.clock } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
@@ -47,11 +49,14 @@ export function createStateStore(config: AivisConfig, destination: Destination):
   return config.state.store === 'file' ? new FileStateStore(config.state.path) : new DestinationStateStore(destination);
 }
 
-/** Opens the client (stopped by `run.signal`) and the destination of the config at `argv.config`. */
-export async function openCommandResources(argv: { config?: string }, run: ClientRun = {}): Promise<CommandResources> {
-  const { config, apiKey } = await loadConfig(argv.config);
+/** Opens the workspace's client (stopped by `run.signal`) and the config's destination. */
+export async function openCommandResources(
+  config: AivisConfig,
+  workspace: Workspace,
+  run: ClientRun = {},
+): Promise<CommandResources> {
   const logger = createLogger();
-  const client = createClient(config, apiKey, logger, run);
+  const client = createClient(workspace, logger, run);
   let destination: Destination | undefined;
   try {
     destination = await createDestination(config.destination, { logger });

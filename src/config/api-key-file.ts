@@ -1,17 +1,16 @@
 /**
- * `source.api_key_file`: the key read from a file (a mounted Kubernetes Secret, a Docker
+ * A workspace's `api_key_file` (`source.api_key_file`, `sources.NAME.api_key_file`): the key read from a file (a mounted Kubernetes Secret, a Docker
  * secret), trimmed of the newline editors and `kubectl create secret` leave behind. A key
  * file every local user can read is worth a warning (not an error: the key still works).
  */
 import { readFile, stat } from 'node:fs/promises';
+import { formatPath } from '../../schemas/format-issues.ts';
 import { registerSecret } from '../log/redact.ts';
 import type { ConfigIssue, ConfigPath } from './config-issue.ts';
 import { resolveFrom } from './config-paths.ts';
 import { valueAt } from './data-path.ts';
 import { describeReadFailure } from './read-failure.ts';
 import type { LineOf } from './yaml-positions.ts';
-
-const KEY_FILE_PATH: ConfigPath = ['source', 'api_key_file'];
 
 /** What reading the key file gave: the key, an issue, or nothing when no file is configured. */
 export interface ApiKeyFileResult {
@@ -21,13 +20,23 @@ export interface ApiKeyFileResult {
   warning?: string;
 }
 
-/** Reads the key file named in the raw config data, relative to the config's folder. */
-export async function readApiKeyFile(data: unknown, configDir: string, lineOf: LineOf): Promise<ApiKeyFileResult> {
-  const file = valueAt(data, KEY_FILE_PATH);
+/**
+ * Reads the key file the source block at `block` names in the raw config data, relative to
+ * the config's folder.
+ */
+export async function readApiKeyFile(
+  data: unknown,
+  block: ConfigPath,
+  configDir: string,
+  lineOf: LineOf,
+): Promise<ApiKeyFileResult> {
+  const keyFilePath = [...block, 'api_key_file'];
+  const file = valueAt(data, keyFilePath);
   if (typeof file !== 'string' || file === '') return {};
   const resolved = resolveFrom(configDir, file);
+  const where = formatPath(keyFilePath);
   const issue = (problem: string): ApiKeyFileResult => ({
-    issue: { path: KEY_FILE_PATH, line: lineOf(KEY_FILE_PATH), message: `source.api_key_file ${resolved} ${problem}` },
+    issue: { path: keyFilePath, line: lineOf(keyFilePath), message: `${where} ${resolved} ${problem}` },
   });
   let text: string;
   try {
@@ -38,7 +47,7 @@ export async function readApiKeyFile(data: unknown, configDir: string, lineOf: L
   const apiKey = text.trim();
   if (apiKey === '') return issue('is empty; it must hold the API key');
   registerSecret(apiKey);
-  const warning = await worldReadable(resolved);
+  const warning = await worldReadable(resolved, where);
   return { apiKey, ...(warning ? { warning } : {}) };
 }
 
@@ -46,9 +55,9 @@ export async function readApiKeyFile(data: unknown, configDir: string, lineOf: L
  * Only the "others" bit counts: group read is how Kubernetes gives a non-root container its
  * Secret (`defaultMode: 0440` with `fsGroup`). Windows has no such bits.
  */
-async function worldReadable(file: string): Promise<string | undefined> {
+async function worldReadable(file: string, where: string): Promise<string | undefined> {
   if (process.platform === 'win32') return undefined;
   const mode = (await stat(file)).mode & 0o777;
   if ((mode & 0o004) === 0) return undefined;
-  return `source.api_key_file ${file} is readable by every user of this machine (mode 0${mode.toString(8)}): chmod o-r it (600 or 400), or mount the Secret with defaultMode 0400 (0440 with fsGroup)`;
+  return `${where} ${file} is readable by every user of this machine (mode 0${mode.toString(8)}): chmod o-r it (600 or 400), or mount the Secret with defaultMode 0400 (0440 with fsGroup)`;
 }

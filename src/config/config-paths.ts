@@ -4,7 +4,7 @@
  * the same config. Absolute paths are kept; DuckDB's `:memory:` is not a path.
  */
 import path from 'node:path';
-import type { AivisConfig } from '../../schemas/config.ts';
+import type { AivisConfig, SourceConfig } from '../../schemas/config.ts';
 
 /** `file` against `dir` unless it is already absolute. */
 export function resolveFrom(dir: string, file: string): string {
@@ -12,11 +12,13 @@ export function resolveFrom(dir: string, file: string): string {
 }
 
 /**
- * A copy of `config` with every file path absolute: `source.api_key_file`, DuckDB `path`,
+ * A copy of `config` with every file path absolute: each workspace's `api_key_file`, DuckDB `path`,
  * BigQuery `key_file`, Snowflake `private_key_file` and `state.path`.
  */
 export function resolveConfigPaths(config: AivisConfig, dir: string): AivisConfig {
-  const { source, state } = config;
+  const { source, sources, state } = config;
+  const withKeyFile = (block: SourceConfig): SourceConfig =>
+    block.api_key_file ? { ...block, api_key_file: resolveFrom(dir, block.api_key_file) } : block;
   const destination = { ...config.destination };
   if (destination.type === 'duckdb' && destination.path !== ':memory:')
     destination.path = resolveFrom(dir, destination.path);
@@ -27,7 +29,10 @@ export function resolveConfigPaths(config: AivisConfig, dir: string): AivisConfi
   }
   return {
     ...config,
-    source: source.api_key_file ? { ...source, api_key_file: resolveFrom(dir, source.api_key_file) } : source,
+    ...(source ? { source: withKeyFile(source) } : {}),
+    ...(sources
+      ? { sources: Object.fromEntries(Object.entries(sources).map(([name, block]) => [name, withKeyFile(block)])) }
+      : {}),
     destination,
     state: { ...state, path: resolveFrom(dir, state.path) },
   };

@@ -1,8 +1,8 @@
 /**
  * Secrets never come from the YAML text (docs/architecture.md#config): a config file is
  * committed to git and mounted as a ConfigMap, so a key written into it has already leaked.
- * `source.api_key`, `destination.password` and `destination.private_key_passphrase` must be
- * `${VAR}`, and a Postgres URL may not carry a literal password. Every secret the config yields
+ * Every workspace's `api_key` (`source.api_key`, `sources.NAME.api_key`), `destination.password`
+ * and `destination.private_key_passphrase` must be `${VAR}`, and a Postgres URL may not carry a literal password. Every secret the config yields
  * is registered for redaction before any message is built.
  */
 import type { Document, Scalar } from 'yaml';
@@ -19,11 +19,7 @@ interface SecretField {
   fix: string;
 }
 
-const SECRET_FIELDS: readonly SecretField[] = [
-  {
-    path: ['source', 'api_key'],
-    fix: 'put the key in an environment variable and write api_key: ${AIVIS_API_KEY}, or point api_key_file at a file that holds it',
-  },
+const DESTINATION_SECRET_FIELDS: readonly SecretField[] = [
   {
     path: ['destination', 'password'],
     fix: 'put it in an environment variable and write password: ${SNOWFLAKE_PASSWORD}',
@@ -34,6 +30,18 @@ const SECRET_FIELDS: readonly SecretField[] = [
   },
 ];
 
+/** The `api_key` of every source block (`source`, `sources.NAME`), then the destination's secrets. */
+function secretFields(sourceBlocks: readonly ConfigPath[]): SecretField[] {
+  const apiKeys = sourceBlocks.map((block) => {
+    const workspace = block[1] === undefined ? '' : `_${String(block[1]).toUpperCase().replaceAll('-', '_')}`;
+    return {
+      path: [...block, 'api_key'],
+      fix: `put the key in an environment variable and write api_key: \${AIVIS_API_KEY${workspace}}, or point api_key_file at a file that holds it`,
+    };
+  });
+  return [...apiKeys, ...DESTINATION_SECRET_FIELDS];
+}
+
 const URL_PATH: ConfigPath = ['destination', 'url'];
 /** The password of `scheme://user:password@host`, or a `password=` query parameter. */
 const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]password=([^&]*)/i;
@@ -42,8 +50,8 @@ const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]passwor
  * The scalars that hold secrets, aliases followed: they stay text whatever `${VAR}` gives
  * (typing `00482913` as a number would both change the secret and put it outside redaction).
  */
-export function secretScalars(doc: Document): Set<Scalar> {
-  const paths = [...SECRET_FIELDS.map((field) => field.path), URL_PATH];
+export function secretScalars(doc: Document, sourceBlocks: readonly ConfigPath[]): Set<Scalar> {
+  const paths = [...secretFields(sourceBlocks).map((field) => field.path), URL_PATH];
   return new Set(paths.map((path) => scalarAt(doc, path)).filter((scalar) => scalar !== undefined));
 }
 
@@ -52,10 +60,14 @@ export function secretScalars(doc: Document): Set<Scalar> {
  * substitution, through aliases: `api_key: *k` is as literal as the `&k` it names). The
  * literal values are registered too, so they never print anywhere.
  */
-export function refuseLiteralSecrets(doc: Document, lineOf: LineOf): ConfigIssue[] {
+export function refuseLiteralSecrets(
+  doc: Document,
+  lineOf: LineOf,
+  sourceBlocks: readonly ConfigPath[],
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const refuse = (path: ConfigPath, message: string) => issues.push({ path, line: lineOf(path), message });
-  for (const { path, fix } of SECRET_FIELDS) {
+  for (const { path, fix } of secretFields(sourceBlocks)) {
     const raw = scalarAt(doc, path)?.value;
     if (raw === undefined || raw === null || WHOLE_REFERENCE.test(String(raw))) continue;
     registerSecret(String(raw));
@@ -82,9 +94,13 @@ export function refuseLiteralSecrets(doc: Document, lineOf: LineOf): ConfigIssue
  * under `unresolved` (a reference whose variable is missing) still hold their `${VAR}`
  * text, which is no secret and must stay readable in the message about it.
  */
-export function registerConfigSecrets(data: unknown, unresolved: readonly ConfigPath[]): void {
+export function registerConfigSecrets(
+  data: unknown,
+  unresolved: readonly ConfigPath[],
+  sourceBlocks: readonly ConfigPath[],
+): void {
   const resolved = (path: ConfigPath) => !unresolved.some((p) => isUnder(path, p));
-  for (const { path } of SECRET_FIELDS) {
+  for (const { path } of secretFields(sourceBlocks)) {
     const value = valueAt(data, path);
     if (typeof value !== 'string' || !resolved(path)) continue;
     registerSecret(value);

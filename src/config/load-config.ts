@@ -1,18 +1,18 @@
 /**
- * Loads the YAML config (docs/architecture.md#config) into a validated `AivisConfig` and the
- * API key.
+ * Loads the YAML config (docs/architecture.md#config) into a validated `AivisConfig` and its
+ * workspaces, each with its API key.
  *
  * - `${VAR}` in values comes from `env`; `$${` is a literal `${`.
- * - Secrets (`source.api_key`, `destination.password`, `destination.private_key_passphrase`,
+ * - Secrets (each workspace's `api_key`, `destination.password`, `destination.private_key_passphrase`,
  *   a password in `destination.url`) are never read from the YAML text; each one is
  *   registered for redaction before any message is built.
- * - Relative paths (`source.api_key_file`, DuckDB `path`, BigQuery `key_file`, Snowflake
+ * - Relative paths (each workspace's `api_key_file`, DuckDB `path`, BigQuery `key_file`, Snowflake
  *   `private_key_file`, `state.path`) resolve against the config file's folder.
  * - Every problem is reported at once, one `file:line: message` per line, as a `ConfigError`
  *   (exit code 2).
  *
  * @example
- * const { config, apiKey } = await loadConfig(argv.config ?? process.env.AIVIS_CONFIG);
+ * const { config, workspaces } = await loadConfig(argv.config ?? process.env.AIVIS_CONFIG);
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,15 +27,19 @@ import { substituteEnv } from './env-substitution.ts';
 import { describeReadFailure } from './read-failure.ts';
 import { expandStreamShorthand } from './stream-shorthand.ts';
 import { parseYamlSource, yamlData } from './yaml-source.ts';
-import { createLineOf } from './yaml-positions.ts';
+import { createLineOf, keysAt } from './yaml-positions.ts';
+import { DEFAULT_WORKSPACE, sourceBlockPaths, type Workspace, workspaceSources } from './workspaces.ts';
 import { wordZodIssues } from './zod-issue-wording.ts';
 
 /** A validated config with its secrets resolved. */
 export interface LoadedConfig {
   /** The validated config, defaults applied, every file path absolute. */
   config: AivisConfig;
-  /** The API key, from `${VAR}` or `api_key_file`; registered for redaction. */
-  apiKey: string;
+  /**
+   * Every workspace, sorted by name, each with its key from `${VAR}` or `api_key_file`
+   * (registered for redaction); a config with `source:` has one, named `default`.
+   */
+  workspaces: readonly Workspace[];
   /** Absolute path of the config file. */
   path: string;
 }
@@ -53,19 +57,26 @@ export async function loadConfig(
 
   const { doc, lineCounter } = parseYamlSource(text, file);
   const lineOf = createLineOf(doc, lineCounter);
+  // Keys are never substituted, so the workspace names read off the raw document hold for the data too.
+  const sourceBlocks = sourceBlockPaths(keysAt(doc, ['sources']));
   const issues: ConfigIssue[] = [
-    ...refuseLiteralSecrets(doc, lineOf),
-    ...substituteEnv(doc, env, lineOf, secretScalars(doc)),
+    ...refuseLiteralSecrets(doc, lineOf, sourceBlocks),
+    ...substituteEnv(doc, env, lineOf, secretScalars(doc, sourceBlocks)),
   ];
   const data = yamlData(doc, file);
   expandStreamShorthand(data);
   registerConfigSecrets(
     data,
     issues.map((issue) => issue.path),
+    sourceBlocks,
   );
-  const keyFile = await readApiKeyFile(data, dir, lineOf);
-  if (keyFile.issue) issues.push(keyFile.issue);
-  if (keyFile.warning) logger.warn(keyFile.warning);
+  const keyFiles = new Map<string, string>();
+  for (const block of sourceBlocks) {
+    const keyFile = await readApiKeyFile(data, block, dir, lineOf);
+    if (keyFile.issue) issues.push(keyFile.issue);
+    if (keyFile.warning) logger.warn(keyFile.warning);
+    if (keyFile.apiKey !== undefined) keyFiles.set(String(block[1] ?? DEFAULT_WORKSPACE), keyFile.apiKey);
+  }
 
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
@@ -78,10 +89,14 @@ export async function loadConfig(
   if (issues.length || !parsed.success) throw configErrorOf(file, issues);
 
   const config = resolveConfigPaths(parsed.data, dir);
-  // Trimmed like the key file: a Secret created from a file often ends in a newline, which
-  // would otherwise break the Authorization header.
-  const apiKey = (keyFile.apiKey ?? config.source.api_key ?? '').trim();
-  return { config, apiKey, path: absolute };
+  const workspaces = workspaceSources(config).map(({ name, source }) => ({
+    name,
+    source,
+    // Trimmed like the key file: a Secret created from a file often ends in a newline, which
+    // would otherwise break the Authorization header.
+    apiKey: (keyFiles.get(name) ?? source.api_key ?? '').trim(),
+  }));
+  return { config, workspaces, path: absolute };
 }
 
 async function readConfigText(file: string, absolute: string): Promise<string> {

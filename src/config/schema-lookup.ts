@@ -8,7 +8,8 @@ import type { ConfigPath } from './config-issue.ts';
 import { valueAt } from './data-path.ts';
 
 /**
- * The schema at `path`, looking through defaults and optionals; a discriminated union
+ * The schema at `path`, looking through defaults and optionals (any key of a record, such as
+ * a workspace name under `sources`, leads to its value schema); a discriminated union
  * (`destination`) picks the option named by the data's discriminator (`type`).
  */
 export function schemaAt(root: z.ZodType, path: ConfigPath, data: unknown): z.ZodType | undefined {
@@ -17,6 +18,7 @@ export function schemaAt(root: z.ZodType, path: ConfigPath, data: unknown): z.Zo
     const segment = path[i]!;
     if (schema instanceof z.ZodObject) schema = schema.shape[String(segment)] as z.ZodType | undefined;
     else if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
+    else if (schema instanceof z.ZodRecord) schema = schema.valueType as z.ZodType;
     else return undefined;
     if (schema) schema = unwrap(schema, path.slice(0, i + 1), data);
   }

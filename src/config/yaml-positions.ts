@@ -46,6 +46,17 @@ export function forEachScalar(doc: Document, visit: (scalar: Scalar, path: Confi
  * undefined when it is not a scalar. Before substitution this is the raw text.
  */
 export function scalarAt(doc: Document, path: ConfigPath): Scalar | undefined {
+  const node = nodeAt(doc, path);
+  return isScalar(node) ? node : undefined;
+}
+
+/** The keys of the mapping at `path`, aliases followed; none when there is no mapping there. */
+export function keysAt(doc: Document, path: ConfigPath): string[] {
+  const node = nodeAt(doc, path);
+  return isMap(node) ? node.items.map((pair) => keyName(pair.key)) : [];
+}
+
+function nodeAt(doc: Document, path: ConfigPath): unknown {
   const resolved = (node: unknown): unknown => (isAlias(node) ? node.resolve(doc) : node);
   let node = resolved(doc.contents);
   for (const segment of path) {
@@ -53,7 +64,7 @@ export function scalarAt(doc: Document, path: ConfigPath): Scalar | undefined {
     if (!child) return undefined;
     node = resolved(child.value);
   }
-  return isScalar(node) ? node : undefined;
+  return node;
 }
 
 interface Child {

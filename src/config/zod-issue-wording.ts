@@ -71,6 +71,11 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
           : oneOf(subject, options, value);
       }
       return `${subject}: ${issue.message}${got}`;
+    case 'invalid_key': {
+      // A record's key (a workspace name under `sources`): the key's own rule says what is wrong.
+      const rule = issue.issues[0]?.message ?? issue.message;
+      return `${formatPath(path.slice(0, -1))} names the workspace "${String(path.at(-1))}", whose name ${rule}`;
+    }
     case 'invalid_format':
       // Our schema's own messages already read "must be ..."; zod's defaults ("Invalid URL") do not.
       if (issue.message.startsWith('must')) return `${subject} ${issue.message}${got}`;

@@ -47,7 +47,7 @@ describe('examples/config', () => {
       const text = await readFile(path.join(EXAMPLES, 'config', name), 'utf8');
       const loaded = await loadConfig(await withDummyKeyFile(text), dummyEnv(referencedVariables(text)));
       expect(loaded.config.destination.type).toBe(path.basename(name, '.yaml'));
-      expect(loaded.apiKey).toMatch(/^(sk_dummy_example_key|dummy-aivis-api-key)$/);
+      expect(loaded.workspaces[0]?.apiKey).toMatch(/^(sk_dummy_example_key|dummy-aivis-api-key)$/);
     }
   });
 });
@@ -79,7 +79,7 @@ describe('examples/kubernetes/cronjob.yaml', async () => {
     expect(needed.filter((name) => !envNames.includes(name))).toEqual([]);
     const loaded = await loadConfig(await withDummyKeyFile(configText), dummyEnv(needed));
     expect(loaded.config.destination.type).toBe('postgres');
-    expect(loaded.apiKey).toBe('sk_dummy_example_key');
+    expect(loaded.workspaces[0]?.apiKey).toBe('sk_dummy_example_key');
   });
 
   it('mounts the config where AIVIS_CONFIG points and the key Secret where api_key_file points', () => {

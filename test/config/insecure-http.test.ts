@@ -37,7 +37,7 @@ describe('http:// URLs', () => {
   it('accepts http:// to loopback: 127.0.0.0/8, localhost and ::1', async () => {
     for (const url of ['http://127.0.0.1:4010', 'http://127.9.9.9', 'http://localhost:4010', 'http://[::1]:4010']) {
       const { config } = await loadConfig(await writeConfig(source(url)), env);
-      expect(config.source.base_url, url).toBe(url);
+      expect(config.source?.base_url, url).toBe(url);
     }
   });
 

@@ -110,7 +110,7 @@ describe('loadConfig: a secret made of digits stays text', () => {
   it('keeps the key and the passphrase as written (leading zeros too) and registers them', async () => {
     const file = await writeConfig(snowflake());
     const loaded = await loadConfig(file, { AIVIS_API_KEY: '0012345678', SNOWFLAKE_KEY_PASSPHRASE: '00482913' });
-    expect(loaded.apiKey).toBe('0012345678');
+    expect(loaded.workspaces[0]?.apiKey).toBe('0012345678');
     expect(loaded.config.destination).toMatchObject({ type: 'snowflake', private_key_passphrase: '00482913' });
     expect(redact('key 0012345678, passphrase 00482913')).toBe('key [REDACTED], passphrase [REDACTED]');
   });
@@ -133,7 +133,7 @@ describe('loadConfig: a secret made of digits stays text', () => {
         requests_per_minute: \${AIVIS_RPM}
     `);
     const loaded = await loadConfig(file, { AIVIS_API_KEY: '0012345678', AIVIS_RPM: '060' });
-    expect(loaded.config.source.requests_per_minute).toBe(60);
+    expect(loaded.config.source?.requests_per_minute).toBe(60);
   });
 });
 
@@ -175,7 +175,7 @@ describe('loadConfig: every secret is registered for redaction', () => {
   it('registers the key from the environment, the Snowflake password and passphrase', async () => {
     const file = await writeConfig(snowflake());
     const loaded = await loadConfig(file, { AIVIS_API_KEY: API_KEY, SNOWFLAKE_KEY_PASSPHRASE: 'passphrase-x1' });
-    expect(loaded.apiKey).toBe(API_KEY);
+    expect(loaded.workspaces[0]?.apiKey).toBe(API_KEY);
     expect(redact(`${API_KEY} passphrase-x1`)).toBe('[REDACTED] [REDACTED]');
   });
 
@@ -186,7 +186,7 @@ describe('loadConfig: every secret is registered for redaction', () => {
         api_key: \${AIVIS_API_KEY}
     `);
     const loaded = await loadConfig(file, { AIVIS_API_KEY: `${API_KEY}\n` });
-    expect(loaded.apiKey).toBe(API_KEY);
+    expect(loaded.workspaces[0]?.apiKey).toBe(API_KEY);
     expect(redact(`Bearer-less ${API_KEY}.`)).toBe('Bearer-less [REDACTED].');
     const blank = await configErrorLines(
       yaml`
@@ -225,7 +225,7 @@ describe('loadConfig: api_key_file', () => {
     `);
     await writeFile(path.join(path.dirname(file), 'api-key'), `${API_KEY}\n`, { mode: 0o600 });
     const loaded = await loadConfig(file, {});
-    expect(loaded.apiKey).toBe(API_KEY);
+    expect(loaded.workspaces[0]?.apiKey).toBe(API_KEY);
     expect(loaded.config.source).toEqual({
       base_url: 'https://api.example.com',
       api_key_file: path.join(path.dirname(file), 'api-key'),

@@ -16,20 +16,21 @@ describe('loadConfig: minimal config per destination', () => {
     `);
     const dir = path.dirname(file);
     const loaded = await loadConfig(file, env);
+    const source = {
+      base_url: 'https://api.example.com',
+      api_key: 'sk_test_valid_key_1',
+      requests_per_minute: 90,
+      timeout_seconds: 60,
+      max_retries: 6,
+    };
     expect(loaded).toEqual({
       path: file,
-      apiKey: 'sk_test_valid_key_1',
       config: {
-        source: {
-          base_url: 'https://api.example.com',
-          api_key: 'sk_test_valid_key_1',
-          requests_per_minute: 90,
-          timeout_seconds: 60,
-          max_retries: 6,
-        },
+        source,
         destination: { type: 'duckdb', path: path.join(dir, 'aivis.duckdb'), schema: 'aivis' },
         state: { store: 'destination', path: path.join(dir, 'aivis-state.json') },
       },
+      workspaces: [{ name: 'default', source, apiKey: 'sk_test_valid_key_1' }],
     });
   });
 
@@ -115,7 +116,7 @@ describe('loadConfig: full config per destination', () => {
     const { dir, loaded } = await loadFull(yaml`
       destination: { type: duckdb, path: data/warehouse.duckdb, schema: raw_aivis }
     `);
-    expect(loaded.apiKey).toBe('sk_test_from_file_42');
+    expect(loaded.workspaces[0]?.apiKey).toBe('sk_test_from_file_42');
     expect(loaded.config).toEqual({
       source: {
         base_url: 'http://127.0.0.1:8080',
@@ -208,8 +209,8 @@ describe('loadConfig: values from the environment', () => {
         path: ./price-$\${literal}.duckdb
     `);
     const { config } = await loadConfig(file, { ...env, API_HOST: '127.0.0.1', AIVIS_RPM: '300' });
-    expect(config.source.base_url).toBe('http://127.0.0.1:8080');
-    expect(config.source.requests_per_minute).toBe(300);
+    expect(config.source?.base_url).toBe('http://127.0.0.1:8080');
+    expect(config.source?.requests_per_minute).toBe(300);
     expect(config.destination).toMatchObject({ path: path.join(path.dirname(file), 'price-${literal}.duckdb') });
   });
 

@@ -8,6 +8,7 @@
 import { configSchema } from '../../schemas/config.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import { createClient } from '../../src/cli/command-resources.ts';
+import { workspaceSources } from '../../src/config/workspaces.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { runSync, type RunSummary } from '../../src/sync/run-sync.ts';
@@ -41,7 +42,8 @@ export async function syncOnce(target: SyncTarget): Promise<RunSummary> {
     authClient: fakeAuthClient(),
     now: () => new Date(Date.now() + offset),
   });
-  const client = createClient(config, target.apiKey, silentLogger);
+  const [workspace] = workspaceSources(config);
+  const client = createClient({ ...workspace!, apiKey: target.apiKey }, silentLogger);
   await destination.open();
   try {
     return await runSync({

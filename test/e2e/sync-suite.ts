@@ -82,7 +82,7 @@ export async function openWorld(
       const config = options.config ?? testConfig(sandbox);
       const client = new ApiClient({
         baseUrl: sandbox.baseUrl,
-        apiKey: config.source.api_key ?? '',
+        apiKey: config.source?.api_key ?? '',
         requestsPerMinute: 6000,
         maxRetries: 8,
         random: () => 0,

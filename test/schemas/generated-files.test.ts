@@ -168,12 +168,30 @@ describe('openapi.json covers spec part 4', () => {
 describe('config.schema.json', () => {
   const schema = JSON.parse(committed('schemas/config.schema.json')) as Json;
 
-  it('is a titled draft 2020-12 schema that refuses unknown keys and requires source', () => {
+  it('is a titled draft 2020-12 schema that refuses unknown keys and requires source or sources', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.title).toBe('aivis configuration');
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.required).toEqual(['source']);
-    expect(Object.keys(schema.properties)).toEqual(['source', 'destination', 'streams', 'websites', 'state']);
+    expect(schema.required).toBeUndefined();
+    expect(schema.oneOf).toEqual([{ required: ['source'] }, { required: ['sources'] }]);
+    expect(Object.keys(schema.properties)).toEqual([
+      'source',
+      'sources',
+      'destination',
+      'streams',
+      'websites',
+      'state',
+    ]);
+  });
+
+  it('gives sources a safe workspace-name pattern, at least one entry, and the keys of source', () => {
+    const { sources, source } = schema.properties;
+    expect(sources).toMatchObject({
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' },
+    });
+    expect(Object.keys(sources.additionalProperties.properties)).toEqual(Object.keys(source.properties));
   });
 
   it('shows defaults as optional input (editors complete them)', () => {

@@ -2,10 +2,12 @@ import { ConfigError } from '../../errors.ts';
 import { BACKFILL_STREAM_NAMES } from '../../streams/registry.ts';
 import { parseSince, parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
+import { parseWorkspaceFlags } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 interface BackfillArgs {
   config?: string;
+  workspace?: string | string[];
   stream: string;
   since: string;
   websites?: string;
@@ -17,6 +19,7 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
   builder: (yargs) =>
     yargs
       .option('stream', { type: 'string', demandOption: true, describe: 'The stream to re-read' })
+      .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
       .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
   handler: async (argv) => {
@@ -26,7 +29,7 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
       const names = `${BACKFILL_STREAM_NAMES.slice(0, -1).join(', ')} or ${BACKFILL_STREAM_NAMES.at(-1)}`;
       throw new ConfigError(`backfill re-reads feeds: name ${names} (every sync reads the ${listing} listing whole)`);
     }
-    return executeSync(argv, {
+    return executeSync(argv, parseWorkspaceFlags({ workspace: argv.workspace }), {
       command: 'backfill',
       streams,
       since: parseSince(argv.since),

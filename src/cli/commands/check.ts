@@ -1,5 +1,5 @@
 /**
- * `aivis check`: the config parses, the API accepts the key (V2 enabled, read scope), and
+ * `aivis check`: the config parses, the API accepts each workspace's key (V2 enabled, read scope), and
  * the destination is reachable and writable. Each line says what was proven or what to fix.
  */
 import { loadConfig } from '../../config/load-config.ts';
@@ -19,7 +19,7 @@ export const checkCommand: CliCommand<CheckArgs> = {
   command: 'check',
   describe: 'Check the config, the API key and the destination',
   handler: async (argv) => {
-    const { config, apiKey, path } = await loadConfig(argv.config);
+    const { config, workspaces, path } = await loadConfig(argv.config);
     const logger = createLogger({ level: 'warn' });
     // One line per check, whatever a server's error text holds.
     const print = (ok: boolean, text: string) =>
@@ -27,29 +27,32 @@ export const checkCommand: CliCommand<CheckArgs> = {
     print(true, `config ${path}`);
     let failed = false;
 
-    // A check answers quickly: one retry for a blip, not the sync's patient backoff.
-    const client = createClient(
-      { ...config, source: { ...config.source, max_retries: Math.min(config.source.max_retries, 1) } },
-      apiKey,
-      logger,
-    );
-    try {
-      const response = await client.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '1' } });
-      const listed = (response.body as { data?: unknown[] }).data?.length ?? 0;
-      print(
-        true,
-        `API ${config.source.base_url}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`,
+    for (const workspace of workspaces) {
+      const { source } = workspace;
+      const api = `API ${config.sources ? `workspace ${workspace.name} ` : ''}${source.base_url}`;
+      // A check answers quickly: one retry for a blip, not the sync's patient backoff.
+      const client = createClient(
+        { ...workspace, source: { ...source, max_retries: Math.min(source.max_retries, 1) } },
+        logger,
       );
-    } catch (error) {
-      failed = true;
-      print(false, `API ${config.source.base_url}: ${(error as Error).message}`);
-    } finally {
-      await client.close();
+      try {
+        const response = await client.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '1' } });
+        const listed = (response.body as { data?: unknown[] }).data?.length ?? 0;
+        print(
+          true,
+          `${api}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`,
+        );
+      } catch (error) {
+        failed = true;
+        print(false, `${api}: ${(error as Error).message}`);
+      } finally {
+        await client.close();
+      }
     }
 
     const destination = await createDestination(config.destination, {
       logger,
-      requestTimeoutMs: config.source.timeout_seconds * 1000,
+      requestTimeoutMs: Math.max(...workspaces.map((w) => w.source.timeout_seconds)) * 1000,
     });
     try {
       await destination.open();

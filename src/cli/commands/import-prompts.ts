@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from '../../config/load-config.ts';
+import { type LoadedConfig, loadConfig } from '../../config/load-config.ts';
+import type { Workspace } from '../../config/workspaces.ts';
 import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
 import type { ApiClient } from '../../client/api-client.ts';
@@ -24,10 +25,12 @@ import { parseList } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createClient } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
+import { parseWorkspaceFlags, selectWorkspaces, type WorkspaceSelection } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
+  workspace?: string | string[];
   website: string;
   file: string;
   'validate-only'?: boolean;
@@ -65,6 +68,18 @@ function importOptions(argv: ImportPromptsArgs): ImportOptions {
   };
 }
 
+/** The one workspace whose key imports: a website belongs to one workspace, so a config naming several needs --workspace. */
+function importingWorkspace(loaded: LoadedConfig, selection: WorkspaceSelection): Workspace {
+  const [workspace, ...others] = selectWorkspaces(loaded.workspaces, selection);
+  if (workspace && others.length === 0) return workspace;
+  const names = [workspace, ...others].map((w) => w?.name).join(', ');
+  throw new ConfigError(
+    selection.names
+      ? `--workspace names ${others.length + 1} workspaces (${names}): import-prompts imports into one, the workspace of --website`
+      : `${loaded.path} names ${others.length + 1} workspaces (${names}): name the one that owns --website with --workspace`,
+  );
+}
+
 /** Only a config that names a destination gets receipt tables (no surprise DuckDB file). */
 async function namesDestination(configPath: string): Promise<boolean> {
   const document = parseYaml(await readFile(configPath, 'utf8')) as { destination?: unknown } | null;
@@ -79,7 +94,9 @@ export async function importPrompts(
   const clock = deps.clock ?? systemClock;
   const write = deps.write ?? ((text: string) => process.stdout.write(text));
   const options = importOptions(argv);
-  const { config, apiKey, path: configPath } = await loadConfig(argv.config);
+  const loaded = await loadConfig(argv.config);
+  const { config, path: configPath } = loaded;
+  const workspace = importingWorkspace(loaded, parseWorkspaceFlags({ workspace: argv.workspace }));
   const logger = deps.logger ?? createLogger();
   // The journal already holds every key and receipt, so a stop only has to end the POST or
   // poll in flight; the next run replays or polls from the journal.
@@ -90,7 +107,7 @@ export async function importPrompts(
   let client: ApiClient | undefined;
   let destination: Destination | undefined;
   try {
-    client = createClient(config, apiKey, logger, { clock, signal: stop.signal });
+    client = createClient(workspace, logger, { clock, signal: stop.signal });
     if (await namesDestination(configPath)) {
       destination = await createDestination(config.destination, { logger });
       await destination.open();
@@ -119,6 +136,10 @@ export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
   builder: (yargs) =>
     yargs
       .option('website', { type: 'string', demandOption: true, describe: 'Website id, e.g. web_123' })
+      .option('workspace', {
+        type: 'string',
+        describe: "The config's workspace that owns the website (needed when the config names several)",
+      })
       .option('file', {
         type: 'string',
         demandOption: true,

@@ -8,10 +8,13 @@ import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';
 import { newRunId } from '../../sync/run-sync.ts';
 import { createStateStore } from '../command-resources.ts';
+import { soleWorkspace } from '../single-workspace.ts';
+import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 interface StateArgs {
   config?: string;
+  workspace?: string | string[];
   action: 'show' | 'reset';
   stream?: string;
   website?: string;
@@ -33,12 +36,18 @@ export const stateCommand: CliCommand<StateArgs> = {
   builder: (yargs) =>
     yargs
       .positional('action', { choices: ['show', 'reset'] as const, demandOption: true })
+      .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('stream', { type: 'string', describe: 'Only these streams (comma-separated)' })
       .option('website', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
   handler: async (argv) => {
     const streams = parseStreams(argv.stream, '--stream');
     const websites = parseWebsites(argv.website, '--website');
-    const { config } = await loadConfig(argv.config);
+    const selection = parseWorkspaceFlags({ workspace: argv.workspace });
+    const loaded = await loadConfig(argv.config);
+    selectWorkspaces(loaded.workspaces, selection);
+    // Every state entry is the one workspace's (single-workspace.ts), so the selection filters nothing yet.
+    soleWorkspace(loaded, `state ${argv.action}`);
+    const { config } = loaded;
     const logger = createLogger();
     const destination = await createDestination(config.destination, { logger });
     await destination.open();

@@ -1,8 +1,9 @@
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
+import { parseWorkspaceFlags, type WorkspaceFlags } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
-interface SyncArgs {
+interface SyncArgs extends WorkspaceFlags {
   config?: string;
   streams?: string;
   websites?: string;
@@ -15,6 +16,11 @@ export const syncCommand: CliCommand<SyncArgs> = {
   describe: 'Sync the configured streams incrementally into the destination',
   builder: (yargs) =>
     yargs
+      .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
+      .option('shard', {
+        type: 'string',
+        describe: 'Only shard I of N of the workspaces, I from 0 (e.g. $JOB_COMPLETION_INDEX/4)',
+      })
       .option('streams', { type: 'string', describe: 'Only these streams (comma-separated)' })
       .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
       .option('full-refresh', {
@@ -28,7 +34,7 @@ export const syncCommand: CliCommand<SyncArgs> = {
         describe: 'Accept a listing that removes more than half of the known websites',
       }) as never,
   handler: async (argv) => {
-    return executeSync(argv, {
+    return executeSync(argv, parseWorkspaceFlags(argv), {
       command: 'sync',
       streams: parseStreams(argv.streams, '--streams'),
       websites: parseWebsites(argv.websites, '--websites'),
