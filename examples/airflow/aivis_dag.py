@@ -1,8 +1,8 @@
 """
 aivis from Airflow: an hourly incremental sync and a manual backfill, each one pod.
 
-Requires apache-airflow-providers-cncf-kubernetes (>= 8) on Airflow 2.9+ or 3.
-The pods use the same ConfigMap and Secrets as examples/kubernetes/cronjob.yaml:
+Requires apache-airflow-providers-cncf-kubernetes (>= 8) on Airflow 2.9+ or 3, and
+aivis_pods.py beside this file in the DAGs folder. The pods use the same ConfigMap and Secrets as examples/kubernetes/cronjob.yaml:
   - ConfigMap ``aivis-config`` (key ``config.yaml``), mounted at /etc/aivis
   - Secret ``aivis-api-key`` (key ``api-key``), mounted as a file for ``api_key_file``
   - Secret ``aivis-database`` (key ``url``), passed as the DATABASE_URL env var
@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
+from aivis_pods import aivis_pod
 from airflow.utils.trigger_rule import TriggerRule
-from kubernetes.client import models as k8s
 
 try:  # Airflow 3
     from airflow.sdk import DAG, Param, task
@@ -28,72 +27,7 @@ except ImportError:  # Airflow 2
     from airflow.decorators import task
     from airflow.models.param import Param
 
-NAMESPACE = "data"
-IMAGE = "ghcr.io/example/aivis:0.1.0"
-PARTIAL = 3  # aivis: finished, but with rejected records or failed websites
 STREAMS = ["websites", "analytics", "analytics_history", "mentions", "citations"]
-
-
-def aivis_pod(task_id: str, arguments: list[str] | str, **kwargs) -> KubernetesPodOperator:
-    """One aivis run in its own pod: config from the ConfigMap, secrets from Secrets."""
-    return KubernetesPodOperator(
-        task_id=task_id,
-        name=f"aivis-{task_id.replace('_', '-')}",
-        namespace=NAMESPACE,
-        image=IMAGE,
-        arguments=arguments,  # the image's entrypoint is `aivis`
-        env_vars=[
-            k8s.V1EnvVar(name="AIVIS_CONFIG", value="/etc/aivis/config.yaml"),
-            k8s.V1EnvVar(
-                name="DATABASE_URL",
-                value_from=k8s.V1EnvVarSource(
-                    secret_key_ref=k8s.V1SecretKeySelector(name="aivis-database", key="url")
-                ),
-            ),
-        ],
-        volumes=[
-            k8s.V1Volume(name="config", config_map=k8s.V1ConfigMapVolumeSource(name="aivis-config")),
-            k8s.V1Volume(
-                name="api-key",
-                secret=k8s.V1SecretVolumeSource(
-                    secret_name="aivis-api-key",
-                    default_mode=0o440,
-                    items=[k8s.V1KeyToPath(key="api-key", path="api-key")],
-                ),
-            ),
-            k8s.V1Volume(name="tmp", empty_dir=k8s.V1EmptyDirVolumeSource(size_limit="64Mi")),
-        ],
-        volume_mounts=[
-            k8s.V1VolumeMount(name="config", mount_path="/etc/aivis", read_only=True),
-            k8s.V1VolumeMount(name="api-key", mount_path="/var/run/secrets/aivis", read_only=True),
-            k8s.V1VolumeMount(name="tmp", mount_path="/tmp"),
-        ],
-        # Pages stream through, so memory stays flat whatever the history size.
-        container_resources=k8s.V1ResourceRequirements(
-            requests={"cpu": "100m", "memory": "256Mi"},
-            limits={"cpu": "1", "memory": "512Mi"},
-        ),
-        security_context=k8s.V1PodSecurityContext(
-            run_as_non_root=True,
-            run_as_user=10001,
-            run_as_group=10001,
-            fs_group=10001,
-            seccomp_profile=k8s.V1SeccompProfile(type="RuntimeDefault"),
-        ),
-        container_security_context=k8s.V1SecurityContext(
-            allow_privilege_escalation=False,
-            read_only_root_filesystem=True,
-            capabilities=k8s.V1Capabilities(drop=["ALL"]),
-        ),
-        # Exit 3 -> task skipped (AirflowSkipException), not failed and not retried.
-        skip_on_exit_code=PARTIAL,
-        # A killed task (timeout, "mark failed") deletes the pod: aivis stops within 2 s of the
-        # SIGTERM, committing what it read; 30 s leaves room for that last commit.
-        termination_grace_period=30,
-        get_logs=True,  # aivis writes JSON log lines and a summary on stderr
-        on_finish_action="delete_succeeded_pod",
-        **kwargs,
-    )
 
 
 @task(trigger_rule=TriggerRule.ALL_SKIPPED, retries=0)

@@ -1,11 +1,13 @@
 /**
- * The deploy examples never rot: every example config, and the config inside the Kubernetes
- * ConfigMap, loads with the real loader, and the CronJob provides what that config needs.
+ * The deploy examples never rot: every example config, and the config inside each Kubernetes
+ * ConfigMap, loads with the real loader, the CronJob and the Indexed Job provide what their
+ * config needs, and the workspace examples name workspaces the config holds.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { selectWorkspaces } from '../../src/cli/workspace-selection.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { tempDir } from './config-files.ts';
 
@@ -30,34 +32,51 @@ function dummyEnv(names: readonly string[]): NodeJS.ProcessEnv {
   );
 }
 
-/** Writes `text` into a fresh folder with its api_key_file pointed at a dummy key there. */
+/** Writes `text` into a fresh folder with every api_key_file pointed at a dummy key there. */
 async function withDummyKeyFile(text: string): Promise<string> {
   const dir = await tempDir();
   await writeFile(path.join(dir, 'api-key'), 'sk_dummy_example_key\n', { mode: 0o600 });
   const file = path.join(dir, 'config.yaml');
-  await writeFile(file, text.replace(/^(\s*api_key_file:)\s*\S+/m, `$1 ${path.join(dir, 'api-key')}`));
+  await writeFile(file, text.replace(/^(\s*api_key_file:)\s*\S+/gm, `$1 ${path.join(dir, 'api-key')}`));
   return file;
 }
 
+/** The documents of a Kubernetes manifest, each parsed without errors. */
+async function manifest(name: string): Promise<Record<string, any>[]> {
+  const docs = parseAllDocuments(await readFile(path.join(EXAMPLES, 'kubernetes', name), 'utf8'));
+  return docs.map((doc) => {
+    expect(doc.errors).toEqual([]);
+    return doc.toJS() as Record<string, any>;
+  });
+}
+
+const WORKSPACE_NAMES = ['acme', 'globex', 'initech'];
+
 describe('examples/config', () => {
-  it('has one valid config per destination type', async () => {
+  it('has one valid config per destination type, and one of several workspaces', async () => {
     const files = (await readdir(path.join(EXAMPLES, 'config'))).filter((f) => f.endsWith('.yaml')).sort();
-    expect(files).toEqual(['bigquery.yaml', 'duckdb.yaml', 'postgres.yaml', 'snowflake.yaml']);
-    for (const name of files) {
+    expect(files).toEqual(['bigquery.yaml', 'duckdb.yaml', 'postgres.yaml', 'snowflake.yaml', 'workspaces.yaml']);
+    for (const name of files.filter((f) => f !== 'workspaces.yaml')) {
       const text = await readFile(path.join(EXAMPLES, 'config', name), 'utf8');
       const loaded = await loadConfig(await withDummyKeyFile(text), dummyEnv(referencedVariables(text)));
       expect(loaded.config.destination.type).toBe(path.basename(name, '.yaml'));
       expect(loaded.workspaces[0]?.apiKey).toMatch(/^(sk_dummy_example_key|dummy-aivis-api-key)$/);
     }
   });
+
+  it('workspaces.yaml names each workspace with its own key', async () => {
+    const text = await readFile(path.join(EXAMPLES, 'config', 'workspaces.yaml'), 'utf8');
+    const loaded = await loadConfig(await withDummyKeyFile(text), dummyEnv(referencedVariables(text)));
+    expect(loaded.workspaces.map((w) => [w.name, w.apiKey])).toEqual([
+      ['acme', 'dummy-aivis-api-key-acme'],
+      ['globex', 'dummy-aivis-api-key-globex'],
+      ['initech', 'sk_dummy_example_key'],
+    ]);
+  });
 });
 
 describe('examples/kubernetes/cronjob.yaml', async () => {
-  const docs = parseAllDocuments(await readFile(path.join(EXAMPLES, 'kubernetes', 'cronjob.yaml'), 'utf8'));
-  const [configMap, cronJob] = docs.map((doc) => {
-    expect(doc.errors).toEqual([]);
-    return doc.toJS() as Record<string, any>;
-  });
+  const [configMap, cronJob] = await manifest('cronjob.yaml');
   const podSpec = cronJob!.spec.jobTemplate.spec.template.spec;
   const container = podSpec.containers[0];
   const configText: string = configMap!.data['config.yaml'];
@@ -100,5 +119,62 @@ describe('examples/kubernetes/cronjob.yaml', async () => {
     const [uid, gid] = /^USER (\d+):(\d+)$/m.exec(dockerfile)!.slice(1).map(Number);
     expect(podSpec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: uid, runAsGroup: gid });
     expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+  });
+});
+
+describe('examples/kubernetes/indexed-job.yaml', async () => {
+  const [configMap, cronJob] = await manifest('indexed-job.yaml');
+  const job = cronJob!.spec.jobTemplate.spec;
+  const podSpec = job.template.spec;
+  const container = podSpec.containers[0];
+  const configText: string = configMap!.data['config.yaml'];
+
+  it('runs one pod per shard, each with aivis sync --shard $(JOB_COMPLETION_INDEX)/N, N the completions', () => {
+    expect(cronJob!.kind).toBe('CronJob');
+    expect(cronJob!.spec.concurrencyPolicy).toBe('Forbid');
+    expect(job.completionMode).toBe('Indexed');
+    const [, count] = /^\$\(JOB_COMPLETION_INDEX\)\/(\d+)$/.exec(container.args[2])!;
+    expect(container.args.slice(0, 2)).toEqual(['sync', '--shard']);
+    expect(job.completions).toBe(Number(count));
+    expect(job.parallelism).toBe(Number(count));
+    const index = container.env.find((e: { name: string }) => e.name === 'JOB_COMPLETION_INDEX');
+    expect(index.valueFrom.fieldRef.fieldPath).toBe("metadata.annotations['batch.kubernetes.io/job-completion-index']");
+  });
+
+  it('fails a shard at once on bad config and partial runs, and retries it alone otherwise', () => {
+    expect(job.backoffLimitPerIndex).toBeGreaterThan(0);
+    expect(job.podFailurePolicy.rules[0]).toEqual({
+      action: 'FailIndex',
+      onExitCodes: { containerName: container.name, operator: 'In', values: [2, 3] },
+    });
+  });
+
+  it('carries a config whose workspaces every shard shares out, each key a file of the mounted Secret', async () => {
+    const envNames: string[] = container.env.map((e: { name: string }) => e.name);
+    const needed = referencedVariables(configText);
+    expect(needed.filter((name) => !envNames.includes(name))).toEqual([]);
+    const loaded = await loadConfig(await withDummyKeyFile(configText), dummyEnv(needed));
+    expect(loaded.workspaces.map((w) => w.name)).toEqual(WORKSPACE_NAMES);
+    const shards = Array.from({ length: job.completions }, (_, index) =>
+      selectWorkspaces(loaded.workspaces, { shard: { index, count: job.completions } }).map((w) => w.name),
+    );
+    expect(shards.flat().sort()).toEqual(WORKSPACE_NAMES);
+    expect(shards.every((shard) => shard.length > 0)).toBe(true);
+
+    const keyVolume = podSpec.volumes.find((v: any) => v.secret);
+    const keyMount = container.volumeMounts.find((m: { name: string }) => m.name === keyVolume.name).mountPath;
+    const keyFiles = [...configText.matchAll(/api_key_file:\s*(\S+)/g)].map((m) => m[1]);
+    expect(keyFiles).toEqual(WORKSPACE_NAMES.map((name) => `${keyMount}/${name}`));
+  });
+});
+
+describe('examples/airflow/aivis_workspaces_dag.py', async () => {
+  const dag = await readFile(path.join(EXAMPLES, 'airflow', 'aivis_workspaces_dag.py'), 'utf8');
+
+  it('maps aivis sync --workspace NAME over the workspaces of examples/config/workspaces.yaml', () => {
+    const defaults = /^DEFAULT_WORKSPACES = (\[.*\])$/m.exec(dag)![1]!;
+    expect(JSON.parse(defaults)).toEqual(WORKSPACE_NAMES);
+    expect(dag).toContain('return [["sync", "--workspace", name] for name in names]');
+    expect(dag).toContain('.expand(arguments=sync_arguments())');
   });
 });
