@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from aivis_pods import aivis_pod
+from aivis_pods import HOURLY_SYNC, aivis_pod
 from airflow.utils.trigger_rule import TriggerRule
 
 try:  # Airflow 3
@@ -39,17 +39,7 @@ def aivis_partial_run() -> None:
     )
 
 
-with DAG(
-    dag_id="aivis_sync",
-    schedule="17 * * * *",
-    start_date=datetime(2026, 1, 1),
-    # aivis keeps its own frontier: a missed hour is caught up by the next run, so there is
-    # nothing to catch up per interval, and two runs of one config must never overlap.
-    catchup=False,
-    max_active_runs=1,
-    default_args={"retries": 2, "retry_delay": timedelta(minutes=5)},
-    tags=["aivis", "elt"],
-) as sync_dag:
+with DAG(dag_id="aivis_sync", **HOURLY_SYNC) as sync_dag:
     sync = aivis_pod("sync", ["sync"], execution_timeout=timedelta(minutes=55))
     sync >> aivis_partial_run()
     # Downstream models: give them trigger_rule=TriggerRule.NONE_FAILED so they run after a

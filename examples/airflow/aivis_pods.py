@@ -1,11 +1,12 @@
 """
-The pod every aivis task runs in, shared by aivis_dag.py and aivis_workspaces_dag.py (put
+The pod every aivis task runs in, and the settings of an hourly sync DAG, shared by aivis_dag.py and aivis_workspaces_dag.py (put
 this file beside them in the DAGs folder): the image, the config from a ConfigMap, the API
 keys from a Secret mounted as files, the database URL from a Secret env var, non-root.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
@@ -14,6 +15,18 @@ from kubernetes.client import models as k8s
 NAMESPACE = "data"
 IMAGE = "ghcr.io/example/aivis:0.1.0"
 PARTIAL = 3  # aivis: finished, but with rejected records or failed websites
+
+# The DAG settings of an hourly sync. aivis keeps its own frontier (per workspace): a missed
+# hour is caught up by the next run, so there is nothing to catch up per interval, and two
+# runs of one config must never overlap.
+HOURLY_SYNC: dict[str, Any] = dict(
+    schedule="17 * * * *",
+    start_date=datetime(2026, 1, 1),
+    catchup=False,
+    max_active_runs=1,
+    default_args={"retries": 2, "retry_delay": timedelta(minutes=5)},
+    tags=["aivis", "elt"],
+)
 
 
 def aivis_pod_settings(

@@ -21,9 +21,9 @@ locks apart by workspace, so the mapped tasks may run at once.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from aivis_pods import aivis_pod_settings
+from aivis_pods import HOURLY_SYNC, aivis_pod_settings
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator
 
 try:  # Airflow 3
@@ -53,16 +53,7 @@ def partial_workspace(context) -> None:
     )
 
 
-with DAG(
-    dag_id="aivis_sync_workspaces",
-    schedule="17 * * * *",
-    start_date=datetime(2026, 1, 1),
-    # aivis keeps each workspace's frontier: a missed hour is caught up by the next run.
-    catchup=False,
-    max_active_runs=1,
-    default_args={"retries": 2, "retry_delay": timedelta(minutes=5)},
-    tags=["aivis", "elt"],
-) as workspaces_dag:
+with DAG(dag_id="aivis_sync_workspaces", **HOURLY_SYNC) as workspaces_dag:
     KubernetesPodOperator.partial(
         **aivis_pod_settings(
             "sync_workspace",
