@@ -16,6 +16,7 @@ import type {
   FlushResult,
   LockOwner,
   TableRows,
+  WindowIdsQuery,
 } from '../../src/destination/destination.ts';
 import type { StoredStateRow } from '../../src/destination/engine-tables.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
@@ -140,6 +141,10 @@ export class BigqueryDestination implements Destination {
 
   listActiveWebsiteIds(): Promise<string[]> {
     return this.#bookkeeping.listActiveWebsiteIds();
+  }
+
+  windowIds(query: WindowIdsQuery): Promise<string[]> {
+    return this.#bookkeeping.windowIds(query);
   }
 
   async markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void> {

@@ -1,5 +1,6 @@
 /** Parsing of the list, time and switch flags shared by `sync`, `backfill`, `state` and `import-prompts`. */
 import { updatedSinceSchema } from '../../schemas/index.ts';
+import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import { ConfigError } from '../errors.ts';
 import { STREAM_NAMES, type StreamName } from '../streams/registry.ts';
 
@@ -41,14 +42,26 @@ export function parseWebsites(value: string | string[] | undefined, flag: string
 }
 
 /** A UTC timestamp no later than `now`: a window that starts in the future reads nothing. */
-export function parseSince(value: string, now: Date = new Date()): string {
+export function parseSince(value: string, command: 'backfill' | 'verify', now: Date = new Date()): string {
   if (!updatedSinceSchema.safeParse(value).success) {
     throw new ConfigError(`--since "${value}" is not a UTC timestamp such as 2026-01-31T00:00:00Z`);
   }
   if (Date.parse(value) > now.getTime()) {
     throw new ConfigError(
-      `--since "${value}" is in the future (now is ${now.toISOString()}): backfill re-reads what is already there`,
+      `--since "${value}" is in the future (now is ${now.toISOString()}): ${command} re-reads what is already there`,
     );
+  }
+  return value;
+}
+
+/** `--until`: a UTC timestamp after `--since` (`verify` caps it at each website's frontier). */
+export function parseUntil(value: string | undefined, since: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!updatedSinceSchema.safeParse(value).success) {
+    throw new ConfigError(`--until "${value}" is not a UTC timestamp such as 2026-01-31T00:00:00Z`);
+  }
+  if (microsecondTimestamp(value) <= microsecondTimestamp(since)) {
+    throw new ConfigError(`--until "${value}" is not after --since "${since}": the window would be empty`);
   }
   return value;
 }

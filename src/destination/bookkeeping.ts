@@ -1,6 +1,7 @@
 /**
  * The statements every SQL destination runs on its bookkeeping, written once: reading and
- * deleting saved state, listing and marking removed websites, marking abandoned runs. Each
+ * deleting saved state, listing and marking removed websites, marking abandoned runs, and the
+ * ids of a website's rows in a window (`aivis verify`). Each
  * connector supplies a `BookkeepingSql` (how it writes names and parameters, and how it runs a
  * statement); the SQL is plain enough to read the same on Postgres, DuckDB, BigQuery and
  * Snowflake. See docs/architecture.md#adding-a-destination.
@@ -38,7 +39,7 @@ const IDS_PER_STATEMENT = 1000;
 
 type Bookkeeping = Pick<
   Destination,
-  'readState' | 'deleteState' | 'listActiveWebsiteIds' | 'markWebsitesRemoved' | 'markAbandonedRuns'
+  'readState' | 'deleteState' | 'listActiveWebsiteIds' | 'windowIds' | 'markWebsitesRemoved' | 'markAbandonedRuns'
 >;
 
 /**
@@ -76,6 +77,29 @@ export function sqlBookkeeping(sql: () => BookkeepingSql): Bookkeeping {
       const rows = await s.select(
         `SELECT ${id} AS ${id} FROM ${s.table(REMOVABLE_TABLE.name)} WHERE ${s.column(REMOVABLE_TABLE.removedAt)} IS NULL ORDER BY 1`,
         [],
+      );
+      // The one column, whatever case the warehouse gave its name.
+      return rows.map((row) => String(Object.values(row)[0]));
+    },
+
+    async windowIds(query) {
+      const s = sql();
+      if (!(await s.tableExists(query.table))) return [];
+      const id = s.column(query.idColumn);
+      const stamp = s.column(query.stampColumn);
+      const params: SqlParam[] = [
+        { type: 'string', value: query.websiteId },
+        { type: 'timestamp', value: query.since },
+        ...(query.until === undefined ? [] : [{ type: 'timestamp', value: query.until } as const]),
+      ];
+      const conditions = [
+        `${s.column('website_id')} = ${s.placeholder(0, params[0]!)}`,
+        `${stamp} >= ${s.placeholder(1, params[1]!)}`,
+        ...(query.until === undefined ? [] : [`${stamp} <= ${s.placeholder(2, params[2]!)}`]),
+      ];
+      const rows = await s.select(
+        `SELECT ${id} AS ${id} FROM ${s.table(query.table)} WHERE ${conditions.join(' AND ')}`,
+        params,
       );
       // The one column, whatever case the warehouse gave its name.
       return rows.map((row) => String(Object.values(row)[0]));

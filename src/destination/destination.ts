@@ -35,6 +35,22 @@ export interface FlushResult {
   readonly bytesProcessed?: number;
 }
 
+/**
+ * One website's rows of a table within a window of a timestamp column, for `aivis verify`
+ * (docs/architecture.md#verify). Both ends inclusive; without `until` the window is open above.
+ */
+export interface WindowIdsQuery {
+  readonly table: string;
+  /** The column that tells rows of one website apart (`id`, or `analysis_id` for history points). */
+  readonly idColumn: string;
+  readonly websiteId: string;
+  /** The timestamp column the window applies to; rows where it is NULL are outside every window. */
+  readonly stampColumn: string;
+  /** Stored form (`microsecondTimestamp`): the comparison is the warehouse's, at its precision. */
+  readonly since: string;
+  readonly until?: string;
+}
+
 /** Who runs a sync; stored with the lock so a refused run can say who holds it. */
 export interface LockOwner {
   readonly runId: string;
@@ -92,6 +108,9 @@ export interface Destination {
    * another workspace can neither wipe nor pollute the warehouse.
    */
   listActiveWebsiteIds(): Promise<string[]>;
+
+  /** `idColumn` of every row the query's window holds, in no particular order; none when the table does not exist yet. */
+  windowIds(query: WindowIdsQuery): Promise<string[]>;
 
   /** Sets `_removed_at` on these websites (only where it is NULL). */
   markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void>;

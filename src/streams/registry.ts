@@ -36,6 +36,9 @@ export const BACKFILL_STREAM_NAMES: readonly StreamName[] = STREAMS.filter((s) =
   (s) => s.name,
 );
 
+/** The feeds, read per website from an `updated_since`: the streams whose closed window `aivis verify` can re-read. */
+export const FEED_STREAMS = STREAMS.filter((s): s is Extract<Stream, { kind: 'feed' }> => s.kind === 'feed');
+
 /** A stream's options under this config: its `streams.<name>` entry, or its defaults when the config names no streams. */
 export function streamOptions<Options extends z.ZodType>(
   stream: { readonly name: string; readonly options: Options },

@@ -20,7 +20,8 @@ export const PAGE_LIMIT = '500';
 
 export interface ScanFeedInput {
   readonly client: ApiClient;
-  readonly buffer: FlushBuffer;
+  /** Where each page goes with its state: the run's flush buffer, or `aivis verify`'s comparison. */
+  readonly buffer: Pick<FlushBuffer, 'add'>;
   readonly counters: RunCounters;
   readonly logger: Logger;
   readonly stream: AnyFeedStream;

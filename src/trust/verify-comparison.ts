@@ -34,9 +34,9 @@ export interface WebsiteDifference {
   readonly extra_ids: readonly string[];
 }
 
-export interface VerifyComparison {
-  /** Every website of either side, in id order. */
-  readonly websites: readonly WebsiteDifference[];
+export interface VerifyComparison<Website extends WebsiteDifference = WebsiteDifference> {
+  /** Every website verified, in id order. */
+  readonly websites: readonly Website[];
   readonly missing: number;
   readonly extra: number;
   readonly equal: boolean;
@@ -52,7 +52,8 @@ export function withinWindow(availableAt: string, window: VerifyWindow): boolean
   return microsecondTimestamp(window.since) <= stamp && stamp <= microsecondTimestamp(window.until);
 }
 
-function difference(websiteId: string, ids: WebsiteIds): WebsiteDifference {
+/** One website's window compared; only the capped lists outlive it, so websites are compared one at a time. */
+export function compareWebsite(websiteId: string, ids: WebsiteIds): WebsiteDifference {
   // A boundary row read twice (inclusive updated_since) is one row.
   const api = new Set(ids.api);
   const destination = new Set(ids.destination);
@@ -69,8 +70,12 @@ function difference(websiteId: string, ids: WebsiteIds): WebsiteDifference {
   };
 }
 
-export function compareWindow(byWebsite: ReadonlyMap<string, WebsiteIds>): VerifyComparison {
-  const websites = [...byWebsite.keys()].sort().map((id) => difference(id, byWebsite.get(id)!));
+export function combineWebsites<Website extends WebsiteDifference>(
+  differences: readonly Website[],
+): VerifyComparison<Website> {
+  const websites = [...differences].sort((a, b) =>
+    a.website_id < b.website_id ? -1 : a.website_id > b.website_id ? 1 : 0,
+  );
   const missing = websites.reduce((sum, w) => sum + w.missing, 0);
   const extra = websites.reduce((sum, w) => sum + w.extra, 0);
   return { websites, missing, extra, equal: missing === 0 && extra === 0 };

@@ -8,6 +8,7 @@ import type { Destination, DestinationLock, FlushResult, LockOwner } from '../..
 import type { StoredStateRow } from '../../src/destination/engine-tables.ts';
 import { lockHeldError } from '../../src/destination/run-lock.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { DestinationError } from '../../src/errors.ts';
 import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
@@ -160,6 +161,21 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       return [...table(websitesTable.name).rows.values()]
         .filter((r) => r._removed_at === null || r._removed_at === undefined)
         .map((r) => String(r.id));
+    },
+    async windowIds(query) {
+      const stored = store.tables.get(query.table);
+      if (!stored) return [];
+      // Compared as the warehouses compare: stored (microsecond) timestamps.
+      const stamp = (row: Row) => microsecondTimestamp(String(row[query.stampColumn]));
+      return [...stored.rows.values()]
+        .filter(
+          (row) =>
+            row.website_id === query.websiteId &&
+            row[query.stampColumn] != null &&
+            stamp(row) >= query.since &&
+            (query.until === undefined || stamp(row) <= query.until),
+        )
+        .map((row) => String(row[query.idColumn]));
     },
     async markWebsitesRemoved(ids, removedAt) {
       const stored = table(websitesTable.name);

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { compareWindow, MAX_LISTED_IDS, verifyExitCode, withinWindow } from '../../src/trust/verify-comparison.ts';
+import {
+  combineWebsites,
+  compareWebsite,
+  MAX_LISTED_IDS,
+  type WebsiteIds,
+  verifyExitCode,
+  withinWindow,
+} from '../../src/trust/verify-comparison.ts';
 
-describe('compareWindow', () => {
+/** Each website compared on its own, then combined, as verify does. */
+const compareWindow = (byWebsite: Map<string, WebsiteIds>) =>
+  combineWebsites([...byWebsite].map(([id, ids]) => compareWebsite(id, ids)));
+
+describe('compareWebsite and combineWebsites', () => {
   it('lists per website what the destination lacks and what it has beyond the API, in id order', () => {
     const comparison = compareWindow(
       new Map([

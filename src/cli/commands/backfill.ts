@@ -32,7 +32,7 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
     return executeSync(argv, parseWorkspaceFlags({ workspace: argv.workspace }), {
       command: 'backfill',
       streams,
-      since: parseSince(argv.since),
+      since: parseSince(argv.since, 'backfill'),
       websites: parseWebsites(argv.websites, '--websites'),
     });
   },

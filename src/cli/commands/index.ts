@@ -7,6 +7,7 @@ import { sandboxCommand } from './sandbox.ts';
 import { stateCommand } from './state.ts';
 import { streamsCommand } from './streams.ts';
 import { syncCommand } from './sync.ts';
+import { verifyCommand } from './verify.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: each command declares its own argument type; yargs takes them as one list
 export const commands: CliCommand<any>[] = [
@@ -14,6 +15,7 @@ export const commands: CliCommand<any>[] = [
   streamsCommand,
   syncCommand,
   backfillCommand,
+  verifyCommand,
   stateCommand,
   sandboxCommand,
   importPromptsCommand,

@@ -2,27 +2,35 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { createDuckdbDestination } from '../../../connectors/duckdb/index.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { normalizeRow } from '../../conformance/normalize.ts';
-import type { TestTarget } from './postgres-target.ts';
+import type { HandWrittenSql, TestTarget } from './postgres-target.ts';
 
-export function duckdbTarget(): TestTarget & { file(schema: string): string } {
+export function duckdbTarget(): TestTarget & HandWrittenSql & { file(schema: string): string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-'));
   // Each file is named like its schema, as with the default config (aivis.duckdb, schema aivis):
   // DuckDB then calls the catalog by the schema's name too, so only a three-part name is unambiguous.
   const file = (schema: string) => path.join(dir, `${schema}.duckdb`);
+  // Through a second connection to the same in-process instance (DuckDB allows one writer process).
+  const withConnection = async <T>(schema: string, use: (connection: DuckDBConnection) => Promise<T>): Promise<T> => {
+    const instance = await DuckDBInstance.fromCache(file(schema));
+    const connection = await instance.connect();
+    try {
+      return await use(connection);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  };
   return {
     name: 'duckdb',
     file,
     create: async (schema) =>
       createDuckdbDestination({ type: 'duckdb', path: file(schema), schema }, { logger: silentLogger }),
-    // Through a second connection to the same in-process instance (DuckDB allows one writer process).
-    async readRows(_destination, schema, table) {
-      const instance = await DuckDBInstance.fromCache(file(schema));
-      const connection = await instance.connect();
-      try {
+    readRows: (_destination, schema, table) =>
+      withConnection(schema, async (connection) => {
         const columns = table.columns.map((c) =>
           c.type === 'timestamp' || c.type === 'json' ? `CAST("${c.name}" AS VARCHAR) AS "${c.name}"` : `"${c.name}"`,
         );
@@ -30,11 +38,10 @@ export function duckdbTarget(): TestTarget & { file(schema: string): string } {
           `SELECT ${columns.join(', ')} FROM "${schema}"."${schema}"."${table.name}"`,
         );
         return reader.getRowObjectsJS().map((row) => normalizeRow(table, row));
-      } finally {
-        connection.closeSync();
-        instance.closeSync();
-      }
-    },
+      }),
+    qualifiedName: (schema, table) => `"${schema}"."${schema}"."${table}"`,
+    execute: (schema, statement) =>
+      withConnection(schema, async (connection) => void (await connection.run(statement))),
     close: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -15,7 +15,14 @@ export interface TestTarget {
   close(): Promise<void>;
 }
 
-export function postgresTarget(url: string): TestTarget & { readonly pool: pg.Pool } {
+/** A target's own statements on a schema, as a user's SQL client would run them (delete a row by hand, ...). */
+export interface HandWrittenSql {
+  /** `table` of `schema` as a statement names it. */
+  qualifiedName(schema: string, table: string): string;
+  execute(schema: string, statement: string): Promise<void>;
+}
+
+export function postgresTarget(url: string): TestTarget & HandWrittenSql & { readonly pool: pg.Pool } {
   // The tests' own reads: every column as Postgres' text form, in UTC, then normalized.
   const pool = new pg.Pool({ connectionString: url, max: 2, options: '-c TimeZone=UTC' });
   return {
@@ -27,6 +34,8 @@ export function postgresTarget(url: string): TestTarget & { readonly pool: pg.Po
       const { rows } = await pool.query(`SELECT ${columns} FROM "${schema}"."${table.name}"`);
       return rows.map((row) => normalizeRow(table, row));
     },
+    qualifiedName: (schema, table) => `"${schema}"."${table}"`,
+    execute: async (_schema, statement) => void (await pool.query(statement)),
     cleanup: async (schema) => void (await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)),
     close: () => pool.end(),
   };

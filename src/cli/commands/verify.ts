@@ -1,0 +1,95 @@
+/** `aivis verify`: proves after the fact that a closed window of a feed reached the destination whole (docs/architecture.md#verify). */
+import { ConfigError } from '../../errors.ts';
+import { redact } from '../../log/redact.ts';
+import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
+import { newRunId, selectedStreams } from '../../sync/run-sync.ts';
+import { verifyExitCode } from '../../trust/verify-comparison.ts';
+import { describeEstimate } from '../../trust/verify-estimate.ts';
+import { verifyStream } from '../../trust/verify-stream.ts';
+import { parseSince, parseUntil, parseWebsites } from '../cli-arguments.ts';
+import { openCommandResources } from '../command-resources.ts';
+import { listenForStop } from '../stop-signal.ts';
+import { formatVerifyReport } from '../verify-report.ts';
+import type { CliCommand } from './cli-command.ts';
+
+interface VerifyArgs {
+  config?: string;
+  stream: string;
+  since: string;
+  until?: string;
+  repair: boolean;
+  websites?: string;
+  json: boolean;
+}
+
+const FEED_NAMES: readonly string[] = FEED_STREAMS.map((s) => s.name);
+
+/** Only a feed has a window to re-read; the listing and the snapshot hold the present only. */
+function feedStream(name: string) {
+  const stream = FEED_STREAMS.find((s) => s.name === name);
+  if (stream) return stream;
+  const names = `${FEED_NAMES.slice(0, -1).join(', ')} or ${FEED_NAMES.at(-1)}`;
+  const why = (STREAM_NAMES as readonly string[]).includes(name)
+    ? ` (${STREAM_NAMES.filter((n) => !FEED_NAMES.includes(n)).join(' and ')} hold the present only: the websites listing is read whole and reconciled by every sync, analytics is each website's latest snapshot, replaced as new ones arrive)`
+    : '';
+  throw new ConfigError(`verify compares a window of a feed: name ${names}, not "${name}"${why}`);
+}
+
+export const verifyCommand: CliCommand<VerifyArgs> = {
+  command: 'verify',
+  describe: 'Re-read a closed window of a feed and compare it with the destination, row id by row id',
+  builder: (yargs) =>
+    yargs
+      .option('stream', {
+        type: 'string',
+        demandOption: true,
+        describe: `The feed to verify (${FEED_NAMES.join(', ')})`,
+      })
+      .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
+      .option('until', { type: 'string', describe: "UTC timestamp; default and upper limit: each website's frontier" })
+      .option('repair', {
+        type: 'boolean',
+        default: false,
+        describe: 'Upsert the missing rows (never deletes extra ones, never moves state)',
+      })
+      .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' }) as never,
+  handler: async (argv) => {
+    const stream = feedStream(argv.stream);
+    const since = parseSince(argv.since, 'verify');
+    const until = parseUntil(argv.until, since);
+    const websites = parseWebsites(argv.websites, '--websites');
+    const stop = listenForStop(
+      (signal) => `stopped by ${signal}: rows repaired so far are saved; nothing else changed`,
+    );
+    try {
+      const resources = await openCommandResources(argv, { signal: stop.signal });
+      try {
+        selectedStreams(resources.config, [stream.name]);
+        const report = await verifyStream({
+          ...resources,
+          stream,
+          since,
+          ...(until === undefined ? {} : { until }),
+          ...(websites === undefined ? {} : { websites }),
+          repair: argv.repair,
+          runId: newRunId(new Date()),
+          now: () => new Date(),
+          signal: stop.signal,
+          onEstimate: (estimate) =>
+            resources.logger.info(
+              describeEstimate(stream.name, estimate, resources.config.source.requests_per_minute),
+              { ...estimate },
+            ),
+        });
+        const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
+        process.stdout.write(`${redact(text)}\n`);
+        return verifyExitCode(report);
+      } finally {
+        await resources.close();
+      }
+    } finally {
+      stop.dispose();
+    }
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * What `aivis verify` prints on stdout: a line per website verified (its window, rows on each
+ * side, missing and extra counts), the ids behind the counts (at most `MAX_LISTED_IDS` each),
+ * the websites it could not verify, and a total. README "Verify" says how to read it.
+ */
+import type { VerifiedWebsite, VerifyReport } from '../trust/verify-stream.ts';
+
+function idList(kind: 'missing' | 'extra', count: number, ids: readonly string[]): string[] {
+  if (count === 0) return [];
+  const more = count - ids.length;
+  return [`    ${kind}: ${ids.join(' ')}${more > 0 ? ` (and ${more} more)` : ''}`];
+}
+
+function websiteLines(website: VerifiedWebsite, repair: boolean): string[] {
+  const counts = [
+    `api ${website.api_rows}`,
+    `destination ${website.destination_rows}`,
+    `missing ${website.missing}`,
+    `extra ${website.extra}`,
+    ...(repair ? [`repaired ${website.repaired}`] : []),
+    ...(website.unstamped > 0 ? [`without available_at ${website.unstamped}`] : []),
+  ];
+  return [
+    `  ${website.website_id} ${website.since} .. ${website.until}: ${counts.join(', ')}`,
+    ...idList('missing', website.missing, website.missing_ids),
+    ...idList('extra', website.extra, website.extra_ids),
+  ];
+}
+
+export function formatVerifyReport(report: VerifyReport, repair: boolean): string {
+  const verdict = report.equal ? 'equal' : 'differences found';
+  const total = [
+    `${report.websites.length} website${report.websites.length === 1 ? '' : 's'} verified`,
+    ...(report.skipped.length > 0 ? [`${report.skipped.length} not verified`] : []),
+    `${report.missing} missing`,
+    `${report.extra} extra`,
+    ...(repair ? [`${report.repaired} repaired`] : []),
+  ];
+  return [
+    `aivis verify ${report.stream}: ${verdict}`,
+    ...report.websites.flatMap((website) => websiteLines(website, repair)),
+    ...report.skipped.map((s) => `  ${s.website_id} not verified: ${s.reason}`),
+    `  total: ${total.join(', ')}`,
+  ].join('\n');
+}

@@ -1,0 +1,289 @@
+/**
+ * `aivis verify` (docs/architecture.md#verify): re-reads a closed window of one feed from the
+ * API and compares it, website by website, with what the destination holds for the same
+ * window; `repair` upserts what the destination lacks.
+ *
+ * - **Window.** Rows are placed by `available_at`, the publication stamp `updated_since` reads
+ *   by. A website's window is `[since, until]`, with `until` defaulting to and capped at the
+ *   website's committed frontier (the lowest frontier of its scans, from saved state): above it
+ *   writes may still be in flight, and they would show as noise, not loss. A website with no
+ *   committed frontier has nothing closed to verify. A citation without a usable `available_at`
+ *   (the spec shows no citation fields) lies in no window on either side; it is counted as
+ *   `unstamped`.
+ * - **Reads.** No state is read for positions or written: each scan the stream runs for a
+ *   website under the config (one per provider for filtered mentions, one per analysis where
+ *   the API wants `analysis_id` for citations) starts at `updated_since = since` and runs to
+ *   the end of the feed through the same client, limiter and paginator as a sync.
+ * - **Memory.** Websites are verified one after another; one website's destination ids and
+ *   API ids in the window are held, plus at most one flush of rows to repair. Only the capped
+ *   id lists of each website outlive it.
+ * - **Repair** upserts the missing rows, built by the stream's `toRow` and committed through
+ *   the destination's ordinary commit with no state entry, under the run lock. Extra rows are
+ *   never deleted: they may be rows the API no longer shows (revoked, deleted upstream) that a
+ *   user still wants.
+ */
+import os from 'node:os';
+import type { AivisConfig } from '../../schemas/config.ts';
+import type { ApiClient } from '../client/api-client.ts';
+import type { Destination, DestinationLock } from '../destination/destination.ts';
+import type { Row } from '../destination/table-spec.ts';
+import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
+import type { Logger } from '../log/logger.ts';
+import type { StateEntry } from '../state/state-entry.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { INITIAL_STATE } from '../state/stream-state.ts';
+import { citationsStream, streamOptions } from '../streams/index.ts';
+import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
+import { needsAnalysisId, scansPerAnalysis } from '../sync/citation-scans.ts';
+import { type DurableUnit, FlushBuffer } from '../sync/flush-buffer.ts';
+import { listWebsites } from '../sync/list-websites.ts';
+import { RunCounters } from '../sync/run-counters.ts';
+import { scanFeed } from '../sync/scan-feed.ts';
+import {
+  combineWebsites,
+  compareWebsite,
+  type VerifyComparison,
+  type VerifyWindow,
+  type WebsiteDifference,
+  withinWindow,
+} from './verify-comparison.ts';
+import { estimateRequests, type RequestEstimate } from './verify-estimate.ts';
+
+/** The column both sides window by. */
+const STAMP_COLUMN = 'available_at';
+
+export interface VerifyOptions {
+  readonly config: AivisConfig;
+  readonly client: ApiClient;
+  readonly destination: Destination;
+  readonly stateStore: StateStore;
+  readonly logger: Logger;
+  readonly stream: AnyFeedStream;
+  readonly since: string;
+  readonly until?: string;
+  /** Only these websites (intersected with the config's `websites.include`). */
+  readonly websites?: readonly string[];
+  readonly repair: boolean;
+  /** `_run_id` of repaired rows, and the lock's holder. */
+  readonly runId: string;
+  readonly now: () => Date;
+  /** Told the request estimate before the API is read. */
+  onEstimate(estimate: RequestEstimate): void;
+  readonly signal?: AbortSignal;
+}
+
+export interface VerifiedWebsite extends WebsiteDifference {
+  readonly since: string;
+  readonly until: string;
+  /** Missing rows upserted by `repair` (0 without it). */
+  readonly repaired: number;
+  /** API rows without a usable `available_at` (citations only): in no window. */
+  readonly unstamped: number;
+}
+
+export interface SkippedWebsite {
+  readonly website_id: string;
+  readonly reason: string;
+}
+
+export interface VerifyReport extends VerifyComparison<VerifiedWebsite> {
+  readonly stream: string;
+  /** Listed or named websites that could not be verified, and why. */
+  readonly skipped: readonly SkippedWebsite[];
+  readonly repaired: number;
+}
+
+/** The column that tells a website's rows apart: the table's key without `website_id`. */
+function idColumn(stream: AnyFeedStream): string {
+  const [column, ...more] = stream.table.primaryKey.filter((name) => name !== 'website_id');
+  if (column === undefined || more.length > 0)
+    throw new Error(`verify needs one id column per website in ${stream.table.name}'s key`);
+  return column;
+}
+
+/**
+ * Each website's committed frontier for the stream, at stored precision: the lowest over its
+ * scopes (`web_1`, `web_1?provider=gemini`, ...), or null when one of them never completed a scan.
+ */
+export function websiteFrontiers(entries: readonly StateEntry[], stream: string): Map<string, string | null> {
+  const frontiers = new Map<string, string | null>();
+  for (const entry of entries) {
+    if (entry.stream !== stream) continue;
+    const website = entry.scope.split('?')[0]!;
+    const frontier = entry.state.frontier === null ? null : microsecondTimestamp(entry.state.frontier);
+    const known = frontiers.get(website);
+    if (known === undefined) frontiers.set(website, frontier);
+    else if (known !== null) frontiers.set(website, frontier === null || frontier < known ? frontier : known);
+  }
+  return frontiers;
+}
+
+export async function verifyStream(options: VerifyOptions): Promise<VerifyReport> {
+  const { destination, stream, config } = options;
+  const since = microsecondTimestamp(options.since);
+  const include = config.websites?.include;
+  const chosen = (id: string) =>
+    (include === undefined || include.includes(id)) &&
+    (options.websites === undefined || options.websites.includes(id));
+  const frontiers = websiteFrontiers(await options.stateStore.load(), stream.name);
+  const skipped: SkippedWebsite[] = [];
+  const windows = new Map<string, VerifyWindow>();
+  for (const [website, frontier] of [...frontiers].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!chosen(website)) continue;
+    if (frontier === null) {
+      skipped.push({ website_id: website, reason: `no committed frontier for ${stream.name} yet: sync it first` });
+      continue;
+    }
+    const until = options.until === undefined ? frontier : min(microsecondTimestamp(options.until), frontier);
+    if (until < since)
+      skipped.push({ website_id: website, reason: `its ${stream.name} frontier ${frontier} is before --since` });
+    else windows.set(website, { since, until });
+  }
+  for (const website of options.websites ?? []) {
+    if (!frontiers.has(website))
+      skipped.push({ website_id: website, reason: `no committed frontier for ${stream.name} yet: sync it first` });
+  }
+
+  const id = idColumn(stream);
+  const scans = stream.scans(streamOptions(stream, config));
+  const rowsSince = async (websiteId: string) =>
+    (
+      await destination.windowIds({
+        table: stream.table.name,
+        idColumn: id,
+        websiteId,
+        stampColumn: STAMP_COLUMN,
+        since,
+      })
+    ).length;
+  const plan = [];
+  for (const website of windows.keys()) plan.push({ rowsSince: await rowsSince(website), scans: scans.length });
+  options.onEstimate(
+    estimateRequests({ listedWebsites: (await destination.listActiveWebsiteIds()).length, websites: plan }),
+  );
+
+  const listing = await listWebsites(options.client);
+  for (const website of [...windows.keys()]) {
+    if (listing.seenIds.has(website)) continue;
+    windows.delete(website);
+    skipped.push({ website_id: website, reason: 'not in the listing (removed, or not in this workspace)' });
+  }
+
+  let lock: DestinationLock | undefined;
+  if (options.repair) {
+    // Repairs write rows: no sync may commit (or read this window) meanwhile.
+    const startedAt = options.now().toISOString();
+    lock = await destination.acquireLock({ runId: options.runId, host: os.hostname(), pid: process.pid, startedAt });
+  }
+  try {
+    const reader = new WindowReader(options, id, scans);
+    const verified: VerifiedWebsite[] = [];
+    for (const [website, window] of windows) verified.push(await reader.verify(website, window));
+    const comparison = combineWebsites(verified);
+    const repaired = verified.reduce((sum, w) => sum + w.repaired, 0);
+    return { ...comparison, stream: stream.name, skipped, repaired };
+  } finally {
+    await lock?.release();
+  }
+}
+
+const min = (a: string, b: string) => (a < b ? a : b);
+
+/** Reads and compares one website's window at a time. */
+class WindowReader {
+  readonly #options: VerifyOptions;
+  readonly #idColumn: string;
+  readonly #scans: readonly FeedScan[];
+  readonly #counters = new RunCounters();
+  /** Set once the API refused a citations scan without `analysis_id` (see citation-scans.ts). */
+  #citationsPerAnalysis = false;
+
+  constructor(options: VerifyOptions, idColumn: string, scans: readonly FeedScan[]) {
+    this.#options = options;
+    this.#idColumn = idColumn;
+    this.#scans = scans;
+  }
+
+  async verify(websiteId: string, window: VerifyWindow): Promise<VerifiedWebsite> {
+    const { destination, stream } = this.#options;
+    const stored = new Set(
+      await destination.windowIds({
+        table: stream.table.name,
+        idColumn: this.#idColumn,
+        websiteId,
+        stampColumn: STAMP_COLUMN,
+        ...window,
+      }),
+    );
+    const read = new Set<string>();
+    let unstamped = 0;
+    let repaired = 0;
+    const repairs = this.#options.repair ? this.#repairBuffer() : undefined;
+    const page = {
+      add: async (unit: DurableUnit) => {
+        const missing: Row[] = [];
+        for (const part of unit.tables) {
+          // Records their schema rejects are in neither side: a sync quarantines them too.
+          if (part.table !== stream.table) continue;
+          for (const row of part.rows) {
+            const stamp = row[STAMP_COLUMN];
+            if (typeof stamp !== 'string') {
+              unstamped++;
+              continue;
+            }
+            if (!withinWindow(stamp, window)) continue;
+            const id = String(row[this.#idColumn]);
+            if (!stored.has(id) && !read.has(id)) missing.push(row);
+            read.add(id);
+          }
+        }
+        if (repairs && missing.length > 0) {
+          await repairs.add({ tables: [{ table: stream.table, rows: missing }] });
+          repaired += missing.length;
+        }
+      },
+    };
+    for (const scan of await this.#scansOf(websiteId)) await this.#read(websiteId, scan, page);
+    await repairs?.flush();
+    return { ...compareWebsite(websiteId, { api: read, destination: stored }), ...window, repaired, unstamped };
+  }
+
+  /** The website's scans; citations switch to one scan per analysis once the API asks for it. */
+  async #scansOf(websiteId: string): Promise<readonly FeedScan[]> {
+    if (this.#options.stream === citationsStream && this.#citationsPerAnalysis)
+      return scansPerAnalysis(this.#options.client, websiteId);
+    return this.#scans;
+  }
+
+  async #read(websiteId: string, scan: FeedScan, page: Pick<FlushBuffer, 'add'>): Promise<void> {
+    const options = this.#options;
+    const scanOf = (each: FeedScan) =>
+      scanFeed({
+        client: options.client,
+        buffer: page,
+        counters: this.#counters,
+        logger: options.logger,
+        stream: options.stream,
+        scan: each,
+        scope: websiteId + each.scopeSuffix,
+        context: { websiteId, runId: options.runId, syncedAt: options.now().toISOString() },
+        saved: INITIAL_STATE,
+        since: options.since,
+        now: options.now,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    try {
+      await scanOf(scan);
+    } catch (error) {
+      if (!(options.stream === citationsStream && needsAnalysisId(error))) throw error;
+      this.#citationsPerAnalysis = true;
+      for (const each of await scansPerAnalysis(options.client, websiteId)) await scanOf(each);
+    }
+  }
+
+  /** Rows only: a flush with no state entry leaves every saved position as it was. */
+  #repairBuffer(): FlushBuffer {
+    const { destination, stateStore, now } = this.#options;
+    return new FlushBuffer({ destination, stateStore, now: () => now().getTime() });
+  }
+}
