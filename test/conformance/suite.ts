@@ -15,6 +15,7 @@ import { schemaTopic } from './topics/schema.ts';
 import { stateTopic } from './topics/state.ts';
 import { typesTopic } from './topics/types.ts';
 import { upsertTopic } from './topics/upsert.ts';
+import { windowIdsTopic } from './topics/window-ids.ts';
 
 export type { LogicalRow } from './normalize.ts';
 
@@ -52,5 +53,6 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     removalsTopic(target);
     runsTopic(target);
     locksTopic(target);
+    windowIdsTopic(target);
   });
 }
