@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { failureLine, jsonLines } from '../support/json-lines.ts';
 
@@ -191,6 +192,74 @@ describe('aivis sync, state and backfill', () => {
   });
 });
 
+describe('aivis verify', () => {
+  it('prints the estimate, then lists the mentions deleted by hand (exit 3); --repair restores them without moving state (exit 0 after)', async () => {
+    const { path: file, database } = config();
+    expect((await aivis(['sync', '--config', file])).code).toBe(0);
+    const [first] = await query(
+      database,
+      'SELECT id, website_id FROM aivis.mentions ORDER BY available_at, id LIMIT 1',
+    );
+    const deleted = (
+      await query(
+        database,
+        `SELECT id FROM aivis.mentions WHERE website_id = '${first!.website_id}' ORDER BY available_at, id LIMIT 2`,
+      )
+    ).map((r) => String(r.id));
+    await query(database, `DELETE FROM aivis.mentions WHERE id IN ('${deleted.join("', '")}')`);
+    const state = (await aivis(['state', 'show', '--config', file])).stdout;
+    const frontiers = new Map(
+      jsonLines(state)
+        .filter((e) => e.stream === 'mentions')
+        .map((e) => [String(e.scope), microsecondTimestamp(String(e.frontier))]),
+    );
+    const since = '2020-01-01T00:00:00Z';
+    const websites = [...frontiers.keys()].sort();
+    const inWindow = (id: string) =>
+      [...sandbox.truth.mentions(id)].filter((m) => microsecondTimestamp(String(m.available_at)) <= frontiers.get(id)!)
+        .length;
+    const line = (id: string, repair: boolean) => {
+      const missing = id === first!.website_id ? deleted.length : 0;
+      const counts = `api ${inWindow(id)}, destination ${inWindow(id) - missing}, missing ${missing}, extra 0`;
+      return `  ${id} 2020-01-01T00:00:00.000000Z .. ${frontiers.get(id)}: ${counts}${repair ? `, repaired ${missing}` : ''}`;
+    };
+    const report = (repair: boolean) => [
+      'aivis verify mentions: differences found',
+      ...websites.flatMap((id) => [
+        line(id, repair),
+        ...(id === first!.website_id ? [`    missing: ${deleted.join(' ')}`] : []),
+      ]),
+      `  total: 3 websites verified, 2 missing, 0 extra${repair ? ', 2 repaired' : ''}`,
+      '',
+    ];
+
+    const found = await aivis(['verify', '--config', file, '--stream', 'mentions', '--since', since]);
+    expect(found.code).toBe(3);
+    expect(found.stdout.split('\n')).toEqual(report(false));
+    const [estimate] = jsonLines(found.stderr);
+    expect(estimate).toMatchObject({
+      level: 'info',
+      msg: 'verify mentions: about 4 requests (1 listing page, 3 feed pages for 3 websites), 1 minute at 6000 requests per minute',
+      requests: 4,
+    });
+
+    const repaired = await aivis(['verify', '--config', file, '--stream', 'mentions', '--since', since, '--repair']);
+    expect(repaired.code).toBe(3);
+    expect(repaired.stdout.split('\n')).toEqual(report(true));
+    expect((await aivis(['state', 'show', '--config', file])).stdout).toBe(state);
+
+    const equal = await aivis(['verify', '--config', file, '--stream', 'mentions', '--since', since, '--json']);
+    expect(equal.code).toBe(0);
+    expect(JSON.parse(equal.stdout)).toMatchObject({
+      stream: 'mentions',
+      equal: true,
+      missing: 0,
+      extra: 0,
+      skipped: [],
+    });
+  });
+});
+
 describe('usage errors exit 2 with a message naming the problem', () => {
   it.each([
     [
@@ -231,6 +300,18 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     [
       ['backfill', '--stream', 'mentions', '--since', '2999-01-01T00:00:00Z'],
       /^--since "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT[\d:.]+Z\): backfill re-reads what is already there$/,
+    ],
+    [
+      ['verify', '--stream', 'analytics', '--since', '2026-01-01T00:00:00Z'],
+      'verify compares a window of a feed: name analytics_history, mentions or citations, not "analytics" (websites and analytics hold the present only: the websites listing is read whole and reconciled by every sync, analytics is each website\'s latest snapshot, replaced as new ones arrive)',
+    ],
+    [
+      ['verify', '--stream', 'mentions', '--since', '2026-01-02T00:00:00Z', '--until', '2026-01-01T00:00:00Z'],
+      '--until "2026-01-01T00:00:00Z" is not after --since "2026-01-02T00:00:00Z": the window would be empty',
+    ],
+    [
+      ['verify', '--stream', 'mentions', '--since', '2999-01-01T00:00:00Z'],
+      /^--since "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT[\d:.]+Z\): verify re-reads what is already there$/,
     ],
     [['state', 'reset', '--website', 'site1'], '"site1" in --website is not a website id (they look like web_123)'],
   ])('%j', async (args, message) => {
