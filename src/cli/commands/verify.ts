@@ -1,4 +1,5 @@
 /** `aivis verify`: proves after the fact that a closed window of a feed reached the destination whole (docs/architecture.md#verify). */
+import { loadConfig } from '../../config/load-config.ts';
 import { ConfigError } from '../../errors.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
@@ -8,12 +9,15 @@ import { describeEstimate } from '../../trust/verify-estimate.ts';
 import { verifyStream } from '../../trust/verify-stream.ts';
 import { parseSince, parseUntil, parseWebsites } from '../cli-arguments.ts';
 import { openCommandResources } from '../command-resources.ts';
+import { soleWorkspace } from '../single-workspace.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { formatVerifyReport } from '../verify-report.ts';
+import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 interface VerifyArgs {
   config?: string;
+  workspace?: string | string[];
   stream: string;
   since: string;
   until?: string;
@@ -53,17 +57,23 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
         describe: 'Upsert the missing rows (never deletes extra ones, never moves state)',
       })
       .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
+      .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' }) as never,
   handler: async (argv) => {
     const stream = feedStream(argv.stream);
     const since = parseSince(argv.since, 'verify');
     const until = parseUntil(argv.until, since);
     const websites = parseWebsites(argv.websites, '--websites');
+    const selection = parseWorkspaceFlags({ workspace: argv.workspace });
+    const loaded = await loadConfig(argv.config);
+    selectWorkspaces(loaded.workspaces, selection);
+    // One destination holds one workspace's rows and state yet (single-workspace.ts).
+    const workspace = soleWorkspace(loaded, 'verify');
     const stop = listenForStop(
       (signal) => `stopped by ${signal}: rows repaired so far are saved; nothing else changed`,
     );
     try {
-      const resources = await openCommandResources(argv, { signal: stop.signal });
+      const resources = await openCommandResources(loaded.config, workspace, { signal: stop.signal });
       try {
         selectedStreams(resources.config, [stream.name]);
         const report = await verifyStream({
@@ -77,10 +87,9 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
           now: () => new Date(),
           signal: stop.signal,
           onEstimate: (estimate) =>
-            resources.logger.info(
-              describeEstimate(stream.name, estimate, resources.config.source.requests_per_minute),
-              { ...estimate },
-            ),
+            resources.logger.info(describeEstimate(stream.name, estimate, workspace.source.requests_per_minute), {
+              ...estimate,
+            }),
         });
         const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
         process.stdout.write(`${redact(text)}\n`);
