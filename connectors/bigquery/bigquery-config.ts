@@ -1,10 +1,13 @@
 /**
- * From the user's `destination:` block to the client's options, plus the connector's
- * capabilities. Credentials are `bigquery-credentials.ts`'s business.
+ * From the user's `destination:` block (its zod schema is `bigqueryConfigSchema` in
+ * schemas/config.ts) to the client's options, plus the connector's capabilities. Credentials
+ * are `bigquery-credentials.ts`'s business.
  */
 import type { BigqueryConfig } from '../../schemas/config.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+
+export type { BigqueryConfig } from '../../schemas/config.ts';
 
 /** No transactions across load jobs: rows first, then state. Large flushes (flush-sizing.ts says why). */
 export const BIGQUERY_CAPABILITIES: DestinationCapabilities = { transactional: false, ...FLUSH_SIZING.bigquery };

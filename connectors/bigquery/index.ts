@@ -1,10 +1,5 @@
-/** The BigQuery destination (docs/architecture.md#destinations): load jobs into expiring staging tables, then MERGE. */
-import type { BigqueryConfig } from '../../schemas/config.ts';
-import type { Destination } from '../../src/destination/destination.ts';
-import { BigqueryDestination, type BigqueryDestinationDeps } from './bigquery-destination.ts';
-
-export type { BigqueryDestinationDeps } from './bigquery-destination.ts';
-
-export function createBigqueryDestination(config: BigqueryConfig, deps: BigqueryDestinationDeps): Destination {
-  return new BigqueryDestination(config, deps);
-}
+/**
+ * The BigQuery destination (docs/architecture.md#adding-a-destination). Importing this file
+ * loads no SDK: `@google-cloud/bigquery` and `google-auth-library` are imported by `open()`.
+ */
+export { type BigqueryDeps, createBigqueryDestination } from './bigquery-destination.ts';

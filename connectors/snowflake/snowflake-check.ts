@@ -6,9 +6,7 @@
 import { DestinationError } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
-import { ident } from './snowflake-identifier.ts';
-import { ensureSchema } from './snowflake-schema.ts';
-import { schemaName, tableName } from './snowflake-sql.ts';
+import { ensureSchema, ident, schemaName, tableName } from './snowflake-sql.ts';
 
 const PROBE_TABLE = '_aivis_check';
 

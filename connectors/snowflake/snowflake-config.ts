@@ -1,14 +1,22 @@
 /**
- * The `destination: { type: snowflake }` config turned into `snowflake-sdk` connection
- * options. Secrets (password, key passphrase, the decrypted key) are registered for
+ * The `destination: { type: snowflake }` config (its zod schema is `snowflakeConfigSchema` in
+ * schemas/config.ts) turned into `snowflake-sdk` connection options, and the connector's
+ * capabilities. Secrets (password, key passphrase, the decrypted key) are registered for
  * redaction before anything can log them.
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'snowflake-sdk';
 import type { SnowflakeConfig } from '../../schemas/config.ts';
+import type { DestinationCapabilities } from '../../src/destination/destination.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { registerSecret } from '../../src/log/redact.ts';
+
+export type { SnowflakeConfig } from '../../schemas/config.ts';
+
+/** Each flush is one transaction; a handful of large flushes per sync (flush-sizing.ts says why). */
+export const SNOWFLAKE_CAPABILITIES: DestinationCapabilities = { transactional: true, ...FLUSH_SIZING.snowflake };
 
 /**
  * Rows x columns per bound statement stays at or below this, so the driver never takes its
@@ -18,7 +26,7 @@ import { registerSecret } from '../../src/log/redact.ts';
  */
 export const ARRAY_BINDING_THRESHOLD = 65_280;
 
-/** Where the tables live, named as configured (Snowflake stores each name upper-case: snowflake-identifier.ts). */
+/** Where the tables live, named as configured (Snowflake stores each name upper-case: `ident` in snowflake-sql.ts). */
 export interface SnowflakeLocation {
   readonly database: string;
   readonly schema: string;

@@ -5,16 +5,20 @@
  */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, LockOwner } from '../../src/destination/destination.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import type { LeaseLock } from '../../src/destination/lease-lock.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
 import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
-import { ARRAY_BINDING_THRESHOLD, connectionOptions, snowflakeLocation } from './snowflake-config.ts';
-import { acquireLeaseLock, type LeaseLock } from './snowflake-lock.ts';
-import { ensureSchema } from './snowflake-schema.ts';
+import {
+  ARRAY_BINDING_THRESHOLD,
+  connectionOptions,
+  SNOWFLAKE_CAPABILITIES,
+  type SnowflakeConfig,
+  snowflakeLocation,
+} from './snowflake-config.ts';
+import { acquireSnowflakeLock } from './snowflake-lock.ts';
 import * as sql from './snowflake-sql.ts';
 import { toStagedText } from './snowflake-types.ts';
 
@@ -68,7 +72,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
   return {
     type: 'snowflake',
-    capabilities: { transactional: true, ...FLUSH_SIZING.snowflake },
+    capabilities: SNOWFLAKE_CAPABILITIES,
 
     async open() {
       client ??= await connectSnowflake(options);
@@ -80,7 +84,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async ensureTables(tables) {
       const c = session();
-      await ensureSchema(c, at);
+      await sql.ensureSchema(c, at);
       const existing = new Map<string, Set<string>>();
       for (const row of await c.execute(sql.existingColumnsSql(at), [
         at.database.toUpperCase(),
@@ -109,7 +113,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     },
 
     async commit(parts): Promise<FlushResult> {
-      await lease?.ensureHeld();
+      await lease?.assertHeld();
       await prepareStages(parts.map((p) => p.table));
       const rowsWritten: Record<string, number> = {};
       await session().transaction(async () => {
@@ -123,7 +127,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
-      const taken = await acquireLeaseLock(
+      const taken = await acquireSnowflakeLock(
         { client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now },
         owner,
       );

@@ -1,8 +1,8 @@
 /**
- * The run lock on Snowflake: the `_AIVIS_LOCK` row with a lease. Snowflake has no session-bound
- * advisory lock, so the holder renews `expires_at` while it runs; a crashed run stops renewing
- * and loses the lock when the lease runs out. Taking the lock is one conditional UPDATE,
- * which Snowflake serializes against other UPDATEs of the table, so two runs cannot both win.
+ * The run lock on Snowflake: the shared lease (src/destination/lease-lock.ts) over
+ * Snowflake's statements, on a session of its own (renewals must not join a data
+ * transaction). The row is created before anyone competes for it, so taking the lock is
+ * always an UPDATE, never an INSERT race.
  *
  * A run killed inside a flush leaves its transaction open ("detached"), holding locks on the
  * tables it was merging into. Snowflake aborts it once it has blocked a writer while idle for
@@ -10,31 +10,33 @@
  * lock row records the holder's data session, so the run that takes over an expired lease
  * aborts that session's transactions first and need not wait at all.
  */
-import type { DestinationLock, LockOwner } from '../../src/destination/destination.ts';
-import { lockTable } from '../../src/destination/engine-tables.ts';
+import type { LockOwner } from '../../src/destination/destination.ts';
+import { type LeaseLock, leaseLockTable, takeLease } from '../../src/destination/lease-lock.ts';
 import { lockHeldError, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
-import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
-import { decodeRow } from './snowflake-rows.ts';
-import { ident } from './snowflake-identifier.ts';
-import { ensureSchema } from './snowflake-schema.ts';
-import { createTableSql, selectAllSql, tableName } from './snowflake-sql.ts';
+import {
+  createLockRowSql,
+  createTableSql,
+  endLeaseSql,
+  ensureSchema,
+  renewLeaseSql,
+  selectAllSql,
+  takeLeaseSql,
+  whereLockName,
+} from './snowflake-sql.ts';
+import { decodeRow } from './snowflake-types.ts';
 
-/** How long a lock outlives its last renewal; a crashed run blocks the next one at most this long. */
-export const LEASE_MS = 10 * 60_000;
-const RENEW_EVERY_MS = LEASE_MS / 5;
-const EPOCH = `'1970-01-01T00:00:00Z'::TIMESTAMP_TZ`;
-
+/** The lease row plus the data session of its holder, whose detached transactions a successor aborts. */
 export const snowflakeLockTable: TableSpec = {
-  ...lockTable,
-  columns: [...lockTable.columns, column('expires_at', 'timestamp', false), column('session_id', 'string')],
+  ...leaseLockTable,
+  columns: [...leaseLockTable.columns, column('session_id', 'string')],
 };
 
 /** What taking and keeping the lease needs. */
-export interface LeaseLockDeps {
+export interface SnowflakeLockDeps {
   /** A session of its own: renewals must not join a data transaction. Closed on release. */
   readonly client: SnowflakeClient;
   /** `CURRENT_SESSION()` of the session that writes the data. */
@@ -49,109 +51,60 @@ interface Holder extends LockOwner {
   readonly sessionId: string | null;
 }
 
-/** The lock, plus the check a flush makes before it writes. */
-export interface LeaseLock extends DestinationLock {
-  /** Throws if another run has taken the lock since this run's lease ran out. */
-  ensureHeld(): Promise<void>;
-}
-
-export async function acquireLeaseLock(deps: LeaseLockDeps, owner: LockOwner): Promise<LeaseLock> {
-  const { client, at, now } = deps;
-  const table = tableName(at, snowflakeLockTable.name);
-  const [name, runId, expiresAt, sessionId] = ['name', 'run_id', 'expires_at', 'session_id'].map(ident) as [
-    string,
-    string,
-    string,
-    string,
-  ];
-  const expiry = () => new Date(now().getTime() + LEASE_MS).toISOString();
+export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockOwner): Promise<LeaseLock> {
+  const { client, at } = deps;
+  const updated = (rows: Record<string, unknown>[]) => Number(rows[0]?.['number of rows updated'] ?? 0) > 0;
   try {
     await ensureSchema(client, at);
     await client.execute(createTableSql(at, snowflakeLockTable));
-    // The row exists before anyone competes for it, so taking the lock is an UPDATE, never an INSERT race.
-    await client.execute(
-      `MERGE INTO ${table} AS T USING (SELECT ? AS ${name}) AS S ON T.${name} = S.${name} ` +
-        `WHEN NOT MATCHED THEN INSERT (${['name', 'run_id', 'host', 'pid', 'started_at', 'expires_at'].map(ident).join(', ')}) ` +
-        `VALUES (S.${name}, '', '', 0, '', ${EPOCH})`,
-      [SYNC_LOCK_NAME],
+    await client.execute(createLockRowSql(at, snowflakeLockTable), [SYNC_LOCK_NAME]);
+    return await takeLease(
+      {
+        async take(expiresAt, now) {
+          const previous = await readHolder(deps);
+          const taken = updated(
+            await client.execute(takeLeaseSql(at, snowflakeLockTable), [
+              owner.runId,
+              owner.host,
+              String(owner.pid),
+              owner.startedAt,
+              expiresAt,
+              deps.dataSession,
+              SYNC_LOCK_NAME,
+              now,
+              owner.runId,
+            ]),
+          );
+          if (taken && previous?.sessionId && previous.runId !== owner.runId) await abortDetached(deps, previous);
+          return taken;
+        },
+        renew: async (expiresAt) =>
+          updated(
+            await client.execute(renewLeaseSql(at, snowflakeLockTable), [expiresAt, SYNC_LOCK_NAME, owner.runId]),
+          ),
+        async end() {
+          try {
+            await client.execute(endLeaseSql(at, snowflakeLockTable), [SYNC_LOCK_NAME, owner.runId]);
+          } finally {
+            await client.close();
+          }
+        },
+        heldError: async () => heldError(at, await readHolder(deps)),
+      },
+      {
+        now: deps.now,
+        logger: deps.logger,
+        lostMessage: `this run lost the lock on schema "${at.schema}" to another run after its lease expired (was the process paused?)`,
+      },
     );
-    const previous = await readHolder(deps);
-    const [taken] = await client.execute(
-      `UPDATE ${table} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?, ${expiresAt} = ?::TIMESTAMP_TZ, ${sessionId} = ? ` +
-        `WHERE ${name} = ? AND (${expiresAt} < ?::TIMESTAMP_TZ OR ${runId} = ?)`,
-      [
-        owner.runId,
-        owner.host,
-        String(owner.pid),
-        owner.startedAt,
-        expiry(),
-        deps.dataSession,
-        SYNC_LOCK_NAME,
-        now().toISOString(),
-        owner.runId,
-      ],
-    );
-    if (Number(taken?.['number of rows updated'] ?? 0) < 1) throw heldError(at, await readHolder(deps));
-    if (previous?.sessionId && previous.runId !== owner.runId) await abortDetached(deps, previous);
   } catch (error) {
     await client.close();
     throw error;
   }
-
-  let renewedAt = now().getTime();
-  let lost = false;
-  const renew = async () => {
-    if (lost) return;
-    const [renewed] = await client.execute(
-      `UPDATE ${table} SET ${expiresAt} = ?::TIMESTAMP_TZ WHERE ${name} = ? AND ${runId} = ?`,
-      [expiry(), SYNC_LOCK_NAME, owner.runId],
-    );
-    if (Number(renewed?.['number of rows updated'] ?? 0) >= 1) renewedAt = now().getTime();
-    else {
-      lost = true;
-      deps.logger.error('lost the Snowflake run lock: another run took it after our lease expired', {
-        run_id: owner.runId,
-      });
-    }
-  };
-  const timer = setInterval(
-    () =>
-      void renew().catch((error: unknown) =>
-        deps.logger.warn('could not renew the Snowflake run lock lease', { error }),
-      ),
-    RENEW_EVERY_MS,
-  );
-  timer.unref();
-  let released = false;
-  return {
-    async ensureHeld() {
-      // A paused process (or a timer that could not run) may have outlived its lease unnoticed.
-      if (!lost && now().getTime() - renewedAt >= RENEW_EVERY_MS) await renew();
-      if (lost)
-        throw new DestinationError(
-          `this run lost the lock on schema "${at.schema}" to another run after its lease expired (was the process paused?); stopping before writing more`,
-        );
-    },
-    async release() {
-      if (released) return;
-      released = true;
-      clearInterval(timer);
-      try {
-        await client.execute(
-          `UPDATE ${table} SET ${expiresAt} = ${EPOCH}, ${sessionId} = NULL WHERE ${name} = ? AND ${runId} = ?`,
-          [SYNC_LOCK_NAME, owner.runId],
-        );
-      } finally {
-        await client.close();
-      }
-    },
-  };
 }
 
-async function readHolder(deps: LeaseLockDeps): Promise<Holder | undefined> {
-  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, `${ident('name')} = ?`), [
-    SYNC_LOCK_NAME,
-  ]);
+async function readHolder(deps: SnowflakeLockDeps): Promise<Holder | undefined> {
+  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, whereLockName), [SYNC_LOCK_NAME]);
   if (!raw) return undefined;
   const row = decodeRow(snowflakeLockTable, raw);
   return {
@@ -172,7 +125,7 @@ function heldError(at: SnowflakeLocation, holder: Holder | undefined): Error {
 }
 
 /** Ends the transactions a crashed holder's data session left open (same user: no extra grant). */
-async function abortDetached(deps: LeaseLockDeps, previous: Holder): Promise<void> {
+async function abortDetached(deps: SnowflakeLockDeps, previous: Holder): Promise<void> {
   try {
     for (const transaction of await deps.client.execute('SHOW TRANSACTIONS')) {
       if (String(transaction.session) !== previous.sessionId) continue;

@@ -4,13 +4,35 @@
  * inside the SQL text.
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
+import { LEASE_EPOCH } from '../../src/destination/lease-lock.ts';
+import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
-import { ident } from './snowflake-identifier.ts';
-import { decodeRow } from './snowflake-rows.ts';
-import { fromStagedText, SQL_TYPES } from './snowflake-types.ts';
+import { decodeRow, fromStagedText, SQL_TYPES } from './snowflake-types.ts';
+
+/** Snowflake's reserved keywords (docs: "Reserved & limited keywords"), which cannot be unquoted names. */
+const RESERVED = new Set(
+  `ACCOUNT ALL ALTER AND ANY AS BETWEEN BY CASE CAST CHECK COLUMN CONNECT CONNECTION CONSTRAINT CREATE CROSS CURRENT
+  CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP CURRENT_USER DATABASE DELETE DISTINCT DROP ELSE EXISTS FALSE FOLLOWING FOR
+  FROM FULL GRANT GROUP GSCLUSTER HAVING ILIKE IN INCREMENT INNER INSERT INTERSECT INTO IS ISSUE JOIN LATERAL LEFT LIKE
+  LOCALTIME LOCALTIMESTAMP MINUS NATURAL NOT NULL OF ON OR ORDER ORGANIZATION QUALIFY REGEXP REVOKE RIGHT RLIKE ROW ROWS
+  SAMPLE SCHEMA SELECT SET SOME START TABLE TABLESAMPLE THEN TO TRIGGER TRUE TRY_CAST UNION UNIQUE UPDATE USING VALUES
+  VIEW WHEN WHENEVER WHERE WITH`.split(/\s+/),
+);
+
+const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A name as Snowflake is given it. A plain name (letters, digits, underscores, not a reserved
+ * word) is written unquoted, so Snowflake stores it upper-case and users query
+ * `aivis.websites` or `AIVIS.WEBSITES` alike, and `aivis streams` shows readable DDL.
+ * Anything else is quoted in upper case: the very name the unquoted form would give.
+ */
+export function ident(name: string): string {
+  return PLAIN.test(name) && !RESERVED.has(name.toUpperCase()) ? name : quoteIdentifier(name.toUpperCase());
+}
 
 export const schemaName = (at: SnowflakeLocation): string => `${ident(at.database)}.${ident(at.schema)}`;
 
@@ -18,8 +40,6 @@ export const tableName = (at: SnowflakeLocation, table: string): string => `${sc
 
 /** The session's temporary staging table of `table` (temporary tables cannot be qualified portably). */
 export const stageName = (table: TableSpec): string => ident(`_aivis_stage_${table.name}`);
-
-/** Staged row order: the last staged row of a key wins the MERGE. */
 
 export function createSchemaSql(at: SnowflakeLocation): string {
   return `CREATE SCHEMA IF NOT EXISTS ${schemaName(at)}`;
@@ -34,6 +54,18 @@ export function createTableSql(at: SnowflakeLocation, table: TableSpec): string 
 /** Added columns are nullable: rows already there have no value for them. */
 export function addColumnSql(at: SnowflakeLocation, table: TableSpec, column: ColumnSpec): string {
   return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN ${ident(column.name)} ${SQL_TYPES[column.type]}`;
+}
+
+/**
+ * Creates the configured schema only when it is missing: a role that was given an existing
+ * schema (USAGE + CREATE TABLE on it) need not hold CREATE SCHEMA on the database.
+ */
+export async function ensureSchema(client: SnowflakeClient, at: SnowflakeLocation): Promise<void> {
+  const [found] = await client.execute(
+    `SELECT COUNT(*) AS N FROM ${ident(at.database)}.INFORMATION_SCHEMA.SCHEMATA WHERE CATALOG_NAME = ? AND SCHEMA_NAME = ?`,
+    [at.database.toUpperCase(), at.schema.toUpperCase()],
+  );
+  if (Number(found?.N ?? 0) === 0) await client.execute(createSchemaSql(at));
 }
 
 /** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME. */
@@ -89,6 +121,43 @@ export function selectAllSql(at: SnowflakeLocation, table: TableSpec, where = ''
 /** Binds: database, schema, table, each as Snowflake stores it (upper case). */
 export function tableExistsSql(at: SnowflakeLocation): string {
   return `SELECT COUNT(*) AS N FROM ${ident(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
+}
+
+const LEASE_ENDED = `'${LEASE_EPOCH}'::TIMESTAMP_TZ`;
+
+/** Bind: the lock name. */
+export const whereLockName = `${ident('name')} = ?`;
+
+/** Bind: the lock name. Writes the row, its lease ended, unless it exists. */
+export function createLockRowSql(at: SnowflakeLocation, lock: TableSpec): string {
+  const name = ident('name');
+  const columns = ['name', 'run_id', 'host', 'pid', 'started_at', 'expires_at'].map(ident).join(', ');
+  return (
+    `MERGE INTO ${tableName(at, lock.name)} AS T USING (SELECT ? AS ${name}) AS S ON T.${name} = S.${name} ` +
+    `WHEN NOT MATCHED THEN INSERT (${columns}) VALUES (S.${name}, '', '', 0, '', ${LEASE_ENDED})`
+  );
+}
+
+/**
+ * Binds: run id, host, pid, started at, lease end, data session; lock name, now, run id.
+ * Takes the row when its lease has ended or it already names this run.
+ */
+export function takeLeaseSql(at: SnowflakeLocation, lock: TableSpec): string {
+  const [runId, expiresAt] = [ident('run_id'), ident('expires_at')];
+  return (
+    `UPDATE ${tableName(at, lock.name)} SET ${runId} = ?, ${ident('host')} = ?, ${ident('pid')} = ?::NUMBER(38,0), ${ident('started_at')} = ?, ${expiresAt} = ?::TIMESTAMP_TZ, ${ident('session_id')} = ? ` +
+    `WHERE ${whereLockName} AND (${expiresAt} < ?::TIMESTAMP_TZ OR ${runId} = ?)`
+  );
+}
+
+/** Binds: lease end, lock name, run id. */
+export function renewLeaseSql(at: SnowflakeLocation, lock: TableSpec): string {
+  return `UPDATE ${tableName(at, lock.name)} SET ${ident('expires_at')} = ?::TIMESTAMP_TZ WHERE ${whereLockName} AND ${ident('run_id')} = ?`;
+}
+
+/** Binds: lock name, run id. Ends the lease and forgets the data session, keeping the row. */
+export function endLeaseSql(at: SnowflakeLocation, lock: TableSpec): string {
+  return `UPDATE ${tableName(at, lock.name)} SET ${ident('expires_at')} = ${LEASE_ENDED}, ${ident('session_id')} = NULL WHERE ${whereLockName} AND ${ident('run_id')} = ?`;
 }
 
 /** The shared bookkeeping's statements on Snowflake: `?` binds in order, names as `ident` writes them. */

@@ -6,8 +6,9 @@
  * from the first row, and cannot bind a bigint at all) and keeps int64 exact.
  * Reads come back through the driver with NUMBER and VARIANT fetched as strings.
  */
-import type { CellValue, ColumnType } from '../../src/destination/table-spec.ts';
 import { int64FromText } from '../../src/destination/int64-value.ts';
+import type { CellValue, ColumnType, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import type { SnowflakeRow } from './snowflake-client.ts';
 
 export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'VARCHAR',
@@ -62,4 +63,9 @@ function isoFromDate(date: SnowflakeDate): string {
   const seconds = date.getEpochSeconds();
   const micros = Math.floor(date.getNanoSeconds() / 1000);
   return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
+}
+
+/** A row as the driver returns it (upper-case keys) in its logical form (contract names and JS types). */
+export function decodeRow(table: TableSpec, row: SnowflakeRow): Row {
+  return Object.fromEntries(table.columns.map((c) => [c.name, fromDriverValue(c.type, row[c.name.toUpperCase()])]));
 }

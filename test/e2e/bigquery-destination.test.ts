@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from '../../connectors/bigquery/bigquery-credentials.ts';
-import { leaseLockTable } from '../../connectors/bigquery/bigquery-lock.ts';
+import { leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';

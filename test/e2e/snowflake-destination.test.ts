@@ -13,9 +13,9 @@ import {
   connectionOptions,
   snowflakeLocation,
 } from '../../connectors/snowflake/snowflake-config.ts';
-import { decodeRow } from '../../connectors/snowflake/snowflake-rows.ts';
+import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
 import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
-import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
+import { LEASE_MS } from '../../src/destination/lease-lock.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { LEASE_MS } from '../../connectors/snowflake/snowflake-lock.ts';
+import { LEASE_MS } from '../../src/destination/lease-lock.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
 import { runCli } from '../support/cli-process.ts';

@@ -10,7 +10,7 @@ import type { SnowflakeConfig } from '../../schemas/config.ts';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
 import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
-import { decodeRow } from '../../connectors/snowflake/snowflake-rows.ts';
+import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
 import { schemaName, selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { kindsTable } from '../conformance/fixtures.ts';

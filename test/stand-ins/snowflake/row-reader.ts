@@ -1,7 +1,7 @@
 /** The tests' own reads of a Snowflake schema: a separate session, rows in logical form. */
 import { connectSnowflake } from '../../../connectors/snowflake/snowflake-client.ts';
 import { connectionOptions, snowflakeLocation } from '../../../connectors/snowflake/snowflake-config.ts';
-import { decodeRow } from '../../../connectors/snowflake/snowflake-rows.ts';
+import { decodeRow } from '../../../connectors/snowflake/snowflake-types.ts';
 import { selectAllSql } from '../../../connectors/snowflake/snowflake-sql.ts';
 import type { TableSpec } from '../../../src/destination/table-spec.ts';
 import { normalizeRow, type LogicalRow } from '../../conformance/normalize.ts';
