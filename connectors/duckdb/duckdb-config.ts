@@ -1,6 +1,16 @@
-/** Options derived from the `destination` block of a duckdb config. */
+/**
+ * Options derived from the `destination` block of a duckdb config (its zod schema is
+ * `duckdbConfigSchema` in schemas/config.ts), and the connector's capabilities.
+ */
 import path from 'node:path';
 import type { DuckdbConfig } from '../../schemas/config.ts';
+import type { DestinationCapabilities } from '../../src/destination/destination.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+
+export type { DuckdbConfig } from '../../schemas/config.ts';
+
+/** A flush is one transaction; commits are cheap, so flushes are small (flush-sizing.ts). */
+export const DUCKDB_CAPABILITIES: DestinationCapabilities = { transactional: true, ...FLUSH_SIZING.duckdb };
 
 export interface DuckdbOptions {
   /** Absolute path of the database file (`:memory:` stays as is). */

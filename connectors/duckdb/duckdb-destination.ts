@@ -1,20 +1,19 @@
-/** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#destinations): appender into staging, upsert, state, in one transaction. */
-import { randomBytes } from 'node:crypto';
+/** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#adding-a-destination): appender into staging, upsert, state, in one transaction. */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
-import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
-import { lockTable } from '../../src/destination/engine-tables.ts';
-import { lockRow, releaseOnce, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
-import { deleteLockRowSql } from '../../src/destination/sql-statements.ts';
+import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
+import { ensureAnsiTables } from '../../src/destination/schema-diff.ts';
+import { ansiDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
+import type { Logger } from '../../src/log/logger.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
-import type { DuckdbOptions } from './duckdb-config.ts';
-import { takeProcessLock } from './duckdb-lock.ts';
-import { duckdbDdl, ensureDuckdbTables } from './duckdb-schema.ts';
+import { DUCKDB_CAPABILITIES, type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
+import { acquireDuckdbLock } from './duckdb-lock.ts';
 import * as sql from './duckdb-sql.ts';
 import { appendCell } from './duckdb-types.ts';
 
-export function duckdbDestination(options: DuckdbOptions): Destination {
+export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Logger }): Destination {
+  deps.logger.debug('duckdb destination', { path: config.path, schema: config.schema });
+  const options = duckdbOptions(config);
   const { schema } = options;
   let session: DuckdbSession | undefined;
   /** The table a flush was writing when it failed, for the message. */
@@ -52,7 +51,7 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
 
   return {
     type: 'duckdb',
-    capabilities: { transactional: true, ...FLUSH_SIZING.duckdb },
+    capabilities: DUCKDB_CAPABILITIES,
 
     async open() {
       session ??= await connectDuckdb(options);
@@ -60,12 +59,9 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
 
     async check() {
       const s = open();
-      const probe = sql.tableName(options, `_aivis_check_${randomBytes(4).toString('hex')}`);
       try {
-        await ensureDuckdbTables(s, options, []);
-        await s.run(`CREATE TABLE ${probe} ("id" BIGINT PRIMARY KEY)`);
-        await s.run(`INSERT INTO ${probe} VALUES (1)`);
-        await s.run(`DROP TABLE ${probe}`);
+        await ensureAnsiTables(sql.duckdbCatalog(s, options), []);
+        await writeProbeTable((statement) => s.run(statement), sql.tableName(options, probeTableName()));
       } catch (error) {
         throw failure(`to create tables in schema "${schema}" of "${options.path}"`, error);
       }
@@ -74,13 +70,13 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
     async ensureTables(tables) {
       const s = open();
       try {
-        await s.transaction(() => ensureDuckdbTables(s, options, tables));
+        await s.transaction(() => ensureAnsiTables(sql.duckdbCatalog(s, options), tables));
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
       }
     },
 
-    describeDdl: (tables) => duckdbDdl(options, tables),
+    describeDdl: (tables) => ansiDdl(sql.duckdbNames(options), tables),
 
     async commit(parts): Promise<FlushResult> {
       const s = open();
@@ -94,26 +90,9 @@ export function duckdbDestination(options: DuckdbOptions): Destination {
 
     ...sqlBookkeeping(() => sql.duckdbBookkeeping(open(), options)),
 
-    async acquireLock(owner): Promise<DestinationLock> {
-      const s = open();
-      const unlock = takeProcessLock(options.path, schema, owner);
-      try {
-        await s.transaction(async () => {
-          await ensureDuckdbTables(s, options, [lockTable]);
-          await upsertParts(s, [{ table: lockTable, rows: [lockRow(owner)] }]);
-        });
-      } catch (error) {
-        unlock();
-        throw failure(`to record the run lock in schema "${schema}"`, error);
-      }
-      return releaseOnce(async () => {
-        try {
-          if (session)
-            await session.run(deleteLockRowSql(sql.tableName(options, lockTable.name)), [SYNC_LOCK_NAME, owner.runId]);
-        } finally {
-          unlock();
-        }
-      });
+    async acquireLock(owner) {
+      open();
+      return acquireDuckdbLock(() => session, options, owner);
     },
 
     async close() {

@@ -1,16 +1,17 @@
 /**
- * The SQL only DuckDB runs: catalog queries, staging, and how the shared bookkeeping writes
- * its statements here. Shared DDL is in src/destination/sql-statements.ts, the bookkeeping in
- * src/destination/bookkeeping.ts.
+ * The SQL only DuckDB runs: catalog queries, staging, and how the shared DDL and bookkeeping
+ * name and run their statements here. Shared DDL is in src/destination/sql-statements.ts, the
+ * bookkeeping in src/destination/bookkeeping.ts.
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
+import type { AnsiCatalog } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import type { DuckdbOptions } from './duckdb-config.ts';
+import { type AnsiNames, dollarBookkeeping, selectSql } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
-import { dollarPlaceholder, selectSql } from '../../src/destination/sql-statements.ts';
 import type { DuckdbSession } from './duckdb-client.ts';
-import { decodeCell, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
+import type { DuckdbOptions } from './duckdb-config.ts';
+import { decodeCell, duckdbType, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
 
 /** `"catalog"."schema"`. */
 export function schemaName({ catalog, schema }: DuckdbOptions): string {
@@ -21,6 +22,10 @@ export function schemaName({ catalog, schema }: DuckdbOptions): string {
 export function tableName({ catalog, schema }: DuckdbOptions, table: string): string {
   return qualifiedName(catalog, schema, table);
 }
+
+/** Parameters: catalog, schema. */
+export const SCHEMA_EXISTS =
+  'SELECT count(*) AS n FROM information_schema.schemata WHERE catalog_name = $1 AND schema_name = $2';
 
 /** Parameters: catalog, schema. Rows: `table_name`, `column_name`. */
 export const EXISTING_COLUMNS =
@@ -52,12 +57,26 @@ export function upsertFromStaging(target: string, table: TableSpec): string {
 export const TABLE_EXISTS =
   'SELECT count(*) AS n FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 AND table_name = $3';
 
+/** How the shared DDL names the schema's tables on DuckDB: with their catalog. */
+export function duckdbNames(options: DuckdbOptions): AnsiNames {
+  return { schema: schemaName(options), table: (name) => tableName(options, name), typeOf: duckdbType };
+}
+
+/** The catalog `ensureAnsiTables` reads and changes, on `session`. */
+export function duckdbCatalog(session: DuckdbSession, options: DuckdbOptions): AnsiCatalog {
+  const where = [options.catalog, options.schema];
+  return {
+    ...duckdbNames(options),
+    run: (sql) => session.run(sql),
+    schemaExists: async () => Number((await session.all<{ n: bigint }>(SCHEMA_EXISTS, where))[0]?.n ?? 0) > 0,
+    existingColumns: () => session.all<{ table_name: string; column_name: string }>(EXISTING_COLUMNS, where),
+  };
+}
+
 /** The shared bookkeeping's statements on DuckDB: `$n` parameters, names quoted with their catalog. */
 export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions): BookkeepingSql {
-  return {
+  return dollarBookkeeping({
     table: (name) => tableName(options, name),
-    column: quoteIdentifier,
-    placeholder: dollarPlaceholder,
     async tableExists(name) {
       const [row] = await session.all<{ n: bigint }>(TABLE_EXISTS, [options.catalog, options.schema, name]);
       return Number(row?.n ?? 0) > 0;
@@ -66,15 +85,7 @@ export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions
       const rows = await session.all(selectSql(tableName(options, table.name), table, readExpression));
       return rows.map((row) => Object.fromEntries(table.columns.map((c) => [c.name, decodeCell(c.type, row[c.name])])));
     },
-    select: (sql, params) =>
-      session.all(
-        sql,
-        params.map((p) => p.value),
-      ),
-    change: (sql, params) =>
-      session.run(
-        sql,
-        params.map((p) => p.value),
-      ),
-  };
+    select: (sql, values) => session.all(sql, values),
+    change: (sql, values) => session.run(sql, values),
+  });
 }

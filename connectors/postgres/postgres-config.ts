@@ -1,7 +1,17 @@
-/** Connection options derived from the `destination` block of a postgres config. */
+/**
+ * Connection options derived from the `destination` block of a postgres config (its zod
+ * schema is `postgresConfigSchema` in schemas/config.ts), and the connector's capabilities.
+ */
 import type { PostgresConfig } from '../../schemas/config.ts';
+import type { DestinationCapabilities } from '../../src/destination/destination.ts';
+import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { registerSecret } from '../../src/log/redact.ts';
+
+export type { PostgresConfig } from '../../schemas/config.ts';
+
+/** A flush is one transaction; commits are cheap, so flushes are small (flush-sizing.ts). */
+export const POSTGRES_CAPABILITIES: DestinationCapabilities = { transactional: true, ...FLUSH_SIZING.postgres };
 
 export interface PostgresOptions {
   readonly connectionString: string;

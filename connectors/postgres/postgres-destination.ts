@@ -1,23 +1,24 @@
-/** Wires the Postgres pieces into a `Destination` (docs/architecture.md#destinations): COPY into staging, upsert, state, in one transaction. */
-import { randomBytes } from 'node:crypto';
-import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
+/** Wires the Postgres pieces into a `Destination` (docs/architecture.md#adding-a-destination): COPY into staging, upsert, state, in one transaction. */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
+import { ensureAnsiTables } from '../../src/destination/schema-diff.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
+import { ansiDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { connectPostgres, errorCode, type PostgresSession } from './postgres-client.ts';
-import type { PostgresOptions } from './postgres-config.ts';
+import { POSTGRES_CAPABILITIES, type PostgresConfig, postgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
-import { ensurePostgresTables, postgresDdl } from './postgres-schema.ts';
 import * as sql from './postgres-sql.ts';
 import { csvField } from './postgres-types.ts';
 
 /** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */
 const COPY_CHUNK_ROWS = 500;
 
-export function postgresDestination(options: PostgresOptions, logger: Logger): Destination {
+export function createPostgresDestination(config: PostgresConfig, deps: { logger: Logger }): Destination {
+  const { logger } = deps;
+  const options = postgresOptions(config);
   const { schema } = options;
   let session: PostgresSession | undefined;
   /** The run lock this destination took, if any: its connection dying means another run may start. */
@@ -33,7 +34,7 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
 
   return {
     type: 'postgres',
-    capabilities: { transactional: true, ...FLUSH_SIZING.postgres },
+    capabilities: POSTGRES_CAPABILITIES,
 
     async open() {
       session ??= await connectPostgres(options, logger);
@@ -42,18 +43,15 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     async check() {
       const s = open();
       try {
-        await ensurePostgresTables(s, schema, []);
+        await ensureAnsiTables(sql.postgresCatalog(s, schema), []);
       } catch (error) {
         if (errorCode(error) !== '42501') throw failure(`to create schema "${schema}"`, error);
         throw new DestinationError(
           `permission denied to create schema "${schema}" in database "${options.database}" (create it, or grant CREATE ON DATABASE ${options.database} TO ${options.user})`,
         );
       }
-      const probe = qualifiedName(schema, `_aivis_check_${randomBytes(4).toString('hex')}`);
       try {
-        await s.query(`CREATE TABLE ${probe} ("id" BIGINT PRIMARY KEY)`);
-        await s.query(`INSERT INTO ${probe} VALUES (1)`);
-        await s.query(`DROP TABLE ${probe}`);
+        await writeProbeTable((statement) => s.query(statement), qualifiedName(schema, probeTableName()));
       } catch (error) {
         if (errorCode(error) !== '42501') throw failure(`a probe table in schema "${schema}"`, error);
         throw new DestinationError(
@@ -65,13 +63,13 @@ export function postgresDestination(options: PostgresOptions, logger: Logger): D
     async ensureTables(tables) {
       const s = open();
       try {
-        await s.transaction(() => ensurePostgresTables(s, schema, tables));
+        await s.transaction(() => ensureAnsiTables(sql.postgresCatalog(s, schema), tables));
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
       }
     },
 
-    describeDdl: (tables) => postgresDdl(schema, tables),
+    describeDdl: (tables) => ansiDdl(sql.postgresNames(schema), tables),
 
     async commit(parts): Promise<FlushResult> {
       if (lock?.lost()) {

@@ -10,9 +10,9 @@ import { qualifiedName } from '../../src/destination/sql-identifier.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { connectPostgres, type PostgresSession } from './postgres-client.ts';
 import type { PostgresOptions } from './postgres-config.ts';
-import { ensurePostgresTables } from './postgres-schema.ts';
-import { deleteLockRowSql, selectSql } from '../../src/destination/sql-statements.ts';
-import { ADVISORY_UNLOCK, TABLE_EXISTS, TRY_ADVISORY_LOCK, upsertLockRow } from './postgres-sql.ts';
+import { ensureAnsiTables } from '../../src/destination/schema-diff.ts';
+import { deleteLockRowSql, selectSql, upsertLockRowSql } from '../../src/destination/sql-statements.ts';
+import { ADVISORY_UNLOCK, postgresCatalog, TABLE_EXISTS, TRY_ADVISORY_LOCK } from './postgres-sql.ts';
 import { readExpression } from './postgres-types.ts';
 
 /** A held run lock; `lost()` is true once its connection died (the advisory lock died with it). */
@@ -31,10 +31,10 @@ export async function acquirePostgresLock(
   try {
     const { rows } = await session.query<{ locked: boolean }>(TRY_ADVISORY_LOCK, [key]);
     if (!rows[0]?.locked) throw lockHeldError(schema, await readHolder(session, schema));
-    await ensurePostgresTables(session, schema, [lockTable]);
+    await ensureAnsiTables(postgresCatalog(session, schema), [lockTable]);
     const row = lockRow(owner);
     await session.query(
-      upsertLockRow(schema, lockTable),
+      upsertLockRowSql(qualifiedName(schema, lockTable.name), lockTable),
       lockTable.columns.map((c) => row[c.name]),
     );
   } catch (error) {

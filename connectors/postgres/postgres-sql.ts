@@ -1,14 +1,20 @@
 /**
  * The SQL only Postgres runs: catalog queries, COPY staging, the advisory lock, and how the
- * shared bookkeeping writes its statements here. Shared DDL is in
+ * shared DDL and bookkeeping name and run their statements here. Shared DDL is in
  * src/destination/sql-statements.ts, the bookkeeping in src/destination/bookkeeping.ts.
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
+import type { AnsiCatalog } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { columnDefinition, dollarPlaceholder, quotedList, selectSql } from '../../src/destination/sql-statements.ts';
+import {
+  type AnsiNames,
+  columnDefinition,
+  dollarBookkeeping,
+  quotedList,
+  selectSql,
+} from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
-import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { PostgresSession } from './postgres-client.ts';
 import { postgresType, readExpression } from './postgres-types.ts';
 
@@ -47,40 +53,33 @@ export function upsertFromStaging(schema: string, table: TableSpec): string {
 export const TRY_ADVISORY_LOCK = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked';
 export const ADVISORY_UNLOCK = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
 
-/** Parameters: the lock row's columns in `lockTable` order. */
-export function upsertLockRow(schema: string, table: TableSpec): string {
-  const columns = table.columns.map((c) => c.name);
-  const placeholders = columns.map((_, i) => `$${i + 1}`).join(', ');
-  const updates = updatableColumns(table).map((c) => `${quoteIdentifier(c)} = EXCLUDED.${quoteIdentifier(c)}`);
-  return `INSERT INTO ${qualifiedName(schema, table.name)} (${quotedList(columns)}) VALUES (${placeholders}) ON CONFLICT (${quotedList(table.primaryKey)}) DO UPDATE SET ${updates.join(', ')}`;
+/** How the shared DDL names the schema's tables on Postgres. */
+export function postgresNames(schema: string): AnsiNames {
+  return { schema: qualifiedName(schema), table: (name) => qualifiedName(schema, name), typeOf: postgresType };
+}
+
+/** The catalog `ensureAnsiTables` reads and changes, on `session`. */
+export function postgresCatalog(session: PostgresSession, schema: string): AnsiCatalog {
+  return {
+    ...postgresNames(schema),
+    run: (sql) => session.query(sql),
+    schemaExists: async () => (await session.query(SCHEMA_EXISTS, [schema])).rowCount > 0,
+    existingColumns: async () =>
+      (await session.query<{ table_name: string; column_name: string }>(EXISTING_COLUMNS, [schema])).rows,
+  };
 }
 
 /** The shared bookkeeping's statements on Postgres: `$n` parameters, names quoted. */
 export function postgresBookkeeping(session: PostgresSession, schema: string): BookkeepingSql {
-  return {
+  return dollarBookkeeping({
     table: (name) => qualifiedName(schema, name),
-    column: quoteIdentifier,
-    placeholder: dollarPlaceholder,
     async tableExists(name) {
       const { rows } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, name)]);
       return rows[0]?.present === true;
     },
-    async selectAll(table) {
-      return (await session.query(selectSql(qualifiedName(schema, table.name), table, readExpression))).rows;
-    },
-    select: async (sql, params) =>
-      (
-        await session.query(
-          sql,
-          params.map((p) => p.value),
-        )
-      ).rows,
-    change: async (sql, params) =>
-      (
-        await session.query(
-          sql,
-          params.map((p) => p.value),
-        )
-      ).rowCount,
-  };
+    selectAll: async (table) =>
+      (await session.query(selectSql(qualifiedName(schema, table.name), table, readExpression))).rows,
+    select: async (sql, values) => (await session.query(sql, values)).rows,
+    change: async (sql, values) => (await session.query(sql, values)).rowCount,
+  });
 }

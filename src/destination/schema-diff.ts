@@ -1,3 +1,4 @@
+import { type AnsiNames, addColumnSql, createSchemaSql, createTableSql } from './sql-statements.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 
 export interface SchemaChanges {
@@ -34,4 +35,26 @@ export function columnsByTable(rows: readonly { table_name: string; column_name:
     map.set(table_name, set);
   }
   return map;
+}
+
+/** An ANSI destination's session as `ensureAnsiTables` uses it (Postgres, DuckDB). */
+export interface AnsiCatalog extends AnsiNames {
+  run(sql: string): Promise<unknown>;
+  schemaExists(): Promise<boolean>;
+  /** Every column of the schema's tables. */
+  existingColumns(): Promise<{ table_name: string; column_name: string }[]>;
+}
+
+/**
+ * Creates the schema and tables that are missing and adds the columns a table lacks; runs in
+ * the caller's transaction, if any. Reads the catalog first, so a user without CREATE on the
+ * database can still use a schema made for it.
+ */
+export async function ensureAnsiTables(catalog: AnsiCatalog, tables: readonly TableSpec[]): Promise<void> {
+  if (!(await catalog.schemaExists())) await catalog.run(createSchemaSql(catalog.schema));
+  const changes = schemaChanges(columnsByTable(await catalog.existingColumns()), tables);
+  for (const table of changes.create)
+    await catalog.run(createTableSql(catalog.table(table.name), table, catalog.typeOf));
+  for (const { table, column } of changes.add)
+    await catalog.run(addColumnSql(catalog.table(table.name), column, catalog.typeOf));
 }

@@ -1,12 +1,16 @@
 /**
  * Statements that read the same in every SQL destination with ANSI quoting and `$n`
- * parameters (Postgres, DuckDB); the bookkeeping every destination shares is bookkeeping.ts. Tables and schemas come already quoted and qualified
+ * parameters (Postgres, DuckDB), and the pieces of those destinations written over them: the
+ * DDL, `check`'s probe table, the bookkeeping's statements (the bookkeeping itself, shared by
+ * every destination, is bookkeeping.ts). Tables and schemas come already quoted and qualified
  * (`qualifiedName`): DuckDB needs the catalog too, since a file named like its schema makes
  * `"aivis"."t"` ambiguous. Each takes the destination's type mapping where it matters.
  */
-import type { SqlParam } from './bookkeeping.ts';
+import { randomBytes } from 'node:crypto';
+import type { BookkeepingSql, SqlParam } from './bookkeeping.ts';
 import { quoteIdentifier } from './sql-identifier.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from './table-spec.ts';
+import { updatableColumns } from './upsert-columns.ts';
 
 /** Logical column type -> the destination's SQL type. */
 export type SqlTypeOf = (type: ColumnType) => string;
@@ -39,6 +43,14 @@ export function selectSql(target: string, table: TableSpec, read: (column: Colum
   return `SELECT ${table.columns.map(read).join(', ')} FROM ${target}${where ? ` WHERE ${where}` : ''}`;
 }
 
+/** Parameters: the lock row's columns in `table` order. Writes this run into the lock row. */
+export function upsertLockRowSql(target: string, table: TableSpec): string {
+  const columns = table.columns.map((c) => c.name);
+  const placeholders = columns.map((_, i) => `$${i + 1}`).join(', ');
+  const updates = updatableColumns(table).map((c) => `${quoteIdentifier(c)} = EXCLUDED.${quoteIdentifier(c)}`);
+  return `INSERT INTO ${target} (${quotedList(columns)}) VALUES (${placeholders}) ON CONFLICT (${quotedList(table.primaryKey)}) DO UPDATE SET ${updates.join(', ')}`;
+}
+
 /** Parameters: lock name, run id. Deletes the row only while it still names this run. */
 export function deleteLockRowSql(target: string): string {
   return `DELETE FROM ${target} WHERE "name" = $1 AND "run_id" = $2`;
@@ -47,4 +59,53 @@ export function deleteLockRowSql(target: string): string {
 /** The `$n` placeholder of the `index`-th parameter (from 0), cast when it is a timestamp. */
 export function dollarPlaceholder(index: number, param: SqlParam): string {
   return param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`;
+}
+
+/** How an ANSI destination names its schema, its tables and its column types. */
+export interface AnsiNames {
+  /** The schema, quoted and qualified. */
+  readonly schema: string;
+  /** A table of the schema, quoted and qualified. */
+  table(name: string): string;
+  readonly typeOf: SqlTypeOf;
+}
+
+/** The statements creating the schema and `tables` on an empty database (`describeDdl`). */
+export function ansiDdl(names: AnsiNames, tables: readonly TableSpec[]): string[] {
+  return [createSchemaSql(names.schema), ...tables.map((t) => createTableSql(names.table(t.name), t, names.typeOf))];
+}
+
+/** A table name no run uses twice, for `check`'s probe. */
+export function probeTableName(): string {
+  return `_aivis_check_${randomBytes(4).toString('hex')}`;
+}
+
+/** `check`'s proof that the identity can create, write and drop a table in the schema. */
+export async function writeProbeTable(run: (sql: string) => Promise<unknown>, target: string): Promise<void> {
+  await run(`CREATE TABLE ${target} ("id" BIGINT PRIMARY KEY)`);
+  await run(`INSERT INTO ${target} VALUES (1)`);
+  await run(`DROP TABLE ${target}`);
+}
+
+/** What a `$n` destination runs its bookkeeping with; parameters arrive as bare values. */
+export interface DollarSession {
+  table(name: string): string;
+  tableExists(name: string): Promise<boolean>;
+  selectAll(table: TableSpec): Promise<Record<string, unknown>[]>;
+  select(sql: string, values: readonly string[]): Promise<Record<string, unknown>[]>;
+  change(sql: string, values: readonly string[]): Promise<number>;
+}
+
+/** The shared bookkeeping's statements on a `$n` destination: names quoted, timestamps cast. */
+export function dollarBookkeeping(session: DollarSession): BookkeepingSql {
+  const values = (params: readonly SqlParam[]) => params.map((p) => p.value);
+  return {
+    table: (name) => session.table(name),
+    column: quoteIdentifier,
+    placeholder: dollarPlaceholder,
+    tableExists: (name) => session.tableExists(name),
+    selectAll: (table) => session.selectAll(table),
+    select: (sql, params) => session.select(sql, values(params)),
+    change: (sql, params) => session.change(sql, values(params)),
+  };
 }
