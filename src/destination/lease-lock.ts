@@ -48,8 +48,6 @@ export interface LeaseOptions {
   readonly logger: Logger;
   /** Why a holder that found its lease taken stops; "; stopping before writing more" follows. */
   readonly lostMessage: string;
-  /** Lease length; `LEASE_MS` unless a test shortens it. */
-  readonly leaseMs?: number;
 }
 
 /** A held lease. `assertHeld` waits for a renewal in flight, and fails once one found the lease taken. */
@@ -60,8 +58,7 @@ export interface LeaseLock extends DestinationLock {
 /** Takes the lease through `statements`, or throws their `heldError`. */
 export async function takeLease(statements: LeaseStatements, options: LeaseOptions): Promise<LeaseLock> {
   const { now, logger } = options;
-  const leaseMs = options.leaseMs ?? LEASE_MS;
-  const expiresAt = () => new Date(now().getTime() + leaseMs).toISOString();
+  const expiresAt = () => new Date(now().getTime() + LEASE_MS).toISOString();
   if (!(await statements.take(expiresAt(), now().toISOString()))) throw await statements.heldError(now());
 
   let lost = false;
@@ -77,7 +74,7 @@ export async function takeLease(statements: LeaseStatements, options: LeaseOptio
     }
   };
   // Renew at a third of the lease, so two failed renewals in a row still leave time.
-  const renewEvery = Math.max(1000, Math.floor(leaseMs / 3));
+  const renewEvery = LEASE_MS / 3;
   const timer = setInterval(() => {
     renewing = renew().catch((error: unknown) => logger.warn('could not renew the run lock lease', { error }));
   }, renewEvery);

@@ -1,3 +1,7 @@
+/**
+ * What `ensureTables` changes (create what is missing, add columns, never drop or retype),
+ * and, for the ANSI destinations (Postgres, DuckDB), the run of it over their catalog.
+ */
 import { type AnsiNames, addColumnSql, createSchemaSql, createTableSql } from './sql-statements.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 
