@@ -24,6 +24,7 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
     lines.push(
       `  citations read one scan per analysis for ${websites} websites (${scans} scans): the API requires analysis_id`,
     );
+  for (const notice of counters.metricVersionNotices) lines.push(`  metric versions: ${notice}`);
   lines.push(
     `  requests  ${stats.requests} (retries ${stats.retries}, rate limited ${stats.throttled}, waited ${(stats.rateLimitWaitMs / 1000).toFixed(1)}s for the rate budget)`,
   );

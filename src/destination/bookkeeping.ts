@@ -7,7 +7,7 @@
  * Snowflake. See docs/architecture.md#adding-a-destination.
  */
 import type { Destination } from './destination.ts';
-import { REMOVABLE_TABLE, runsTable, type StoredStateRow, stateTable } from './engine-tables.ts';
+import { REMOVABLE_TABLE, rejectedTable, runsTable, type StoredStateRow, stateTable } from './engine-tables.ts';
 import type { TableSpec } from './table-spec.ts';
 
 /** One statement parameter and the type the warehouse should read it as. */
@@ -39,7 +39,14 @@ const IDS_PER_STATEMENT = 1000;
 
 type Bookkeeping = Pick<
   Destination,
-  'readState' | 'deleteState' | 'listActiveWebsiteIds' | 'windowIds' | 'markWebsitesRemoved' | 'markAbandonedRuns'
+  | 'readState'
+  | 'deleteState'
+  | 'listActiveWebsiteIds'
+  | 'windowIds'
+  | 'markWebsitesRemoved'
+  | 'markAbandonedRuns'
+  | 'readRows'
+  | 'countRejected'
 >;
 
 /**
@@ -120,6 +127,9 @@ export function sqlBookkeeping(sql: () => BookkeepingSql): Bookkeeping {
       }
     },
 
+    readRows: (table) => readRows(sql(), table),
+    countRejected: (runIds) => countRejected(sql(), runIds),
+
     async markAbandonedRuns(currentRunId) {
       const s = sql();
       const status = s.column('status');
@@ -130,4 +140,27 @@ export function sqlBookkeeping(sql: () => BookkeepingSql): Bookkeeping {
       );
     },
   };
+}
+
+/** Every row of a bookkeeping table in logical form; none before the table exists. */
+async function readRows(s: BookkeepingSql, table: TableSpec): Promise<Record<string, unknown>[]> {
+  if (!(await s.tableExists(table.name))) return [];
+  return s.selectAll(table);
+}
+
+/** `_aivis_rejected` rows last written by these runs, counted in the warehouse (rows hold `_raw`). */
+async function countRejected(s: BookkeepingSql, runIds: readonly string[]): Promise<number> {
+  if (runIds.length === 0 || !(await s.tableExists(rejectedTable.name))) return 0;
+  let count = 0;
+  for (let start = 0; start < runIds.length; start += IDS_PER_STATEMENT) {
+    const chunk = runIds.slice(start, start + IDS_PER_STATEMENT).map((value): SqlParam => ({ type: 'string', value }));
+    const list = chunk.map((param, i) => s.placeholder(i, param)).join(', ');
+    const [row] = await s.select(
+      `SELECT COUNT(*) AS n FROM ${s.table(rejectedTable.name)} WHERE ${s.column('_run_id')} IN (${list})`,
+      chunk,
+    );
+    // The one column, whatever case and integer type the warehouse gave it.
+    count += Number(Object.values(row ?? {})[0] ?? 0);
+  }
+  return count;
 }

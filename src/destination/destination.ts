@@ -123,6 +123,16 @@ export interface Destination {
   markAbandonedRuns(currentRunId: string): Promise<void>;
 
   /**
+   * Every row of a bookkeeping table (`_aivis_runs`, `_aivis_completeness`, `metric_versions`)
+   * in logical form, as `src/destination/table-spec.ts` describes it; none before the table
+   * exists. For small tables only: it reads them whole.
+   */
+  readRows(table: TableSpec): Promise<Record<string, unknown>[]>;
+
+  /** How many `_aivis_rejected` rows these runs wrote last (`aivis status`); 0 before the table exists. */
+  countRejected(runIds: readonly string[]): Promise<number>;
+
+  /**
    * Takes the run lock for this destination schema. Throws `LockHeldError` naming the
    * holder when another live run has it. A crashed holder loses it (connection-bound lock
    * or an expired lease, depending on the destination).

@@ -4,7 +4,7 @@
  * shared bookkeeping (`bookkeeping.ts`) read and write them; the stream tables are
  * `src/tables/`'s business.
  */
-import { column, type TableSpec } from './table-spec.ts';
+import { column, type TableSpec, tableSpec } from './table-spec.ts';
 
 /** Saved sync state, one row per stream and scope (website id, or `*` for the listing). */
 export const stateTable: TableSpec = {
@@ -77,8 +77,54 @@ export const lockTable: TableSpec = {
   ],
 };
 
+/**
+ * How far each stream and scope is known complete (docs/architecture.md#completeness-and-metric-versions):
+ * `complete_through` is the committed frontier of a feed, or the time a listing or snapshot was
+ * read whole. Rows come from `src/trust/completeness.ts`, committed with the data they vouch for.
+ */
+export const completenessTable = tableSpec({
+  name: '_aivis_completeness',
+  primaryKey: ['stream', 'scope'],
+  columns: [
+    column('stream', 'string', false),
+    column('scope', 'string', false),
+    column('complete_through', 'timestamp', false),
+    column('run_id', 'string', false),
+    column('updated_at', 'timestamp', false),
+  ],
+});
+
+/**
+ * One row per distinct combination of the four version tags analytics rows carry (spec 9.4),
+ * kept by `src/trust/metric-versions.ts`. `version_key` (the canonical JSON of the four tags)
+ * is the key because a JSON column cannot be one on every warehouse; `website_ids` keeps the
+ * set behind the `websites` count, so a later run adds each website once.
+ */
+export const metricVersionsTable = tableSpec({
+  name: 'metric_versions',
+  primaryKey: ['version_key'],
+  columns: [
+    column('version_key', 'string', false),
+    column('projection_version', 'string', false),
+    column('metric_definition_bundle_version', 'string', false),
+    column('metric_precision_version', 'string', false),
+    column('metric_definition_versions', 'json', false),
+    column('first_as_of', 'timestamp', false),
+    column('last_as_of', 'timestamp', false),
+    column('websites', 'int64', false),
+    column('website_ids', 'json', false),
+    column('first_run_id', 'string', false),
+  ],
+});
+
 /** Tables every sync needs whatever streams it runs (the lock table is made by the lock). Which tables each stream writes: `src/streams/registry.ts`. */
-export const ENGINE_TABLES: readonly TableSpec[] = [stateTable, runsTable, rejectedTable];
+export const ENGINE_TABLES: readonly TableSpec[] = [
+  stateTable,
+  runsTable,
+  rejectedTable,
+  completenessTable,
+  metricVersionsTable,
+];
 
 /**
  * The stream table whose rows the engine marks removed (`Destination.markWebsitesRemoved`):

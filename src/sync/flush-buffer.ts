@@ -32,6 +32,11 @@ export interface FlushBufferOptions {
   /** Wall clock in milliseconds (injected so tests control time). */
   readonly now: () => number;
   readonly onFlush?: (result: FlushResult, rows: number) => void;
+  /**
+   * Rows derived from a flush's rows, committed in the same flush (after them), so they are
+   * durable exactly when the rows they describe are: the `metric_versions` ledger.
+   */
+  readonly derivedRows?: (tables: readonly TableRows[]) => TableRows[];
 }
 
 export class FlushBuffer {
@@ -91,10 +96,11 @@ export class FlushBuffer {
     this.#rowCount = 0;
     this.#text = 0;
     this.#oldest = undefined;
-    const { destination, stateStore } = this.#options;
+    const { destination, stateStore, derivedRows } = this.#options;
     let result: FlushResult;
     try {
-      result = await stateStore.commit(destination, { tables, state });
+      const derived = derivedRows?.(tables) ?? [];
+      result = await stateStore.commit(destination, { tables: [...tables, ...derived], state });
     } catch (error) {
       this.#failure = error;
       throw error;

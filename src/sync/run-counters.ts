@@ -16,6 +16,8 @@ export class RunCounters {
   readonly revokedWebsites: string[] = [];
   /** Websites whose citations were read one scan per analysis (the API required analysis_id), and those scans. */
   readonly citationsPerAnalysis = { websites: 0, scans: 0 };
+  /** A notice per metric version combination first seen by this run (`src/trust/metric-versions.ts`): series must not be mixed across it. */
+  readonly metricVersionNotices: string[] = [];
   flushes = 0;
   warehouseJobs = 0;
   bytesProcessed = 0;

@@ -36,6 +36,7 @@ export function finishRunRow(input: {
     warehouse_jobs: counters.warehouseJobs,
     bytes_processed: counters.bytesProcessed,
     ...(counters.citationsPerAnalysis.websites > 0 ? { citations_per_analysis: counters.citationsPerAnalysis } : {}),
+    ...(counters.metricVersionNotices.length > 0 ? { metric_versions: counters.metricVersionNotices } : {}),
   };
   const error =
     input.error === undefined ? null : redact(input.error instanceof Error ? input.error.message : String(input.error));

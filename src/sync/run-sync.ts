@@ -30,7 +30,9 @@ import {
   type StreamName,
 } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
-import { ENGINE_TABLES, rejectedTable, websitesTable } from '../tables/index.ts';
+import { ENGINE_TABLES, metricVersionsTable, rejectedTable, websitesTable } from '../tables/index.ts';
+import { completenessPart, readWholeRow } from '../trust/completeness.ts';
+import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import { listWebsites, type Listing } from './list-websites.ts';
 import { needsAnalysisId, scansPerAnalysis } from './citation-scans.ts';
@@ -177,6 +179,8 @@ interface RunContext extends RunSyncOptions {
 
 async function syncAll(run: RunContext): Promise<void> {
   const { client, destination, counters } = run;
+  // Read under the run lock: no other run widens the ledger meanwhile.
+  const ledger = MetricVersionLedger.load(await destination.readRows(metricVersionsTable));
   const buffer = new FlushBuffer({
     destination,
     stateStore: run.stateStore,
@@ -186,7 +190,18 @@ async function syncAll(run: RunContext): Promise<void> {
       counters.warehouseJobs += result.jobs ?? 0;
       counters.bytesProcessed += result.bytesProcessed ?? 0;
     },
+    derivedRows: (tables) => ledger.observeFlush(tables),
   });
+  try {
+    await syncWebsites(run, buffer);
+  } finally {
+    // A run that fails later still says which new combinations its flushes carried.
+    counters.metricVersionNotices.push(...ledger.notices().map((notice) => notice.text));
+  }
+}
+
+async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void> {
+  const { client, counters } = run;
 
   const listing = await listWebsites(client);
   await reconcile(run, listing, buffer);
@@ -256,6 +271,8 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
         table: websitesTable,
         rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)),
       },
+      // The listing was read whole after the run started: complete through the run's start.
+      ...completenessPart(readWholeRow(websitesStream.name, '*', run.syncedAt, run.runId)),
     ],
   });
   counters.stream(websitesStream.name).rows += listing.websites.length;

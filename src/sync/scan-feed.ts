@@ -10,6 +10,7 @@ import type { Row } from '../destination/table-spec.ts';
 import type { Logger } from '../log/logger.ts';
 import { afterPage, restartScan } from '../state/stream-state.ts';
 import { rejectedTable } from '../tables/index.ts';
+import { completenessPart, completenessRow } from '../trust/completeness.ts';
 import { RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
 import type { FlushBuffer } from './flush-buffer.ts';
 import { rejectedRow } from './rejected-rows.ts';
@@ -65,15 +66,15 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
   });
   for await (const page of pages) {
     input.signal?.throwIfAborted();
+    const before = state;
     state = afterPage(state, page);
-    const tables = pageRows(input, page);
-    await input.buffer.add({
-      tables,
-      state:
-        input.since === undefined
-          ? { stream: stream.name, scope: input.scope, state, updatedAt: input.now().toISOString() }
-          : undefined,
-    });
+    const entry =
+      input.since === undefined
+        ? { stream: stream.name, scope: input.scope, state, updatedAt: input.now().toISOString() }
+        : undefined;
+    // The page that completes a scan carries the frontier's completeness row: committed with it or not at all.
+    const completeness = entry === undefined ? null : completenessRow(entry, before, context.runId);
+    await input.buffer.add({ tables: [...pageRows(input, page), ...completenessPart(completeness)], state: entry });
   }
 }
 

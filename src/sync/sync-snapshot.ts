@@ -1,7 +1,9 @@
 /**
  * The latest snapshot of one website (a `snapshot` stream: analytics). A 404 means "tracked,
  * not yet measured" (spec 3.5): no row and no error. An invalid snapshot, or one nested too
- * deep, is rejected whole, with its reason.
+ * deep, is rejected whole, with its reason. A snapshot loaded (or a 404) is complete through
+ * the moment the website's sync began (`context.syncedAt`, before the request): its
+ * `_aivis_completeness` row travels with its rows.
  */
 import type { z } from 'zod';
 import { formatIssues } from '../../schemas/format-issues.ts';
@@ -12,6 +14,7 @@ import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/nesting-depth.ts';
 import type { TableRows } from '../destination/destination.ts';
 import { RecordRejection, type RowContext, type SnapshotStream } from '../streams/stream.ts';
 import { rejectedTable } from '../tables/index.ts';
+import { completenessPart, readWholeRow } from '../trust/completeness.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
 
@@ -29,7 +32,7 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
     const query = stream.query(input.options);
     body = (await client.request({ method: 'GET', path: stream.path(context.websiteId), query })).body;
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'not_found') return [];
+    if (error instanceof ApiError && error.code === 'not_found') return completeness(stream.name, context);
     throw error;
   }
   counts.pages++;
@@ -70,5 +73,9 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
     return [{ table: rejectedTable, rows: [row] }];
   }
   counts.rows += tables.reduce((sum, t) => sum + t.rows.length, 0);
-  return tables;
+  return [...tables, ...completeness(stream.name, context)];
+}
+
+function completeness(stream: string, context: RowContext): TableRows[] {
+  return completenessPart(readWholeRow(stream, context.websiteId, context.syncedAt, context.runId));
 }

@@ -1,4 +1,11 @@
 export * from './analytics.ts';
-export { ENGINE_TABLES, rejectedTable, runsTable, stateTable } from '../destination/engine-tables.ts';
+export {
+  completenessTable,
+  ENGINE_TABLES,
+  metricVersionsTable,
+  rejectedTable,
+  runsTable,
+  stateTable,
+} from '../destination/engine-tables.ts';
 export * from './evidence.ts';
 export * from './websites.ts';

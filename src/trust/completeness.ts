@@ -1,31 +1,38 @@
 /**
- * `_aivis_completeness`: how far each stream and scope is known complete. `complete_through`
- * is the committed frontier (`scan_upper_bound` of the last completed scan, see
- * docs/architecture.md#state-rules): every row the API published before it is in the tables.
- * Written in the same flush as the state that moved the frontier, so it is never ahead of the
- * data either; `run_id` is the run whose scan moved it there.
+ * Rows of `_aivis_completeness` (the table: `src/destination/engine-tables.ts`): how far each
+ * stream and scope is known complete (docs/architecture.md#completeness-and-metric-versions).
+ *
+ * - A feed scope is complete through its committed frontier (`scan_upper_bound` of the last
+ *   completed scan, the API's clock): every row the API published before it is in the tables.
+ * - The listing (scope `*`) and a snapshot (scope: the website id) are read whole each run:
+ *   they are complete through the moment aivis asked (this machine's clock).
+ *
+ * A row travels in the same durable unit as the rows (and the state) it vouches for, so it is
+ * committed with them or not at all: never ahead of the data. `run_id` names the run that
+ * moved it.
  */
+import type { TableRows } from '../destination/destination.ts';
+import type { RowOf } from '../destination/table-spec.ts';
 import type { StateEntry, StreamState } from '../state/state-entry.ts';
-import { column, type Row, type TableSpec } from '../destination/table-spec.ts';
+import { completenessTable } from '../tables/index.ts';
 
-export const completenessTable: TableSpec = {
-  name: '_aivis_completeness',
-  primaryKey: ['stream', 'scope'],
-  columns: [
-    column('stream', 'string', false),
-    column('scope', 'string', false),
-    column('complete_through', 'timestamp', false),
-    column('run_id', 'string', false),
-    column('updated_at', 'timestamp', false),
-  ],
-};
+export type CompletenessRow = RowOf<typeof completenessTable>;
+
+/** The unit part that commits `row` (none for null). */
+export function completenessPart(row: CompletenessRow | null): TableRows[] {
+  return row === null ? [] : [{ table: completenessTable, rows: [row] }];
+}
 
 /**
  * The completeness row a state entry about to be committed implies, or null when its frontier
  * did not move (a checkpoint mid-scan, a scan without `scan_upper_bound`): then the row already
  * stored still names the run that set it.
  */
-export function completenessRow(entry: StateEntry, previous: StreamState | undefined, runId: string): Row | null {
+export function completenessRow(
+  entry: StateEntry,
+  previous: StreamState | undefined,
+  runId: string,
+): CompletenessRow | null {
   const frontier = entry.state.frontier;
   if (frontier === null || frontier === (previous?.frontier ?? null)) return null;
   return {
@@ -35,4 +42,9 @@ export function completenessRow(entry: StateEntry, previous: StreamState | undef
     run_id: runId,
     updated_at: entry.updatedAt,
   };
+}
+
+/** A listing or snapshot read whole, asked for at `askedAt`: complete through that moment. */
+export function readWholeRow(stream: string, scope: string, askedAt: string, runId: string): CompletenessRow {
+  return { stream, scope, complete_through: askedAt, run_id: runId, updated_at: askedAt };
 }

@@ -1,12 +1,19 @@
 /**
- * The ledger behind `metric_versions` (see metric-versions-table.ts): which combinations of
+ * The ledger behind `metric_versions` (the table: `src/destination/engine-tables.ts`): which combinations of
  * version tags the analytics rows carried, from when to when, on how many websites, first
  * seen by which run; and, for each combination a run sees for the first time, the notice the
  * summary and `_aivis_runs.counts` give: a dashboard that plots one series across it mixes
  * two definitions of the metric.
  */
+import type { TableRows } from '../destination/destination.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
-import type { Row } from '../destination/table-spec.ts';
+import type { Row, RowOf } from '../destination/table-spec.ts';
+import { analyticsHistoryTable, analyticsLatestTable, metricVersionsTable } from '../tables/index.ts';
+
+export type MetricVersionRow = RowOf<typeof metricVersionsTable>;
+
+/** The tables whose rows carry the version tags: the latest snapshot and the history points. */
+const TAGGED_TABLES = new Set<string>([analyticsLatestTable.name, analyticsHistoryTable.name]);
 
 /** The four version tags of an analytics row (spec 2.3, 9.4). */
 export interface VersionTags {
@@ -41,6 +48,7 @@ interface Combination {
   readonly firstRunId: string;
   /** Not in the table when the ledger was loaded. */
   readonly isNew: boolean;
+  /** Created or widened since the rows were last taken. */
   changed: boolean;
 }
 
@@ -84,7 +92,7 @@ export class MetricVersionLedger {
   readonly #combinations = new Map<string, Combination>();
 
   /** The ledger as `metric_versions` holds it (rows in the table's logical form: JSON as text). */
-  static load(rows: readonly Row[]): MetricVersionLedger {
+  static load(rows: readonly Readonly<Record<string, unknown>>[]): MetricVersionLedger {
     const ledger = new MetricVersionLedger();
     for (const row of rows) {
       const tags: VersionTags = {
@@ -138,22 +146,35 @@ export class MetricVersionLedger {
     known.changed = true;
   }
 
-  /** Rows of the combinations this ledger created or changed since it was loaded, in key order. */
-  changedRows(): Row[] {
-    return this.#ordered((a, b) => (a.key < b.key ? -1 : 1))
-      .filter((c) => c.changed)
-      .map((c) => ({
-        version_key: c.key,
-        projection_version: c.tags.projection_version,
-        metric_definition_bundle_version: c.tags.metric_definition_bundle_version,
-        metric_precision_version: c.tags.metric_precision_version,
-        metric_definition_versions: JSON.stringify(c.tags.metric_definition_versions),
-        first_as_of: c.firstAsOf,
-        last_as_of: c.lastAsOf,
-        websites: c.websites.size,
-        website_ids: JSON.stringify([...c.websites].sort()),
-        first_run_id: c.firstRunId,
-      }));
+  /**
+   * Observes the analytics rows of a flush about to be committed and returns the
+   * `metric_versions` part to commit with it: the combinations those rows created or widened.
+   */
+  observeFlush(tables: readonly TableRows[]): TableRows[] {
+    for (const { table, rows } of tables) {
+      if (!TAGGED_TABLES.has(table.name)) continue;
+      for (const row of rows) this.observe(observationOf(row));
+    }
+    const rows = this.takeChangedRows();
+    return rows.length > 0 ? [{ table: metricVersionsTable, rows }] : [];
+  }
+
+  /** Rows of the combinations created or changed since the last take (or the load), in key order. */
+  takeChangedRows(): MetricVersionRow[] {
+    const changed = this.#ordered((a, b) => (a.key < b.key ? -1 : 1)).filter((c) => c.changed);
+    for (const combination of changed) combination.changed = false;
+    return changed.map((c) => ({
+      version_key: c.key,
+      projection_version: c.tags.projection_version,
+      metric_definition_bundle_version: c.tags.metric_definition_bundle_version,
+      metric_precision_version: c.tags.metric_precision_version,
+      metric_definition_versions: JSON.stringify(c.tags.metric_definition_versions),
+      first_as_of: c.firstAsOf,
+      last_as_of: c.lastAsOf,
+      websites: c.websites.size,
+      website_ids: JSON.stringify([...c.websites].sort()),
+      first_run_id: c.firstRunId,
+    }));
   }
 
   /**
@@ -181,4 +202,17 @@ export class MetricVersionLedger {
   #ordered(compare: (a: Combination, b: Combination) => number): Combination[] {
     return [...this.#combinations.values()].sort(compare);
   }
+}
+
+/** An analytics row (latest or history) as the ledger observes it. */
+function observationOf(row: Row): AnalyticsObservation {
+  return {
+    website_id: String(row.website_id),
+    as_of: row.as_of === null ? null : String(row.as_of),
+    run_id: String(row._run_id),
+    projection_version: String(row.projection_version),
+    metric_definition_bundle_version: String(row.metric_definition_bundle_version),
+    metric_precision_version: String(row.metric_precision_version),
+    metric_definition_versions: JSON.parse(String(row.metric_definition_versions)),
+  };
 }

@@ -11,7 +11,7 @@ import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import { DestinationError } from '../../src/errors.ts';
-import { runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
+import { rejectedTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 
 interface StoredTable {
   spec: TableSpec;
@@ -185,6 +185,14 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         if (row && (row._removed_at === null || row._removed_at === undefined))
           stored.rows.set(key, { ...row, _removed_at: removedAt });
       }
+    },
+    async readRows(spec) {
+      const stored = store.tables.get(spec.name);
+      return stored ? [...stored.rows.values()].map((row) => ({ ...row })) : [];
+    },
+    async countRejected(runIds) {
+      const stored = store.tables.get(rejectedTable.name);
+      return stored ? [...stored.rows.values()].filter((row) => runIds.includes(String(row._run_id))).length : 0;
     },
     async markAbandonedRuns(currentRunId) {
       const runs = table(runsTable.name);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StateEntry } from '../../src/state/state-entry.ts';
-import { completenessRow, completenessTable } from '../../src/trust/completeness.ts';
+import { completenessTable } from '../../src/tables/index.ts';
+import { completenessRow, readWholeRow } from '../../src/trust/completeness.ts';
 
 const entry = (frontier: string | null, cursor: string | null = null): StateEntry => ({
   stream: 'mentions',
@@ -38,5 +39,17 @@ describe('_aivis_completeness', () => {
     expect(completenessRow(entry('2026-01-01T00:00:00Z', 'cursor_2'), saved, 'run_b')).toBeNull();
     expect(completenessRow(entry('2026-01-01T00:00:00Z'), saved, 'run_b')).toBeNull();
     expect(completenessRow(entry(null, 'cursor_1'), undefined, 'run_a')).toBeNull();
+  });
+});
+
+describe('a listing or snapshot read whole', () => {
+  it('is complete through the moment it was asked for', () => {
+    expect(readWholeRow('websites', '*', '2026-01-03T00:00:00.000Z', 'run_c')).toEqual({
+      stream: 'websites',
+      scope: '*',
+      complete_through: '2026-01-03T00:00:00.000Z',
+      run_id: 'run_c',
+      updated_at: '2026-01-03T00:00:00.000Z',
+    });
   });
 });

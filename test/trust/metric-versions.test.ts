@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AnalyticsObservation, MetricVersionLedger, versionKey } from '../../src/trust/metric-versions.ts';
-import { metricVersionsTable } from '../../src/trust/metric-versions-table.ts';
+import { metricVersionsTable } from '../../src/tables/index.ts';
 
 const definitions = {
   visibility: 'visibility_v1',
@@ -44,7 +44,8 @@ describe('MetricVersionLedger', () => {
     ledger.observe(seen(v1, 'web_a', '2026-01-02T00:00:00Z'));
     ledger.observe(seen(v1, 'web_c', null));
     ledger.observe(seen(v1, 'web_a', '2026-01-03T00:00Z'));
-    expect(ledger.changedRows()).toEqual([
+    const rows = ledger.takeChangedRows();
+    expect(rows).toEqual([
       {
         version_key: V1_KEY,
         projection_version: 'public_metrics_v2',
@@ -59,7 +60,9 @@ describe('MetricVersionLedger', () => {
         first_run_id: 'run_1',
       },
     ]);
-    expect(Object.keys(ledger.changedRows()[0]!)).toEqual(metricVersionsTable.columns.map((c) => c.name));
+    expect(Object.keys(rows[0]!)).toEqual(metricVersionsTable.columns.map((c) => c.name));
+    // Taken once: a second take has nothing until the ledger changes again.
+    expect(ledger.takeChangedRows()).toEqual([]);
   });
 
   it('announces a combination that starts after another, naming what changed, and not the baseline', () => {
@@ -82,10 +85,10 @@ describe('MetricVersionLedger', () => {
     first.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_1'));
     expect(first.notices().map((n) => n.first_as_of)).toEqual(['2026-03-01T00:00:00Z']);
 
-    const second = MetricVersionLedger.load(first.changedRows());
-    expect(second.changedRows()).toEqual([]);
+    const second = MetricVersionLedger.load(first.takeChangedRows());
+    expect(second.takeChangedRows()).toEqual([]);
     second.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_2'));
-    expect(second.changedRows()).toEqual([]);
+    expect(second.takeChangedRows()).toEqual([]);
     second.observe(seen(v13, 'web_b', '2026-03-02T00:00:00Z', 'run_2'));
     const precise = {
       ...v13,
@@ -93,7 +96,7 @@ describe('MetricVersionLedger', () => {
       metric_definition_versions: { ...definitions, sentiment: 'sentiment_v2', visibility: 'visibility_v3' },
     };
     second.observe(seen(precise, 'web_b', '2026-03-05T00:00:00Z', 'run_2'));
-    const rows = second.changedRows();
+    const rows = second.takeChangedRows();
     expect(
       rows.map((r) => [
         r.metric_definition_bundle_version,

@@ -5,6 +5,7 @@ import type { CliCommand } from './cli-command.ts';
 import { importPromptsCommand } from './import-prompts.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { stateCommand } from './state.ts';
+import { statusCommand } from './status.ts';
 import { streamsCommand } from './streams.ts';
 import { syncCommand } from './sync.ts';
 import { verifyCommand } from './verify.ts';
@@ -17,6 +18,7 @@ export const commands: CliCommand<any>[] = [
   backfillCommand,
   verifyCommand,
   stateCommand,
+  statusCommand,
   sandboxCommand,
   importPromptsCommand,
 ];
