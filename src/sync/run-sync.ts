@@ -178,7 +178,7 @@ interface RunContext extends RunSyncOptions {
 }
 
 async function syncAll(run: RunContext): Promise<void> {
-  const { client, destination, counters } = run;
+  const { destination, counters } = run;
   // Read under the run lock: no other run widens the ledger meanwhile.
   const ledger = MetricVersionLedger.load(await destination.readRows(metricVersionsTable));
   const buffer = new FlushBuffer({
