@@ -1,0 +1,199 @@
+/**
+ * The end-to-end checks of what a data engineer trusts the warehouse by, run by every SQL
+ * destination that runs on the test machine (Postgres, DuckDB): `_aivis_completeness` and
+ * `aivis status` as the sandbox's data clock moves, and `metric_versions` across a change of
+ * metric bundle. The sandbox is the API; its truth is what the ledger must say.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
+import { selectedStreams } from '../../src/sync/run-sync.ts';
+import { completenessTable, metricVersionsTable, runsTable, stateTable } from '../../src/tables/index.ts';
+import { readStatus } from '../../src/trust/read-status.ts';
+import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
+
+const SIX_HOURS = 6 * 3600;
+
+interface Tagged {
+  readonly as_of: string;
+  readonly meta: {
+    projection_version: string;
+    metric_definition_bundle_version: string;
+    metric_precision_version: string;
+    metric_definition_versions: Record<string, string>;
+  };
+}
+
+/** `metric_versions` as the sandbox's truth implies it: every history point and latest snapshot of the listed websites. */
+function expectedMetricVersions(world: Awaited<ReturnType<typeof openWorld>>, firstRunOf: (bundle: string) => string) {
+  const combinations = new Map<string, { tags: Tagged['meta']; asOfs: string[]; websites: Set<string> }>();
+  for (const { id } of world.sandbox.truth.websites() as { id: string }[]) {
+    const snapshot = world.sandbox.truth.snapshot(id) as { data: { as_of: string }; meta: Tagged['meta'] } | null;
+    const tagged = [...(world.sandbox.truth.history(id) as Iterable<Tagged>)];
+    if (snapshot) tagged.push({ as_of: snapshot.data.as_of, meta: snapshot.meta });
+    for (const { as_of, meta } of tagged) {
+      const tags = {
+        projection_version: meta.projection_version,
+        metric_definition_bundle_version: meta.metric_definition_bundle_version,
+        metric_precision_version: meta.metric_precision_version,
+        metric_definition_versions: meta.metric_definition_versions,
+      };
+      const key = JSON.stringify([
+        tags.projection_version,
+        tags.metric_definition_bundle_version,
+        tags.metric_precision_version,
+        Object.entries(tags.metric_definition_versions).sort(),
+      ]);
+      const combination =
+        combinations.get(key) ?? combinations.set(key, { tags, asOfs: [], websites: new Set() }).get(key)!;
+      combination.asOfs.push(microsecondTimestamp(as_of));
+      combination.websites.add(id);
+    }
+  }
+  return [...combinations.values()]
+    .map(({ tags, asOfs, websites }) => ({
+      ...tags,
+      first_as_of: asOfs.sort()[0]!,
+      last_as_of: asOfs.at(-1)!,
+      websites: BigInt(websites.size),
+      first_run_id: firstRunOf(tags.metric_definition_bundle_version),
+    }))
+    .sort((a, b) => (a.first_as_of < b.first_as_of ? -1 : 1));
+}
+
+export function runTrustSuite(target: SyncTarget): void {
+  describe(`completeness, status and metric versions in ${target.name}`, () => {
+    let world: Awaited<ReturnType<typeof openWorld>>;
+    beforeEach(async () => {
+      world = await openWorld(target, SANDBOX);
+    });
+    afterEach(async () => {
+      await world.close();
+    });
+
+    /** The data clock, which the runs and `status` share (no sleeps). */
+    const dataNow = () => new Date(world.sandbox.clock.nowMs());
+    const sync = (options: Parameters<typeof world.sync>[0] = {}) => world.sync({ now: dataNow, ...options });
+    /** `aivis status --max-staleness 6h`, or without the flag (null), at the data clock's now. */
+    const status = (maxStalenessSeconds: number | null = SIX_HOURS) =>
+      readStatus(world.destination, {
+        streams: selectedStreams(testConfig(world.sandbox)),
+        now: dataNow(),
+        maxStalenessSeconds: maxStalenessSeconds ?? undefined,
+      });
+    /** Per stream, the oldest committed frontier of `_aivis_state` (feeds), or the run's start (listing, snapshots). */
+    const expectedCompleteThrough = async (runStart: string) => {
+      const oldest = new Map<string, string>();
+      for (const row of await world.rows(stateTable)) {
+        const frontier = microsecondTimestamp((row.state as { frontier: string }).frontier);
+        const stream = row.stream as string;
+        if (!oldest.has(stream) || frontier < oldest.get(stream)!) oldest.set(stream, frontier);
+      }
+      const start = microsecondTimestamp(runStart);
+      return { websites: start, analytics: start, ...Object.fromEntries(oldest) } as Record<string, string>;
+    };
+
+    it('status is 0 after a sync, 4 once the data clock passes --max-staleness without one, 0 again after the next, 4 after a failed run', async () => {
+      const first = await sync();
+      expect(first.status).toBe('succeeded');
+      const through = await expectedCompleteThrough(first.startedAt);
+      const fresh = await status();
+      const ages = (now: Date) =>
+        ['websites', 'analytics', 'analytics_history', 'mentions', 'citations'].map((stream) => ({
+          stream,
+          complete_through: through[stream]!,
+          age_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(through[stream]!)) / 1000)),
+        }));
+      expect(fresh.report).toEqual({
+        last_run: {
+          id: first.runId,
+          command: 'sync',
+          status: 'succeeded',
+          started_at: microsecondTimestamp(first.startedAt),
+          finished_at: microsecondTimestamp(first.finishedAt),
+          counts: expect.objectContaining({
+            websites: { planned: 5, done: 5, failed: [], removed: 0 },
+          }),
+          error: null,
+        },
+        rejected_since_last_success: 0,
+        streams: ages(dataNow()).map((s) => ({ ...s, stale: false })),
+        stale: false,
+      });
+      expect([fresh.reasons, fresh.exitCode]).toEqual([[], 0]);
+      // Every scope the run completed has its row, named by the run.
+      const rows = await world.rows(completenessTable);
+      expect(new Set(rows.map((r) => r.run_id))).toEqual(new Set([first.runId]));
+      expect(rows.filter((r) => r.stream === 'websites').map((r) => r.scope)).toEqual(['*']);
+
+      world.sandbox.clock.advance({ hours: 6, minutes: 1 });
+      const stale = await status();
+      expect(stale.exitCode).toBe(4);
+      expect(stale.report.streams).toEqual(ages(dataNow()).map((s) => ({ ...s, stale: s.age_seconds > SIX_HOURS })));
+      expect(stale.reasons).toContain(
+        `websites is complete through ${through.websites}, 6h 1m ago: older than --max-staleness 6h`,
+      );
+      // Without --max-staleness only a failed last run is stale.
+      expect((await status(null)).exitCode).toBe(0);
+
+      const second = await sync();
+      expect(second.status).toBe('succeeded');
+      const again = await status();
+      expect([again.exitCode, again.report.last_run?.id, again.report.stale]).toEqual([0, second.runId, false]);
+
+      // Runs follow each other under the lock: the next starts after the last one finished.
+      world.sandbox.clock.advance({ minutes: 1 });
+      const config = testConfig(world.sandbox);
+      const refused = { ...config, source: { ...config.source, api_key: world.sandbox.keys.noReadScope } };
+      await expect(sync({ config: refused })).rejects.toThrow();
+      const failedRun = (await world.rows(runsTable)).find((r) => r.status === 'failed')!;
+      const failed = await status();
+      expect([failed.exitCode, failed.report.last_run?.id, failed.report.last_run?.status]).toEqual([
+        4,
+        failedRun.id,
+        'failed',
+      ]);
+      expect(failed.reasons).toEqual([`the last run ${failedRun.id} (sync) failed: ${failedRun.error}`]);
+      expect((await status(null)).exitCode).toBe(4);
+    });
+
+    it('metric_versions follows the truth across a new metric definition bundle; the run that first sees it says so', async () => {
+      const first = await sync();
+      const firstRows = expectedMetricVersions(world, () => first.runId);
+      const read = async () =>
+        (await world.rows(metricVersionsTable))
+          .map(({ version_key: _key, website_ids: _ids, ...row }) => row)
+          .sort((a, b) => ((a.first_as_of as string) < (b.first_as_of as string) ? -1 : 1));
+      expect(await read()).toEqual(firstRows);
+      // The sandbox's own boundary (each website's fourth analysis moves to bundle v2) is announced by the first run.
+      expect(first.counters.metricVersionNotices).toEqual([
+        `new metric definition bundle public_metric_definitions_v2, metric definition visibility_v2 from ${firstRows[1]!.first_as_of.replace('.000000Z', 'Z')}: do not mix series across it`,
+      ]);
+
+      world.sandbox.changeMetricVersions({ metric_definition_bundle_version: 'public_metric_definitions_v13' });
+      world.sandbox.clock.advance({ days: 2 });
+      const second = await sync();
+      const rows = expectedMetricVersions(world, (bundle) =>
+        bundle === 'public_metric_definitions_v13' ? second.runId : first.runId,
+      );
+      // The new bundle from the change on; the website measured for the first time after it starts on visibility_v1.
+      expect(rows.map((r) => [r.metric_definition_bundle_version, r.metric_definition_versions.visibility])).toEqual([
+        ['public_metric_definitions_v1', 'visibility_v1'],
+        ['public_metric_definitions_v2', 'visibility_v2'],
+        ['public_metric_definitions_v13', 'visibility_v2'],
+        ['public_metric_definitions_v13', 'visibility_v1'],
+      ]);
+      expect(await read()).toEqual(rows);
+      const apiText = (stored: string) => stored.replace('.000000Z', 'Z');
+      const notices = [
+        `new metric definition bundle public_metric_definitions_v13 from ${apiText(rows[2]!.first_as_of)}: do not mix series across it`,
+        `new metric definition visibility_v1 from ${apiText(rows[3]!.first_as_of)}: do not mix series across it`,
+      ];
+      expect(second.counters.metricVersionNotices).toEqual(notices);
+      const runRow = (await world.rows(runsTable)).find((r) => r.id === second.runId)!;
+      expect((runRow.counts as { metric_versions: string[] }).metric_versions).toEqual(notices);
+      // A third run sees nothing new: no notice, the ledger only widens.
+      world.sandbox.clock.advance({ days: 1 });
+      expect((await sync()).counters.metricVersionNotices).toEqual([]);
+    });
+  });
+}
