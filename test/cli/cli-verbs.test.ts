@@ -260,6 +260,56 @@ describe('aivis verify', () => {
   });
 });
 
+describe('aivis status', () => {
+  it('reads the destination only: 0 when fresh, 4 past --max-staleness, one JSON object with --json', async () => {
+    const { path: file } = config();
+    expect((await aivis(['status', '--config', file, '--json'])).code).toBe(4); // nothing synced yet
+    const sync = await aivis(['sync', '--config', file]);
+    expect(sync.code).toBe(0);
+    const runId = /^aivis sync (run_\w+):/.exec(sync.stdout)![1];
+    const requests = sandbox.stats.requests;
+
+    const json = await aivis(['status', '--config', file, '--json', '--max-staleness', '36500d']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(Object.keys(report)).toEqual(['last_run', 'rejected_since_last_success', 'streams', 'stale']);
+    expect(Object.keys(report.last_run)).toEqual([
+      'id',
+      'command',
+      'status',
+      'started_at',
+      'finished_at',
+      'counts',
+      'error',
+    ]);
+    expect([report.last_run.id, report.last_run.status, report.rejected_since_last_success, report.stale]).toEqual([
+      runId,
+      'succeeded',
+      0,
+      false,
+    ]);
+    expect(report.streams.map((s: { stream: string }) => s.stream)).toEqual([
+      'websites',
+      'analytics',
+      'analytics_history',
+      'mentions',
+      'citations',
+    ]);
+    for (const stream of report.streams)
+      expect(Object.keys(stream)).toEqual(['stream', 'complete_through', 'age_seconds', 'stale']);
+
+    // The feeds are complete through the sandbox's data time (2026-01-01), long before this machine's now.
+    const stale = await aivis(['status', '--config', file, '--max-staleness', '1h']);
+    expect(stale.code).toBe(4);
+    expect(stale.stdout).toMatch(/^aivis status: STALE\n {2}last run {2}run_\w+ \(sync\) succeeded, started /);
+    expect(stale.stdout).toMatch(
+      /\n {2}STALE: mentions is complete through 2026-01-\d\dT[\d:.]+Z, \d+d \d+h ago: older than --max-staleness 1h/,
+    );
+    expect((await aivis(['status', '--config', file])).code).toBe(0);
+    expect(sandbox.stats.requests).toBe(requests);
+  });
+});
+
 describe('usage errors exit 2 with a message naming the problem', () => {
   it.each([
     [
@@ -314,6 +364,10 @@ describe('usage errors exit 2 with a message naming the problem', () => {
       /^--since "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT[\d:.]+Z\): verify re-reads what is already there$/,
     ],
     [['state', 'reset', '--website', 'site1'], '"site1" in --website is not a website id (they look like web_123)'],
+    [
+      ['status', '--max-staleness', '90x'],
+      '--max-staleness "90x" is not a duration: write a whole number and one unit (s, m, h or d), like 90m, 6h or 2d',
+    ],
   ])('%j', async (args, message) => {
     const { path: file } = config();
     const result = await aivis([...args, '--config', file]);
