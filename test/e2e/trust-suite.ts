@@ -142,8 +142,10 @@ export function runTrustSuite(target: SyncTarget): void {
 
       // Runs follow each other under the lock: the next starts after the last one finished.
       world.sandbox.clock.advance({ minutes: 1 });
-      const config = testConfig(world.sandbox);
-      const refused = { ...config, source: { ...config.source, api_key: world.sandbox.keys.noReadScope } };
+      const source = { base_url: world.sandbox.baseUrl, api_key: world.sandbox.keys.noReadScope };
+      const refused = testConfig(world.sandbox, {
+        source: { ...source, requests_per_minute: 6000, max_retries: 8, timeout_seconds: 30 },
+      });
       await expect(sync({ config: refused })).rejects.toThrow();
       const failedRun = (await world.rows(runsTable)).find((r) => r.status === 'failed')!;
       const failed = await status();

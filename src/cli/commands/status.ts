@@ -13,12 +13,15 @@ import { readStatus } from '../../trust/read-status.ts';
 import { formatAge, type StatusVerdict } from '../../trust/staleness.ts';
 import { createDestination } from '../destination-factory.ts';
 import { parseDuration } from '../duration.ts';
+import { soleWorkspace } from '../single-workspace.ts';
+import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 interface StatusArgs {
   config?: string;
   'max-staleness'?: string | string[];
   json: boolean;
+  workspace?: string | string[];
 }
 
 /** The human summary: a verdict line, the last run, one line per stream, then why it is stale. */
@@ -53,10 +56,19 @@ export const statusCommand: CliCommand<StatusArgs> = {
         type: 'string',
         describe: 'A stream complete through an older time than this is stale (90m, 6h, 2d)',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' }) as never,
+      .option('json', { type: 'boolean', default: false, describe: 'Print one JSON object' })
+      .option('workspace', {
+        type: 'string',
+        describe: 'Only these workspaces of the config (comma-separated)',
+      }) as never,
   handler: async (argv) => {
     const maxStalenessSeconds = parseDuration(argv['max-staleness'], '--max-staleness');
-    const { config } = await loadConfig(argv.config);
+    const selection = parseWorkspaceFlags({ workspace: argv.workspace });
+    const loaded = await loadConfig(argv.config);
+    selectWorkspaces(loaded.workspaces, selection);
+    // One destination holds one workspace's runs and completeness yet (single-workspace.ts).
+    soleWorkspace(loaded, 'status');
+    const { config } = loaded;
     const logger = createLogger({ level: 'warn' });
     const destination = await createDestination(config.destination, { logger });
     await destination.open();
