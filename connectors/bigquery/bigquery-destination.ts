@@ -185,9 +185,9 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       await bookkeeping.markWebsitesRemoved(ids, removedAt);
     },
 
-    async markAbandonedRuns(currentRunId) {
+    async markAbandonedRuns(currentRunId, workspace) {
       await lease?.assertHeld();
-      await bookkeeping.markAbandonedRuns(currentRunId);
+      await bookkeeping.markAbandonedRuns(currentRunId, workspace);
     },
 
     async acquireLock(owner) {

@@ -7,7 +7,7 @@
  */
 import type { LockOwner } from '../../src/destination/destination.ts';
 import { LEASE_EPOCH, type LeaseLock, leaseLockTable, takeLease } from '../../src/destination/lease-lock.ts';
-import { lockHeldError, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
+import { lockHeldError, SYNC_LOCK_NAME, syncLockName } from '../../src/destination/run-lock.ts';
 import { LockHeldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { apiErrorCode, type BigqueryClient, isConcurrentUpdate, type QueryParam } from './bigquery-client.ts';
@@ -36,7 +36,7 @@ export function acquireBigqueryLock(
   owner: LockOwner,
   clock: { now: () => Date; logger: Logger },
 ): Promise<LeaseLock> {
-  const name: Record<string, QueryParam> = { name: { type: 'STRING', value: SYNC_LOCK_NAME } };
+  const name: Record<string, QueryParam> = { name: { type: 'STRING', value: syncLockName(owner.workspace) } };
   const who: Record<string, QueryParam> = { ...name, run_id: { type: 'STRING', value: owner.runId } };
   const epoch: Record<string, QueryParam> = { epoch: { type: 'TIMESTAMP', value: LEASE_EPOCH } };
   const timestamp = (value: string): QueryParam => ({ type: 'TIMESTAMP', value });
@@ -67,7 +67,7 @@ export function acquireBigqueryLock(
         refusedBy = await lockRows();
         if (refusedBy.length > 0) return false;
         refusedBy = undefined;
-        // A lock table of aivis 0.1 whose creator died before writing its row.
+        // A workspace's first run (its row is made here), or a lock table of aivis 0.1 whose creator died before writing its row.
         await client.query(createLockRowSql(ref), { ...name, ...epoch });
         return (await update(expiresAt, now)) > 0;
       },
@@ -76,13 +76,13 @@ export function acquireBigqueryLock(
       async end() {
         await client.query(releaseLockSql(ref), { ...who, ...epoch });
       },
-      heldError: async (now) => heldError(client.dataset, refusedBy ?? (await lockRows()), now),
+      heldError: async (now) => heldError(client.dataset, owner.workspace, refusedBy ?? (await lockRows()), now),
     },
     { ...clock, lostMessage: `the BigQuery run lock of ${client.dataset} expired and was taken by another run` },
   );
 }
 
-function heldError(dataset: string, rows: readonly Record<string, unknown>[], now: Date): Error {
+function heldError(dataset: string, workspace: string, rows: readonly Record<string, unknown>[], now: Date): Error {
   const row = rows.find((r) => Date.parse(String(r.expires_at)) >= now.getTime());
   if (!row)
     return new LockHeldError(
@@ -95,7 +95,7 @@ function heldError(dataset: string, rows: readonly Record<string, unknown>[], no
     startedAt: String(row.started_at),
   };
   const seconds = Math.round((Date.parse(String(row.expires_at)) - now.getTime()) / 1000);
-  const error = lockHeldError(dataset, holder);
+  const error = lockHeldError(dataset, workspace, holder);
   error.message += ` (lease ends ${String(row.expires_at)}, ${seconds} s from now, unless renewed)`;
   return error;
 }

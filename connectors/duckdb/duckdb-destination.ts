@@ -70,7 +70,9 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     async ensureTables(tables) {
       const s = open();
       try {
-        await s.transaction(() => ensureAnsiTables(sql.duckdbCatalog(s, options), tables));
+        await sql.oneDdlAtATime(options.path, () =>
+          s.transaction(() => ensureAnsiTables(sql.duckdbCatalog(s, options), tables)),
+        );
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
       }

@@ -89,3 +89,16 @@ export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions
     change: (sql, values) => session.run(sql, values),
   });
 }
+
+const ddlQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `work` (a transaction that may change the catalog) after every earlier one on `file` in
+ * this process: runs of several workspaces share the file, each on its own connection, and
+ * DuckDB fails two transactions creating one table at once ("Catalog write-write conflict").
+ */
+export function oneDdlAtATime<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const next = (ddlQueues.get(file) ?? Promise.resolve()).catch(() => {}).then(work);
+  ddlQueues.set(file, next);
+  return next;
+}

@@ -1,7 +1,6 @@
 /** Wires the Postgres pieces into a `Destination` (docs/architecture.md#adding-a-destination): COPY into staging, upsert, state, in one transaction. */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
-import { ensureAnsiTables } from '../../src/destination/schema-diff.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
 import { ansiDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
@@ -43,7 +42,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     async check() {
       const s = open();
       try {
-        await ensureAnsiTables(sql.postgresCatalog(s, schema), []);
+        await sql.ensurePostgresTables(s, schema, []);
       } catch (error) {
         if (errorCode(error) !== '42501') throw failure(`to create schema "${schema}"`, error);
         throw new DestinationError(
@@ -63,7 +62,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     async ensureTables(tables) {
       const s = open();
       try {
-        await s.transaction(() => ensureAnsiTables(sql.postgresCatalog(s, schema), tables));
+        await sql.ensurePostgresTables(s, schema, tables);
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
       }

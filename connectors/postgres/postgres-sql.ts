@@ -5,7 +5,7 @@
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
-import type { AnsiCatalog } from '../../src/destination/schema-diff.ts';
+import { type AnsiCatalog, ensureAnsiTables } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import {
   type AnsiNames,
@@ -52,6 +52,8 @@ export function upsertFromStaging(schema: string, table: TableSpec): string {
 /** Parameter: lock key text. One advisory lock per database and schema. */
 export const TRY_ADVISORY_LOCK = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked';
 export const ADVISORY_UNLOCK = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
+/** Waits for a lock held until the end of the current transaction. */
+export const DDL_LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 
 /** How the shared DDL names the schema's tables on Postgres. */
 export function postgresNames(schema: string): AnsiNames {
@@ -59,6 +61,22 @@ export function postgresNames(schema: string): AnsiNames {
 }
 
 /** The catalog `ensureAnsiTables` reads and changes, on `session`. */
+/**
+ * `ensureAnsiTables` in a transaction of its own that first waits for the schema's DDL lock
+ * (released when it ends): runs of several workspaces on one schema start at once, and two
+ * `CREATE TABLE IF NOT EXISTS` of one table racing fail on Postgres.
+ */
+export function ensurePostgresTables(
+  session: PostgresSession,
+  schema: string,
+  tables: readonly TableSpec[],
+): Promise<void> {
+  return session.transaction(async () => {
+    await session.query(DDL_LOCK, [`aivis-ddl:${schema}`]);
+    await ensureAnsiTables(postgresCatalog(session, schema), tables);
+  });
+}
+
 export function postgresCatalog(session: PostgresSession, schema: string): AnsiCatalog {
   return {
     ...postgresNames(schema),

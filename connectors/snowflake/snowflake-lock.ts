@@ -12,7 +12,7 @@
  */
 import type { LockOwner } from '../../src/destination/destination.ts';
 import { type LeaseLock, leaseLockTable, takeLease } from '../../src/destination/lease-lock.ts';
-import { lockHeldError, SYNC_LOCK_NAME } from '../../src/destination/run-lock.ts';
+import { type LockHolder, lockHeldError, syncLockName } from '../../src/destination/run-lock.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
@@ -46,22 +46,23 @@ export interface SnowflakeLockDeps {
   readonly now: () => Date;
 }
 
-interface Holder extends LockOwner {
+interface Holder extends LockHolder {
   readonly expiresAt: string;
   readonly sessionId: string | null;
 }
 
 export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockOwner): Promise<LeaseLock> {
   const { client, at } = deps;
+  const lockName = syncLockName(owner.workspace);
   const updated = (rows: Record<string, unknown>[]) => Number(rows[0]?.['number of rows updated'] ?? 0) > 0;
   try {
     await ensureSchema(client, at);
     await client.execute(createTableSql(at, snowflakeLockTable));
-    await client.execute(createLockRowSql(at, snowflakeLockTable), [SYNC_LOCK_NAME]);
+    await client.execute(createLockRowSql(at, snowflakeLockTable), [lockName]);
     return await takeLease(
       {
         async take(expiresAt, now) {
-          const previous = await readHolder(deps);
+          const previous = await readHolder(deps, lockName);
           const taken = updated(
             await client.execute(takeLeaseSql(at, snowflakeLockTable), [
               owner.runId,
@@ -70,7 +71,7 @@ export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockO
               owner.startedAt,
               expiresAt,
               deps.dataSession,
-              SYNC_LOCK_NAME,
+              lockName,
               now,
               owner.runId,
             ]),
@@ -79,17 +80,15 @@ export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockO
           return taken;
         },
         renew: async (expiresAt) =>
-          updated(
-            await client.execute(renewLeaseSql(at, snowflakeLockTable), [expiresAt, SYNC_LOCK_NAME, owner.runId]),
-          ),
+          updated(await client.execute(renewLeaseSql(at, snowflakeLockTable), [expiresAt, lockName, owner.runId])),
         async end() {
           try {
-            await client.execute(endLeaseSql(at, snowflakeLockTable), [SYNC_LOCK_NAME, owner.runId]);
+            await client.execute(endLeaseSql(at, snowflakeLockTable), [lockName, owner.runId]);
           } finally {
             await client.close();
           }
         },
-        heldError: async () => heldError(at, await readHolder(deps)),
+        heldError: async () => heldError(at, owner.workspace, await readHolder(deps, lockName)),
       },
       {
         now: deps.now,
@@ -103,8 +102,8 @@ export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockO
   }
 }
 
-async function readHolder(deps: SnowflakeLockDeps): Promise<Holder | undefined> {
-  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, whereLockName), [SYNC_LOCK_NAME]);
+async function readHolder(deps: SnowflakeLockDeps, lockName: string): Promise<Holder | undefined> {
+  const [raw] = await deps.client.execute(selectAllSql(deps.at, snowflakeLockTable, whereLockName), [lockName]);
   if (!raw) return undefined;
   const row = decodeRow(snowflakeLockTable, raw);
   return {
@@ -118,8 +117,8 @@ async function readHolder(deps: SnowflakeLockDeps): Promise<Holder | undefined> 
   };
 }
 
-function heldError(at: SnowflakeLocation, holder: Holder | undefined): Error {
-  const error = lockHeldError(at.schema, holder);
+function heldError(at: SnowflakeLocation, workspace: string, holder: Holder | undefined): Error {
+  const error = lockHeldError(at.schema, workspace, holder);
   if (holder) error.message += `; its lease expires at ${holder.expiresAt} unless that run renews it`;
   return error;
 }

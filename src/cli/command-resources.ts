@@ -17,6 +17,8 @@ import { createDestination } from './destination-factory.ts';
 /** The opened client, destination and state store of one command, with the config they came from. */
 export interface CommandResources {
   readonly config: AivisConfig;
+  /** The workspace's name: its rows, state, lock and run rows are its own. */
+  readonly workspace: string;
   readonly logger: Logger;
   readonly client: ApiClient;
   readonly destination: Destination;
@@ -45,8 +47,10 @@ export function createClient(workspace: Workspace, logger: Logger, run: ClientRu
   });
 }
 
-export function createStateStore(config: AivisConfig, destination: Destination): StateStore {
-  return config.state.store === 'file' ? new FileStateStore(config.state.path) : new DestinationStateStore(destination);
+export function createStateStore(config: AivisConfig, destination: Destination, workspace: string): StateStore {
+  return config.state.store === 'file'
+    ? new FileStateStore(config.state.path, workspace)
+    : new DestinationStateStore(destination, workspace);
 }
 
 /** Opens the workspace's client (stopped by `run.signal`) and the config's destination. */
@@ -69,10 +73,11 @@ export async function openCommandResources(
   const opened = destination;
   return {
     config,
+    workspace: workspace.name,
     logger,
     client,
     destination: opened,
-    stateStore: createStateStore(config, opened),
+    stateStore: createStateStore(config, opened, workspace.name),
     async close() {
       await opened.close();
       await client.close();

@@ -1,18 +1,43 @@
-/** Shared by `sync` and `backfill`: choose the workspaces, open, run with progress, summarise, close. */
+/**
+ * Shared by `sync` and `backfill`: choose the workspaces, open, run with progress, summarise,
+ * close. Several workspaces run at once in this process (docs/architecture.md#many-workspaces),
+ * each with its own client (its key, its rate limiter: each workspace has its own request
+ * budget), its own destination connection and its own lock; one summary lists them all and the
+ * exit code is the worst of theirs.
+ */
 import { loadConfig } from '../config/load-config.ts';
-import { ExitCode } from '../errors.ts';
+import type { Workspace } from '../config/workspaces.ts';
+import { AivisError, ExitCode } from '../errors.ts';
 import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import { RunCounters } from '../sync/run-counters.ts';
-import { runSync, type RunSyncOptions } from '../sync/run-sync.ts';
+import { runSync, syncTables, type RunSyncOptions } from '../sync/run-sync.ts';
 import { startProgressDisplay } from './progress-display.ts';
-import { openCommandResources } from './command-resources.ts';
+import { type CommandResources, openCommandResources } from './command-resources.ts';
 import { formatRunSummary } from './run-summary.ts';
-import { soleWorkspace } from './single-workspace.ts';
 import { listenForStop } from './stop-signal.ts';
 import { selectWorkspaces, type WorkspaceSelection } from './workspace-selection.ts';
 
-type SyncChoices = Omit<RunSyncOptions, 'config' | 'client' | 'destination' | 'stateStore' | 'logger' | 'counters'>;
+type SyncChoices = Omit<
+  RunSyncOptions,
+  'config' | 'client' | 'destination' | 'stateStore' | 'logger' | 'counters' | 'workspace'
+>;
+
+/** Exit codes from best to worst: the command exits with its worst workspace's. */
+const SEVERITY: readonly ExitCode[] = [
+  ExitCode.Success,
+  ExitCode.Stale,
+  ExitCode.Partial,
+  ExitCode.Usage,
+  ExitCode.Failure,
+];
+
+export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
+  return codes.reduce(
+    (worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst),
+    ExitCode.Success,
+  );
+}
 
 export async function executeSync(
   argv: { config?: string },
@@ -22,50 +47,90 @@ export async function executeSync(
   const loaded = await loadConfig(argv.config);
   const selected = selectWorkspaces(loaded.workspaces, selection);
   const verb = choices.command ?? 'sync';
-  const workspace = soleWorkspace(loaded, verb);
-  if (!selected.includes(workspace)) {
+  if (selected.length === 0) {
     // Only a shard comes out empty (--workspace names at least one known workspace): a pod of
     // an Indexed Job with more shards than workspaces has nothing to do, and that is success.
     const shard = `${selection.shard?.index}/${selection.shard?.count}`;
-    createLogger().info(
-      `--shard ${shard} selects none of the config's workspaces (${workspace.name}): nothing to ${verb}`,
-    );
+    const names = loaded.workspaces.map((w) => w.name).join(', ');
+    createLogger().info(`--shard ${shard} selects none of the config's workspaces (${names}): nothing to ${verb}`);
     return ExitCode.Success;
   }
-  // A stop ends the request in flight and every wait at once; the pages already read are
-  // committed with their state, the run row says `stopped`, the lock is released.
+  // A stop ends the requests in flight and every wait at once; the pages already read are
+  // committed with their state, the run rows say `stopped`, the locks are released.
   const stop = listenForStop(
     (signal) => `stopped by ${signal}: every page read before it is saved, and the next run resumes from there`,
   );
-  const resources = await openCommandResources(loaded.config, workspace, { signal: stop.signal }).catch(
-    (error: unknown) => {
-      stop.dispose();
-      throw error;
-    },
-  );
-  const onStop = () =>
-    resources.logger.warn('stop requested: committing the pages already read, then exiting', {
-      reason: (stop.signal.reason as Error).message,
-    });
-  stop.signal.addEventListener('abort', onStop, { once: true });
+  const opened: CommandResources[] = [];
+  try {
+    for (const workspace of selected)
+      opened.push(await openCommandResources(loaded.config, workspace, { signal: stop.signal }));
+    const [first] = opened as [CommandResources];
+    const onStop = () =>
+      first.logger.warn('stop requested: committing the pages already read, then exiting', {
+        reason: (stop.signal.reason as Error).message,
+      });
+    stop.signal.addEventListener('abort', onStop, { once: true });
+    if (opened.length === 1) return await runOne(first, choices, stop.signal);
+    // Created once, before the runs start: their DDL would otherwise race on one schema.
+    await first.destination.ensureTables(syncTables(loaded.config, choices.streams));
+    const codes = await Promise.all(
+      selected.map((workspace, i) => runOfMany(workspace, opened[i] as CommandResources, choices, stop.signal)),
+    );
+    stop.signal.throwIfAborted();
+    return worstExitCode(codes);
+  } finally {
+    stop.dispose();
+    for (const resources of opened.reverse()) await resources.close();
+  }
+}
+
+/** One workspace, as before workspaces: its failure is the command's. */
+async function runOne(resources: CommandResources, choices: SyncChoices, signal: AbortSignal): Promise<ExitCode> {
   const counters = new RunCounters();
   const stopProgress = startProgressDisplay(counters, resources.client.stats);
   try {
-    const summary = await runSync({ ...resources, ...choices, counters, signal: stop.signal });
+    const summary = await runSync({ ...resources, ...choices, counters, signal });
     stopProgress();
-    process.stdout.write(`${redact(formatRunSummary(summary, resources.client.stats, resources.destination.type))}\n`);
-    resources.logger.info('run finished', {
-      run_id: summary.runId,
-      status: summary.status,
-      rows: counters.rows,
-      rejected: counters.rejected,
-      failed_websites: counters.failedWebsites.length,
-      requests: resources.client.stats.requests,
-    });
+    report(resources, summary);
     return summary.exitCode;
   } finally {
-    stop.dispose();
     stopProgress();
-    await resources.close();
   }
+}
+
+/** One of several workspaces: its failure is reported and becomes its exit code; the others go on. */
+async function runOfMany(
+  workspace: Workspace,
+  resources: CommandResources,
+  choices: SyncChoices,
+  signal: AbortSignal,
+): Promise<ExitCode> {
+  try {
+    const summary = await runSync({ ...resources, ...choices, counters: new RunCounters(), signal });
+    report(resources, summary);
+    return summary.exitCode;
+  } catch (error) {
+    if (signal.aborted && error === signal.reason) return ExitCode.Failure;
+    const exitCode = error instanceof AivisError ? error.exitCode : ExitCode.Failure;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stdout.write(
+      `${redact(`aivis ${choices.command ?? 'sync'} workspace ${workspace.name}: failed: ${message}`)}\n`,
+    );
+    resources.logger.error(message, { workspace: workspace.name, exit_code: exitCode });
+    return exitCode;
+  }
+}
+
+function report(resources: CommandResources, summary: Awaited<ReturnType<typeof runSync>>): void {
+  const { counters } = summary;
+  process.stdout.write(`${redact(formatRunSummary(summary, resources.client.stats, resources.destination.type))}\n`);
+  resources.logger.info('run finished', {
+    run_id: summary.runId,
+    workspace: summary.workspace,
+    status: summary.status,
+    rows: counters.rows,
+    rejected: counters.rejected,
+    failed_websites: counters.failedWebsites.length,
+    requests: resources.client.stats.requests,
+  });
 }

@@ -2,11 +2,13 @@
 import type { ClientStats } from '../client/api-client.ts';
 import { terminalLine } from '../log/inert-text.ts';
 import type { RunSummary } from '../sync/run-sync.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 
 export function formatRunSummary(summary: RunSummary, stats: ClientStats, destinationType: string): string {
   const { counters } = summary;
   const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
-  const lines = [`aivis ${summary.command} ${summary.runId}: ${summary.status} in ${seconds.toFixed(1)}s`];
+  const workspace = summary.workspace === DEFAULT_WORKSPACE ? '' : ` workspace ${summary.workspace}`;
+  const lines = [`aivis ${summary.command}${workspace} ${summary.runId}: ${summary.status} in ${seconds.toFixed(1)}s`];
   const failed = new Set(counters.failedWebsites.map((f) => f.websiteId)).size;
   const revoked =
     counters.revokedWebsites.length > 0

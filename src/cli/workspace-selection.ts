@@ -94,3 +94,19 @@ export function selectWorkspaces<W extends { readonly name: string }>(
   if (shard) return sorted.filter((_, position) => position % shard.count === shard.index);
   return sorted;
 }
+
+/**
+ * The one workspace a report reads (`verify`, `status`: one workspace's listing, state, runs
+ * and budget per report): the selection must come to exactly one.
+ */
+export function selectOneWorkspace<W extends { readonly name: string }>(
+  workspaces: readonly W[],
+  selection: WorkspaceSelection,
+  verb: string,
+): W {
+  const [workspace, ...more] = selectWorkspaces(workspaces, selection);
+  if (workspace && more.length === 0) return workspace;
+  throw new ConfigError(
+    `aivis ${verb} reads one workspace at a time: name it with --workspace (the config's workspaces: ${workspaces.map((w) => w.name).join(', ')})`,
+  );
+}

@@ -28,7 +28,8 @@ import { describeReadFailure } from './read-failure.ts';
 import { expandStreamShorthand } from './stream-shorthand.ts';
 import { parseYamlSource, yamlData } from './yaml-source.ts';
 import { createLineOf, keysAt } from './yaml-positions.ts';
-import { DEFAULT_WORKSPACE, sourceBlockPaths, type Workspace, workspaceSources } from './workspaces.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
+import { sourceBlockPaths, type Workspace, workspaceSources } from './workspaces.ts';
 import { wordZodIssues } from './zod-issue-wording.ts';
 
 /** A validated config with its secrets resolved. */

@@ -5,10 +5,8 @@
  * config of either shape runs the same code.
  */
 import type { AivisConfig, SourceConfig } from '../../schemas/config.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { ConfigPath } from './config-issue.ts';
-
-/** The name `source:` gives its one workspace. */
-export const DEFAULT_WORKSPACE = 'default';
 
 /** One workspace's name and source block, before its key is read. */
 export interface WorkspaceSource {

@@ -7,8 +7,9 @@
  * Snowflake. See docs/architecture.md#adding-a-destination.
  */
 import type { Destination } from './destination.ts';
-import { REMOVABLE_TABLE, rejectedTable, runsTable, type StoredStateRow, stateTable } from './engine-tables.ts';
+import { REMOVABLE_TABLE, rejectedTable, runsTable, stateTable } from './engine-tables.ts';
 import type { TableSpec } from './table-spec.ts';
+import { storedWorkspace, WORKSPACE_COLUMN, workspaceCondition } from './workspace.ts';
 
 /** One statement parameter and the type the warehouse should read it as. */
 export interface SqlParam {
@@ -41,7 +42,7 @@ type Bookkeeping = Pick<
   Destination,
   | 'readState'
   | 'deleteState'
-  | 'listActiveWebsiteIds'
+  | 'listActiveWebsites'
   | 'windowIds'
   | 'markWebsitesRemoved'
   | 'markAbandonedRuns'
@@ -55,15 +56,18 @@ type Bookkeeping = Pick<
  */
 export function sqlBookkeeping(sql: () => BookkeepingSql): Bookkeeping {
   return {
-    async readState(): Promise<StoredStateRow[]> {
+    async readState(workspace) {
       const s = sql();
       if (!(await s.tableExists(stateTable.name))) return [];
-      return (await s.selectAll(stateTable)).map((row) => ({
-        stream: String(row.stream),
-        scope: String(row.scope),
-        state: row.state,
-        updated_at: String(row.updated_at),
-      }));
+      return (await s.selectAll(stateTable))
+        .filter((row) => storedWorkspace(row._workspace) === workspace)
+        .map((row) => ({
+          stream: String(row.stream),
+          scope: String(row.scope),
+          state: row.state,
+          updated_at: String(row.updated_at),
+          _workspace: workspace,
+        }));
     },
 
     async deleteState(match) {
@@ -72,21 +76,27 @@ export function sqlBookkeeping(sql: () => BookkeepingSql): Bookkeeping {
       const filters = (['stream', 'scope'] as const).filter((name) => match[name] !== undefined);
       const params = filters.map((name): SqlParam => ({ type: 'string', value: match[name]! }));
       const conditions = filters.map((name, i) => `${s.column(name)} = ${s.placeholder(i, params[i]!)}`);
-      // `WHERE TRUE`: BigQuery refuses a DELETE without a WHERE clause.
-      const where = ['TRUE', ...conditions].join(' AND ');
-      return s.change(`DELETE FROM ${s.table(stateTable.name)} WHERE ${where}`, params);
+      const workspace: SqlParam = { type: 'string', value: match.workspace };
+      conditions.push(workspaceCondition(s.column(WORKSPACE_COLUMN.name), s.placeholder(params.length, workspace)));
+      return s.change(`DELETE FROM ${s.table(stateTable.name)} WHERE ${conditions.join(' AND ')}`, [
+        ...params,
+        workspace,
+      ]);
     },
 
-    async listActiveWebsiteIds() {
+    async listActiveWebsites() {
       const s = sql();
       if (!(await s.tableExists(REMOVABLE_TABLE.name))) return [];
-      const id = s.column(REMOVABLE_TABLE.id);
+      const [id, workspace] = [REMOVABLE_TABLE.id, WORKSPACE_COLUMN.name].map((name) => s.column(name));
       const rows = await s.select(
-        `SELECT ${id} AS ${id} FROM ${s.table(REMOVABLE_TABLE.name)} WHERE ${s.column(REMOVABLE_TABLE.removedAt)} IS NULL ORDER BY 1`,
+        `SELECT ${id} AS ${id}, ${workspace} AS ${workspace} FROM ${s.table(REMOVABLE_TABLE.name)} WHERE ${s.column(REMOVABLE_TABLE.removedAt)} IS NULL ORDER BY 1`,
         [],
       );
-      // The one column, whatever case the warehouse gave its name.
-      return rows.map((row) => String(Object.values(row)[0]));
+      // By position, whatever case the warehouse gave the names.
+      return rows.map((row) => {
+        const [rowId, rowWorkspace] = Object.values(row);
+        return { id: String(rowId), workspace: storedWorkspace(rowWorkspace) };
+      });
     },
 
     async windowIds(query) {
@@ -130,13 +140,15 @@ export function sqlBookkeeping(sql: () => BookkeepingSql): Bookkeeping {
     readRows: (table) => readRows(sql(), table),
     countRejected: (runIds) => countRejected(sql(), runIds),
 
-    async markAbandonedRuns(currentRunId) {
+    async markAbandonedRuns(currentRunId, workspace) {
       const s = sql();
       const status = s.column('status');
       const current: SqlParam = { type: 'string', value: currentRunId };
+      const ofWorkspace: SqlParam = { type: 'string', value: workspace };
+      // Only this workspace's: another workspace's run may be alive under its own lock.
       await s.change(
-        `UPDATE ${s.table(runsTable.name)} SET ${status} = 'abandoned' WHERE ${status} = 'running' AND ${s.column('id')} <> ${s.placeholder(0, current)}`,
-        [current],
+        `UPDATE ${s.table(runsTable.name)} SET ${status} = 'abandoned' WHERE ${status} = 'running' AND ${s.column('id')} <> ${s.placeholder(0, current)} AND ${workspaceCondition(s.column(WORKSPACE_COLUMN.name), s.placeholder(1, ofWorkspace))}`,
+        [current, ofWorkspace],
       );
     },
   };

@@ -57,6 +57,14 @@ export interface LockOwner {
   readonly host: string;
   readonly pid: number;
   readonly startedAt: string;
+  /** The workspace the run syncs: runs of different workspaces hold different locks. */
+  readonly workspace: string;
+}
+
+/** An active website (`_removed_at` NULL) and the workspace it was synced from. */
+export interface ActiveWebsite {
+  readonly id: string;
+  readonly workspace: string;
 }
 
 export interface DestinationLock {
@@ -96,18 +104,22 @@ export interface Destination {
    */
   commit(parts: readonly TableRows[]): Promise<FlushResult>;
 
-  /** Every committed `_aivis_state` row; none before the first sync. */
-  readState(): Promise<StoredStateRow[]>;
+  /**
+   * Every committed `_aivis_state` row of `workspace` (a NULL `_workspace` is `default`); none
+   * before the first sync.
+   */
+  readState(workspace: string): Promise<StoredStateRow[]>;
 
-  /** Deletes state entries matching the filter (all when empty); returns how many. */
-  deleteState(match: { stream?: string; scope?: string }): Promise<number>;
+  /** Deletes the workspace's state entries matching the filter (all of them when it has no more); returns how many. */
+  deleteState(match: { workspace: string; stream?: string; scope?: string }): Promise<number>;
 
   /**
-   * Ids of websites whose `_removed_at` is NULL. The engine compares them with a complete
-   * listing and applies the mass-removal guard before it writes anything, so a key moved to
-   * another workspace can neither wipe nor pollute the warehouse.
+   * Websites whose `_removed_at` is NULL, each with its workspace (NULL `_workspace`:
+   * `default`). The engine compares a workspace's own with its complete listing and applies
+   * the mass-removal guard before it writes anything, so a key moved to another workspace can
+   * neither wipe nor pollute the warehouse; another workspace's are ids it must not take over.
    */
-  listActiveWebsiteIds(): Promise<string[]>;
+  listActiveWebsites(): Promise<ActiveWebsite[]>;
 
   /** `idColumn` of every row the query's window holds, in no particular order; none when the table does not exist yet. */
   windowIds(query: WindowIdsQuery): Promise<string[]>;
@@ -116,11 +128,11 @@ export interface Destination {
   markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void>;
 
   /**
-   * Marks `_aivis_runs` rows still `running`, other than `currentRunId`, as `abandoned`: called
-   * while holding the run lock, so no other run is alive and those rows belong to runs that
+   * Marks `workspace`'s `_aivis_runs` rows still `running`, other than `currentRunId`, as
+   * `abandoned`: called while holding that workspace's run lock, so no other run of it is alive and those rows belong to runs that
    * were killed before they could record their end. `finished_at` stays NULL (unknown).
    */
-  markAbandonedRuns(currentRunId: string): Promise<void>;
+  markAbandonedRuns(currentRunId: string, workspace: string): Promise<void>;
 
   /**
    * Every row of a bookkeeping table (`_aivis_runs`, `_aivis_completeness`, `metric_versions`)
@@ -133,7 +145,8 @@ export interface Destination {
   countRejected(runIds: readonly string[]): Promise<number>;
 
   /**
-   * Takes the run lock for this destination schema. Throws `LockHeldError` naming the
+   * Takes the run lock for this destination schema and `owner.workspace`: runs of different
+   * workspaces proceed side by side, a second run of the same workspace is refused. Throws `LockHeldError` naming the
    * holder when another live run has it. A crashed holder loses it (connection-bound lock
    * or an expired lease, depending on the destination).
    */

@@ -5,8 +5,12 @@
  * `src/tables/`'s business.
  */
 import { column, type TableSpec, tableSpec } from './table-spec.ts';
+import { WORKSPACE_COLUMN } from './workspace.ts';
 
-/** Saved sync state, one row per stream and scope (website id, or `*` for the listing). */
+/**
+ * Saved sync state, one row per stream and scope. Scopes are website ids (one id space across
+ * workspaces), so the key stays `(stream, scope)`; `_workspace` says whose state it is.
+ */
 export const stateTable: TableSpec = {
   name: '_aivis_state',
   primaryKey: ['stream', 'scope'],
@@ -15,6 +19,7 @@ export const stateTable: TableSpec = {
     column('scope', 'string', false),
     column('state', 'json', false),
     column('updated_at', 'timestamp', false),
+    WORKSPACE_COLUMN,
   ],
 };
 
@@ -24,6 +29,7 @@ export interface StoredStateRow {
   readonly scope: string;
   readonly state: unknown;
   readonly updated_at: string;
+  readonly _workspace: string | null;
 }
 
 /** One row per run: written when it starts, rewritten when it ends. */
@@ -38,12 +44,14 @@ export const runsTable: TableSpec = {
     column('status', 'string', false),
     column('counts', 'json', false),
     column('error', 'string'),
+    WORKSPACE_COLUMN,
   ],
 };
 
 /**
- * Records that failed validation. `id` is a hash of stream, scope and the raw record, so a
- * replayed page does not reject the same record twice.
+ * Records that failed validation. `id` is a hash of workspace, stream, scope and the raw
+ * record, so a replayed page does not reject the same record twice and the workspace-wide
+ * scope `*` of two workspaces never collides.
  */
 export const rejectedTable: TableSpec = {
   name: '_aivis_rejected',
@@ -56,6 +64,7 @@ export const rejectedTable: TableSpec = {
     column('_raw', 'json', false),
     column('_run_id', 'string', false),
     column('_synced_at', 'timestamp', false),
+    WORKSPACE_COLUMN,
   ],
 };
 
@@ -91,6 +100,7 @@ export const completenessTable = tableSpec({
     column('complete_through', 'timestamp', false),
     column('run_id', 'string', false),
     column('updated_at', 'timestamp', false),
+    WORKSPACE_COLUMN,
   ],
 });
 

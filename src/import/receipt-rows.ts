@@ -7,6 +7,7 @@
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { Row } from '../destination/table-spec.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { promptImportItemsTable, promptImportsTable } from '../tables/prompt-imports.ts';
 import type { PartitionOutcome } from './partition-import.ts';
 
@@ -24,7 +25,8 @@ export function receiptRows(
 ): TableRows[] {
   const { receipt, partition, counts } = outcome;
   const raw = (outcome.rawReceipt ?? receipt) as { items?: unknown[] };
-  const load = { _synced_at: context.syncedAt, _run_id: context.runId };
+  // `aivis import` sends with the config's `source:` key: the `default` workspace.
+  const load = { _synced_at: context.syncedAt, _run_id: context.runId, _workspace: DEFAULT_WORKSPACE };
   const terminal = receipt.status === 'succeeded' || receipt.status === 'failed' ? receipt : undefined;
   const importRow: Row = {
     id: receipt.id,

@@ -2,11 +2,14 @@
  * State in a local JSON file (`state.store: file`). The file is rewritten only after the
  * destination has committed the rows, through an exclusive temporary file and an atomic
  * rename (`writeFileAtomically`), so a crash leaves either the old or the new state, never a
- * torn file and never state ahead of the data; the file is readable by its owner only.
+ * torn file and never state ahead of the data; the file is readable by its owner only. Each
+ * workspace has a file of its own (`stateFilePath`), so runs of several workspaces never
+ * rewrite each other's.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Destination, FlushResult } from '../destination/destination.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Flush, StateEntry } from './state-entry.ts';
 import { ConfigError } from '../errors.ts';
 import { writeFileAtomically } from '../files/atomic-write.ts';
@@ -19,12 +22,21 @@ interface StateFile {
   entries: StateEntry[];
 }
 
+/** `state.path` for `default`; `aivis-state.json` -> `aivis-state.<workspace>.json` for the others. */
+export function stateFilePath(configured: string, workspace: string): string {
+  if (workspace === DEFAULT_WORKSPACE) return configured;
+  const { dir, name, ext } = path.parse(configured);
+  return path.join(dir, `${name}.${workspace}${ext}`);
+}
+
 export class FileStateStore implements StateStore {
   readonly #path: string;
+  readonly #workspace: string;
   #entries: Map<string, StateEntry> | undefined;
 
-  constructor(filePath: string) {
-    this.#path = filePath;
+  constructor(configuredPath: string, workspace = DEFAULT_WORKSPACE) {
+    this.#path = stateFilePath(configuredPath, workspace);
+    this.#workspace = workspace;
   }
 
   async load(): Promise<StateEntry[]> {
@@ -32,7 +44,7 @@ export class FileStateStore implements StateStore {
   }
 
   async commit(destination: Destination, flush: Flush): Promise<FlushResult> {
-    const result = await commitFlush(destination, { tables: flush.tables, state: [] });
+    const result = await commitFlush(destination, { tables: flush.tables, state: [] }, this.#workspace);
     if (flush.state.length > 0) {
       const entries = await this.#read();
       for (const entry of flush.state) entries.set(stateKey(entry.stream, entry.scope), entry);

@@ -6,10 +6,11 @@
 import type { Destination, FlushResult, TableRows } from '../destination/destination.ts';
 import { type StoredStateRow, stateTable } from '../destination/engine-tables.ts';
 import { flushParts } from '../destination/flush-parts.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Flush, StateEntry } from './state-entry.ts';
 import { parseStreamState } from './stream-state.ts';
 
-export function stateTableRows(entries: readonly StateEntry[]): TableRows {
+export function stateTableRows(entries: readonly StateEntry[], workspace: string): TableRows {
   return {
     table: stateTable,
     rows: entries.map((e) => ({
@@ -21,6 +22,7 @@ export function stateTableRows(entries: readonly StateEntry[]): TableRows {
         pending_upper_bound: e.state.pending_upper_bound,
       }),
       updated_at: e.updatedAt,
+      _workspace: workspace,
     })),
   };
 }
@@ -35,17 +37,21 @@ export function stateEntryFromRow(row: StoredStateRow): StateEntry {
 }
 
 /**
- * Commits a flush: its rows, then its state entries as the last part (`flushParts` dedupes).
- * `rowsWritten` counts the data tables only.
+ * Commits a flush: its rows, then its state entries (of `workspace`) as the last part
+ * (`flushParts` dedupes). `rowsWritten` counts the data tables only.
  */
-export async function commitFlush(destination: Destination, flush: Flush): Promise<FlushResult> {
-  const state = flush.state.length > 0 ? [stateTableRows(flush.state)] : [];
+export async function commitFlush(
+  destination: Destination,
+  flush: Flush,
+  workspace = DEFAULT_WORKSPACE,
+): Promise<FlushResult> {
+  const state = flush.state.length > 0 ? [stateTableRows(flush.state, workspace)] : [];
   const result = await destination.commit(flushParts([...flush.tables, ...state]));
   const { [stateTable.name]: _state, ...rowsWritten } = result.rowsWritten;
   return { ...result, rowsWritten };
 }
 
-/** Every state entry the destination has committed. */
-export async function readStateEntries(destination: Destination): Promise<StateEntry[]> {
-  return (await destination.readState()).map(stateEntryFromRow);
+/** Every state entry the destination has committed for `workspace`. */
+export async function readStateEntries(destination: Destination, workspace = DEFAULT_WORKSPACE): Promise<StateEntry[]> {
+  return (await destination.readState(workspace)).map(stateEntryFromRow);
 }

@@ -21,6 +21,8 @@ export interface RowContext {
   readonly websiteId: string;
   readonly runId: string;
   readonly syncedAt: string;
+  /** The workspace the run reads (docs/architecture.md#many-workspaces). */
+  readonly workspace: string;
 }
 
 /** A record that passed its schema but cannot be loaded; it goes to `_aivis_rejected`. */
@@ -110,7 +112,12 @@ export function tableRows<Table extends TableSpec>(table: Table, rows: readonly 
  * the API sent it.
  */
 export function loadColumns(raw: unknown, context: RowContext): RowOfColumns<typeof LOAD_COLUMNS> {
-  return { _synced_at: context.syncedAt, _run_id: context.runId, _raw: JSON.stringify(raw) };
+  return {
+    _synced_at: context.syncedAt,
+    _run_id: context.runId,
+    _raw: JSON.stringify(raw),
+    _workspace: context.workspace,
+  };
 }
 
 /** JSON text of a value, for `json` columns. */

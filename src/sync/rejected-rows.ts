@@ -3,7 +3,7 @@ import type { Row } from '../destination/table-spec.ts';
 import { storableJson } from '../json/storable-json.ts';
 
 /**
- * A `_aivis_rejected` row. Its id hashes stream, scope and the record (or `identity`, when the
+ * A `_aivis_rejected` row. Its id hashes workspace, stream, scope and the record (or `identity`, when the
  * raw text carries something that changes per request, like a response's `request_id`), so a
  * replayed page or a re-read snapshot upserts the same rejection instead of adding another.
  * A record too deep for a warehouse's JSON is kept as a JSON string of its text (`storable-json.ts`).
@@ -16,10 +16,14 @@ export function rejectedRow(input: {
   identity?: unknown;
   runId: string;
   syncedAt: string;
+  workspace: string;
 }): Row {
   const rawText = storableJson(input.raw);
   const identityText = input.identity === undefined ? rawText : storableJson(input.identity);
-  const id = createHash('sha256').update(`${input.stream}\n${input.scope}\n${identityText}`).digest('hex').slice(0, 32);
+  const id = createHash('sha256')
+    .update(`${input.workspace}\n${input.stream}\n${input.scope}\n${identityText}`)
+    .digest('hex')
+    .slice(0, 32);
   return {
     id,
     stream: input.stream,
@@ -28,5 +32,6 @@ export function rejectedRow(input: {
     _raw: rawText,
     _run_id: input.runId,
     _synced_at: input.syncedAt,
+    _workspace: input.workspace,
   };
 }

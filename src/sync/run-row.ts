@@ -4,11 +4,26 @@ import { redact } from '../log/redact.ts';
 import { runsTable } from '../tables/index.ts';
 import type { RunCounters } from './run-counters.ts';
 
-export function startRunRow(runId: string, command: string, startedAt: string): TableRows {
+/** A workspace's run row: one per workspace run, each with its own id. */
+export function startRunRow(input: {
+  runId: string;
+  command: string;
+  startedAt: string;
+  workspace: string;
+}): TableRows {
   return {
     table: runsTable,
     rows: [
-      { id: runId, command, started_at: startedAt, finished_at: null, status: 'running', counts: '{}', error: null },
+      {
+        id: input.runId,
+        command: input.command,
+        started_at: input.startedAt,
+        finished_at: null,
+        status: 'running',
+        counts: '{}',
+        error: null,
+        _workspace: input.workspace,
+      },
     ],
   };
 }
@@ -21,6 +36,7 @@ export function finishRunRow(input: {
   status: string;
   counters: RunCounters;
   error: unknown;
+  workspace: string;
 }): TableRows {
   const { counters } = input;
   const counts = {
@@ -51,6 +67,7 @@ export function finishRunRow(input: {
         status: input.status,
         counts: redact(JSON.stringify(counts)),
         error,
+        _workspace: input.workspace,
       },
     ],
   };

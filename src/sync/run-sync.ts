@@ -13,8 +13,10 @@ import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
-import type { Destination } from '../destination/destination.ts';
+import type { ActiveWebsite, Destination } from '../destination/destination.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { flushParts } from '../destination/flush-parts.ts';
+import type { TableSpec } from '../destination/table-spec.ts';
 import type { StreamState } from '../state/state-entry.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
@@ -31,7 +33,7 @@ import {
 } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
 import { ENGINE_TABLES, metricVersionsTable, rejectedTable, websitesTable } from '../tables/index.ts';
-import { completenessPart, readWholeRow } from '../trust/completeness.ts';
+import { completenessPart, listingScope, readWholeRow } from '../trust/completeness.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import { listWebsites, type Listing } from './list-websites.ts';
@@ -50,6 +52,11 @@ export interface RunSyncOptions {
   readonly destination: Destination;
   readonly stateStore: StateStore;
   readonly logger: Logger;
+  /**
+   * The workspace this run reads (default `default`): its rows carry it in `_workspace`, and
+   * its lock, state, reconciliation and run row are its own (docs/architecture.md#many-workspaces).
+   */
+  readonly workspace?: string;
   readonly command?: 'sync' | 'backfill';
   /** Streams to run; default: the configured ones (all when the config names none). */
   readonly streams?: readonly StreamName[];
@@ -78,6 +85,7 @@ export type RunStatus = 'succeeded' | 'partial' | 'failed' | 'stopped';
 
 export interface RunSummary {
   readonly runId: string;
+  readonly workspace: string;
   readonly command: 'sync' | 'backfill';
   readonly status: RunStatus;
   readonly exitCode: ExitCode;
@@ -104,6 +112,12 @@ export function selectedStreams(config: AivisConfig, requested?: readonly Stream
   return requested ? configured.filter((name) => requested.includes(name)) : configured;
 }
 
+/** The tables a run of these streams writes. The websites table always: every run checks a listing against it (mass removal). */
+export function syncTables(config: AivisConfig, requested?: readonly StreamName[]): TableSpec[] {
+  const streams = selectedStreams(config, requested);
+  return [...new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])])];
+}
+
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const now = options.now ?? (() => new Date());
   const command = options.command ?? 'sync';
@@ -112,20 +126,20 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const counters = options.counters ?? new RunCounters();
   const { destination, logger } = options;
   const streams = selectedStreams(options.config, options.streams);
+  const workspace = options.workspace ?? DEFAULT_WORKSPACE;
 
-  const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt });
+  const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
   try {
-    // The websites table always exists: every run checks a listing against it (mass removal).
-    const tables = new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])]);
-    await destination.ensureTables([...tables]);
-    await destination.commit(flushParts([startRunRow(runId, command, startedAt)]));
-    // We hold the lock: any other run still "running" was killed before it could say so.
-    await destination.markAbandonedRuns(runId);
-    logger.info('run started', { run_id: runId, command, streams, destination: destination.type });
+    await destination.ensureTables(syncTables(options.config, streams));
+    await destination.commit(flushParts([startRunRow({ runId, command, startedAt, workspace })]));
+    // We hold the workspace's lock: any other run of it still "running" was killed before it could say so.
+    await destination.markAbandonedRuns(runId, workspace);
+    logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
     let error: unknown;
     try {
       await syncAll({
         ...options,
+        workspace,
         command,
         runId,
         streams,
@@ -148,14 +162,14 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     const finishedAt = now().toISOString();
     try {
       await destination.commit(
-        flushParts([finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error })]),
+        flushParts([finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error, workspace })]),
       );
     } catch (rowError) {
       logger.warn('could not record the end of the run in _aivis_runs', { run_id: runId, error: String(rowError) });
     }
     if (error !== undefined) throw error;
     const exitCode = status === 'succeeded' ? ExitCode.Success : ExitCode.Partial;
-    return { runId, command, status, exitCode, startedAt, finishedAt, counters };
+    return { runId, workspace, command, status, exitCode, startedAt, finishedAt, counters };
   } finally {
     // A lock that cannot be released (its session already gone) must not hide the run's outcome.
     await lock
@@ -167,6 +181,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
 }
 
 interface RunContext extends RunSyncOptions {
+  readonly workspace: string;
   readonly command: 'sync' | 'backfill';
   readonly runId: string;
   readonly streams: readonly StreamName[];
@@ -204,10 +219,10 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
   const { client, counters } = run;
 
   const listing = await listWebsites(client);
-  await reconcile(run, listing, buffer);
+  const taken = await reconcile(run, listing, buffer);
 
   const saved = new Map((await run.stateStore.load()).map((e) => [stateKey(e.stream, e.scope), e.state]));
-  const planned = planWebsites(run, listing);
+  const planned = planWebsites(run, listing, taken);
   counters.websitesPlanned = planned.length;
 
   const abort = new AbortController();
@@ -253,29 +268,32 @@ function isWebsiteLocal(error: unknown): error is ApiError {
 }
 
 /**
- * Every run checks the listing against the websites the destination knows (a key moved to
- * another workspace must neither wipe nor fill the warehouse, whatever streams run); only a
- * `sync` of the websites stream writes the listing and marks removals.
+ * Every run checks the listing against the websites the destination knows of this workspace (a
+ * key moved to another workspace must neither wipe nor fill the warehouse, whatever streams
+ * run); only a `sync` of the websites stream writes the listing and marks removals. Returns the
+ * listed ids another workspace already holds: they are rejected, and their streams skipped.
  */
-async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
+async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<ReadonlySet<string>> {
   const { destination, counters, logger } = run;
-  const active = await destination.listActiveWebsiteIds();
-  const removed = websitesToRemove(active, listing.seenIds);
-  checkMassRemoval(removed.length, active.length, run.allowMassRemoval ?? false);
+  const { own, elsewhere } = splitByWorkspace(await destination.listActiveWebsites(), run.workspace);
+  const removed = websitesToRemove(own, listing.seenIds);
+  checkMassRemoval(removed.length, own.length, run.allowMassRemoval ?? false);
   await recordListingRejections(run, listing, buffer);
-  if (!(run.streams.includes(websitesStream.name) && run.command === 'sync')) return;
-  const context = { runId: run.runId, syncedAt: run.syncedAt };
+  const taken = await rejectTakenWebsites(run, listing, elsewhere, buffer);
+  if (!(run.streams.includes(websitesStream.name) && run.command === 'sync')) return taken;
+  const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace };
+  const websites = listing.websites.filter(({ website }) => !taken.has(website.id));
   await buffer.add({
     tables: [
       {
         table: websitesTable,
-        rows: listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)),
+        rows: websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context)),
       },
       // The listing was read whole after the run started: complete through the run's start.
-      ...completenessPart(readWholeRow(websitesStream.name, '*', run.syncedAt, run.runId)),
+      ...completenessPart(readWholeRow(websitesStream.name, listingScope(run.workspace), run.syncedAt, run)),
     ],
   });
-  counters.stream(websitesStream.name).rows += listing.websites.length;
+  counters.stream(websitesStream.name).rows += websites.length;
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
   if (removed.length > 0) {
@@ -283,12 +301,60 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
     counters.removedWebsites = removed.length;
     logger.info('websites no longer listed were marked removed', { count: removed.length });
   }
+  return taken;
+}
+
+/**
+ * A listed website another workspace already holds (active there) is not overwritten: ids are
+ * one space across workspaces, so the same id from two keys is a conflict for a person to
+ * settle. It is rejected to `_aivis_rejected`, once per workspace and website, and its streams
+ * are skipped; a website removed in its old workspace may move.
+ */
+async function rejectTakenWebsites(
+  run: RunContext,
+  listing: Listing,
+  elsewhere: ReadonlyMap<string, string>,
+  buffer: FlushBuffer,
+): Promise<ReadonlySet<string>> {
+  const taken = listing.websites.filter(({ website }) => elsewhere.has(website.id));
+  if (taken.length === 0) return new Set();
+  const rows = taken.map(({ website, raw }) =>
+    rejectedRow({
+      stream: websitesStream.name,
+      scope: website.id,
+      error: `website ${website.id} is already synced from workspace "${elsewhere.get(website.id)}"; an id seen from two workspaces is not overwritten`,
+      raw,
+      // The same conflict on every run is one rejection, whatever the website's fields say now.
+      identity: { website_id: website.id },
+      runId: run.runId,
+      syncedAt: run.syncedAt,
+      workspace: run.workspace,
+    }),
+  );
+  await buffer.add({ tables: [{ table: rejectedTable, rows }] });
+  run.counters.stream(websitesStream.name).rejected += rows.length;
+  run.logger.error('websites already synced from another workspace were rejected; their streams are skipped', {
+    workspace: run.workspace,
+    website_ids: taken.map(({ website }) => website.id),
+  });
+  return new Set(taken.map(({ website }) => website.id));
+}
+
+/** The workspace's own active website ids, and the others' by id with their workspace. */
+function splitByWorkspace(active: readonly ActiveWebsite[], workspace: string) {
+  const own: string[] = [];
+  const elsewhere = new Map<string, string>();
+  for (const website of active) {
+    if (website.workspace === workspace) own.push(website.id);
+    else elsewhere.set(website.id, website.workspace);
+  }
+  return { own, elsewhere };
 }
 
 /** Listing records that break the schema are kept in `_aivis_rejected` whatever streams run. */
 async function recordListingRejections(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
   if (listing.rejected.length === 0) return;
-  const context = { runId: run.runId, syncedAt: run.syncedAt };
+  const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace };
   const rows = listing.rejected.map((r) =>
     rejectedRow({ stream: websitesStream.name, scope: '*', error: r.error, raw: r.raw, ...context }),
   );
@@ -297,7 +363,7 @@ async function recordListingRejections(run: RunContext, listing: Listing, buffer
   run.logger.warn('website records rejected', { count: rows.length });
 }
 
-function planWebsites(run: RunContext, listing: Listing) {
+function planWebsites(run: RunContext, listing: Listing, taken: ReadonlySet<string>) {
   const include = run.config.websites?.include;
   const only = run.websites;
   for (const id of only ?? []) {
@@ -308,7 +374,10 @@ function planWebsites(run: RunContext, listing: Listing) {
     run.logger.error(`website ${error}; skipped`, { website_id: id });
   }
   return listing.plan.filter(
-    (w) => (include === undefined || include.includes(w.id)) && (only === undefined || only.includes(w.id)),
+    (w) =>
+      !taken.has(w.id) &&
+      (include === undefined || include.includes(w.id)) &&
+      (only === undefined || only.includes(w.id)),
   );
 }
 
@@ -321,7 +390,7 @@ async function syncWebsite(
   measured: boolean,
   signal: AbortSignal,
 ): Promise<'done' | 'revoked'> {
-  const context = { websiteId, runId: run.runId, syncedAt: run.now().toISOString() };
+  const context = { websiteId, runId: run.runId, syncedAt: run.now().toISOString(), workspace: run.workspace };
   let revoked = false;
   /** Runs one stream; a website-local failure is recorded (its state stays at its last committed page) and the next stream goes on. */
   const guard = async (stream: string, task: () => Promise<void>): Promise<void> => {

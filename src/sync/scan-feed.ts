@@ -73,7 +73,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
         ? { stream: stream.name, scope: input.scope, state, updatedAt: input.now().toISOString() }
         : undefined;
     // The page that completes a scan carries the frontier's completeness row: committed with it or not at all.
-    const completeness = entry === undefined ? null : completenessRow(entry, before, context.runId);
+    const completeness = entry === undefined ? null : completenessRow(entry, before, context);
     await input.buffer.add({ tables: [...pageRows(input, page), ...completenessPart(completeness)], state: entry });
   }
 }
@@ -93,6 +93,7 @@ function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
         raw,
         runId: context.runId,
         syncedAt: context.syncedAt,
+        workspace: context.workspace,
       }),
     );
   for (const record of page.records) {

@@ -69,6 +69,7 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
       identity,
       runId: context.runId,
       syncedAt: context.syncedAt,
+      workspace: context.workspace,
     });
     return [{ table: rejectedTable, rows: [row] }];
   }
@@ -77,5 +78,5 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
 }
 
 function completeness(stream: string, context: RowContext): TableRows[] {
-  return completenessPart(readWholeRow(stream, context.websiteId, context.syncedAt, context.runId));
+  return completenessPart(readWholeRow(stream, context.websiteId, context.syncedAt, context));
 }

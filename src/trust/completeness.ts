@@ -12,6 +12,7 @@
  * moved it.
  */
 import type { TableRows } from '../destination/destination.ts';
+import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { RowOf } from '../destination/table-spec.ts';
 import type { StateEntry, StreamState } from '../state/state-entry.ts';
 import { completenessTable } from '../tables/index.ts';
@@ -31,7 +32,7 @@ export function completenessPart(row: CompletenessRow | null): TableRows[] {
 export function completenessRow(
   entry: StateEntry,
   previous: StreamState | undefined,
-  runId: string,
+  run: { runId: string; workspace: string },
 ): CompletenessRow | null {
   const frontier = entry.state.frontier;
   if (frontier === null || frontier === (previous?.frontier ?? null)) return null;
@@ -39,12 +40,34 @@ export function completenessRow(
     stream: entry.stream,
     scope: entry.scope,
     complete_through: frontier,
-    run_id: runId,
+    run_id: run.runId,
     updated_at: entry.updatedAt,
+    _workspace: run.workspace,
   };
 }
 
 /** A listing or snapshot read whole, asked for at `askedAt`: complete through that moment. */
-export function readWholeRow(stream: string, scope: string, askedAt: string, runId: string): CompletenessRow {
-  return { stream, scope, complete_through: askedAt, run_id: runId, updated_at: askedAt };
+export function readWholeRow(
+  stream: string,
+  scope: string,
+  askedAt: string,
+  run: { runId: string; workspace: string },
+): CompletenessRow {
+  return {
+    stream,
+    scope,
+    complete_through: askedAt,
+    run_id: run.runId,
+    updated_at: askedAt,
+    _workspace: run.workspace,
+  };
+}
+
+/**
+ * The scope of a workspace's listing row. The key is `(stream, scope)` and website scopes are
+ * one id space, but every workspace has a listing: `*` for `default` (as before workspaces),
+ * `*:<name>` for the others, so they never overwrite each other.
+ */
+export function listingScope(workspace: string): string {
+  return workspace === DEFAULT_WORKSPACE ? '*' : `*:${workspace}`;
 }

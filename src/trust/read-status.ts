@@ -5,10 +5,14 @@
  */
 import type { Destination } from '../destination/destination.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
+import { storedWorkspace } from '../destination/workspace.ts';
+import { listingScope } from './completeness.ts';
 import { completenessTable, runsTable } from '../tables/index.ts';
 import { evaluateStatus, type LastRunRow, type StatusVerdict, type StreamCompleteness } from './staleness.ts';
 
 export interface ReadStatusOptions {
+  /** The workspace reported on: its runs, its completeness, its websites. */
+  readonly workspace: string;
   /** The configured streams, in registry order. */
   readonly streams: readonly string[];
   readonly now: Date;
@@ -37,35 +41,41 @@ function newestFirst(a: LastRunRow, b: LastRunRow): number {
 }
 
 /**
- * Each stream's `complete_through` values over the scopes that still matter: the listing's
- * (`*`) and those of websites not marked removed (a scope is a website id, or the id with a
+ * Each stream's `complete_through` values over the scopes that still matter: the workspace's
+ * listing (`listingScope`) and those of its websites not marked removed (a scope is a website id, or the id with a
  * scan filter: `web_1?provider=gemini`). A stream without any is one that never completed.
  */
 function streamCompleteness(
   streams: readonly string[],
   rows: readonly Record<string, unknown>[],
   active: ReadonlySet<string>,
+  listing: string,
 ): StreamCompleteness[] {
   return streams.map((stream) => {
     const values = rows
       .filter((row) => row.stream === stream)
-      .filter((row) => row.scope === '*' || active.has(String(row.scope).split('?')[0]!))
+      .filter((row) => row.scope === listing || active.has(String(row.scope).split('?')[0]!))
       .map((row) => String(row.complete_through));
     return { stream, completeThrough: values.length > 0 ? values : [null] };
   });
 }
 
 export async function readStatus(destination: Destination, options: ReadStatusOptions): Promise<StatusVerdict> {
+  const { workspace } = options;
+  const ofWorkspace = (row: Record<string, unknown>) => storedWorkspace(row._workspace) === workspace;
   // One row per run: small enough to read whole on every warehouse.
-  const runs = (await destination.readRows(runsTable)).map(lastRunRow).sort(newestFirst);
+  const runs = (await destination.readRows(runsTable)).filter(ofWorkspace).map(lastRunRow).sort(newestFirst);
   const lastSuccess = runs.find((run) => run.status === 'succeeded');
   const since = lastSuccess === undefined ? runs : runs.slice(0, runs.indexOf(lastSuccess));
+  // Run ids are the workspace's own, so the rejected rows counted are too.
   const rejected = await destination.countRejected(since.map((run) => run.id));
-  const active = new Set(await destination.listActiveWebsiteIds());
-  const completeness = await destination.readRows(completenessTable);
+  const active = new Set(
+    (await destination.listActiveWebsites()).filter((w) => w.workspace === workspace).map((w) => w.id),
+  );
+  const completeness = (await destination.readRows(completenessTable)).filter(ofWorkspace);
   return evaluateStatus({
     lastRun: runs[0] ?? null,
-    streams: streamCompleteness(options.streams, completeness, active),
+    streams: streamCompleteness(options.streams, completeness, active, listingScope(workspace)),
     rejectedSinceLastSuccess: rejected,
     now: options.now,
     maxStalenessSeconds: options.maxStalenessSeconds,

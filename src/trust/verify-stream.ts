@@ -58,6 +58,8 @@ export interface VerifyOptions {
   readonly destination: Destination;
   readonly stateStore: StateStore;
   readonly logger: Logger;
+  /** The workspace verified: its websites, its lock, its rows' `_workspace`. */
+  readonly workspace: string;
   readonly stream: AnyFeedStream;
   readonly since: string;
   readonly until?: string;
@@ -159,7 +161,10 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   const plan = [];
   for (const website of windows.keys()) plan.push({ rowsSince: await rowsSince(website), scans: scans.length });
   options.onEstimate(
-    estimateRequests({ listedWebsites: (await destination.listActiveWebsiteIds()).length, websites: plan }),
+    estimateRequests({
+      listedWebsites: (await destination.listActiveWebsites()).filter((w) => w.workspace === options.workspace).length,
+      websites: plan,
+    }),
   );
 
   const listing = await listWebsites(options.client);
@@ -173,7 +178,13 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   if (options.repair) {
     // Repairs write rows: no sync may commit (or read this window) meanwhile.
     const startedAt = options.now().toISOString();
-    lock = await destination.acquireLock({ runId: options.runId, host: os.hostname(), pid: process.pid, startedAt });
+    lock = await destination.acquireLock({
+      runId: options.runId,
+      host: os.hostname(),
+      pid: process.pid,
+      startedAt,
+      workspace: options.workspace,
+    });
   }
   try {
     const reader = new WindowReader(options, id, scans);
@@ -266,7 +277,12 @@ class WindowReader {
         stream: options.stream,
         scan: each,
         scope: websiteId + each.scopeSuffix,
-        context: { websiteId, runId: options.runId, syncedAt: options.now().toISOString() },
+        context: {
+          websiteId,
+          runId: options.runId,
+          syncedAt: options.now().toISOString(),
+          workspace: options.workspace,
+        },
         saved: INITIAL_STATE,
         since: options.since,
         now: options.now,

@@ -23,6 +23,8 @@ export interface BenchSizes {
   readonly endToEnd: SandboxOptions;
   /** Figure 6: rows of the BigQuery table a 5,000-row flush goes into, small and large. */
   readonly bigqueryTableRows: readonly [number, number];
+  /** Figure 7: `count` workspaces of this size (seeds from its seed), each at figure 2's budget, the clock `clockFactor` times fast. */
+  readonly workspaces: { readonly world: SandboxOptions; readonly count: number; readonly clockFactor: number };
 }
 
 export const DEFAULT_SIZES: BenchSizes = {
@@ -37,6 +39,11 @@ export const DEFAULT_SIZES: BenchSizes = {
   memoryRows: [10_000, 100_000, 1_000_000],
   endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
   bigqueryTableRows: [1_000_000, 10_000_000],
+  workspaces: {
+    world: { seed: 21, websites: 30, analysesPerWebsite: 2, mentionsPerAnalysis: 20, citationsPerAnalysis: 10 },
+    count: 10,
+    clockFactor: 10,
+  },
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -51,4 +58,9 @@ export const QUICK_SIZES: BenchSizes = {
   memoryRows: [10_000, 30_000, 100_000],
   endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
   bigqueryTableRows: [100_000, 1_000_000],
+  workspaces: {
+    world: { seed: 21, websites: 12, analysesPerWebsite: 2, mentionsPerAnalysis: 10, citationsPerAnalysis: 5 },
+    count: 10,
+    clockFactor: 10,
+  },
 };

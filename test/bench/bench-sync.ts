@@ -43,11 +43,12 @@ export async function syncOnce(options: {
   client: ApiClient;
   destination: Destination;
   now?: () => Date;
+  workspace?: string;
 }): Promise<RunSummary> {
   const { destination } = options;
   const summary = await runSync({
     ...options,
-    stateStore: new DestinationStateStore(destination),
+    stateStore: new DestinationStateStore(destination, options.workspace),
     logger: silentLogger,
   });
   if (summary.status !== 'succeeded') {

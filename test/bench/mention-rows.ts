@@ -28,7 +28,7 @@ export async function mentionBatches(total: number, flushRows: number): Promise<
   try {
     const batches: MentionBatch[] = [];
     let rows: Row[] = [];
-    const context = { runId: 'run_bench', syncedAt: '2026-01-01T00:00:00.000Z' };
+    const context = { runId: 'run_bench', syncedAt: '2026-01-01T00:00:00.000Z', workspace: 'default' };
     for (const { id } of sandbox.truth.websites() as { id: string }[]) {
       for (const raw of sandbox.truth.mentions(id)) {
         rows.push(mentionsStream.toRow(mentionSchema.parse(raw), raw, { ...context, websiteId: id }));

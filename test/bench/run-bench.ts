@@ -21,6 +21,7 @@ import { mentionBatches } from './mention-rows.ts';
 import { peakMemory } from './peak-memory.ts';
 import { requestEfficiency } from './request-efficiency.ts';
 import { resultsTable } from './results-table.ts';
+import { workspaceScale } from './workspace-scale.ts';
 import { round } from './bench-figure.ts';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
@@ -44,15 +45,15 @@ const postgres = await openBenchPostgres();
 try {
   const machine = await describeMachine(postgres.version);
   const figures: BenchFigure[] = [];
-  progress('1/6 request efficiency');
+  progress('1/7 request efficiency');
   figures.push(
     ...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)),
   );
-  progress('2/6 budget use');
+  progress('2/7 budget use');
   figures.push(
     await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor),
   );
-  progress('3/6 load speed');
+  progress('3/7 load speed');
   figures.push(
     ...(await loadSpeed(
       await postgres.database('load'),
@@ -60,14 +61,17 @@ try {
       sizes.loadRounds,
     )),
   );
-  progress(`4/6 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
+  progress(`4/7 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
   figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
-  progress(`4/6 the same at ${largest} mentions, with the V8 heap capped`);
+  progress(`4/7 the same at ${largest} mentions, with the V8 heap capped`);
   figures.push(...(await peakMemory([largest], (rows) => postgres.database(`memory_capped_${rows}`), HEAP_CAP)));
-  progress('5/6 end-to-end throughput');
+  progress('5/7 end-to-end throughput');
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
-  progress(`6/6 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
+  progress(`6/7 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
   figures.push(await bigqueryFlushBytes(sizes.bigqueryTableRows));
+  progress(`7/7 ${sizes.workspaces.count} workspaces in one process against one alone`);
+  const { world, count, clockFactor } = sizes.workspaces;
+  figures.push(await workspaceScale(postgres.database, world, count, sizes.requestsPerMinute, clockFactor));
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(

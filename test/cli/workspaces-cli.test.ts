@@ -12,32 +12,39 @@ import { failureLine, jsonLines } from '../support/json-lines.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-workspaces-'));
 let sandbox: Sandbox;
+/** A second workspace's API: other seed, other website ids, other key. */
+let other: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 5, websites: 2, requestsPerMinute: 0 });
+  other = await startSandbox({ seed: 6, websites: 2, requestsPerMinute: 0 });
 });
 afterAll(async () => {
   await sandbox.close();
+  await other.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const aivis = (args: string[]) => runCli(args, { AIVIS_TEST_KEY: sandbox.apiKey }).done;
+const aivis = (args: string[]) => runCli(args, { AIVIS_TEST_KEY: sandbox.apiKey, AIVIS_OTHER_KEY: other.apiKey }).done;
 
 let configs = 0;
-/** A config naming `workspaces` under sources: (or source: when none), each with the sandbox's key. */
+/**
+ * A config naming `workspaces` under sources: (or source: when none), each with the sandbox's
+ * key, except `globex`, which reads the other sandbox.
+ */
 function config(workspaces: string[] = []): { file: string; database: string } {
   const name = `c${++configs}`;
   const database = path.join(dir, `${name}.duckdb`);
   const file = path.join(dir, `${name}.yaml`);
-  const block = (indent: string) => [
-    `${indent}base_url: ${sandbox.baseUrl}`,
-    `${indent}api_key: \${AIVIS_TEST_KEY}`,
+  const block = (indent: string, workspace?: string) => [
+    `${indent}base_url: ${workspace === 'globex' ? other.baseUrl : sandbox.baseUrl}`,
+    `${indent}api_key: \${${workspace === 'globex' ? 'AIVIS_OTHER_KEY' : 'AIVIS_TEST_KEY'}}`,
     `${indent}requests_per_minute: 6000`,
     `${indent}max_retries: 1`,
   ];
   const sources =
     workspaces.length === 0
       ? ['source:', ...block('  ')]
-      : ['sources:', ...workspaces.flatMap((w) => [`  ${w}:`, ...block('    ')])];
+      : ['sources:', ...workspaces.flatMap((w) => [`  ${w}:`, ...block('    ', w)])];
   writeFileSync(file, [...sources, 'destination:', '  type: duckdb', `  path: ${database}`, ''].join('\n'));
   return { file, database };
 }
@@ -79,26 +86,44 @@ describe('a config with several workspaces', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter((line) => line.startsWith('ok   API'))).toEqual([
       `ok   API workspace acme ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
-      `ok   API workspace globex ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+      `ok   API workspace globex ${other.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
     ]);
   });
 
-  it.each([
-    [['sync'], 'sync'],
-    [['sync', '--workspace', 'acme'], 'sync'],
-    [['backfill', '--stream', 'mentions', '--since', '2026-01-01T00:00:00Z', '--workspace', 'globex'], 'backfill'],
-    [['state', 'show', '--workspace', 'acme'], 'state show'],
-  ])('%j exits 2 until one destination keeps workspaces apart', async (args, verb) => {
-    const { file, database } = config(['acme', 'globex']);
-    const result = await aivis([...args, '--config', file]);
-    expect(result.code).toBe(2);
-    expect(jsonLines(result.stderr)).toEqual([
-      failureLine(
-        `${file} names 2 workspaces (acme, globex): aivis ${verb} cannot keep their rows, state and locks apart in one destination yet; until it can, give each workspace a config of its own, each with its own destination schema`,
-        2,
-      ),
+  it('sync runs every workspace at once: one summary each, each run finished, exit 0', async () => {
+    const { file } = config(['acme', 'globex']);
+    const result = await aivis(['sync', '--streams', 'websites', '--config', file]);
+    expect(result.code).toBe(0);
+    const headers = result.stdout.split('\n').filter((line) => line.startsWith('aivis sync'));
+    expect(headers.map((line) => line.replace(/ run_\S+: .*/, ''))).toEqual(
+      expect.arrayContaining(['aivis sync workspace acme', 'aivis sync workspace globex']),
+    );
+    const finished = jsonLines(result.stderr).filter((line) => line.msg === 'run finished');
+    expect(finished.map((line) => [line.workspace, line.status]).sort()).toEqual([
+      ['acme', 'succeeded'],
+      ['globex', 'succeeded'],
     ]);
-    expect(existsSync(database)).toBe(false);
+  });
+
+  it('state show --workspace shows that workspace only, each entry naming it', async () => {
+    const { file } = config(['acme', 'globex']);
+    expect((await aivis(['sync', '--streams', 'websites,mentions', '--config', file])).code).toBe(0);
+    const result = await aivis(['state', 'show', '--workspace', 'globex', '--config', file]);
+    expect(result.code).toBe(0);
+    const entries = jsonLines(result.stdout);
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) expect(entry).toMatchObject({ workspace: 'globex', stream: 'mentions' });
+    const ids = (other.truth.websites() as { id: string }[]).map((w) => w.id).sort();
+    expect(entries.map((e) => e.scope).sort()).toEqual(ids);
+  });
+
+  it('backfill --workspace runs that workspace only', async () => {
+    const { file } = config(['acme', 'globex']);
+    const args = ['backfill', '--stream', 'mentions', '--since', '2026-01-01T00:00:00Z', '--workspace', 'globex'];
+    const result = await aivis([...args, '--config', file]);
+    expect(result.code).toBe(0);
+    const finished = jsonLines(result.stderr).filter((line) => line.msg === 'run finished');
+    expect(finished.map((line) => line.workspace)).toEqual(['globex']);
   });
 });
 

@@ -57,6 +57,6 @@ export function stateEntry(
   };
 }
 
-export function owner(runId: string, pid: number): LockOwner {
-  return { runId, host: 'conformance-host', pid, startedAt: '2026-03-01T12:00:00.000Z' };
+export function owner(runId: string, pid: number, workspace = 'default'): LockOwner {
+  return { runId, host: 'conformance-host', pid, startedAt: '2026-03-01T12:00:00.000Z', workspace };
 }

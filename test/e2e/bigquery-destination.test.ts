@@ -208,7 +208,7 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
   const addHistory = (dataset: string, firstDay: number) =>
     standIn.engine.query(
       `INSERT INTO \`aivis-test.${dataset}.mentions\` SELECT 'men_old_' || d || '_' || n, 'web_1', 'ana_0', TIMESTAMP '2025-01-01 12:00:00+00' + (d * INTERVAL 1 DAY), ` +
-        `TIMESTAMP '2025-01-01 12:00:00+00', 'chatgpt', repeat('x', 2000000), false, 1, 50, '[]', TIMESTAMP '2025-01-01 12:00:00+00', 'run_0', '{}' ` +
+        `TIMESTAMP '2025-01-01 12:00:00+00', 'chatgpt', repeat('x', 2000000), false, 1, 50, '[]', TIMESTAMP '2025-01-01 12:00:00+00', 'run_0', '{}', NULL ` +
         `FROM range(${firstDay}, ${firstDay + 10}) AS days(d), range(1) AS rows(n)`,
     );
 

@@ -45,6 +45,7 @@ describe('duckdb destination', () => {
         host: 'h',
         pid: process.pid,
         startedAt: '2026-03-01T00:00:00Z',
+        workspace: 'default',
       });
       await lock.release();
     } finally {
@@ -101,6 +102,6 @@ describe('duckdb destination', () => {
     await d.open();
     await d.ensureTables([websitesTable]);
     await d.ensureTables([websitesTable]);
-    expect(await d.listActiveWebsiteIds()).toEqual([]);
+    expect(await d.listActiveWebsites()).toEqual([]);
   });
 });

@@ -104,8 +104,8 @@ export function tooDeep(value: unknown): boolean {
   return false;
 }
 
-/** Expected rows of every data table, keyed by table name (JSON values as objects). */
-export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
+/** Expected rows of every data table, synced from `workspace`, keyed by table name (JSON values as objects). */
+export function expectedTables(sandbox: Sandbox, workspace = 'default'): Map<string, Rec[]> {
   const tables = new Map<string, Rec[]>([
     [websitesTable.name, []],
     [analyticsLatestTable.name, []],
@@ -117,7 +117,7 @@ export function expectedTables(sandbox: Sandbox): Map<string, Rec[]> {
   ]);
   // Records nested deeper than README's limit are quarantined, not loaded.
   const add = (table: TableSpec, row: Rec) => {
-    if (!tooDeep(row._raw)) tables.get(table.name)!.push(row);
+    if (!tooDeep(row._raw)) tables.get(table.name)!.push({ ...row, _workspace: workspace });
   };
   for (const website of sandbox.truth.websites() as Rec[]) {
     add(websitesTable, { ...website, _raw: website });

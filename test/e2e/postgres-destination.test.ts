@@ -199,7 +199,13 @@ describe('postgres destination: run lock across processes', () => {
     const holder = await spawnLockHolder('postgres', url, schema);
     try {
       const d = await openDestination(schema);
-      const owner = { runId: 'run-here', host: os.hostname(), pid: process.pid, startedAt: '2026-03-01T01:00:00.000Z' };
+      const owner = {
+        runId: 'run-here',
+        host: os.hostname(),
+        pid: process.pid,
+        startedAt: '2026-03-01T01:00:00.000Z',
+        workspace: 'default',
+      };
       const refusal = d.acquireLock(owner);
       await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
       await expect(refusal).rejects.toThrow(

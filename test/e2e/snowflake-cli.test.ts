@@ -137,7 +137,7 @@ describe('aivis CLI with a Snowflake destination', () => {
       'CREATE TABLE IF NOT EXISTS analytics.cli_streams.mentions (id VARCHAR NOT NULL, website_id VARCHAR NOT NULL,',
     );
     expect(result.stdout).toContain(
-      'mention_spans VARIANT NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY (id))',
+      'mention_spans VARIANT NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, _workspace VARCHAR, PRIMARY KEY (id))',
     );
   });
 });

@@ -52,7 +52,13 @@ async function open(
   return destination;
 }
 
-const owner = (runId: string) => ({ runId, host: 'etl-1', pid: 42, startedAt: '2026-03-01T12:00:00.000Z' });
+const owner = (runId: string) => ({
+  runId,
+  host: 'etl-1',
+  pid: 42,
+  startedAt: '2026-03-01T12:00:00.000Z',
+  workspace: 'default',
+});
 
 describe('Snowflake login', () => {
   it('refuses a wrong password with Snowflake’s message and without the password', async () => {
@@ -228,7 +234,7 @@ describe('Snowflake loading', () => {
   it('creates tables users query without quotes, with Snowflake types', async () => {
     const destination = await open('types_ddl');
     expect(destination.describeDdl([analyticsLatestTable])[1]).toMatch(
-      /^CREATE TABLE IF NOT EXISTS analytics\.types_ddl\.analytics_latest \(website_id VARCHAR NOT NULL, analysis_id VARCHAR, as_of TIMESTAMP_TZ, available_at TIMESTAMP_TZ, visibility FLOAT, .* unavailable_reasons VARIANT NOT NULL, .* is_partial BOOLEAN NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, PRIMARY KEY \(website_id\)\)$/,
+      /^CREATE TABLE IF NOT EXISTS analytics\.types_ddl\.analytics_latest \(website_id VARCHAR NOT NULL, analysis_id VARCHAR, as_of TIMESTAMP_TZ, available_at TIMESTAMP_TZ, visibility FLOAT, .* unavailable_reasons VARIANT NOT NULL, .* is_partial BOOLEAN NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, _workspace VARCHAR, PRIMARY KEY \(website_id\)\)$/,
     );
   });
 });

@@ -103,22 +103,7 @@ export async function openWorld(
       }
     },
     rows,
-    async expectTruth() {
-      const expected = expectedTables(sandbox);
-      const listed = new Set((sandbox.truth.websites() as { id: string }[]).map((w) => w.id));
-      const latest = new Map((await rows(analyticsLatestTable)).map((r) => [r.website_id, r.analysis_id ?? '']));
-      for (const table of Object.values(STREAM_TABLES).flat()) {
-        let actual = await rows(table);
-        if (table === websitesTable) actual = actual.filter((r) => r._removed_at === null);
-        else actual = actual.filter((r) => listed.has(r.website_id as string));
-        // Breakdown rows of earlier analyses stay; the truth is the latest snapshot's.
-        if (table === analyticsProvidersTable || table === analyticsCompetitorsTable)
-          actual = actual.filter((r) => latest.get(r.website_id) === r.analysis_id);
-        expect(comparable(table, actual), `${table.name} equals the sandbox's truth`).toEqual(
-          comparable(table, expected.get(table.name) ?? []),
-        );
-      }
-    },
+    expectTruth: () => expectTruth(rows, sandbox),
   };
   return {
     ...world,
@@ -128,6 +113,32 @@ export async function openWorld(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * Asserts every data table's rows of `workspace` equal the sandbox's truth for the websites it
+ * lists now (`rows` reads a table of the destination).
+ */
+export async function expectTruth(
+  rows: (table: TableSpec) => Promise<LogicalRow[]>,
+  sandbox: Sandbox,
+  workspace = 'default',
+): Promise<void> {
+  const expected = expectedTables(sandbox, workspace);
+  const listed = new Set((sandbox.truth.websites() as { id: string }[]).map((w) => w.id));
+  const ofWorkspace = async (table: TableSpec) => (await rows(table)).filter((r) => r._workspace === workspace);
+  const latest = new Map((await ofWorkspace(analyticsLatestTable)).map((r) => [r.website_id, r.analysis_id ?? '']));
+  for (const table of Object.values(STREAM_TABLES).flat()) {
+    let actual = await ofWorkspace(table);
+    if (table === websitesTable) actual = actual.filter((r) => r._removed_at === null);
+    else actual = actual.filter((r) => listed.has(r.website_id as string));
+    // Breakdown rows of earlier analyses stay; the truth is the latest snapshot's.
+    if (table === analyticsProvidersTable || table === analyticsCompetitorsTable)
+      actual = actual.filter((r) => latest.get(r.website_id) === r.analysis_id);
+    expect(comparable(table, actual), `${table.name} of workspace ${workspace} equals the sandbox's truth`).toEqual(
+      comparable(table, expected.get(table.name) ?? []),
+    );
+  }
 }
 
 /** The suite's tests, by key, so a variant run can name the ones that prove something for it. */

@@ -76,6 +76,7 @@ export function runTrustSuite(target: SyncTarget): void {
     /** `aivis status --max-staleness 6h`, or without the flag (null), at the data clock's now. */
     const status = (maxStalenessSeconds: number | null = SIX_HOURS) =>
       readStatus(world.destination, {
+        workspace: 'default',
         streams: selectedStreams(testConfig(world.sandbox)),
         now: dataNow(),
         maxStalenessSeconds: maxStalenessSeconds ?? undefined,

@@ -45,6 +45,7 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
           destination: world.destination,
           stateStore: new DestinationStateStore(world.destination),
           logger: silentLogger,
+          workspace: 'default',
           stream: mentionsStream,
           since: SINCE,
           repair: false,

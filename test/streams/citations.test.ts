@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { citationsStream } from '../../src/streams/citations.ts';
 
-const context = { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-01-02T00:00:00.000Z' };
+const context = { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-01-02T00:00:00.000Z', workspace: 'default' };
 const rowOf = (record: Record<string, unknown>) => citationsStream.toRow(record, record, context);
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 

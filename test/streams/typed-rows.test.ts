@@ -9,7 +9,7 @@ import type { Row, RowOf } from '../../src/destination/table-spec.ts';
 import { feedStream, loadColumns, NO_OPTIONS, UNFILTERED_SCAN } from '../../src/streams/stream.ts';
 import { citationsTable, type websitesTable } from '../../src/tables/index.ts';
 
-const context = { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-01-01T00:00:00Z' };
+const context = { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-01-01T00:00:00Z', workspace: 'default' };
 
 const citation: RowOf<typeof citationsTable> = {
   id: 'cit_1',

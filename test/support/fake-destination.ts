@@ -10,6 +10,7 @@ import { lockHeldError } from '../../src/destination/run-lock.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
+import { storedWorkspace } from '../../src/destination/workspace.ts';
 import { DestinationError } from '../../src/errors.ts';
 import { rejectedTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 
@@ -21,11 +22,12 @@ interface StoredTable {
 /** One schema's contents. */
 export interface FakeStore {
   readonly tables: Map<string, StoredTable>;
-  lockHolder: LockOwner | undefined;
+  /** The live lock of each workspace. */
+  readonly lockHolders: Map<string, LockOwner>;
 }
 
 export function createFakeStore(): FakeStore {
-  return { tables: new Map(), lockHolder: undefined };
+  return { tables: new Map(), lockHolders: new Map() };
 }
 
 /** Faults to inject; change them between calls. Commit numbers count every `commit` call from 1. */
@@ -138,9 +140,13 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         throw new DestinationError(`fake: commit ${commitCalls} applied, then failed`);
       return { rowsWritten };
     },
-    async readState(): Promise<StoredStateRow[]> {
+    async readState(workspace): Promise<StoredStateRow[]> {
       const stored = store.tables.get(stateTable.name);
-      return stored ? [...stored.rows.values()].map((r) => r as unknown as StoredStateRow) : [];
+      return stored
+        ? [...stored.rows.values()]
+            .filter((r) => storedWorkspace(r._workspace) === workspace)
+            .map((r) => r as unknown as StoredStateRow)
+        : [];
     },
     async deleteState(match) {
       const stored = store.tables.get(stateTable.name);
@@ -148,6 +154,7 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       let deleted = 0;
       for (const [key, row] of stored.rows) {
         if (
+          storedWorkspace(row._workspace) === match.workspace &&
           (match.stream === undefined || row.stream === match.stream) &&
           (match.scope === undefined || row.scope === match.scope)
         ) {
@@ -157,10 +164,10 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       }
       return deleted;
     },
-    async listActiveWebsiteIds() {
+    async listActiveWebsites() {
       return [...table(websitesTable.name).rows.values()]
         .filter((r) => r._removed_at === null || r._removed_at === undefined)
-        .map((r) => String(r.id));
+        .map((r) => ({ id: String(r.id), workspace: storedWorkspace(r._workspace) }));
     },
     async windowIds(query) {
       const stored = store.tables.get(query.table);
@@ -194,18 +201,20 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
       const stored = store.tables.get(rejectedTable.name);
       return stored ? [...stored.rows.values()].filter((row) => runIds.includes(String(row._run_id))).length : 0;
     },
-    async markAbandonedRuns(currentRunId) {
+    async markAbandonedRuns(currentRunId, workspace) {
       const runs = table(runsTable.name);
       for (const [key, row] of runs.rows) {
-        if (row.status === 'running' && row.id !== currentRunId) runs.rows.set(key, { ...row, status: 'abandoned' });
+        if (row.status === 'running' && row.id !== currentRunId && storedWorkspace(row._workspace) === workspace)
+          runs.rows.set(key, { ...row, status: 'abandoned' });
       }
     },
     async acquireLock(owner): Promise<DestinationLock> {
-      if (store.lockHolder) throw lockHeldError(schema, store.lockHolder);
-      store.lockHolder = owner;
+      const holder = store.lockHolders.get(owner.workspace);
+      if (holder) throw lockHeldError(schema, owner.workspace, holder);
+      store.lockHolders.set(owner.workspace, owner);
       return {
         async release() {
-          if (store.lockHolder === owner) store.lockHolder = undefined;
+          if (store.lockHolders.get(owner.workspace) === owner) store.lockHolders.delete(owner.workspace);
         },
       };
     },

@@ -24,6 +24,7 @@ await destination.acquireLock({
   host: os.hostname(),
   pid: process.pid,
   startedAt: '2026-03-01T00:00:00.000Z',
+  workspace: 'default',
 });
 process.stdout.write(`locked ${process.pid}\n`);
 // Hold until killed.

@@ -2,13 +2,13 @@
 import os from 'node:os';
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
+import { DEFAULT_WORKSPACE } from '../../destination/workspace.ts';
 import type { StateEntry } from '../../state/state-entry.ts';
 import { parseStreams, parseWebsites } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';
 import { newRunId } from '../../sync/run-sync.ts';
 import { createStateStore } from '../command-resources.ts';
-import { soleWorkspace } from '../single-workspace.ts';
 import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
@@ -44,37 +44,46 @@ export const stateCommand: CliCommand<StateArgs> = {
     const websites = parseWebsites(argv.website, '--website');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
     const loaded = await loadConfig(argv.config);
-    selectWorkspaces(loaded.workspaces, selection);
-    // Every state entry is the one workspace's (single-workspace.ts), so the selection filters nothing yet.
-    soleWorkspace(loaded, `state ${argv.action}`);
+    const selected = selectWorkspaces(loaded.workspaces, selection);
     const { config } = loaded;
     const logger = createLogger();
     const destination = await createDestination(config.destination, { logger });
     await destination.open();
     try {
-      const store = createStateStore(config, destination);
-      const entries = (await store.load()).filter((e) => selects(e, streams, websites));
-      entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope));
-      if (argv.action === 'show') {
-        for (const e of entries)
-          process.stdout.write(
-            `${JSON.stringify({ stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt })}\n`,
-          );
-        if (entries.length === 0) logger.info('no saved state matches');
-        return ExitCode.Success;
-      }
-      // Under the run lock: a sync running meanwhile would write its state straight back.
-      const lock = await destination.acquireLock({
-        runId: newRunId(new Date()),
-        host: os.hostname(),
-        pid: process.pid,
-        startedAt: new Date().toISOString(),
-      });
+      let shown = 0;
       let deleted = 0;
-      try {
-        for (const e of entries) deleted += await store.delete({ stream: e.stream, scope: e.scope });
-      } finally {
-        await lock.release();
+      // Each workspace's state is its own (docs/architecture.md#many-workspaces): read it, and reset it under its lock.
+      for (const { name: workspace } of selected) {
+        const store = createStateStore(config, destination, workspace);
+        const entries = (await store.load()).filter((e) => selects(e, streams, websites));
+        entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope));
+        if (argv.action === 'show') {
+          // `default` prints as before workspaces; the others say whose entry it is.
+          const of = workspace === DEFAULT_WORKSPACE ? {} : { workspace };
+          for (const e of entries)
+            process.stdout.write(
+              `${JSON.stringify({ ...of, stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt })}\n`,
+            );
+          shown += entries.length;
+          continue;
+        }
+        // Under the workspace's run lock: a sync of it running meanwhile would write its state straight back.
+        const lock = await destination.acquireLock({
+          runId: newRunId(new Date()),
+          host: os.hostname(),
+          pid: process.pid,
+          startedAt: new Date().toISOString(),
+          workspace,
+        });
+        try {
+          for (const e of entries) deleted += await store.delete({ stream: e.stream, scope: e.scope });
+        } finally {
+          await lock.release();
+        }
+      }
+      if (argv.action === 'show') {
+        if (shown === 0) logger.info('no saved state matches');
+        return ExitCode.Success;
       }
       process.stdout.write(
         `deleted ${deleted} state entr${deleted === 1 ? 'y' : 'ies'}; the next sync reads ${deleted > 0 ? 'those feeds from the beginning' : 'as before'}\n`,

@@ -13,8 +13,7 @@ import { readStatus } from '../../trust/read-status.ts';
 import { formatAge, type StatusVerdict } from '../../trust/staleness.ts';
 import { createDestination } from '../destination-factory.ts';
 import { parseDuration } from '../duration.ts';
-import { soleWorkspace } from '../single-workspace.ts';
-import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
+import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 interface StatusArgs {
@@ -65,15 +64,14 @@ export const statusCommand: CliCommand<StatusArgs> = {
     const maxStalenessSeconds = parseDuration(argv['max-staleness'], '--max-staleness');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
     const loaded = await loadConfig(argv.config);
-    selectWorkspaces(loaded.workspaces, selection);
-    // One destination holds one workspace's runs and completeness yet (single-workspace.ts).
-    soleWorkspace(loaded, 'status');
+    const workspace = selectOneWorkspace(loaded.workspaces, selection, 'status');
     const { config } = loaded;
     const logger = createLogger({ level: 'warn' });
     const destination = await createDestination(config.destination, { logger });
     await destination.open();
     try {
       const verdict = await readStatus(destination, {
+        workspace: workspace.name,
         streams: selectedStreams(config),
         now: new Date(),
         maxStalenessSeconds,

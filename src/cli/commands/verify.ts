@@ -1,6 +1,6 @@
 /** `aivis verify`: proves after the fact that a closed window of a feed reached the destination whole (docs/architecture.md#verify). */
-import { loadConfig } from '../../config/load-config.ts';
 import { ConfigError } from '../../errors.ts';
+import { loadConfig } from '../../config/load-config.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
 import { newRunId, selectedStreams } from '../../sync/run-sync.ts';
@@ -9,10 +9,9 @@ import { describeEstimate } from '../../trust/verify-estimate.ts';
 import { verifyStream } from '../../trust/verify-stream.ts';
 import { parseSince, parseUntil, parseWebsites } from '../cli-arguments.ts';
 import { openCommandResources } from '../command-resources.ts';
-import { soleWorkspace } from '../single-workspace.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { formatVerifyReport } from '../verify-report.ts';
-import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
+import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
 
 interface VerifyArgs {
@@ -66,9 +65,7 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
     const websites = parseWebsites(argv.websites, '--websites');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
     const loaded = await loadConfig(argv.config);
-    selectWorkspaces(loaded.workspaces, selection);
-    // One destination holds one workspace's rows and state yet (single-workspace.ts).
-    const workspace = soleWorkspace(loaded, 'verify');
+    const workspace = selectOneWorkspace(loaded.workspaces, selection, 'verify');
     const stop = listenForStop(
       (signal) => `stopped by ${signal}: rows repaired so far are saved; nothing else changed`,
     );

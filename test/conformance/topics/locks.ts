@@ -40,4 +40,21 @@ export function locksTopic(target: ConformanceTarget): void {
       await again.release();
     },
   );
+
+  conformanceTest(
+    target,
+    'locks',
+    'runs of different workspaces hold their locks at once; the same workspace twice is refused, naming it',
+    async ({ destination, schema, another }) => {
+      const second = await another();
+      const a = await destination.acquireLock(owner('run-a', 1111, 'agency-a'));
+      const b = await second.acquireLock(owner('run-b', 2222, 'agency-b'));
+      const third = await another();
+      await expect(third.acquireLock(owner('run-c', 3333, 'agency-a'))).rejects.toThrow(
+        `another aivis run holds the lock on schema "${schema}" for workspace "agency-a": run run-a on conformance-host pid 1111 since 2026-03-01T12:00:00.000Z`,
+      );
+      await a.release();
+      await b.release();
+    },
+  );
 }

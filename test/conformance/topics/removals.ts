@@ -1,5 +1,6 @@
 /** Removal reconciliation of the websites listing (docs/architecture.md#tables, docs/architecture.md#state-rules). */
 import { expect } from 'vitest';
+import type { Destination } from '../../../src/destination/destination.ts';
 import type { Row } from '../../../src/destination/table-spec.ts';
 import { websitesTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
@@ -17,6 +18,7 @@ function website(
   syncedAt: string,
   firstSeenAt = syncedAt,
   removedAt: string | null = null,
+  workspace: string | null = null,
 ): Row {
   return {
     id,
@@ -30,7 +32,12 @@ function website(
     _synced_at: syncedAt,
     _run_id: runId,
     _raw: JSON.stringify({ id }),
+    _workspace: workspace,
   };
+}
+
+async function activeIds(destination: Destination): Promise<string[]> {
+  return (await destination.listActiveWebsites()).map((w) => w.id).sort();
 }
 
 export function removalsTopic(target: ConformanceTarget): void {
@@ -40,7 +47,7 @@ export function removalsTopic(target: ConformanceTarget): void {
     'list active websites, mark removals once, clear on return',
     async ({ destination, rows }) => {
       await destination.ensureTables([websitesTable]);
-      expect(await destination.listActiveWebsiteIds()).toEqual([]);
+      expect(await destination.listActiveWebsites()).toEqual([]);
       await commitFlush(
         destination,
         flushOf(
@@ -55,10 +62,10 @@ export function removalsTopic(target: ConformanceTarget): void {
           ['web_1', 'web_3'].map((id) => website(id, 'run_b', DAY2)),
         ),
       );
-      expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_2', 'web_3', 'web_4']);
+      expect(await activeIds(destination)).toEqual(['web_1', 'web_2', 'web_3', 'web_4']);
 
       await destination.markWebsitesRemoved(['web_2', 'web_4'], DAY2);
-      expect((await destination.listActiveWebsiteIds()).sort()).toEqual(['web_1', 'web_3']);
+      expect(await activeIds(destination)).toEqual(['web_1', 'web_3']);
       // Marking again keeps the first removal time.
       await destination.markWebsitesRemoved(['web_2'], DAY3);
       await destination.markWebsitesRemoved([], DAY3);
@@ -73,6 +80,30 @@ export function removalsTopic(target: ConformanceTarget): void {
           website('web_4', 'run_a', DAY1, DAY1, DAY2),
         ]),
       );
+    },
+  );
+
+  conformanceTest(
+    target,
+    'removals',
+    'active websites say their workspace; a NULL workspace (a row from before workspaces) reads as default',
+    async ({ destination }) => {
+      await destination.ensureTables([websitesTable]);
+      await commitFlush(
+        destination,
+        flushOf(websitesTable, [
+          website('web_1', 'run_a', DAY1),
+          website('web_2', 'run_a', DAY1, DAY1, null, 'default'),
+          website('web_3', 'run_b', DAY1, DAY1, null, 'agency-b'),
+          website('web_4', 'run_b', DAY1, DAY1, DAY2, 'agency-b'),
+        ]),
+      );
+      const active = await destination.listActiveWebsites();
+      expect([...active].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: 'web_1', workspace: 'default' },
+        { id: 'web_2', workspace: 'default' },
+        { id: 'web_3', workspace: 'agency-b' },
+      ]);
     },
   );
 }

@@ -7,7 +7,7 @@ import { conformanceTest } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 
-function run(id: string, status: string, finishedAt: string | null = null): Row {
+function run(id: string, status: string, finishedAt: string | null = null, workspace: string | null = null): Row {
   return {
     id,
     command: 'sync',
@@ -16,6 +16,7 @@ function run(id: string, status: string, finishedAt: string | null = null): Row 
     status,
     counts: '{}',
     error: null,
+    _workspace: workspace,
   };
 }
 
@@ -23,7 +24,7 @@ export function runsTopic(target: ConformanceTarget): void {
   conformanceTest(
     target,
     'runs',
-    'mark other running runs abandoned, leave finished ones and the current one',
+    "mark the workspace's other running runs abandoned, leave finished ones, the current one and other workspaces' runs",
     async ({ destination, rows }) => {
       await destination.ensureTables([runsTable]);
       await commitFlush(
@@ -31,15 +32,17 @@ export function runsTopic(target: ConformanceTarget): void {
         flushOf(runsTable, [
           run('run_killed', 'running'),
           run('run_done', 'succeeded', '2026-03-01T00:05:00.000000Z'),
-          run('run_now', 'running'),
+          run('run_now', 'running', null, 'default'),
+          run('run_other_workspace', 'running', null, 'agency-b'),
         ]),
       );
-      await destination.markAbandonedRuns('run_now');
+      await destination.markAbandonedRuns('run_now', 'default');
       const statuses = Object.fromEntries((await rows(runsTable)).map((r) => [r.id, [r.status, r.finished_at]]));
       expect(statuses).toEqual({
         run_done: ['succeeded', '2026-03-01T00:05:00.000000Z'],
         run_killed: ['abandoned', null],
         run_now: ['running', null],
+        run_other_workspace: ['running', null],
       });
     },
   );

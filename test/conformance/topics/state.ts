@@ -38,7 +38,7 @@ export function stateTopic(target: ConformanceTarget): void {
     async ({ destination }) => {
       // `aivis state show` on a fresh destination: no tables yet.
       expect(await readStateEntries(destination)).toEqual([]);
-      expect(await destination.deleteState({})).toBe(0);
+      expect(await destination.deleteState({ workspace: 'default' })).toBe(0);
     },
   );
 
@@ -70,12 +70,12 @@ export function stateTopic(target: ConformanceTarget): void {
       stateEntry('websites', '*', 'e'),
     ];
     await commitFlush(destination, { tables: [], state: all });
-    expect(await destination.deleteState({ stream: 'mentions', scope: 'web_1' })).toBe(1);
-    expect(await destination.deleteState({ scope: 'web_2' })).toBe(2);
-    expect(await destination.deleteState({ stream: 'nothing' })).toBe(0);
+    expect(await destination.deleteState({ workspace: 'default', stream: 'mentions', scope: 'web_1' })).toBe(1);
+    expect(await destination.deleteState({ workspace: 'default', scope: 'web_2' })).toBe(2);
+    expect(await destination.deleteState({ workspace: 'default', stream: 'nothing' })).toBe(0);
     expect(byKey(await readStateEntries(destination))).toEqual([all[2], all[4]]);
-    expect(await destination.deleteState({ stream: 'citations' })).toBe(1);
-    expect(await destination.deleteState({})).toBe(1);
+    expect(await destination.deleteState({ workspace: 'default', stream: 'citations' })).toBe(1);
+    expect(await destination.deleteState({ workspace: 'default' })).toBe(1);
     expect(await readStateEntries(destination)).toEqual([]);
   });
 
@@ -117,6 +117,24 @@ export function stateTopic(target: ConformanceTarget): void {
       await commitFlush(destination, flushOf(kindsTable, page, [entry]));
       expect(await rows(kindsTable)).toEqual(expected(kindsTable, page));
       expect(await readStateEntries(destination)).toEqual([entry]);
+    },
+  );
+
+  conformanceTest(
+    target,
+    'state',
+    'each workspace reads and deletes its own state only (docs/architecture.md#many-workspaces)',
+    async ({ destination }) => {
+      await destination.ensureTables(ENGINE_TABLES);
+      const own = stateEntry('mentions', 'web_1', 'a');
+      const theirs = stateEntry('mentions', 'web_2', 'b');
+      await commitFlush(destination, { tables: [], state: [own] }, 'default');
+      await commitFlush(destination, { tables: [], state: [theirs] }, 'agency-b');
+      expect(await readStateEntries(destination, 'default')).toEqual([own]);
+      expect(await readStateEntries(destination, 'agency-b')).toEqual([theirs]);
+      expect(await destination.deleteState({ workspace: 'agency-b' })).toBe(1);
+      expect(await readStateEntries(destination, 'default')).toEqual([own]);
+      expect(await readStateEntries(destination, 'agency-b')).toEqual([]);
     },
   );
 }
