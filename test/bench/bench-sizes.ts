@@ -40,9 +40,9 @@ export const DEFAULT_SIZES: BenchSizes = {
   endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
   bigqueryTableRows: [1_000_000, 10_000_000],
   workspaces: {
-    world: { seed: 21, websites: 30, analysesPerWebsite: 2, mentionsPerAnalysis: 20, citationsPerAnalysis: 10 },
+    world: { seed: 21, websites: 70, analysesPerWebsite: 2, mentionsPerAnalysis: 20, citationsPerAnalysis: 10 },
     count: 10,
-    clockFactor: 10,
+    clockFactor: 4,
   },
 };
 
@@ -59,8 +59,8 @@ export const QUICK_SIZES: BenchSizes = {
   endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
   bigqueryTableRows: [100_000, 1_000_000],
   workspaces: {
-    world: { seed: 21, websites: 12, analysesPerWebsite: 2, mentionsPerAnalysis: 10, citationsPerAnalysis: 5 },
+    world: { seed: 21, websites: 40, analysesPerWebsite: 2, mentionsPerAnalysis: 10, citationsPerAnalysis: 5 },
     count: 10,
-    clockFactor: 10,
+    clockFactor: 4,
   },
 };

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --quick]`: how close aivis gets to the API's ceiling and to the
- * warehouse's own load speed (issue 7), all figures from one run as ratios, and what a
+ * warehouse's own load speed (issue 7), all figures from one run as ratios, how W workspaces
+ * in one process compare with one alone (issue 15), and what a
  * BigQuery flush costs as its table grows. Prints a Markdown
  * table on stdout, progress on stderr, and writes test/bench/results.json.
  *
