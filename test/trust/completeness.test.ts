@@ -37,7 +37,7 @@ describe('_aivis_completeness', () => {
     });
     expect(
       completenessRow(entry('2026-01-02T00:00:00Z'), undefined, { runId: 'run_a', workspace: 'default' })?.run_id,
-    ).toBe({ runId: 'run_a', workspace: 'default' });
+    ).toBe('run_a');
   });
 
   it('gets none while the frontier stays: mid-scan checkpoints, scans without scan_upper_bound, first scans in flight', () => {
