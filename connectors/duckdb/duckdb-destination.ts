@@ -11,13 +11,6 @@ import { acquireDuckdbLock } from './duckdb-lock.ts';
 import * as sql from './duckdb-sql.ts';
 import { appendCell } from './duckdb-types.ts';
 
-/**
- * Tries of a flush that lost a write-write race with another connection to the file: every
- * workspace's flushes may widen the same `metric_versions` row, so a flush may lose to each of
- * the others in turn.
- */
-const CONFLICT_ATTEMPTS = 20;
-
 export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Logger }): Destination {
   deps.logger.debug('duckdb destination', { path: config.path, schema: config.schema });
   const options = duckdbOptions(config);
@@ -90,16 +83,10 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     async commit(parts): Promise<FlushResult> {
       const s = open();
       if (parts.length === 0) return { rowsWritten: {} };
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return { rowsWritten: await s.transaction(() => upsertParts(s, parts)) };
-        } catch (error) {
-          // Runs of several workspaces in this process share the file: two flushes inserting
-          // the same new key of a shared table (`metric_versions`) at once conflict, and the
-          // later one, rolled back whole, succeeds as an update when replayed.
-          if (attempt < CONFLICT_ATTEMPTS && sql.isWriteConflict(error)) continue;
-          throw failure(`a flush into ${sql.tableName(options, current)}`, error);
-        }
+      try {
+        return { rowsWritten: await s.transaction(() => upsertParts(s, parts)) };
+      } catch (error) {
+        throw failure(`a flush into ${sql.tableName(options, current)}`, error);
       }
     },
 

@@ -102,16 +102,3 @@ export function oneDdlAtATime<T>(file: string, work: () => Promise<T>): Promise<
   ddlQueues.set(file, next);
   return next;
 }
-
-/**
- * A transaction another connection's concurrent one beat to the same row: an upsert's INSERT
- * of a key the other committed meanwhile ("Duplicate key" at the statement, or a constraint
- * violation at COMMIT, since ON CONFLICT only sees what was committed when it started), or an
- * update of a row it changed ("Conflict on tuple").
- */
-export function isWriteConflict(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /Duplicate key .* violates primary key constraint|constraint violation: duplicate key|Conflict on (tuple|update)|write-write conflict/i.test(
-    message,
-  );
-}

@@ -105,15 +105,19 @@ export const completenessTable = tableSpec({
 });
 
 /**
- * One row per distinct combination of the four version tags analytics rows carry (spec 9.4),
- * kept by `src/trust/metric-versions.ts`. `version_key` (the canonical JSON of the four tags)
- * is the key because a JSON column cannot be one on every warehouse; `website_ids` keeps the
- * set behind the `websites` count, so a later run adds each website once.
+ * One row per workspace and distinct combination of the four version tags analytics rows carry
+ * (spec 9.4), kept by `src/trust/metric-versions.ts`. `version_key` (the canonical JSON of the
+ * four tags) is in the key because a JSON column cannot be one on every warehouse; `website_ids`
+ * keeps the set behind the `websites` count, so a later run adds each website once. Each
+ * workspace keeps its own rows (docs/architecture.md#many-workspaces): its runs widen only
+ * those, so concurrent runs of two workspaces never write the same row. `_workspace` is a key
+ * column here, hence not nullable: the table is younger than workspaces, so it has no older rows.
  */
 export const metricVersionsTable = tableSpec({
   name: 'metric_versions',
-  primaryKey: ['version_key'],
+  primaryKey: ['_workspace', 'version_key'],
   columns: [
+    column(WORKSPACE_COLUMN.name, 'string', false),
     column('version_key', 'string', false),
     column('projection_version', 'string', false),
     column('metric_definition_bundle_version', 'string', false),

@@ -194,8 +194,9 @@ interface RunContext extends RunSyncOptions {
 
 async function syncAll(run: RunContext): Promise<void> {
   const { destination, counters } = run;
-  // Read under the run lock: no other run widens the ledger meanwhile.
-  const ledger = MetricVersionLedger.load(await destination.readRows(metricVersionsTable));
+  // Read under the workspace's run lock: no other run widens its rows meanwhile (other
+  // workspaces' runs write rows of their own).
+  const ledger = MetricVersionLedger.load(await destination.readRows(metricVersionsTable), run.workspace);
   const buffer = new FlushBuffer({
     destination,
     stateStore: run.stateStore,

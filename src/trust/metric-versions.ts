@@ -1,13 +1,14 @@
 /**
  * The ledger behind `metric_versions` (the table: `src/destination/engine-tables.ts`): which combinations of
- * version tags the analytics rows carried, from when to when, on how many websites, first
- * seen by which run; and, for each combination a run sees for the first time, the notice the
- * summary and `_aivis_runs.counts` give: a dashboard that plots one series across it mixes
- * two definitions of the metric.
+ * version tags one workspace's analytics rows carried, from when to when, on how many of its
+ * websites, first seen by which of its runs; and, for each combination a run sees for the first
+ * time in its workspace, the notice the summary and `_aivis_runs.counts` give: a dashboard that
+ * plots one series across it mixes two definitions of the metric.
  */
 import type { TableRows } from '../destination/destination.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import type { Row, RowOf } from '../destination/table-spec.ts';
+import { storedWorkspace } from '../destination/workspace.ts';
 import { analyticsHistoryTable, analyticsLatestTable, metricVersionsTable } from '../tables/index.ts';
 
 export type MetricVersionRow = RowOf<typeof metricVersionsTable>;
@@ -89,12 +90,21 @@ function describeChange(from: VersionTags, to: VersionTags): string[] {
 }
 
 export class MetricVersionLedger {
+  readonly #workspace: string;
   readonly #combinations = new Map<string, Combination>();
 
-  /** The ledger as `metric_versions` holds it (rows in the table's logical form: JSON as text). */
-  static load(rows: readonly Readonly<Record<string, unknown>>[]): MetricVersionLedger {
-    const ledger = new MetricVersionLedger();
+  private constructor(workspace: string) {
+    this.#workspace = workspace;
+  }
+
+  /**
+   * `workspace`'s ledger as `metric_versions` holds it (rows in the table's logical form: JSON
+   * as text); other workspaces' rows are theirs to widen and announce.
+   */
+  static load(rows: readonly Readonly<Record<string, unknown>>[], workspace: string): MetricVersionLedger {
+    const ledger = new MetricVersionLedger(workspace);
     for (const row of rows) {
+      if (storedWorkspace(row._workspace) !== workspace) continue;
       const tags: VersionTags = {
         projection_version: String(row.projection_version),
         metric_definition_bundle_version: String(row.metric_definition_bundle_version),
@@ -164,6 +174,7 @@ export class MetricVersionLedger {
     const changed = this.#ordered((a, b) => (a.key < b.key ? -1 : 1)).filter((c) => c.changed);
     for (const combination of changed) combination.changed = false;
     return changed.map((c) => ({
+      _workspace: this.#workspace,
       version_key: c.key,
       projection_version: c.tags.projection_version,
       metric_definition_bundle_version: c.tags.metric_definition_bundle_version,

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
+import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
 import {
   analyticsCompetitorsTable,
@@ -163,4 +164,56 @@ export function comparable(table: TableSpec, rows: readonly Rec[]): Rec[] {
   });
   const key = (r: Rec) => table.primaryKey.map((k) => String(r[k])).join('\u0001');
   return normalized.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+interface Tagged {
+  readonly as_of: string;
+  readonly meta: {
+    projection_version: string;
+    metric_definition_bundle_version: string;
+    metric_precision_version: string;
+    metric_definition_versions: Record<string, string>;
+  };
+}
+
+/**
+ * `workspace`'s `metric_versions` rows as its sandbox's truth implies them (every history point
+ * and latest snapshot of the listed websites), oldest first, without `version_key` and
+ * `website_ids`; `firstRunOf` names the run that first saw a bundle.
+ */
+export function expectedMetricVersions(sandbox: Sandbox, workspace: string, firstRunOf: (bundle: string) => string) {
+  const combinations = new Map<string, { tags: Tagged['meta']; asOfs: string[]; websites: Set<string> }>();
+  for (const { id } of sandbox.truth.websites() as { id: string }[]) {
+    const snapshot = sandbox.truth.snapshot(id) as { data: { as_of: string }; meta: Tagged['meta'] } | null;
+    const tagged = [...(sandbox.truth.history(id) as Iterable<Tagged>)];
+    if (snapshot) tagged.push({ as_of: snapshot.data.as_of, meta: snapshot.meta });
+    for (const { as_of, meta } of tagged) {
+      const tags = {
+        projection_version: meta.projection_version,
+        metric_definition_bundle_version: meta.metric_definition_bundle_version,
+        metric_precision_version: meta.metric_precision_version,
+        metric_definition_versions: meta.metric_definition_versions,
+      };
+      const key = JSON.stringify([
+        tags.projection_version,
+        tags.metric_definition_bundle_version,
+        tags.metric_precision_version,
+        Object.entries(tags.metric_definition_versions).sort(),
+      ]);
+      const combination =
+        combinations.get(key) ?? combinations.set(key, { tags, asOfs: [], websites: new Set() }).get(key)!;
+      combination.asOfs.push(microsecondTimestamp(as_of));
+      combination.websites.add(id);
+    }
+  }
+  return [...combinations.values()]
+    .map(({ tags, asOfs, websites }) => ({
+      _workspace: workspace,
+      ...tags,
+      first_as_of: asOfs.sort()[0]!,
+      last_as_of: asOfs.at(-1)!,
+      websites: BigInt(websites.size),
+      first_run_id: firstRunOf(tags.metric_definition_bundle_version),
+    }))
+    .sort((a, b) => (a.first_as_of < b.first_as_of ? -1 : 1));
 }

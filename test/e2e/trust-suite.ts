@@ -9,56 +9,10 @@ import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts'
 import { selectedStreams } from '../../src/sync/run-sync.ts';
 import { completenessTable, metricVersionsTable, runsTable, stateTable } from '../../src/tables/index.ts';
 import { readStatus } from '../../src/trust/read-status.ts';
+import { expectedMetricVersions } from './expected-rows.ts';
 import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
 
 const SIX_HOURS = 6 * 3600;
-
-interface Tagged {
-  readonly as_of: string;
-  readonly meta: {
-    projection_version: string;
-    metric_definition_bundle_version: string;
-    metric_precision_version: string;
-    metric_definition_versions: Record<string, string>;
-  };
-}
-
-/** `metric_versions` as the sandbox's truth implies it: every history point and latest snapshot of the listed websites. */
-function expectedMetricVersions(world: Awaited<ReturnType<typeof openWorld>>, firstRunOf: (bundle: string) => string) {
-  const combinations = new Map<string, { tags: Tagged['meta']; asOfs: string[]; websites: Set<string> }>();
-  for (const { id } of world.sandbox.truth.websites() as { id: string }[]) {
-    const snapshot = world.sandbox.truth.snapshot(id) as { data: { as_of: string }; meta: Tagged['meta'] } | null;
-    const tagged = [...(world.sandbox.truth.history(id) as Iterable<Tagged>)];
-    if (snapshot) tagged.push({ as_of: snapshot.data.as_of, meta: snapshot.meta });
-    for (const { as_of, meta } of tagged) {
-      const tags = {
-        projection_version: meta.projection_version,
-        metric_definition_bundle_version: meta.metric_definition_bundle_version,
-        metric_precision_version: meta.metric_precision_version,
-        metric_definition_versions: meta.metric_definition_versions,
-      };
-      const key = JSON.stringify([
-        tags.projection_version,
-        tags.metric_definition_bundle_version,
-        tags.metric_precision_version,
-        Object.entries(tags.metric_definition_versions).sort(),
-      ]);
-      const combination =
-        combinations.get(key) ?? combinations.set(key, { tags, asOfs: [], websites: new Set() }).get(key)!;
-      combination.asOfs.push(microsecondTimestamp(as_of));
-      combination.websites.add(id);
-    }
-  }
-  return [...combinations.values()]
-    .map(({ tags, asOfs, websites }) => ({
-      ...tags,
-      first_as_of: asOfs.sort()[0]!,
-      last_as_of: asOfs.at(-1)!,
-      websites: BigInt(websites.size),
-      first_run_id: firstRunOf(tags.metric_definition_bundle_version),
-    }))
-    .sort((a, b) => (a.first_as_of < b.first_as_of ? -1 : 1));
-}
 
 export function runTrustSuite(target: SyncTarget): void {
   describe(`completeness, status and metric versions in ${target.name}`, () => {
@@ -161,7 +115,7 @@ export function runTrustSuite(target: SyncTarget): void {
 
     it('metric_versions follows the truth across a new metric definition bundle; the run that first sees it says so', async () => {
       const first = await sync();
-      const firstRows = expectedMetricVersions(world, () => first.runId);
+      const firstRows = expectedMetricVersions(world.sandbox, 'default', () => first.runId);
       const read = async () =>
         (await world.rows(metricVersionsTable))
           .map(({ version_key: _key, website_ids: _ids, ...row }) => row)
@@ -175,7 +129,7 @@ export function runTrustSuite(target: SyncTarget): void {
       world.sandbox.changeMetricVersions({ metric_definition_bundle_version: 'public_metric_definitions_v13' });
       world.sandbox.clock.advance({ days: 2 });
       const second = await sync();
-      const rows = expectedMetricVersions(world, (bundle) =>
+      const rows = expectedMetricVersions(world.sandbox, 'default', (bundle) =>
         bundle === 'public_metric_definitions_v13' ? second.runId : first.runId,
       );
       // The new bundle from the change on; the website measured for the first time after it starts on visibility_v1.

@@ -13,8 +13,9 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { runSync, syncTables, type RunSummary } from '../../src/sync/run-sync.ts';
-import { rejectedTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
+import { metricVersionsTable, rejectedTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { uniqueSchema } from '../conformance/harness.ts';
+import { expectedMetricVersions } from './expected-rows.ts';
 import { expectTruth, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
 
 interface WorkspaceWorld {
@@ -73,6 +74,23 @@ export function runWorkspacesSuite(target: SyncTarget): void {
       expect(outcome.status === 'fulfilled' ? outcome.value.status : outcome.reason).toBe('succeeded');
     };
 
+    /**
+     * Each workspace's `metric_versions` rows are its own sandbox's truth (its websites behind
+     * each combination, first seen by its run `firstRunIds[i]`), though the combinations, the
+     * sandbox's, are the same in every workspace.
+     */
+    const expectOwnMetricVersions = async (worlds: readonly WorkspaceWorld[], firstRunIds: readonly string[]) => {
+      const stored = await rows(metricVersionsTable);
+      for (const [i, world] of worlds.entries()) {
+        const own = stored
+          .filter((r) => r._workspace === world.name)
+          .map(({ version_key: _key, website_ids: _ids, ...row }) => row)
+          .sort((a, b) => ((a.first_as_of as string) < (b.first_as_of as string) ? -1 : 1));
+        expect(own).toEqual(expectedMetricVersions(world.sandbox, world.name, () => firstRunIds[i]!));
+      }
+      expect(new Set(stored.map((r) => r.version_key)).size * worlds.length).toBe(stored.length);
+    };
+
     beforeEach(() => {
       schema = uniqueSchema('ws');
       opened = [];
@@ -87,8 +105,11 @@ export function runWorkspacesSuite(target: SyncTarget): void {
 
     it('three workspaces synced at once each equal their own truth, with their own runs and state', async () => {
       const worlds = [await open('acme', 7), await open('globex', 8), await open('initech', 9)];
-      (await syncAll(worlds)).forEach(succeeded);
+      const first = await syncAll(worlds);
+      first.forEach(succeeded);
       for (const world of worlds) await expectTruth(rows, world.sandbox, world.name);
+      const firstRunIds = first.map((o) => (o.status === 'fulfilled' ? o.value.runId : ''));
+      await expectOwnMetricVersions(worlds, firstRunIds);
       const runs = await rows(runsTable);
       expect(runs.map((r) => [r._workspace, r.status]).sort()).toEqual([
         ['acme', 'succeeded'],
@@ -105,6 +126,7 @@ export function runWorkspacesSuite(target: SyncTarget): void {
       for (const world of worlds) world.sandbox.clock.advance({ days: 2 });
       (await syncAll(worlds)).forEach(succeeded);
       for (const world of worlds) await expectTruth(rows, world.sandbox, world.name);
+      await expectOwnMetricVersions(worlds, firstRunIds);
     });
 
     it('a website removed in one workspace is marked removed there and nowhere else', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AnalyticsObservation, MetricVersionLedger, versionKey } from '../../src/trust/metric-versions.ts';
+import {
+  type AnalyticsObservation,
+  MetricVersionLedger,
+  type MetricVersionRow,
+  versionKey,
+} from '../../src/trust/metric-versions.ts';
 import { metricVersionsTable } from '../../src/tables/index.ts';
 
 const definitions = {
@@ -37,7 +42,7 @@ describe('versionKey', () => {
 
 describe('MetricVersionLedger', () => {
   it('has one row per combination: first and last as_of, distinct websites, the run that first saw it', () => {
-    const ledger = MetricVersionLedger.load([]);
+    const ledger = MetricVersionLedger.load([], 'default');
     ledger.observe(seen(v1, 'web_a', '2026-01-02T00:00:00Z'));
     ledger.observe(seen(v1, 'web_b', '2026-01-01T00:00:00.5Z'));
     // The same point read twice (inclusive updated_since) and a snapshot without as_of change nothing.
@@ -47,6 +52,7 @@ describe('MetricVersionLedger', () => {
     const rows = ledger.takeChangedRows();
     expect(rows).toEqual([
       {
+        _workspace: 'default',
         version_key: V1_KEY,
         projection_version: 'public_metrics_v2',
         metric_definition_bundle_version: 'public_metric_definitions_v12',
@@ -66,7 +72,7 @@ describe('MetricVersionLedger', () => {
   });
 
   it('announces a combination that starts after another, naming what changed, and not the baseline', () => {
-    const ledger = MetricVersionLedger.load([]);
+    const ledger = MetricVersionLedger.load([], 'default');
     ledger.observe(seen(v1, 'web_a', '2026-02-27T00:00:00Z'));
     ledger.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z'));
     ledger.observe(seen(v13, 'web_b', '2026-03-01T06:00:00Z'));
@@ -80,12 +86,12 @@ describe('MetricVersionLedger', () => {
   });
 
   it('carries the table across runs: a known combination is widened, not announced again; a new one is', () => {
-    const first = MetricVersionLedger.load([]);
+    const first = MetricVersionLedger.load([], 'default');
     first.observe(seen(v1, 'web_a', '2026-02-27T00:00:00Z', 'run_1'));
     first.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_1'));
     expect(first.notices().map((n) => n.first_as_of)).toEqual(['2026-03-01T00:00:00Z']);
 
-    const second = MetricVersionLedger.load(first.takeChangedRows());
+    const second = MetricVersionLedger.load(first.takeChangedRows(), 'default');
     expect(second.takeChangedRows()).toEqual([]);
     second.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_2'));
     expect(second.takeChangedRows()).toEqual([]);
@@ -118,8 +124,36 @@ describe('MetricVersionLedger', () => {
     ]);
   });
 
+  it("loads its own workspace's rows only, a NULL workspace being default's", () => {
+    const acme = MetricVersionLedger.load([], 'acme');
+    acme.observe(seen(v1, 'web_a', '2026-02-27T00:00:00Z', 'run_acme'));
+    acme.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z', 'run_acme'));
+    const acmeRows = acme.takeChangedRows();
+    const stored = [...acmeRows, { ...acmeRows[0]!, _workspace: null }];
+
+    // The same combinations on another workspace's website: new to it, in rows of its own, announced to its run.
+    const globex = MetricVersionLedger.load(stored, 'globex');
+    globex.observe(seen(v1, 'web_g', '2026-02-28T00:00:00Z', 'run_globex'));
+    globex.observe(seen(v13, 'web_g', '2026-03-02T00:00:00Z', 'run_globex'));
+    const summary = (rows: MetricVersionRow[]) =>
+      rows.map((r) => [r._workspace, r.metric_definition_bundle_version, r.websites, r.website_ids, r.first_run_id]);
+    expect(summary(globex.takeChangedRows())).toEqual([
+      ['globex', 'public_metric_definitions_v12', 1, '["web_g"]', 'run_globex'],
+      ['globex', 'public_metric_definitions_v13', 1, '["web_g"]', 'run_globex'],
+    ]);
+    expect(globex.notices().map((n) => n.first_as_of)).toEqual(['2026-03-02T00:00:00Z']);
+
+    // The NULL row is default's: widened by its run, not announced again.
+    const fallback = MetricVersionLedger.load(stored, 'default');
+    fallback.observe(seen(v1, 'web_d', '2026-02-27T00:00:00Z', 'run_default'));
+    expect(summary(fallback.takeChangedRows())).toEqual([
+      ['default', 'public_metric_definitions_v12', 2, '["web_a","web_d"]', 'run_acme'],
+    ]);
+    expect(fallback.notices()).toEqual([]);
+  });
+
   it('names every tag a combination changes from the one before it', () => {
-    const ledger = MetricVersionLedger.load([]);
+    const ledger = MetricVersionLedger.load([], 'default');
     ledger.observe(seen(v1, 'web_a', '2026-01-01T00:00:00Z'));
     ledger.observe(
       seen(
