@@ -7,7 +7,7 @@ import { receiptRows } from './receipt-rows.ts';
 
 export async function destinationSink(
   destination: Destination,
-  context: { file: string; classificationMode: string; runId: string; now: () => Date },
+  context: { file: string; classificationMode: string; runId: string; workspace: string; now: () => Date },
 ): Promise<ReceiptSink> {
   await destination.ensureTables(PROMPT_IMPORT_TABLES);
   return {
@@ -19,6 +19,7 @@ export async function destinationSink(
           file: context.file,
           classificationMode: context.classificationMode,
           runId: context.runId,
+          workspace: context.workspace,
           syncedAt: context.now().toISOString(),
         },
       );

@@ -7,7 +7,6 @@
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { Row } from '../destination/table-spec.ts';
-import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { promptImportItemsTable, promptImportsTable } from '../tables/prompt-imports.ts';
 import type { PartitionOutcome } from './partition-import.ts';
 
@@ -17,6 +16,8 @@ export interface RowContext {
   readonly classificationMode: string;
   readonly runId: string;
   readonly syncedAt: string;
+  /** The config's workspace whose key sent the import (`default` for `source:`). */
+  readonly workspace: string;
 }
 
 export function receiptRows(
@@ -25,8 +26,7 @@ export function receiptRows(
 ): TableRows[] {
   const { receipt, partition, counts } = outcome;
   const raw = (outcome.rawReceipt ?? receipt) as { items?: unknown[] };
-  // `aivis import` sends with the config's `source:` key: the `default` workspace.
-  const load = { _synced_at: context.syncedAt, _run_id: context.runId, _workspace: DEFAULT_WORKSPACE };
+  const load = { _synced_at: context.syncedAt, _run_id: context.runId, _workspace: context.workspace };
   const terminal = receipt.status === 'succeeded' || receipt.status === 'failed' ? receipt : undefined;
   const importRow: Row = {
     id: receipt.id,

@@ -4,6 +4,7 @@
  * input line, no prompt text anywhere, and a rerun adds no rows.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
 import type pg from 'pg';
 import { promptsCsv, startHarnessWithPostgres, type Harness } from './import-harness.ts';
 
@@ -75,5 +76,30 @@ describe('receipts in the destination', () => {
       `SELECT (SELECT count(*) FROM ${schema}.prompt_imports)::int AS imports, (SELECT count(*) FROM ${schema}.prompt_import_items)::int AS items`,
     );
     expect(counts.rows[0]).toEqual({ imports: 2, items: 1200 });
+  });
+
+  it('stamps the rows with the workspace whose key sent the import (--workspace of a sources: config)', async () => {
+    const single = await readFile(h.config, 'utf8');
+    // source: -> sources: { acme: ... }, the same keys one level deeper.
+    const workspaces = single.replace(
+      /^source:\n((?: {2}.*\n)+)/m,
+      (_all, keys: string) => `sources:\n  acme:\n${keys.replace(/^(?=.)/gm, '  ')}`,
+    );
+    expect(workspaces).toContain('sources:\n  acme:\n    base_url: ');
+    await writeFile(h.config, workspaces);
+    try {
+      const file = await h.file('acme.csv', promptsCsv(3));
+      const run = await h.run({ file, json: true, workspace: 'acme' });
+      expect(run.error).toBeUndefined();
+      expect(run.code).toBe(0);
+      const ids = JSON.parse(run.out).partitions.map((p: any) => p.import_id);
+      const stamped = await db.query(
+        `SELECT DISTINCT _workspace FROM ${schema}.prompt_imports WHERE id = ANY($1) UNION SELECT DISTINCT _workspace FROM ${schema}.prompt_import_items WHERE import_id = ANY($1)`,
+        [ids],
+      );
+      expect(stamped.rows).toEqual([{ _workspace: 'acme' }]);
+    } finally {
+      await writeFile(h.config, single);
+    }
   });
 });

@@ -118,6 +118,7 @@ export async function importPrompts(
         file: options.file,
         classificationMode: options.mode,
         runId: randomUUID(),
+        workspace: workspace.name,
         now: () => new Date(clock.now()),
       }));
     const report = await runImport(options, { http: client, clock, logger, ...(sink ? { sink } : {}) });
