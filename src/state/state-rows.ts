@@ -10,7 +10,7 @@ import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Flush, StateEntry } from './state-entry.ts';
 import { parseStreamState } from './stream-state.ts';
 
-export function stateTableRows(entries: readonly StateEntry[], workspace: string): TableRows {
+function stateTableRows(entries: readonly StateEntry[], workspace: string): TableRows {
   return {
     table: stateTable,
     rows: entries.map((e) => ({
@@ -31,7 +31,7 @@ export function stateTableRows(entries: readonly StateEntry[], workspace: string
  * A stored `_aivis_state` row read back. Read defensively (`parseStreamState`): a hand-edited
  * row never sends a malformed `updated_since`.
  */
-export function stateEntryFromRow(row: StoredStateRow): StateEntry {
+function stateEntryFromRow(row: StoredStateRow): StateEntry {
   const parsed: unknown = typeof row.state === 'string' ? JSON.parse(row.state) : row.state;
   return { stream: row.stream, scope: row.scope, state: parseStreamState(parsed), updatedAt: row.updated_at };
 }

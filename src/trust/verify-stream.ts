@@ -107,7 +107,7 @@ function idColumn(stream: AnyFeedStream): string {
  * Each website's committed frontier for the stream, at stored precision: the lowest over its
  * scopes (`web_1`, `web_1?provider=gemini`, ...), or null when one of them never completed a scan.
  */
-export function websiteFrontiers(entries: readonly StateEntry[], stream: string): Map<string, string | null> {
+function websiteFrontiers(entries: readonly StateEntry[], stream: string): Map<string, string | null> {
   const frontiers = new Map<string, string | null>();
   for (const entry of entries) {
     if (entry.stream !== stream) continue;

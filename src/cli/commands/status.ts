@@ -24,7 +24,7 @@ interface StatusArgs {
 }
 
 /** The human summary: a verdict line, the last run, one line per stream, then why it is stale. */
-export function formatStatus(verdict: StatusVerdict): string {
+function formatStatus(verdict: StatusVerdict): string {
   const { report } = verdict;
   const lines = [`aivis status: ${report.stale ? 'STALE' : 'fresh'}`];
   const run = report.last_run;
