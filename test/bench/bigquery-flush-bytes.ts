@@ -27,6 +27,24 @@ const ROWS_PER_DAY = 10_000;
 const FLUSH_ROWS = 5_000;
 const ALREADY_STORED = 500;
 const FIRST_DAY = Date.parse('2020-01-01T00:00:00Z');
+/** The columns history rows fill, named so a column added later (NULL here) cannot shift them. */
+const HISTORY_COLUMNS = [
+  'id',
+  'website_id',
+  'analysis_id',
+  'observed_at',
+  'available_at',
+  'provider',
+  'sentence_text',
+  'sentence_text_truncated',
+  'position_in_response',
+  'sentiment',
+  'mention_spans',
+  '_synced_at',
+  '_run_id',
+  '_raw',
+  '_workspace',
+];
 /** History rows are inserted this many at a time (one DuckDB transaction each). */
 const CHUNK = 1_000_000;
 
@@ -57,17 +75,24 @@ const text = (name: string, value: string): RestQueryParameter => ({
 });
 
 async function historyInto(standIn: BigqueryStandIn, dataset: string, template: Row, rows: number): Promise<void> {
-  const strings = ['website_id', 'analysis_id', 'provider', 'sentence_text', 'mention_spans', '_run_id', '_raw'].map(
-    (c) => text(c, String(template[c])),
-  );
+  const strings = [
+    'website_id',
+    'analysis_id',
+    'provider',
+    'sentence_text',
+    'mention_spans',
+    '_run_id',
+    '_raw',
+    '_workspace',
+  ].map((c) => text(c, String(template[c])));
   for (let from = 0; from < rows; from += CHUNK) {
     await standIn.engine.query(
       [
-        `INSERT INTO \`${standIn.projectId}.${dataset}.mentions\``,
+        `INSERT INTO \`${standIn.projectId}.${dataset}.mentions\` (${HISTORY_COLUMNS.join(', ')})`,
         `SELECT 'men_' || substr(md5(CAST(i AS VARCHAR)), 1, 24), @website_id, @analysis_id,`,
         `  TIMESTAMP '2020-01-01 00:00:00+00' + to_days(CAST(i // ${ROWS_PER_DAY} AS INTEGER)) + to_seconds(CAST((i % ${ROWS_PER_DAY}) * 8 AS DOUBLE)),`,
         `  TIMESTAMP '2020-01-01 00:00:00+00', @provider, @sentence_text, false, 7, 50.5, CAST(@mention_spans AS JSON),`,
-        `  TIMESTAMP '2020-01-01 00:00:00+00', @_run_id, CAST(@_raw AS JSON)`,
+        `  TIMESTAMP '2020-01-01 00:00:00+00', @_run_id, CAST(@_raw AS JSON), @_workspace`,
         `FROM range(${from}, ${Math.min(rows, from + CHUNK)}) AS t(i)`,
       ].join('\n'),
       strings,
