@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { dataEnvelope, formatIssues, listEnvelopeSchema, requestMetaSchema } from '../../schemas/index.ts';
+import { envelopeDuplicateKey } from '../json/duplicate-keys.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { apiErrorFromNetwork, apiErrorFromResponse, apiErrorFromTooLarge, invalidResponse } from './api-failure.ts';
 import { withBearerAuth } from './auth-layer.ts';
@@ -181,6 +182,10 @@ export class ApiClient {
     const response = await this.#call(request);
     const envelope = listEnvelopeSchema.safeParse(response.json?.value);
     if (!envelope.success) throw invalidResponse(request, response, formatIssues(envelope.error));
+    // `JSON.parse` kept the last of two equal keys: a page that says has_more twice cannot be trusted either way.
+    const duplicate = envelopeDuplicateKey(response.text);
+    if (duplicate !== undefined)
+      throw invalidResponse(request, response, `${duplicate}: is given twice, so which value holds is not known`);
     const raw = (response.json!.raw as { data: unknown[] }).data;
     return {
       data: { value: envelope.data.data, raw },

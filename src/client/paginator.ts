@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { ListMeta } from '../../schemas/index.ts';
 import { ApiError } from './api-error.ts';
 import { validateRecord, type RecordResult } from './record-result.ts';
+import { ScanGuard } from './scan-guard.ts';
 
 /**
  * One scan of a list endpoint.
@@ -62,9 +63,12 @@ async function* scan<T>(
   schema: z.ZodType<T>,
 ): AsyncGenerator<Page<T>> {
   let cursor = firstCursor;
-  let emptyInARow = 0;
+  const guard = new ScanGuard();
   for (;;) {
+    guard.sending(cursor);
     const { data, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
+    // A page that breaks the scan is refused whole, before any of it (or its cursor) is kept.
+    guard.check({ path, requestId, records: data.raw, hasMore: meta.has_more, nextCursor: meta.next_cursor });
     const records = data.value.map((value, i) => validateRecord(schema, value, data.raw[i]));
     yield {
       cursor,
@@ -82,17 +86,6 @@ async function* scan<T>(
         { status: 200, code: 'invalid_response', requestId },
       );
     }
-    // A server stuck on empty pages would burn the workspace's whole budget: stop, keeping the position.
-    emptyInARow = records.length === 0 ? emptyInARow + 1 : 0;
-    if (emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) {
-      throw new ApiError(
-        `the API sent ${emptyInARow} empty pages in a row without ending the scan (last request_id ${requestId}): GET ${path} stopped; its saved position is kept for the next run`,
-        { status: 200, code: 'invalid_response', requestId },
-      );
-    }
     cursor = meta.next_cursor;
   }
 }
-
-/** Empty pages in a row that end a scan as broken (the spec lets a scan pass a few, not forever). */
-export const MAX_EMPTY_PAGES_IN_A_ROW = 100;

@@ -10,6 +10,7 @@ import { passGate } from './http/access-check.ts';
 import { ApiError } from './http/api-error.ts';
 import { withMalformedRecord } from './http/malformed-record.ts';
 import { deliver } from './http/deliver.ts';
+import { withScanFault } from './http/scan-faults.ts';
 import type { FaultInjector, FaultProfile } from './http/fault-injector.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
 import { type Reply, errorReply } from './http/reply.ts';
@@ -46,20 +47,6 @@ function faultReply(fault: FaultProfile): Reply | undefined {
   );
 }
 
-/** A successful list page turned into an empty one that points back at the same position. */
-function emptied(reply: Reply, cursor: string | null): Reply {
-  const body = reply.body as { data?: unknown; meta?: Record<string, unknown> };
-  if (reply.status !== 200 || !Array.isArray(body.data) || cursor === null) return reply;
-  return { ...reply, body: { data: [], meta: { ...body.meta, has_more: true, next_cursor: cursor } } };
-}
-
-/** A successful list page with more to come, its cursor taken away. */
-function cursorless(reply: Reply): Reply {
-  const body = reply.body as { data?: unknown; meta?: Record<string, unknown> };
-  if (reply.status !== 200 || body.meta?.has_more !== true) return reply;
-  return { ...reply, body: { ...body, meta: { ...body.meta, next_cursor: null } } };
-}
-
 export function createSandboxServer(parts: ServerParts): http.Server {
   const logger = createLogger();
   const { env, routes, faults, limiter, stats } = parts;
@@ -92,10 +79,11 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       return;
     }
     let reply: Reply;
+    let routeContext: RouteContext | undefined;
     try {
       const key = passGate(route.access, req, { keys: env.keys, limiter, stats });
-      const ctx: RouteContext = { req, url, params: match.params, requestId, key, env };
-      reply = await route.handle(ctx);
+      routeContext = { req, url, params: match.params, requestId, key, env };
+      reply = await route.handle(routeContext);
     } catch (error) {
       if (error instanceof ApiError) reply = errorReply(error);
       else {
@@ -110,9 +98,9 @@ export function createSandboxServer(parts: ServerParts): http.Server {
         );
       }
     }
+    if (fault !== undefined && routeContext !== undefined)
+      reply = await withScanFault(reply, fault, routeContext, route);
     if (!reply.raw) reply = { ...reply, body: env.timestamps.present(reply.body) };
-    if (fault?.kind === 'empty_page') reply = emptied(reply, cursor);
-    if (fault?.kind === 'cursorless_page') reply = cursorless(reply);
     if (fault?.kind === 'malformed_record') reply = withMalformedRecord(reply, fault);
     deliver(res, reply, requestId, fault);
   }

@@ -9,8 +9,16 @@
  *   where it was.
  * - A broken scan (`has_more: true` without a cursor) cannot be finished: the frontier stays,
  *   so the next run reads the whole scan again.
+ * - The frontier never moves backwards: a scan whose bound is earlier than the saved frontier
+ *   leaves it where it was (the engine warns). A bound later than the local clock plus
+ *   `BOUND_CLOCK_SKEW_MS` is refused before it is saved (`isFutureBound`): sent back as
+ *   `updated_since`, it would skip every row published until then.
  */
+import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import type { StreamState } from './state-entry.ts';
+
+/** How far a `scan_upper_bound` may lie ahead of the local clock (clock skew between the API and this machine). */
+export const BOUND_CLOCK_SKEW_MS = 60 * 60_000;
 
 export const INITIAL_STATE: StreamState = { frontier: null, cursor: null, pending_upper_bound: null };
 
@@ -30,7 +38,18 @@ export function afterPage(state: StreamState, page: PageOutcome): StreamState {
     return { frontier: state.frontier, cursor: page.nextCursor, pending_upper_bound: pending };
   }
   if (page.hasMore) return restartScan(state);
-  return { frontier: pending ?? state.frontier, cursor: null, pending_upper_bound: null };
+  const frontier = pending !== null && !isEarlier(pending, state.frontier) ? pending : state.frontier;
+  return { frontier, cursor: null, pending_upper_bound: null };
+}
+
+/** Whether `bound` lies before `frontier` (compared at the microsecond, as stored); false without a frontier. */
+export function isEarlier(bound: string, frontier: string | null): boolean {
+  return frontier !== null && microsecondTimestamp(bound) < microsecondTimestamp(frontier);
+}
+
+/** Whether `bound` lies further ahead of `nowMs` than clock skew explains. */
+export function isFutureBound(bound: string, nowMs: number): boolean {
+  return Date.parse(microsecondTimestamp(bound)) > nowMs + BOUND_CLOCK_SKEW_MS;
 }
 
 /** The state a scan restarts from when its saved cursor is refused (`400 invalid_cursor`). */

@@ -4,11 +4,12 @@
  */
 import type { ApiClient, Page } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
+import { refusedPage } from '../client/scan-guard.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { StreamState } from '../state/state-entry.ts';
 import type { Row } from '../destination/table-spec.ts';
 import type { Logger } from '../log/logger.ts';
-import { afterPage, restartScan } from '../state/stream-state.ts';
+import { afterPage, BOUND_CLOCK_SKEW_MS, isEarlier, isFutureBound, restartScan } from '../state/stream-state.ts';
 import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, completenessRow } from '../trust/completeness.ts';
 import { RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
@@ -40,8 +41,9 @@ export interface ScanFeedInput {
 export async function scanFeed(input: ScanFeedInput): Promise<void> {
   const { saved, since } = input;
   const start = since === undefined ? saved : { frontier: since, cursor: null, pending_upper_bound: null };
+  let end: StreamState;
   try {
-    await readPages(input, start);
+    end = await readPages(input, start);
   } catch (error) {
     if (!(error instanceof ApiError && error.code === 'invalid_cursor' && start.cursor !== null)) throw error;
     // The saved cursor expired or no longer matches: the frontier is still safe to resume from.
@@ -51,10 +53,15 @@ export async function scanFeed(input: ScanFeedInput): Promise<void> {
       request_id: error.requestId,
     });
     await readPages(input, restartScan(start));
+    return;
   }
+  // A resumed scan ends at the bound it began under, maybe long ago: read on from the frontier
+  // it reached, so a run that succeeds is complete through a bound read during the run.
+  if (start.cursor !== null && end.cursor === null) await readPages(input, end);
 }
 
-async function readPages(input: ScanFeedInput, start: StreamState): Promise<void> {
+/** Reads one scan from `start`; returns the state after its last page. */
+async function readPages(input: ScanFeedInput, start: StreamState): Promise<StreamState> {
   const { client, stream, scan, context } = input;
   const query = { ...scan.query, limit: PAGE_LIMIT, updated_since: start.frontier ?? undefined };
   let state = start;
@@ -66,6 +73,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
   });
   for await (const page of pages) {
     input.signal?.throwIfAborted();
+    checkBound(input, page, state);
     const before = state;
     state = afterPage(state, page);
     const entry =
@@ -76,6 +84,34 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<void
     const completeness = entry === undefined ? null : completenessRow(entry, before, context);
     await input.buffer.add({ tables: [...pageRows(input, page), ...completenessPart(completeness)], state: entry });
   }
+  return state;
+}
+
+/**
+ * A bound in the future is refused with its page (saved, it would skip every row published
+ * until then); one behind the saved frontier is reported, and `afterPage` keeps the frontier.
+ */
+function checkBound(input: ScanFeedInput, page: Page<unknown>, state: StreamState): void {
+  const bound = page.scanUpperBound;
+  if (bound === undefined) return;
+  const now = input.now();
+  if (isFutureBound(bound, now.getTime()))
+    throw refusedPage(
+      input.stream.path(input.context.websiteId),
+      page.requestId,
+      `sent meta.scan_upper_bound ${bound}, later than this machine's clock (${now.toISOString()}) by more than the ${BOUND_CLOCK_SKEW_MS / 60_000} minutes of clock skew aivis allows`,
+    );
+  if (!page.hasMore && isEarlier(bound, state.frontier))
+    input.logger.warn(
+      'the API sent a scan_upper_bound earlier than the saved frontier; the frontier stays where it was',
+      {
+        stream: input.stream.name,
+        scope: input.scope,
+        scan_upper_bound: bound,
+        frontier: state.frontier,
+        request_id: page.requestId,
+      },
+    );
 }
 
 function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {

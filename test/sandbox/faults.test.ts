@@ -137,7 +137,7 @@ describe('fault profiles', () => {
 
   it('a bad profile is refused with a message naming the field', () => {
     expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow(
-      'fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body, empty_page',
+      'fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body, empty_page, cursorless_page, malformed_record, not_found, same_cursor, cursor_loop, repeat_page, bound_future, long_cursor, duplicate_meta_keys',
     );
     expect(() => sb.faults.set({ kind: 'reset', count: 0 })).toThrow('fault profile: count must be a positive integer');
     expect(() => sb.faults.set({ kind: 'reset', fraction: 2 })).toThrow(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { afterPage, INITIAL_STATE, parseStreamState, restartScan } from '../../src/state/stream-state.ts';
+import {
+  afterPage,
+  INITIAL_STATE,
+  isEarlier,
+  isFutureBound,
+  parseStreamState,
+  restartScan,
+} from '../../src/state/stream-state.ts';
 
 describe('stream state transitions', () => {
   it('keeps the frontier mid-scan and saves the cursor and the pending bound verbatim', () => {
@@ -66,6 +73,21 @@ describe('stream state transitions', () => {
       cursor: null,
       pending_upper_bound: null,
     });
+  });
+
+  it('never moves the frontier backwards: a scan whose bound is earlier leaves it where it was', () => {
+    const saved = { frontier: '2026-01-05T10:00:00.000001Z', cursor: null, pending_upper_bound: null };
+    expect(afterPage(saved, { hasMore: false, nextCursor: null, scanUpperBound: '2026-01-05T10:00Z' })).toEqual(saved);
+    expect(isEarlier('2026-01-05T10:00Z', saved.frontier)).toBe(true);
+    expect(isEarlier('2026-01-05T10:00:00.000001999Z', saved.frontier)).toBe(false);
+    expect(isEarlier('2026-01-05T10:00Z', null)).toBe(false);
+  });
+
+  it('calls a bound future only beyond the clock skew allowed', () => {
+    const now = Date.parse('2026-01-05T10:00:00Z');
+    expect(isFutureBound('2026-01-05T11:00Z', now)).toBe(false);
+    expect(isFutureBound('2026-01-05T11:00:00.001Z', now)).toBe(true);
+    expect(isFutureBound('2099-01-01T00:00:00Z', now)).toBe(true);
   });
 
   it('restarts a refused scan from the saved frontier', () => {

@@ -1,13 +1,15 @@
 /**
- * Writes a reply to the socket, honestly or through a body fault (slow or truncated). Every
+ * Writes a reply to the socket, honestly or through a body fault (slow, truncated, or a duplicated `has_more`). Every
  * response carries `X-Request-Id` beside `meta.request_id`.
  */
 import type { ServerResponse } from 'node:http';
 import type { FaultProfile } from './fault-injector.ts';
 import { type Reply, serialize } from './reply.ts';
+import { withDuplicateMetaKeys } from './scan-faults.ts';
 
 export function deliver(res: ServerResponse, reply: Reply, requestId: string, fault?: FaultProfile): void {
-  const bytes = Buffer.from(serialize(reply, requestId), 'utf8');
+  const text = serialize(reply, requestId);
+  const bytes = Buffer.from(fault?.kind === 'duplicate_meta_keys' ? withDuplicateMetaKeys(text) : text, 'utf8');
   res.writeHead(reply.status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(bytes.length),

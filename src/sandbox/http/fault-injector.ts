@@ -27,6 +27,18 @@ export type FaultKind =
   | 'empty_page'
   /** A list page with more to come, sent with `next_cursor: null` (`has_more` stays true): a broken scan. */
   | 'cursorless_page'
+  /** A continuation page of records with `has_more: true` whose `next_cursor` is the cursor just sent: a scan that never advances. */
+  | 'same_cursor'
+  /** A continuation page whose `next_cursor` points back at the scan's first page: a scan that loops. */
+  | 'cursor_loop'
+  /** A continuation page carrying the records of the scan's first page again, under fresh cursors. */
+  | 'repeat_page'
+  /** Every list page reports `scan_upper_bound: 2099-01-01T00:00:00Z`, a bound in the future. */
+  | 'bound_future'
+  /** A page with more to come whose `next_cursor` is 22,001 characters, one over the spec's limit. */
+  | 'long_cursor'
+  /** A page with more to come whose body says `"has_more":true,"has_more":false` (a duplicate key in `meta`). */
+  | 'duplicate_meta_keys'
   /** The real response with one record made invalid: `field` (a dot path) of the first record set to `value`. */
   | 'malformed_record';
 
@@ -76,7 +88,16 @@ const KINDS: readonly FaultKind[] = [
   'cursorless_page',
   'malformed_record',
   'not_found',
+  'same_cursor',
+  'cursor_loop',
+  'repeat_page',
+  'bound_future',
+  'long_cursor',
+  'duplicate_meta_keys',
 ];
+
+/** Faults that only make sense for a request continuing a scan (it sends a cursor). */
+const CONTINUATION_ONLY: readonly FaultKind[] = ['empty_page', 'same_cursor', 'cursor_loop', 'repeat_page'];
 
 /** Checks a profile from the admin endpoint or a caller; throws a message naming the bad field. */
 export function checkFaultProfile(input: unknown): FaultProfile {
@@ -114,7 +135,7 @@ export function createFaultInjector(seed: number): FaultInjector {
     const { profile } = fault;
     if (profile.routes && !profile.routes.includes(route)) return false;
     if (profile.websites && !(websiteId !== undefined && profile.websites.includes(websiteId))) return false;
-    if (profile.kind === 'empty_page' && !continuation) return false;
+    if (CONTINUATION_ONLY.includes(profile.kind) && !continuation) return false;
     return profile.fraction === undefined || fault.draws.chance(profile.fraction);
   };
   return {
