@@ -3,17 +3,27 @@
  * `aivis <command>`: parses the command line and maps every outcome to an exit code
  * (docs/architecture.md#cli): 0 success, 1 failure, 2 bad config or usage, 3 partial.
  */
-import yargs from 'yargs';
+import yargs, { type ArgumentsCamelCase, type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AivisError, ConfigError, ExitCode } from '../errors.ts';
 import { terminalMessage } from '../log/inert-text.ts';
 import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import { refuseSwitchValues } from './cli-arguments.ts';
+import type { CliCommand } from './commands/cli-command.ts';
 import { commands } from './commands/index.ts';
 import { packageVersion } from './package-version.ts';
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * The command line's grammar: every verb and its flags, checked strictly (an unknown verb or
+ * flag is a usage error). `run` gets the verb the line names with its parsed arguments; the
+ * docs tests parse every documented `aivis ...` line through this with a `run` that does nothing.
+ */
+export function cliParser(
+  argv: string[],
+  // biome-ignore lint/suspicious/noExplicitAny: each command declares its own argument type
+  run: (command: CliCommand<any>, args: ArgumentsCamelCase) => Promise<void>,
+): Argv {
   const parser = yargs(argv)
     .scriptName('aivis')
     // Flags are read by their written names (`--full-refresh`); no camelCase twins in messages.
@@ -40,15 +50,17 @@ export async function main(argv: string[]): Promise<number> {
     .fail((msg, err) => {
       throw err ?? new ConfigError(`${msg}\nRun 'aivis --help' for usage.`);
     });
-  let exitCode: ExitCode = ExitCode.Success;
   for (const command of commands) {
-    parser.command({
-      ...command,
-      handler: async (args) => {
-        exitCode = await command.handler(args);
-      },
-    });
+    parser.command({ ...command, handler: (args) => run(command, args) });
   }
+  return parser;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: ExitCode = ExitCode.Success;
+  const parser = cliParser(argv, async (command, args) => {
+    exitCode = await command.handler(args);
+  });
   try {
     await parser.parseAsync();
     return exitCode;

@@ -1,7 +1,7 @@
 /**
  * What `aivis verify` prints on stdout: a line per website verified (its window, rows on each
  * side, missing and extra counts), the ids behind the counts (at most `MAX_LISTED_IDS` each),
- * the websites it could not verify, and a total. README "Verify" says how to read it.
+ * the websites it could not verify, and a total. docs/operations.md#verify says how to read it.
  */
 import type { VerifiedWebsite, VerifyReport } from '../trust/verify-stream.ts';
 

@@ -3,7 +3,7 @@
  * `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY` (the lower-case names win; an https origin falls
  * back to the HTTP proxy when no HTTPS proxy is set) and tunnels https with CONNECT. A
  * loopback origin (the sandbox, a local tunnel) goes direct: a proxy elsewhere cannot reach
- * this machine's loopback. See README "Networks".
+ * this machine's loopback. See docs/configuration.md#proxies.
  */
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { isLoopbackHost } from '../../schemas/insecure-http.ts';

@@ -5,7 +5,7 @@
  * reviver, `structuredClone`) overflow the stack on it.
  */
 
-/** The most levels a record may nest; a deeper one is quarantined (README: our reading where the spec is silent). */
+/** The most levels a record may nest; a deeper one is quarantined (docs/spec-reading.md#hostile-shapes). */
 export const MAX_RECORD_DEPTH = 100;
 
 /** Whether a parsed JSON value nests deeper than `limit`; stops at the first path that does. */

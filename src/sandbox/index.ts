@@ -1,7 +1,7 @@
 /**
  * `startSandbox`: a spec-faithful local server of the Public API V2 (reads and prompt imports) on loopback,
  * with seeded data, a virtual data clock, switchable faults and the ground truth a correct
- * client must end up with. See README "Sandbox" for the data model.
+ * client must end up with. See docs/sandbox.md for the data model.
  */
 import type { AddressInfo } from 'node:net';
 import type { FaultProfile } from './http/fault-injector.ts';

@@ -5,7 +5,7 @@
  * sandbox's own reading of the spec. `sandbox.truth` follows the variants that change data.
  */
 
-/** Every variant with the one line `aivis sandbox --help` and README print for it. */
+/** Every variant with the one line `aivis sandbox --help` and docs/sandbox.md print for it. */
 export const SANDBOX_VARIANTS = {
   timestamps_without_seconds:
     'every timestamp is written YYYY-MM-DDThh:mmZ (no seconds; data times are truncated to the minute)',

@@ -49,3 +49,32 @@ export function yaml(strings: TemplateStringsArray, ...values: unknown[]): strin
     .map((line) => line.slice(Math.min(indent, /^ */.exec(line)?.[0].length ?? 0)))
     .join('\n');
 }
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The `${VAR}` names a config text refers to. */
+export function referencedVariables(text: string): string[] {
+  return [...new Set([...text.matchAll(REFERENCE)].map((m) => m[1]!))];
+}
+
+/** A dummy value for each referenced variable; a URL where the config needs one. */
+export function dummyEnv(names: readonly string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    // Lowercase with hyphens: valid wherever a value must be an id (a GCP project id has no underscores).
+    names.map((name) => [
+      name,
+      name === 'DATABASE_URL'
+        ? 'postgres://aivis@db.internal:5432/warehouse'
+        : `dummy-${name.toLowerCase().replaceAll('_', '-')}`,
+    ]),
+  );
+}
+
+/** Writes `text` into a fresh folder with every api_key_file pointed at a dummy key there. */
+export async function withDummyKeyFile(text: string): Promise<string> {
+  const dir = await tempDir();
+  await writeFile(path.join(dir, 'api-key'), 'sk_dummy_example_key\n', { mode: 0o600 });
+  const file = path.join(dir, 'config.yaml');
+  await writeFile(file, text.replace(/^(\s*api_key_file:)\s*\S+/gm, `$1 ${path.join(dir, 'api-key')}`));
+  return file;
+}

@@ -3,44 +3,15 @@
  * ConfigMap, loads with the real loader, the CronJob and the Indexed Job provide what their
  * config needs, and the workspace examples name workspaces the config holds.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { selectWorkspaces } from '../../src/cli/workspace-selection.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { tempDir } from './config-files.ts';
+import { dummyEnv, referencedVariables, withDummyKeyFile } from './config-files.ts';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');
-const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** The `${VAR}` names a config text refers to. */
-function referencedVariables(text: string): string[] {
-  return [...new Set([...text.matchAll(REFERENCE)].map((m) => m[1]!))];
-}
-
-/** A dummy value for each referenced variable; a URL where the config needs one. */
-function dummyEnv(names: readonly string[]): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    // Lowercase with hyphens: valid wherever a value must be an id (a GCP project id has no underscores).
-    names.map((name) => [
-      name,
-      name === 'DATABASE_URL'
-        ? 'postgres://aivis@db.internal:5432/warehouse'
-        : `dummy-${name.toLowerCase().replaceAll('_', '-')}`,
-    ]),
-  );
-}
-
-/** Writes `text` into a fresh folder with every api_key_file pointed at a dummy key there. */
-async function withDummyKeyFile(text: string): Promise<string> {
-  const dir = await tempDir();
-  await writeFile(path.join(dir, 'api-key'), 'sk_dummy_example_key\n', { mode: 0o600 });
-  const file = path.join(dir, 'config.yaml');
-  await writeFile(file, text.replace(/^(\s*api_key_file:)\s*\S+/gm, `$1 ${path.join(dir, 'api-key')}`));
-  return file;
-}
-
 /** The documents of a Kubernetes manifest, each parsed without errors. */
 async function manifest(name: string): Promise<Record<string, any>[]> {
   const docs = parseAllDocuments(await readFile(path.join(EXAMPLES, 'kubernetes', name), 'utf8'));

@@ -1,0 +1,73 @@
+/**
+ * Every `aivis ...` line of a `sh` or `console` block in README.md and docs/ parses with the
+ * real CLI grammar (`cliParser` of src/cli/main.ts): an unknown verb or flag, a missing
+ * required flag or a switch given a value fails here, not in a user's terminal.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { cliParser } from '../../src/cli/main.ts';
+import { aivisCommands, type DocFile, docFiles, fences } from './markdown.ts';
+
+/** Why each documented command line does not parse (empty when all do). */
+async function commandProblems(files: readonly DocFile[]): Promise<string[]> {
+  const problems: string[] = [];
+  // --help and --version print through console.log; the parse is what is checked.
+  const quiet = vi.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    for (const fence of files.flatMap(fences)) {
+      for (const { line, args } of aivisCommands(fence)) {
+        const ran: string[] = [];
+        // yargs throws a usage error synchronously from parseAsync, and a handler's asynchronously.
+        const parse = async () =>
+          cliParser(args, async (command) => void ran.push(String(command.command))).parseAsync();
+        const error = await parse().then(
+          () => undefined,
+          (e: unknown) => (e instanceof Error ? e.message : String(e)),
+        );
+        if (error !== undefined) problems.push(`${fence.where}: ${line}: ${error.split('\n')[0]}`);
+        else if (ran.length === 0 && !args.includes('--help') && !args.includes('--version'))
+          problems.push(`${fence.where}: ${line}: names no command`);
+      }
+    }
+  } finally {
+    quiet.mockRestore();
+  }
+  return problems;
+}
+
+describe('aivis command lines in the docs', () => {
+  it('there are some in README.md and docs/, each in a sh or console block', () => {
+    const lines = docFiles().flatMap(fences).flatMap(aivisCommands);
+    expect(lines.length).toBeGreaterThan(20);
+  });
+
+  it('every one parses with the real CLI grammar', async () => {
+    expect(await commandProblems(docFiles())).toEqual([]);
+  });
+
+  it('fails on an unknown verb, an unknown flag, a missing required flag and a switch with a value', async () => {
+    const broken: DocFile = {
+      name: 'broken.md',
+      text: [
+        '```sh',
+        'aivis sync --config aivis.yaml     # fine',
+        'aivis synk --config aivis.yaml',
+        'npx aivis sync --websits web_1',
+        'aivis backfill --since 2026-01-01T00:00:00Z',
+        'AIVIS_CONFIG=a.yaml aivis sync --full-refresh=maybe',
+        'aivis verify --stream mentions \\',
+        '  --since 2026-01-01T00:00:00Z --repare',
+        '```',
+        '```text',
+        'aivis nonsense (not a shell block: not checked)',
+        '```',
+      ].join('\n'),
+    };
+    const problems = await commandProblems([broken]);
+    expect(problems).toHaveLength(5);
+    expect(problems[0]).toMatch(/^broken\.md:1: aivis synk --config aivis\.yaml: Unknown argument: synk/);
+    expect(problems[1]).toMatch(/--websits web_1: Unknown argument: websits/);
+    expect(problems[2]).toMatch(/Missing required argument: stream/);
+    expect(problems[3]).toMatch(/--full-refresh is a switch and takes no value \(got "maybe"\)/);
+    expect(problems[4]).toMatch(/Unknown argument: repare/);
+  });
+});
