@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { STREAMS, type Stream } from '../src/streams/registry.ts';
 import { insecureHttpIssue, refuseInsecureHttp } from './insecure-http.ts';
+import { metricsConfigSchema } from './metrics-config.ts';
+import { openlineageConfigSchema } from './openlineage-config.ts';
 
 const nonEmpty = z.string().min(1);
 /** Beside each URL that may be `http://` (see insecure-http.ts). */
@@ -165,6 +167,8 @@ export const configSchema = z
         path: nonEmpty.default('./aivis-state.json'),
       })
       .default({ store: 'destination', path: './aivis-state.json' }),
+    openlineage: openlineageConfigSchema.optional(),
+    metrics: metricsConfigSchema.optional(),
   })
   .superRefine((config, context) => {
     if ((config.source === undefined) === (config.sources === undefined)) {

@@ -16,11 +16,13 @@ import { startProgressDisplay } from './progress-display.ts';
 import { type CommandResources, openCommandResources } from './command-resources.ts';
 import { formatRunSummary } from './run-summary.ts';
 import { listenForStop } from './stop-signal.ts';
+import { type ObservedRun, observeRun } from './run-observation.ts';
+import { lineageSettings } from '../lineage/lineage-settings.ts';
 import { selectWorkspaces, type WorkspaceSelection } from './workspace-selection.ts';
 
 type SyncChoices = Omit<
   RunSyncOptions,
-  'config' | 'client' | 'destination' | 'stateStore' | 'logger' | 'counters' | 'workspace'
+  'config' | 'client' | 'destination' | 'stateStore' | 'logger' | 'counters' | 'workspace' | 'lineageRunId'
 >;
 
 /** Exit codes from best to worst: the command exits with its worst workspace's. */
@@ -47,6 +49,7 @@ export async function executeSync(
   const loaded = await loadConfig(argv.config);
   const selected = selectWorkspaces(loaded.workspaces, selection);
   const verb = choices.command ?? 'sync';
+  const lineage = lineageSettings(loaded);
   if (selected.length === 0) {
     // Only a shard comes out empty (--workspace names at least one known workspace): a pod of
     // an Indexed Job with more shards than workspaces has nothing to do, and that is success.
@@ -70,11 +73,30 @@ export async function executeSync(
         reason: (stop.signal.reason as Error).message,
       });
     stop.signal.addEventListener('abort', onStop, { once: true });
-    if (opened.length === 1) return await runOne(first, choices, stop.signal);
+    const observe = (resources: CommandResources, workspace: Workspace, counters: RunCounters) =>
+      observeRun({
+        config: loaded.config,
+        lineage,
+        workspace: workspace.name,
+        baseUrl: workspace.source.base_url,
+        command: verb,
+        streams: choices.streams,
+        destination: resources.destination,
+        counters,
+        clientStats: resources.client.stats,
+        logger: resources.logger,
+      });
+    if (opened.length === 1)
+      return await runOne(first, choices, stop.signal, (counters) => observe(first, selected[0]!, counters));
     // Created once, before the runs start: their DDL would otherwise race on one schema.
     await first.destination.ensureTables(syncTables(loaded.config, choices.streams));
     const codes = await Promise.all(
-      selected.map((workspace, i) => runOfMany(workspace, opened[i] as CommandResources, choices, stop.signal)),
+      selected.map((workspace, i) => {
+        const resources = opened[i] as CommandResources;
+        return runOfMany(workspace, resources, choices, stop.signal, (counters) =>
+          observe(resources, workspace, counters),
+        );
+      }),
     );
     stop.signal.throwIfAborted();
     return worstExitCode(codes);
@@ -84,12 +106,43 @@ export async function executeSync(
   }
 }
 
+/** Starts a run's lineage and metrics (run-observation.ts) on the counters the run will fill. */
+type Observe = (counters: RunCounters) => ObservedRun;
+
+/**
+ * `runSync` between its observation's start and finish: the observation sees the summary, or
+ * the error (a stop by `signal` is an ABORT), and never changes what the run returns or throws.
+ */
+async function observedRunSync(
+  resources: CommandResources,
+  choices: SyncChoices,
+  signal: AbortSignal,
+  counters: RunCounters,
+  observe: Observe,
+): Promise<Awaited<ReturnType<typeof runSync>>> {
+  const observed = observe(counters);
+  let summary: Awaited<ReturnType<typeof runSync>>;
+  try {
+    summary = await runSync({ ...resources, ...choices, counters, signal, lineageRunId: observed.lineageRunId });
+  } catch (error) {
+    await observed.finish({ error, stopped: signal.aborted && error === signal.reason });
+    throw error;
+  }
+  await observed.finish({ summary, stopped: false });
+  return summary;
+}
+
 /** One workspace, as before workspaces: its failure is the command's. */
-async function runOne(resources: CommandResources, choices: SyncChoices, signal: AbortSignal): Promise<ExitCode> {
+async function runOne(
+  resources: CommandResources,
+  choices: SyncChoices,
+  signal: AbortSignal,
+  observe: Observe,
+): Promise<ExitCode> {
   const counters = new RunCounters();
   const stopProgress = startProgressDisplay(counters, resources.client.stats);
   try {
-    const summary = await runSync({ ...resources, ...choices, counters, signal });
+    const summary = await observedRunSync(resources, choices, signal, counters, observe);
     stopProgress();
     report(resources, summary);
     return summary.exitCode;
@@ -104,9 +157,10 @@ async function runOfMany(
   resources: CommandResources,
   choices: SyncChoices,
   signal: AbortSignal,
+  observe: Observe,
 ): Promise<ExitCode> {
   try {
-    const summary = await runSync({ ...resources, ...choices, counters: new RunCounters(), signal });
+    const summary = await observedRunSync(resources, choices, signal, new RunCounters(), observe);
     report(resources, summary);
     return summary.exitCode;
   } catch (error) {

@@ -1,6 +1,7 @@
 /**
- * A workspace's `api_key_file` (`source.api_key_file`, `sources.NAME.api_key_file`): the key read from a file (a mounted Kubernetes Secret, a Docker
- * secret), trimmed of the newline editors and `kubectl create secret` leave behind. A key
+ * A key read from a file (a mounted Kubernetes Secret, a Docker secret): a workspace's
+ * `api_key_file` (`source.api_key_file`, `sources.NAME.api_key_file`) or the lineage
+ * endpoint's `openlineage.transport.auth.apiKeyFile`, trimmed of the newline editors and `kubectl create secret` leave behind. A key
  * file every local user can read is worth a warning (not an error: the key still works).
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -21,16 +22,15 @@ export interface ApiKeyFileResult {
 }
 
 /**
- * Reads the key file the source block at `block` names in the raw config data, relative to
- * the config's folder.
+ * Reads the key file named at `keyFilePath` in the raw config data (e.g.
+ * `['source', 'api_key_file']`), relative to the config's folder.
  */
 export async function readApiKeyFile(
   data: unknown,
-  block: ConfigPath,
+  keyFilePath: ConfigPath,
   configDir: string,
   lineOf: LineOf,
 ): Promise<ApiKeyFileResult> {
-  const keyFilePath = [...block, 'api_key_file'];
   const file = valueAt(data, keyFilePath);
   if (typeof file !== 'string' || file === '') return {};
   const resolved = resolveFrom(configDir, file);

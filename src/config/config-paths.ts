@@ -5,15 +5,29 @@
  */
 import path from 'node:path';
 import type { AivisConfig, SourceConfig } from '../../schemas/config.ts';
+import type { OpenlineageConfig } from '../../schemas/openlineage-config.ts';
 
 /** `file` against `dir` unless it is already absolute. */
 export function resolveFrom(dir: string, file: string): string {
   return path.resolve(dir, file);
 }
 
+/** The file transport's `path` and the http transport's `auth.apiKeyFile`, absolute. */
+function withLineagePaths(openlineage: OpenlineageConfig, dir: string): OpenlineageConfig {
+  const { transport } = openlineage;
+  if (transport.type === 'file')
+    return { ...openlineage, transport: { ...transport, path: resolveFrom(dir, transport.path) } };
+  if (transport.type === 'http' && transport.auth?.apiKeyFile) {
+    const auth = { ...transport.auth, apiKeyFile: resolveFrom(dir, transport.auth.apiKeyFile) };
+    return { ...openlineage, transport: { ...transport, auth } };
+  }
+  return openlineage;
+}
+
 /**
  * A copy of `config` with every file path absolute: each workspace's `api_key_file`, DuckDB `path`,
- * BigQuery `key_file`, Snowflake `private_key_file` and `state.path`.
+ * BigQuery `key_file`, Snowflake `private_key_file`, `state.path`, the lineage file transport's
+ * `path` and `apiKeyFile`, and `metrics.textfile`.
  */
 export function resolveConfigPaths(config: AivisConfig, dir: string): AivisConfig {
   const { source, sources, state } = config;
@@ -29,6 +43,10 @@ export function resolveConfigPaths(config: AivisConfig, dir: string): AivisConfi
   }
   return {
     ...config,
+    ...(config.openlineage ? { openlineage: withLineagePaths(config.openlineage, dir) } : {}),
+    ...(config.metrics?.textfile
+      ? { metrics: { ...config.metrics, textfile: resolveFrom(dir, config.metrics.textfile) } }
+      : {}),
     ...(source ? { source: withKeyFile(source) } : {}),
     ...(sources
       ? { sources: Object.fromEntries(Object.entries(sources).map(([name, block]) => [name, withKeyFile(block)])) }

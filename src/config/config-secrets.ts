@@ -1,8 +1,8 @@
 /**
  * Secrets never come from the YAML text (docs/architecture.md#config): a config file is
  * committed to git and mounted as a ConfigMap, so a key written into it has already leaked.
- * Every workspace's `api_key` (`source.api_key`, `sources.NAME.api_key`), `destination.password`
- * and `destination.private_key_passphrase` must be `${VAR}`, and a Postgres URL may not carry a literal password. Every secret the config yields
+ * Every workspace's `api_key` (`source.api_key`, `sources.NAME.api_key`), `destination.password`,
+ * `destination.private_key_passphrase` and `openlineage.transport.auth.apiKey` must be `${VAR}`, and a Postgres URL may not carry a literal password. Every secret the config yields
  * is registered for redaction before any message is built.
  */
 import type { Document, Scalar } from 'yaml';
@@ -27,6 +27,10 @@ const DESTINATION_SECRET_FIELDS: readonly SecretField[] = [
   {
     path: ['destination', 'private_key_passphrase'],
     fix: 'put it in an environment variable and write private_key_passphrase: ${SNOWFLAKE_PRIVATE_KEY_PASSPHRASE}',
+  },
+  {
+    path: ['openlineage', 'transport', 'auth', 'apiKey'],
+    fix: 'put the key in an environment variable and write apiKey: ${OPENLINEAGE_API_KEY}, or point apiKeyFile at a file that holds it',
   },
 ];
 

@@ -7,7 +7,8 @@
  *   a password in `destination.url`) are never read from the YAML text; each one is
  *   registered for redaction before any message is built.
  * - Relative paths (each workspace's `api_key_file`, DuckDB `path`, BigQuery `key_file`, Snowflake
- *   `private_key_file`, `state.path`) resolve against the config file's folder.
+ *   `private_key_file`, `state.path`, the lineage `apiKeyFile` and file transport's `path`,
+ *   `metrics.textfile`) resolve against the config file's folder.
  * - Every problem is reported at once, one `file:line: message` per line, as a `ConfigError`
  *   (exit code 2).
  *
@@ -43,7 +44,11 @@ export interface LoadedConfig {
   workspaces: readonly Workspace[];
   /** Absolute path of the config file. */
   path: string;
+  /** The `openlineage:` block's API key, from `${VAR}` or `apiKeyFile` (registered for redaction). */
+  lineageApiKey?: string;
 }
+
+const LINEAGE_KEY_FILE = ['openlineage', 'transport', 'auth', 'apiKeyFile'];
 
 /** `logger` takes the warnings (a key file readable by every user); errors are thrown. */
 export async function loadConfig(
@@ -73,11 +78,14 @@ export async function loadConfig(
   );
   const keyFiles = new Map<string, string>();
   for (const block of sourceBlocks) {
-    const keyFile = await readApiKeyFile(data, block, dir, lineOf);
+    const keyFile = await readApiKeyFile(data, [...block, 'api_key_file'], dir, lineOf);
     if (keyFile.issue) issues.push(keyFile.issue);
     if (keyFile.warning) logger.warn(keyFile.warning);
     if (keyFile.apiKey !== undefined) keyFiles.set(String(block[1] ?? DEFAULT_WORKSPACE), keyFile.apiKey);
   }
+  const lineageKeyFile = await readApiKeyFile(data, LINEAGE_KEY_FILE, dir, lineOf);
+  if (lineageKeyFile.issue) issues.push(lineageKeyFile.issue);
+  if (lineageKeyFile.warning) logger.warn(lineageKeyFile.warning);
 
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
@@ -97,7 +105,9 @@ export async function loadConfig(
     // would otherwise break the Authorization header.
     apiKey: (keyFiles.get(name) ?? source.api_key ?? '').trim(),
   }));
-  return { config, workspaces, path: absolute };
+  const auth = config.openlineage?.transport.type === 'http' ? config.openlineage.transport.auth : undefined;
+  const lineageApiKey = lineageKeyFile.apiKey ?? auth?.apiKey?.trim();
+  return { config, workspaces, path: absolute, ...(lineageApiKey ? { lineageApiKey } : {}) };
 }
 
 async function readConfigText(file: string, absolute: string): Promise<string> {

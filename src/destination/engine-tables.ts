@@ -45,6 +45,8 @@ export const runsTable: TableSpec = {
     column('counts', 'json', false),
     column('error', 'string'),
     WORKSPACE_COLUMN,
+    // The run's OpenLineage runId (a UUID): its events and this row name the same run.
+    column('lineage_run_id', 'string'),
   ],
 };
 

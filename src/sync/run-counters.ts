@@ -18,6 +18,8 @@ export class RunCounters {
   readonly citationsPerAnalysis = { websites: 0, scans: 0 };
   /** A notice per metric version combination first seen by this run (`src/trust/metric-versions.ts`): series must not be mixed across it. */
   readonly metricVersionNotices: string[] = [];
+  /** Rows upserted per table by this run's flushes, as the destination counted them (OpenLineage's `rowCount`). */
+  readonly tables: Record<string, number> = {};
   flushes = 0;
   warehouseJobs = 0;
   bytesProcessed = 0;

@@ -7,6 +7,7 @@ import type { RunCounters } from './run-counters.ts';
 /** A workspace's run row: one per workspace run, each with its own id. */
 export function startRunRow(input: {
   runId: string;
+  lineageRunId: string;
   command: string;
   startedAt: string;
   workspace: string;
@@ -22,6 +23,7 @@ export function startRunRow(input: {
         status: 'running',
         counts: '{}',
         error: null,
+        lineage_run_id: input.lineageRunId,
         _workspace: input.workspace,
       },
     ],
@@ -30,6 +32,7 @@ export function startRunRow(input: {
 
 export function finishRunRow(input: {
   runId: string;
+  lineageRunId: string;
   command: string;
   startedAt: string;
   finishedAt: string;
@@ -67,6 +70,7 @@ export function finishRunRow(input: {
         status: input.status,
         counts: redact(JSON.stringify(counts)),
         error,
+        lineage_run_id: input.lineageRunId,
         _workspace: input.workspace,
       },
     ],

@@ -8,7 +8,7 @@
  * ends the run. Each website's streams are read as their registry entry's `kind` says
  * (`src/streams/registry.ts`), in registry order.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
@@ -70,6 +70,8 @@ export interface RunSyncOptions {
   /** Websites synced at once; the rate limiter bounds the request rate whatever this is. */
   readonly concurrency?: number;
   readonly runId?: string;
+  /** The run's OpenLineage `runId` (a UUID), recorded in its `_aivis_runs` row; default a new one. */
+  readonly lineageRunId?: string;
   readonly now?: () => Date;
   /** Live counters, for a progress display. */
   readonly counters?: RunCounters;
@@ -123,6 +125,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const command = options.command ?? 'sync';
   const startedAt = now().toISOString();
   const runId = options.runId ?? newRunId(now());
+  const lineageRunId = options.lineageRunId ?? randomUUID();
   const counters = options.counters ?? new RunCounters();
   const { destination, logger } = options;
   const streams = selectedStreams(options.config, options.streams);
@@ -131,7 +134,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
   try {
     await destination.ensureTables(syncTables(options.config, streams));
-    await destination.commit(flushParts([startRunRow({ runId, command, startedAt, workspace })]));
+    await destination.commit(flushParts([startRunRow({ runId, lineageRunId, command, startedAt, workspace })]));
     // We hold the workspace's lock: any other run of it still "running" was killed before it could say so.
     await destination.markAbandonedRuns(runId, workspace);
     logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
@@ -162,7 +165,9 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     const finishedAt = now().toISOString();
     try {
       await destination.commit(
-        flushParts([finishRunRow({ runId, command, startedAt, finishedAt, status, counters, error, workspace })]),
+        flushParts([
+          finishRunRow({ runId, lineageRunId, command, startedAt, finishedAt, status, counters, error, workspace }),
+        ]),
       );
     } catch (rowError) {
       logger.warn('could not record the end of the run in _aivis_runs', { run_id: runId, error: String(rowError) });
@@ -205,6 +210,8 @@ async function syncAll(run: RunContext): Promise<void> {
       counters.flushes++;
       counters.warehouseJobs += result.jobs ?? 0;
       counters.bytesProcessed += result.bytesProcessed ?? 0;
+      for (const [table, rows] of Object.entries(result.rowsWritten))
+        counters.tables[table] = (counters.tables[table] ?? 0) + rows;
     },
     derivedRows: (tables) => ledger.observeFlush(tables),
   });

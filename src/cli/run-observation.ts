@@ -1,0 +1,119 @@
+/**
+ * What the observability ecosystem sees of one `sync` or `backfill` run of a workspace
+ * (docs/architecture.md#lineage-and-metrics): its OpenLineage events (START now; COMPLETE,
+ * FAIL or ABORT at the end, with the rows each table took) and, at the end, its Prometheus
+ * gauges. Neither ever changes the run's outcome: each failure is a warning.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AivisConfig } from '../../schemas/config.ts';
+import type { ClientStats } from '../client/client-stats.ts';
+import type { Destination } from '../destination/destination.ts';
+import { AivisError, ExitCode } from '../errors.ts';
+import { streamDataset, tableDataset } from '../lineage/dataset-names.ts';
+import { startLineageRun } from '../lineage/lineage-run.ts';
+import type { LineageSettings } from '../lineage/lineage-settings.ts';
+import { type OutputTable, tableFields } from '../lineage/run-event.ts';
+import type { Logger } from '../log/logger.ts';
+import { publishRunMetrics } from '../metrics/publish-metrics.ts';
+import { runMetrics } from '../metrics/run-metrics.ts';
+import { STREAM_TABLES, type StreamName } from '../streams/index.ts';
+import type { RunCounters } from '../sync/run-counters.ts';
+import { type RunSummary, selectedStreams, syncTables } from '../sync/run-sync.ts';
+import { readStatus } from '../trust/read-status.ts';
+import { packageVersion } from './package-version.ts';
+
+export interface ObservedRun {
+  /** The run's OpenLineage runId, to record in its `_aivis_runs` row. */
+  readonly lineageRunId: string;
+  /** After the run: its last event and its metrics. `error` when it threw; `stopped` when by a signal. */
+  finish(outcome: { summary?: RunSummary; error?: unknown; stopped: boolean }): Promise<void>;
+}
+
+export interface ObserveRunInput {
+  readonly config: AivisConfig;
+  readonly lineage: LineageSettings | undefined;
+  readonly workspace: string;
+  readonly baseUrl: string;
+  readonly command: 'sync' | 'backfill';
+  readonly streams: readonly StreamName[] | undefined;
+  readonly destination: Destination;
+  readonly counters: RunCounters;
+  readonly clientStats: ClientStats;
+  readonly logger: Logger;
+}
+
+export function observeRun(input: ObserveRunInput): ObservedRun {
+  const { config, counters } = input;
+  const startedAt = Date.now();
+  const lineageRunId = randomUUID();
+  const streams = selectedStreams(config, input.streams);
+  // Announced: the selected streams' tables. At the end: those, and any other table the run's
+  // flushes put rows into (_aivis_rejected, _aivis_completeness, metric_versions, websites).
+  const planned = streams.flatMap((stream) => STREAM_TABLES[stream]);
+  const tables = syncTables(config, input.streams);
+  const output = (table: (typeof tables)[number], rowCount?: number): OutputTable => ({
+    dataset: tableDataset(config.destination, table.name),
+    fields: tableFields(table),
+    ...(rowCount === undefined ? {} : { rowCount }),
+  });
+  const lineage = startLineageRun({
+    settings: input.lineage,
+    logger: input.logger,
+    version: packageVersion(),
+    runId: lineageRunId,
+    jobName: `${input.workspace}.${input.command}`,
+    inputs: streams.map((stream) => streamDataset(input.baseUrl, stream)),
+    outputs: planned.map((table) => output(table)),
+  });
+  return {
+    lineageRunId,
+    async finish({ summary, error, stopped }) {
+      const written = tables.filter((table) => planned.includes(table) || (counters.tables[table.name] ?? 0) > 0);
+      const exitCode = summary?.exitCode ?? (error instanceof AivisError ? error.exitCode : ExitCode.Failure);
+      const message = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
+      await Promise.all([
+        lineage.finish({
+          eventType: stopped ? 'ABORT' : error === undefined ? 'COMPLETE' : 'FAIL',
+          outputs: written.map((table) => output(table, counters.tables[table.name] ?? 0)),
+          ...(stopped || message === undefined ? {} : { errorMessage: message }),
+        }),
+        config.metrics &&
+          publishRunMetrics(
+            config.metrics,
+            input.workspace,
+            runMetrics({
+              finishedAt: new Date(),
+              durationSeconds: (Date.now() - startedAt) / 1000,
+              exitCode,
+              succeeded: summary?.status === 'succeeded',
+              streams,
+              streamCounts: counters.streams,
+              apiRequests: input.clientStats.requests,
+              rateLimitedResponses: input.clientStats.throttled,
+              completeThrough: await completeThrough(input, streams),
+            }),
+            input.logger,
+          ),
+      ]);
+    },
+  };
+}
+
+/** Each stream's oldest committed `complete_through`, as `aivis status` reads it; undefined when the destination cannot say. */
+async function completeThrough(input: ObserveRunInput, streams: readonly string[]) {
+  try {
+    const verdict = await readStatus(input.destination, {
+      workspace: input.workspace,
+      streams,
+      now: new Date(),
+      maxStalenessSeconds: undefined,
+    });
+    return verdict.report.streams.map((s) => ({ stream: s.stream, completeThrough: s.complete_through }));
+  } catch (error) {
+    input.logger.warn('complete_through not read for the metrics; its gauge keeps its last value', {
+      workspace: input.workspace,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The OpenLineage events of one run and workspace (docs/architecture.md#lineage-and-metrics):
+ * `START` when it begins, then one of `COMPLETE`, `FAIL` (with the `errorMessage` facet) or
+ * `ABORT` (stopped by a signal), all with one `runId`.
+ *
+ * Lineage never costs the run: events are sent in the background, in order; one that fails or
+ * takes longer than the transport's timeout (http: `timeout`, default 5 s) is a warning. Only
+ * the run's end waits, for its last event, and no longer than that timeout after START settled.
+ * A stop (SIGTERM) is handled by the run at once whatever lineage is doing.
+ */
+import type { Logger } from '../log/logger.ts';
+import { redact } from '../log/redact.ts';
+import type { DatasetName } from './dataset-names.ts';
+import { createLineageTransport, type LineageTransport } from './lineage-transport.ts';
+import type { LineageSettings } from './lineage-settings.ts';
+import { type OutputTable, runEvent, type RunEventType } from './run-event.ts';
+
+export interface LineageRunOptions {
+  /** Undefined: lineage is off and the run's events go nowhere. */
+  readonly settings: LineageSettings | undefined;
+  readonly logger: Logger;
+  /** aivis's version, for `producer`. */
+  readonly version: string;
+  /** The run's UUID (also in its `_aivis_runs` row). */
+  readonly runId: string;
+  /** `<workspace>.<command>`, e.g. `default.sync`. */
+  readonly jobName: string;
+  readonly inputs: readonly DatasetName[];
+  /** What the run is about to write (no row counts yet). */
+  readonly outputs: readonly OutputTable[];
+  readonly now?: () => Date;
+}
+
+export interface LineageEnd {
+  readonly eventType: Exclude<RunEventType, 'START'>;
+  /** What the run wrote, with the rows it upserted into each. */
+  readonly outputs: readonly OutputTable[];
+  /** FAIL: why (redacted again here: no secret leaves in an event). */
+  readonly errorMessage?: string;
+}
+
+export interface LineageRun {
+  /** Sends FAIL/COMPLETE/ABORT and closes the transport; never throws. */
+  finish(end: LineageEnd): Promise<void>;
+}
+
+/** Sends START (in the background) and returns the run whose `finish` sends its last event. */
+export function startLineageRun(options: LineageRunOptions): LineageRun {
+  const { settings, logger } = options;
+  if (!settings) return { finish: async () => {} };
+  const transport = createLineageTransport(settings.target, logger);
+  const now = options.now ?? (() => new Date());
+  const job = { namespace: settings.namespace, name: options.jobName };
+  const emit = (eventType: RunEventType, outputs: readonly OutputTable[], errorMessage?: string) =>
+    deliver(
+      transport,
+      runEvent({
+        eventType,
+        eventTime: now(),
+        runId: options.runId,
+        job,
+        inputs: options.inputs,
+        outputs,
+        version: options.version,
+        ...(errorMessage === undefined ? {} : { errorMessage: redact(errorMessage) }),
+      }),
+      settings,
+      logger,
+    );
+  const started = emit('START', options.outputs);
+  return {
+    async finish(end) {
+      await started;
+      await emit(end.eventType, end.outputs, end.errorMessage);
+      await transport.close().catch(() => undefined);
+    },
+  };
+}
+
+/** One event, its failure a warning that names the target and why, never the event's content. */
+async function deliver(
+  transport: LineageTransport,
+  event: Record<string, unknown>,
+  settings: LineageSettings,
+  logger: Logger,
+): Promise<void> {
+  try {
+    await transport.send(event);
+  } catch (error) {
+    const target = settings.target;
+    const where = target.type === 'http' ? target.url.href : target.type === 'file' ? target.path : 'the console';
+    const why =
+      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') && target.type === 'http'
+        ? `no answer within ${target.timeoutMs / 1000} s`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    logger.warn('OpenLineage event not delivered; the run goes on without it', {
+      event_type: event.eventType,
+      run_id: (event.run as { runId: string }).runId,
+      target: where,
+      error: why,
+    });
+  }
+}

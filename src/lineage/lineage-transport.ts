@@ -1,0 +1,56 @@
+/**
+ * Delivers one OpenLineage event: `http` (POST JSON, `Authorization: Bearer` when a key is
+ * set, through the environment's proxy), `file` (appended as one JSON line, mode 0600) or
+ * `console` (one log line). A delivery that fails throws; `lineage-run.ts` turns that into a
+ * warning, since lineage never costs the run.
+ */
+import { appendFile } from 'node:fs/promises';
+import { createDispatcher } from '../client/proxy-dispatcher.ts';
+import type { Logger } from '../log/logger.ts';
+import type { LineageTarget } from './lineage-settings.ts';
+
+export interface LineageTransport {
+  send(event: Record<string, unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createLineageTransport(target: LineageTarget, logger: Logger): LineageTransport {
+  switch (target.type) {
+    case 'console':
+      return {
+        send: async (event) => logger.info('openlineage event', { event }),
+        close: async () => {},
+      };
+    case 'file':
+      return {
+        send: (event) => appendFile(target.path, `${JSON.stringify(event)}\n`, { encoding: 'utf8', mode: 0o600 }),
+        close: async () => {},
+      };
+    case 'http':
+      return httpTransport(target);
+  }
+}
+
+function httpTransport(target: Extract<LineageTarget, { type: 'http' }>): LineageTransport {
+  // The deadline covers connecting, headers and body together (AbortSignal.timeout below).
+  const agent = createDispatcher(target.url, { headersTimeout: 0, bodyTimeout: 0 });
+  return {
+    async send(event) {
+      const response = await agent.request({
+        origin: target.url.origin,
+        path: `${target.url.pathname}${target.url.search}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+        },
+        body: JSON.stringify(event),
+        signal: AbortSignal.timeout(target.timeoutMs),
+      });
+      await response.body.dump();
+      if (response.statusCode < 200 || response.statusCode > 299)
+        throw new Error(`${target.url.href} answered HTTP ${response.statusCode}`);
+    },
+    close: () => agent.close(),
+  };
+}
