@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/loopback-guard.ts'],
-    globalSetup: ['test/setup/postgres.ts'],
+    globalSetup: ['test/setup/postgres.ts', 'test/setup/pushgateway.ts'],
     // SDK probes off before any SDK can be loaded (see shared notes on the warehouse wire).
     env: {
       SNOWFLAKE_DISABLE_PLATFORM_DETECTION: 'true',

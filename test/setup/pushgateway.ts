@@ -1,0 +1,52 @@
+/**
+ * vitest global setup: one real Prometheus Pushgateway (Debian's `prometheus-pushgateway`,
+ * which `.ci/run` installs) for the whole test run, started like PostgreSQL: on 127.0.0.1, a
+ * free port, nothing persisted. Tests read its URL with `inject('pushgatewayUrl')` and push
+ * under a workspace name of their own, so files can run in parallel.
+ */
+import { spawn } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+import { freePort } from './free-port.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pushgatewayUrl: string;
+  }
+}
+
+const BINARY = 'prometheus-pushgateway';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const gateway = spawn(BINARY, [`--web.listen-address=127.0.0.1:${port}`, '--persistence.file=', '--log.level=warn'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  gateway.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<never>((_, reject) => {
+    gateway.once('error', (error) =>
+      reject(new Error(`${BINARY} cannot be started (${error.message}): apt-get install prometheus-pushgateway`)),
+    );
+    gateway.once('exit', (code) => reject(new Error(`${BINARY} exited with ${code}: ${stderr}`)));
+  });
+  await Promise.race([ready(url), exited]);
+  project.provide('pushgatewayUrl', url);
+  return async () => {
+    gateway.removeAllListeners('exit');
+    gateway.kill('SIGTERM');
+    await new Promise((resolve) => gateway.once('close', resolve));
+  };
+}
+
+/** Polls `/-/ready` until the gateway answers (it starts in milliseconds). */
+async function ready(url: string): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/-/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
