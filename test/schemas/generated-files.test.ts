@@ -181,6 +181,8 @@ describe('config.schema.json', () => {
       'streams',
       'websites',
       'state',
+      'openlineage',
+      'metrics',
     ]);
   });
 
