@@ -8,6 +8,7 @@
  */
 import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import { isLoneSurrogateEscape, mapJsonEscapes } from '../../src/json/well-formed.ts';
 
 const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'TEXT',
@@ -37,13 +38,11 @@ export function storedText(text: string): string {
  */
 export function storedJson(json: string): string {
   return UNSTORABLE_ESCAPE_HINT.test(json)
-    ? json.replace(JSON_ESCAPE, (m) => (m === '\\u0000' || LONE_SURROGATE.test(m) ? '\\ufffd' : m))
+    ? mapJsonEscapes(json, (m) => (m === '\\u0000' || isLoneSurrogateEscape(m) ? '\\ufffd' : m))
     : json;
 }
 
 const UNSTORABLE_ESCAPE_HINT = /\\u(?:0000|d[89a-f])/i;
-const JSON_ESCAPE = /\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[\s\S])/g;
-const LONE_SURROGATE = /^\\u[dD][89a-fA-F][0-9a-fA-F]{2}$/;
 
 /** One CSV field: NULL is an empty unquoted field, every text is quoted (so '' stays ''). */
 export function csvField(type: ColumnType, value: CellValue | undefined): string {

@@ -4,7 +4,10 @@
  * page) still reports its status.
  *
  * Integers beyond 2^53 are kept exact in `raw` with `JSON.rawJSON` (the reviver's `source`),
- * so `_raw` holds the record as the API sent it even where a JS number cannot. V8 runs a
+ * so `_raw` holds the record as the API sent it even where a JS number cannot. A number no
+ * double holds (`1e400`, `-1e400`, `1e-400`: parsed as infinity or zero) is kept in `raw` as a
+ * JSON string of its exact text: not every warehouse's JSON type holds such a number, and a
+ * string keeps every digit on all of them (README: our reading where the spec is silent). V8 runs a
  * reviver recursively, so a body nested deeper than `REVIVER_DEPTH` is parsed without one
  * (`JSON.parse` itself is iterative): a record that deep is quarantined anyway, and the other
  * records of such a page keep their big integers only as JS numbers.
@@ -36,9 +39,14 @@ export function withJsonBody(next: Send): Send {
   };
 }
 
-/** Only a run of 16+ digits can be an integer beyond 2^53; without one, one plain parse does. */
-const LONG_DIGITS = /\d{16}/;
+/**
+ * Only a run of 16+ digits can be an integer beyond 2^53, and only those or an exponent of
+ * three digits a number beyond double range; without either, one plain parse does.
+ */
+const NEEDS_REVIVER = /\d{16}|\d[eE][+-]?\d{3}/;
 const INTEGER_SOURCE = /^-?\d+$/;
+/** A number's digits before its exponent, when one of them is not zero. */
+const NONZERO_MANTISSA = /^-?[0-9.]*[1-9]/;
 const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
 
 /** Nesting a reviver follows safely: far above `MAX_RECORD_DEPTH`, far below where V8's stack ends (about 2,500). */
@@ -47,15 +55,13 @@ export const REVIVER_DEPTH = 1000;
 /** @throws SyntaxError when `text` is not JSON */
 export function parseJsonBody(text: string): JsonBody {
   const value: unknown = JSON.parse(text);
-  if (!LONG_DIGITS.test(text) || textNestingDepth(text) > REVIVER_DEPTH) return { value, raw: value };
-  const raw: unknown = JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) =>
-    typeof parsed === 'number' &&
-    !Number.isSafeInteger(parsed) &&
-    context?.source !== undefined &&
-    INTEGER_SOURCE.test(context.source)
-      ? rawJson(context.source)
-      : parsed,
-  );
+  if (!NEEDS_REVIVER.test(text) || textNestingDepth(text) > REVIVER_DEPTH) return { value, raw: value };
+  const raw: unknown = JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) => {
+    const source = context?.source;
+    if (typeof parsed !== 'number' || source === undefined) return parsed;
+    if (!Number.isFinite(parsed) || (parsed === 0 && NONZERO_MANTISSA.test(source))) return source;
+    return !Number.isSafeInteger(parsed) && INTEGER_SOURCE.test(source) ? rawJson(source) : parsed;
+  });
   return { value, raw };
 }
 

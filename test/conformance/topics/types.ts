@@ -147,6 +147,29 @@ export function typesTopic(target: ConformanceTarget): void {
 
   conformanceTest(target, 'types', 'NULL in every nullable type', (h) => roundTrip(h, [kindsRow('r001')]));
 
+  conformanceTest(
+    target,
+    'types',
+    'unpaired UTF-16 surrogates are stored as U+FFFD in text and JSON (escaped or literal), pairs kept',
+    async (h) => {
+      const written = [
+        kindsRow('r001', {
+          s: 'a\udc00b\ud800 \ud83d\ude00',
+          j: '{"k\\udc00":"x\\uD800y","pair":"\\ud83d\\ude00","literal":"\udc00","kept":"\\\\udc00"}',
+        }),
+      ];
+      await h.destination.ensureTables([kindsTable]);
+      await commitFlush(h.destination, flushOf(kindsTable, written));
+      const [want] = expected(kindsTable, [
+        kindsRow('r001', {
+          s: 'a\ufffdb\ufffd \ud83d\ude00',
+          j: '{"k\ufffd":"x\ufffdy","pair":"\ud83d\ude00","literal":"\ufffd","kept":"\\\\udc00"}',
+        }),
+      ]);
+      expect(await h.rows(kindsTable)).toEqual([want]);
+    },
+  );
+
   conformanceTest(target, 'types', 'U+0000 is stored exactly or by the documented rule', async (h) => {
     const written = [
       kindsRow('r001', { s: 'a\u0000b\u0000', j: '{"k\\u0000":"x\\u0000y","n":[" \\u0000 "],"e":"\\\\u0000"}' }),
