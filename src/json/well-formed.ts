@@ -15,13 +15,13 @@ const LONE_SURROGATE_ESCAPE = /^\\u[dD][89a-fA-F][0-9a-fA-F]{2}$/;
  * Rewrites the escapes of JSON text one whole escape at a time, so an escaped backslash
  * followed by `u0000` stays literal text.
  */
-export function mapJsonEscapes(json: string, replace: (escape: string) => string): string {
+export function mapJsonEscapes(json: string, replace: (unit: string) => string): string {
   return json.replace(JSON_ESCAPE, replace);
 }
 
 /** Whether an escape is of one unpaired surrogate (a pair is matched whole by `mapJsonEscapes`). */
-export function isLoneSurrogateEscape(escape: string): boolean {
-  return LONE_SURROGATE_ESCAPE.test(escape);
+export function isLoneSurrogateEscape(unit: string): boolean {
+  return LONE_SURROGATE_ESCAPE.test(unit);
 }
 
 /** ES2024's `String.prototype.isWellFormed` / `toWellFormed` (Node 20+), beyond the project's TypeScript lib. */
@@ -37,6 +37,6 @@ export function wellFormedText(text: string): string {
 export function wellFormedJson(json: string): string {
   const text = wellFormedText(json);
   return SURROGATE_ESCAPE_HINT.test(text)
-    ? mapJsonEscapes(text, (escape) => (isLoneSurrogateEscape(escape) ? '\\ufffd' : escape))
+    ? mapJsonEscapes(text, (unit) => (isLoneSurrogateEscape(unit) ? '\\ufffd' : unit))
     : text;
 }
