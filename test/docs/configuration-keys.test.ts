@@ -41,7 +41,7 @@ function documentedKeys(markdown: string): (ConfigKey & { readonly cell: string 
   const rows: (ConfigKey & { cell: string })[] = [];
   for (const line of markdown.split('\n')) {
     if (/^#{1,6}\s/.test(line)) variant = /`type: ([a-z]+)`/.exec(line)?.[1];
-    const row = /^\|\s*`([a-z_][a-z0-9_.]*)`\s*\|[^|]*\|([^|]*)\|/.exec(line);
+    const row = /^\|\s*`([a-z_][A-Za-z0-9_.]*)`\s*\|[^|]*\|([^|]*)\|/.exec(line);
     if (row) rows.push({ path: row[1]!, variant, cell: row[2]!.trim() });
   }
   return rows;
