@@ -27,6 +27,10 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
       `  citations read one scan per analysis for ${websites} websites (${scans} scans): the API requires analysis_id`,
     );
   for (const notice of counters.metricVersionNotices) lines.push(`  metric versions: ${notice}`);
+  if (counters.echoedKeys > 0)
+    lines.push(
+      `  the API sent the API key back ${counters.echoedKeys} time${counters.echoedKeys === 1 ? '' : 's'} inside its responses; stored as [REDACTED]`,
+    );
   lines.push(
     `  requests  ${stats.requests} (retries ${stats.retries}, rate limited ${stats.throttled}, waited ${(stats.rateLimitWaitMs / 1000).toFixed(1)}s for the rate budget)`,
   );

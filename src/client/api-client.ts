@@ -105,7 +105,12 @@ export class ApiClient {
     const transport = createUndiciTransport(baseUrl, options.maxResponseBytes);
     const authed = withBearerAuth(transport.send, options.apiKey);
     const timed = withTimeout(authed, options.timeoutMs ?? 60_000, clock);
-    const limited = withLimiter(withLogging(withJsonBody(timed), logger, clock), limiter, this.stats, clock);
+    const limited = withLimiter(
+      withLogging(withJsonBody(timed, options.apiKey), logger, clock),
+      limiter,
+      this.stats,
+      clock,
+    );
     this.#send = withRetry(limited, { policy, limiter, stats: this.stats, clock, logger });
     this.#transport = transport;
     this.signal = options.signal;
@@ -173,6 +178,7 @@ export class ApiClient {
       if (error instanceof ResponseTooLargeError) throw apiErrorFromTooLarge(request, error);
       throw error instanceof NetworkError ? apiErrorFromNetwork(request, error) : error;
     }
+    this.stats.echoedKeys += response.echoedKeys ?? 0;
     if (response.status < 200 || response.status >= 300) throw apiErrorFromResponse(request, response);
     return response;
   }

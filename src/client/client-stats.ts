@@ -10,8 +10,10 @@ export interface ClientStats {
   networkErrors: number;
   /** Time requests spent waiting for the rate budget or a 429 pause, summed over requests. */
   rateLimitWaitMs: number;
+  /** Copies of the API key found in response bodies and stored as `[REDACTED]`. */
+  echoedKeys: number;
 }
 
 export function createClientStats(): ClientStats {
-  return { requests: 0, retries: 0, throttled: 0, networkErrors: 0, rateLimitWaitMs: 0 };
+  return { requests: 0, retries: 0, throttled: 0, networkErrors: 0, rateLimitWaitMs: 0, echoedKeys: 0 };
 }

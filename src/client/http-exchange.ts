@@ -32,6 +32,8 @@ export interface HttpResponse {
   json?: JsonBody;
   /** The API's `meta.request_id`, else a request-id header; filled by the JSON layer. */
   requestId?: string;
+  /** Copies of the API key the body carried, masked by the JSON layer before parsing. */
+  echoedKeys?: number;
   /** Retries made before this response was final; set by the retry layer. */
   retries?: number;
   /** Set by the retry layer when the server asked to wait (`Retry-After`) longer than the client ever waits. */

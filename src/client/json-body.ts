@@ -13,12 +13,17 @@
  * records of such a page keep their big integers only as JS numbers.
  */
 import { textNestingDepth } from '../json/nesting-depth.ts';
-import type { JsonBody, Send } from './http-exchange.ts';
+import type { HttpResponse, JsonBody, Send } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 
-export function withJsonBody(next: Send): Send {
+/**
+ * @param apiKey masked in the body before it is parsed: a server that echoes the key inside a
+ *   record must not get it stored in a table (each copy counted in `HttpResponse.echoedKeys`).
+ */
+export function withJsonBody(next: Send, apiKey?: string): Send {
+  const mask = echoMask(apiKey);
   return async (request) => {
-    const response = await next(request);
+    const response = mask(await next(request));
     const success = response.status >= 200 && response.status < 300;
     let json: JsonBody | undefined;
     try {
@@ -38,6 +43,27 @@ export function withJsonBody(next: Send): Send {
     return { ...response, json, requestId: requestIdOf(json?.value, response.headers) };
   };
 }
+
+/** Replaces the key (and its JSON-escaped form) in a response's text with `[REDACTED]`, counting the copies. */
+function echoMask(apiKey: string | undefined): (response: HttpResponse) => HttpResponse {
+  // A key this short would mask ordinary words; real keys are far longer.
+  if (apiKey === undefined || apiKey.length < MIN_MASKED_KEY_CHARS) return (response) => response;
+  const forms = [...new Set([apiKey, JSON.stringify(apiKey).slice(1, -1)])];
+  return (response) => {
+    let { text } = response;
+    let echoedKeys = 0;
+    for (const form of forms) {
+      if (!text.includes(form)) continue;
+      const parts = text.split(form);
+      echoedKeys += parts.length - 1;
+      text = parts.join(REDACTED);
+    }
+    return echoedKeys === 0 ? response : { ...response, text, echoedKeys };
+  };
+}
+
+const MIN_MASKED_KEY_CHARS = 8;
+const REDACTED = '[REDACTED]';
 
 /**
  * Only a run of 16+ digits can be an integer beyond 2^53, and only those or an exponent of

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { preview } from '../../schemas/issue-message.ts';
+import { maskUrlCredentials } from '../log/redact.ts';
 import { formatPath } from '../../schemas/format-issues.ts';
 import type { ConfigIssue, ConfigPath } from './config-issue.ts';
 import { valueAt } from './data-path.ts';
@@ -136,5 +137,6 @@ function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'an empty value';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  return preview(value);
+  // Masked before it is cut short: a cut could end inside the password, where no pattern finds it.
+  return preview(typeof value === 'string' ? maskUrlCredentials(value) : value);
 }

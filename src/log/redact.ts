@@ -12,7 +12,10 @@
  *   characters (a vendor prefix such as `sk_live_` followed by another key) stays readable.
  *   A prefix shorter than 8 characters is never masked: it says too little to be worth the
  *   noise of masking common words.
- * - any bearer token.
+ * - any bearer token;
+ * - the password of any URL (`postgres://user:secret@host` -> `postgres://user:[REDACTED]@host`),
+ *   whatever key or message it came in: a database URL put under the wrong key is not
+ *   registered as a secret, and must not be printed either.
  * The cost is one scan of the text per registered secret (a handful per process).
  */
 
@@ -41,7 +44,15 @@ export function redact(text: string): string {
   for (const secret of secrets) {
     if (secret.length > PREFIX_CHARS) out = maskPrefixes(out, secret);
   }
-  return out.replace(/(Bearer\s+)[^\s"',]+/gi, `$1${MASK}`);
+  return maskUrlCredentials(out.replace(/(Bearer\s+)[^\s"',]+/gi, `$1${MASK}`));
+}
+
+/** `scheme://user:password@`: the password runs to the last `@` before the host, without spaces or quotes. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*):[^\s/"'<>]*@/gi;
+
+/** Every URL's password in `text` masked, its scheme, user and host kept. */
+export function maskUrlCredentials(text: string): string {
+  return text.includes('://') ? text.replace(URL_CREDENTIALS, `$1:${MASK}@`) : text;
 }
 
 /** Masks each standalone run of `text` that is a leading part of `secret`, `PREFIX_CHARS` or longer. */

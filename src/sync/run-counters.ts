@@ -20,6 +20,8 @@ export class RunCounters {
   readonly metricVersionNotices: string[] = [];
   /** Rows upserted per table by this run's flushes, as the destination counted them (OpenLineage's `rowCount`). */
   readonly tables: Record<string, number> = {};
+  /** Copies of the API key the API sent back inside response bodies, stored as `[REDACTED]` (`src/client/json-body.ts`). */
+  echoedKeys = 0;
   flushes = 0;
   warehouseJobs = 0;
   bytesProcessed = 0;

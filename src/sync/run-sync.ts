@@ -130,6 +130,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const { destination, logger } = options;
   const streams = selectedStreams(options.config, options.streams);
   const workspace = options.workspace ?? DEFAULT_WORKSPACE;
+  const echoedKeysBefore = options.client.stats.echoedKeys;
 
   const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
   try {
@@ -162,6 +163,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         : options.signal?.aborted && error === options.signal.reason
           ? 'stopped'
           : 'failed';
+    counters.echoedKeys = options.client.stats.echoedKeys - echoedKeysBefore;
     const finishedAt = now().toISOString();
     try {
       await destination.commit(

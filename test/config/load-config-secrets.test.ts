@@ -214,6 +214,37 @@ describe('loadConfig: every secret is registered for redaction', () => {
       `${file}:2: source.base_url must be an http(s) URL such as https://api.example.com (got "[REDACTED]")`,
     ]);
   });
+
+  it('masks the password of a database URL put under the wrong key, before the value is cut short', async () => {
+    const env = { AIVIS_API_KEY: API_KEY, DATABASE_URL: 'postgres://loader:pa55-w0rd@127.0.0.1:5432/warehouse' };
+    const wrongKey = await configErrorLines(
+      yaml`
+        source:
+          base_url: \${DATABASE_URL}
+          api_key: \${AIVIS_API_KEY}
+      `,
+      env,
+    );
+    expect(wrongKey.lines).toEqual([
+      `${wrongKey.file}:2: source.base_url must be an http(s) URL such as https://api.example.com (got "postgres://loader:[REDACTED]@127.0.0.1:5"... (53 characters))`,
+    ]);
+    const misindented = await configErrorLines(
+      yaml`
+        sources:
+          one:
+            base_url: https://api.example.com
+            api_key: \${AIVIS_API_KEY}
+          destination:
+            type: postgres
+            url: \${DATABASE_URL}
+      `,
+      env,
+    );
+    expect(misindented.lines.join('\n')).not.toContain('pa55');
+    expect(redact(`could not reach ${env.DATABASE_URL}`)).toBe(
+      'could not reach postgres://loader:[REDACTED]@127.0.0.1:5432/warehouse',
+    );
+  });
 });
 
 describe('loadConfig: api_key_file', () => {
