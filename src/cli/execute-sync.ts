@@ -125,10 +125,10 @@ async function observedRunSync(
   try {
     summary = await runSync({ ...resources, ...choices, counters, signal, lineageRunId: observed.lineageRunId });
   } catch (error) {
-    await observed.finish({ error, stopped: signal.aborted && error === signal.reason });
+    await observed.finish({ error, signal });
     throw error;
   }
-  await observed.finish({ summary, stopped: false });
+  await observed.finish({ summary, signal });
   return summary;
 }
 

@@ -10,7 +10,7 @@ import type { ClientStats } from '../client/client-stats.ts';
 import type { Destination } from '../destination/destination.ts';
 import { AivisError, ExitCode } from '../errors.ts';
 import { streamDataset, tableDataset } from '../lineage/dataset-names.ts';
-import { startLineageRun } from '../lineage/lineage-run.ts';
+import { failedEnd, startLineageRun } from '../lineage/lineage-run.ts';
 import type { LineageSettings } from '../lineage/lineage-settings.ts';
 import { type OutputTable, tableFields } from '../lineage/run-event.ts';
 import type { Logger } from '../log/logger.ts';
@@ -26,7 +26,7 @@ export interface ObservedRun {
   /** The run's OpenLineage runId, to record in its `_aivis_runs` row. */
   readonly lineageRunId: string;
   /** After the run: its last event and its metrics. `error` when it threw; `stopped` when by a signal. */
-  finish(outcome: { summary?: RunSummary; error?: unknown; stopped: boolean }): Promise<void>;
+  finish(outcome: { summary?: RunSummary; error?: unknown; signal: AbortSignal }): Promise<void>;
 }
 
 export interface ObserveRunInput {
@@ -67,16 +67,12 @@ export function observeRun(input: ObserveRunInput): ObservedRun {
   });
   return {
     lineageRunId,
-    async finish({ summary, error, stopped }) {
+    async finish({ summary, error, signal }) {
       const written = tables.filter((table) => planned.includes(table) || (counters.tables[table.name] ?? 0) > 0);
       const exitCode = summary?.exitCode ?? (error instanceof AivisError ? error.exitCode : ExitCode.Failure);
-      const message = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
+      const outputs = written.map((table) => output(table, counters.tables[table.name] ?? 0));
       await Promise.all([
-        lineage.finish({
-          eventType: stopped ? 'ABORT' : error === undefined ? 'COMPLETE' : 'FAIL',
-          outputs: written.map((table) => output(table, counters.tables[table.name] ?? 0)),
-          ...(stopped || message === undefined ? {} : { errorMessage: message }),
-        }),
+        lineage.finish(summary ? { eventType: 'COMPLETE', outputs } : failedEnd(error, signal, outputs)),
         config.metrics &&
           publishRunMetrics(
             config.metrics,

@@ -47,6 +47,7 @@ function secretFields(sourceBlocks: readonly ConfigPath[]): SecretField[] {
 }
 
 const URL_PATH: ConfigPath = ['destination', 'url'];
+const PUSHGATEWAY_PATH: ConfigPath = ['metrics', 'pushgateway'];
 /** The password of `scheme://user:password@host`, or a `password=` query parameter. */
 const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]password=([^&]*)/i;
 
@@ -110,9 +111,11 @@ export function registerConfigSecrets(
     registerSecret(value);
     registerSecret(value.trim()); // the API key is used trimmed
   }
-  const url = valueAt(data, URL_PATH);
-  const password = typeof url === 'string' && resolved(URL_PATH) ? urlPassword(url) : undefined;
-  if (password !== undefined) {
+  // The destination URL's password, and a Pushgateway's basic-auth password (`https://u:p@host`).
+  for (const path of [URL_PATH, PUSHGATEWAY_PATH]) {
+    const url = valueAt(data, path);
+    const password = typeof url === 'string' && resolved(path) ? urlPassword(url) : undefined;
+    if (password === undefined) continue;
     registerSecret(password);
     registerSecret(safeDecode(password));
   }

@@ -3,8 +3,9 @@
  * `naming/dataset.py` writes them), so aivis's tables meet the same datasets another tool's
  * events name: Postgres `postgres://host:port` + `db.schema.table`, BigQuery `bigquery` +
  * `project.dataset.table`, Snowflake `snowflake://<account>` + `DB.SCHEMA.TABLE`, DuckDB
- * `duckdb://<absolute file path>` + `schema.table`. The API's streams are datasets too: the
- * base URL is their namespace. No credential is ever part of a name.
+ * `duckdb://<absolute file path>` + `schema.table`. The API's streams, and a website's prompt
+ * library that `import-prompts` writes, are datasets too: the base URL is their namespace.
+ * No credential is ever part of a name.
  */
 import type { DestinationConfig } from '../../schemas/config.ts';
 
@@ -44,4 +45,14 @@ export function streamDataset(baseUrl: string, stream: string): DatasetName {
   url.username = '';
   url.password = '';
   return { namespace: url.href.replace(/\/+$/, ''), name: stream };
+}
+
+/** The website's prompt library at the API, what `import-prompts` writes into. */
+export function promptLibraryDataset(baseUrl: string, websiteId: string): DatasetName {
+  return streamDataset(baseUrl, `websites/${websiteId}/prompts`);
+}
+
+/** A local file (the prompt import's input), as OpenLineage names local files: `file` + its absolute path. */
+export function fileDataset(absolutePath: string): DatasetName {
+  return { namespace: 'file', name: absolutePath };
 }

@@ -103,3 +103,32 @@ async function deliver(
     });
   }
 }
+
+/** The last event of a run that threw: ABORT when `signal` stopped it, else FAIL with the error's message. */
+export function failedEnd(error: unknown, signal: AbortSignal, outputs: readonly OutputTable[]): LineageEnd {
+  if (signal.aborted && error === signal.reason) return { eventType: 'ABORT', outputs };
+  return { eventType: 'FAIL', outputs, errorMessage: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Runs `work` between a lineage run's START (already sent) and its last event: `end` says
+ * what a finished run wrote; a run that threw ends as `failedEnd` says, with `outputs`
+ * (their row counts unknown), and its error is thrown on.
+ */
+export async function withLineage<T>(
+  lineage: LineageRun,
+  signal: AbortSignal,
+  outputs: readonly OutputTable[],
+  work: () => Promise<T>,
+  end: (result: T) => LineageEnd,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await lineage.finish(failedEnd(error, signal, outputs));
+    throw error;
+  }
+  await lineage.finish(end(result));
+  return result;
+}

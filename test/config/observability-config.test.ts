@@ -148,6 +148,13 @@ describe('metrics: block', () => {
     });
   });
 
+  it("registers a Pushgateway URL's basic-auth password for redaction", async () => {
+    await load(`${SOURCE}metrics:\n  pushgateway: \${PUSHGATEWAY_URL}\n`, {
+      PUSHGATEWAY_URL: 'https://aivis:gw-pass-93c1@pushgateway.example.com',
+    });
+    expect(redact('push to https://aivis:gw-pass-93c1@pushgateway.example.com failed')).not.toContain('gw-pass-93c1');
+  });
+
   it('refuses an empty block and a textfile the collector would not read', async () => {
     const empty = await configErrorLines(`${SOURCE}metrics: {}\n`, ENV);
     expect(empty.lines).toEqual([`${empty.file}:4: metrics: name pushgateway, textfile or both`]);

@@ -180,6 +180,33 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
     }
   });
 
+  it('verify --repair is a run too: COMPLETE with rowCount = rows repaired; verify alone sends nothing', async () => {
+    const receiver = await startLineageReceiver();
+    try {
+      writeConfig(['streams:', '  mentions: {}']);
+      expect((await runCli(['sync', '--config', configPath], env).done).code).toBe(0);
+      await target.pool.query(
+        `DELETE FROM "${world.schema}".mentions WHERE id IN (SELECT id FROM "${world.schema}".mentions ORDER BY id LIMIT 7)`,
+      );
+      const lineageEnv = { ...env, OPENLINEAGE_URL: receiver.url };
+      const verify = ['verify', '--config', configPath, '--stream', 'mentions', '--since', '2000-01-01T00:00:00Z'];
+      expect((await runCli(verify, lineageEnv).done).code).toBe(3);
+      expect(receiver.received).toEqual([]);
+      const repaired = await runCli([...verify, '--repair'], lineageEnv).done;
+      expect(repaired.code).toBe(3);
+      const events = receiver.received.map((r) => r.event as unknown as Event);
+      expect(events.map((e) => e.eventType)).toEqual(['START', 'COMPLETE']);
+      for (const event of events) expect(runEventErrors(event)).toEqual([]);
+      expect(events[1]!.job.name).toBe('default.verify');
+      expect(events[1]!.inputs).toEqual([{ namespace: world.sandbox.baseUrl, name: 'mentions' }]);
+      expect(events[1]!.outputs.map((o) => [o.namespace, o.name, o.outputFacets?.outputStatistics?.rowCount])).toEqual([
+        [`postgres://127.0.0.1:${pg.port}`, `postgres.${world.schema}.mentions`, 7],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('an endpoint that refuses costs a warning, never the run', async () => {
     const receiver = await startLineageReceiver('refuse');
     try {

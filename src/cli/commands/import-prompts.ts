@@ -21,7 +21,12 @@ import { renderReport } from '../../import/import-report.ts';
 import { runImport } from '../../import/import-run.ts';
 import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
+import { fileDataset, promptLibraryDataset } from '../../lineage/dataset-names.ts';
+import { startLineageRun, withLineage } from '../../lineage/lineage-run.ts';
+import { lineageSettings } from '../../lineage/lineage-settings.ts';
+import type { ImportReport } from '../../import/import-report.ts';
 import { parseList } from '../cli-arguments.ts';
+import { packageVersion } from '../package-version.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createClient } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
@@ -86,6 +91,14 @@ async function namesDestination(configPath: string): Promise<boolean> {
   return document?.destination !== undefined && document.destination !== null;
 }
 
+/** Why a finished import failed, for its FAIL event: the first partition that did not succeed. */
+function importFailure(report: ImportReport): string {
+  const failed = report.partitions.find((p) => p.status !== 'succeeded');
+  if (!failed) return 'the import failed';
+  const code = failed.error_code ? ` (${failed.error_code})` : '';
+  return `partition ${failed.partition} (input lines ${failed.first_line}-${failed.last_line}) ended ${failed.status}${code}`;
+}
+
 /** The command's work, with the clock injectable so tests run polls on virtual time. */
 export async function importPrompts(
   argv: ImportPromptsArgs,
@@ -112,16 +125,40 @@ export async function importPrompts(
       destination = await createDestination(config.destination, { logger });
       await destination.open();
     }
+    // One id for the run: its receipt rows' run_id and its lineage runId.
+    const runId = randomUUID();
     const sink =
       destination &&
       (await destinationSink(destination, {
         file: options.file,
         classificationMode: options.mode,
-        runId: randomUUID(),
+        runId,
         workspace: workspace.name,
         now: () => new Date(clock.now()),
       }));
-    const report = await runImport(options, { http: client, clock, logger, ...(sink ? { sink } : {}) });
+    const http = client;
+    // A validation creates nothing: only an import is a run with lineage.
+    const library = { dataset: promptLibraryDataset(workspace.source.base_url, options.websiteId) };
+    const lineage = startLineageRun({
+      settings: options.validateOnly ? undefined : lineageSettings(loaded),
+      logger,
+      version: packageVersion(),
+      runId,
+      jobName: `${workspace.name}.import-prompts`,
+      inputs: [fileDataset(options.file)],
+      outputs: [library],
+    });
+    const report = await withLineage(
+      lineage,
+      stop.signal,
+      [library],
+      () => runImport(options, { http, clock, logger, ...(sink ? { sink } : {}) }),
+      (done) => ({
+        eventType: done.status === 'succeeded' ? 'COMPLETE' : 'FAIL',
+        outputs: [{ ...library, rowCount: done.totals.created }],
+        ...(done.status === 'succeeded' ? {} : { errorMessage: importFailure(done) }),
+      }),
+    );
     write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
     return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
   } finally {

@@ -1,5 +1,11 @@
 /** `aivis verify`: proves after the fact that a closed window of a feed reached the destination whole (docs/architecture.md#verify). */
+import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../../errors.ts';
+import { streamDataset, tableDataset } from '../../lineage/dataset-names.ts';
+import { startLineageRun, withLineage } from '../../lineage/lineage-run.ts';
+import { lineageSettings } from '../../lineage/lineage-settings.ts';
+import { tableFields } from '../../lineage/run-event.ts';
+import { packageVersion } from '../package-version.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
@@ -73,21 +79,40 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
       const resources = await openCommandResources(loaded.config, workspace, { signal: stop.signal });
       try {
         selectedStreams(resources.config, [stream.name]);
-        const report = await verifyStream({
-          ...resources,
-          stream,
-          since,
-          ...(until === undefined ? {} : { until }),
-          ...(websites === undefined ? {} : { websites }),
-          repair: argv.repair,
-          runId: newRunId(new Date()),
-          now: () => new Date(),
-          signal: stop.signal,
-          onEstimate: (estimate) =>
-            resources.logger.info(describeEstimate(stream.name, estimate, workspace.source.requests_per_minute), {
-              ...estimate,
-            }),
+        // Only a repair writes: it is a run with lineage (input the stream, output its table).
+        const repaired = {
+          dataset: tableDataset(loaded.config.destination, stream.table.name),
+          fields: tableFields(stream.table),
+        };
+        const lineage = startLineageRun({
+          settings: argv.repair ? lineageSettings(loaded) : undefined,
+          logger: resources.logger,
+          version: packageVersion(),
+          runId: randomUUID(),
+          jobName: `${workspace.name}.verify`,
+          inputs: [streamDataset(workspace.source.base_url, stream.name)],
+          outputs: [repaired],
         });
+        const work = () =>
+          verifyStream({
+            ...resources,
+            stream,
+            since,
+            ...(until === undefined ? {} : { until }),
+            ...(websites === undefined ? {} : { websites }),
+            repair: argv.repair,
+            runId: newRunId(new Date()),
+            now: () => new Date(),
+            signal: stop.signal,
+            onEstimate: (estimate) =>
+              resources.logger.info(describeEstimate(stream.name, estimate, workspace.source.requests_per_minute), {
+                ...estimate,
+              }),
+          });
+        const report = await withLineage(lineage, stop.signal, [repaired], work, (done) => ({
+          eventType: 'COMPLETE',
+          outputs: [{ ...repaired, rowCount: done.repaired }],
+        }));
         const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
         process.stdout.write(`${redact(text)}\n`);
         return verifyExitCode(report);
