@@ -29,10 +29,29 @@ export interface QueryOutcome {
 /** The table resource fields `ensureTables` sets. */
 export interface TableResource {
   readonly fields: readonly BigqueryField[];
+  readonly description?: string;
   readonly partitionBy?: string;
   readonly clusterBy?: readonly string[];
   /** Epoch milliseconds after which BigQuery deletes the table on its own. */
   readonly expiresAt?: number;
+}
+
+/** What `tables.get` says of a table or view. */
+export interface TableMetadata {
+  readonly type: 'TABLE' | 'VIEW' | string;
+  readonly fields: BigqueryField[];
+  readonly description?: string;
+  /** A view's query. */
+  readonly viewQuery?: string;
+}
+
+/** A metadata change (`tables.patch`): no data is rewritten. */
+export interface TablePatch {
+  /** The whole field list: existing fields (descriptions may change) then appended NULLABLE ones. */
+  readonly fields?: readonly BigqueryField[];
+  readonly description?: string;
+  /** A view's new query. */
+  readonly viewQuery?: string;
 }
 
 export interface BigqueryUsage {
@@ -49,10 +68,17 @@ export interface BigqueryClient {
   ensureDataset(): Promise<void>;
   /** The table's fields, or undefined when the table does not exist. */
   tableFields(table: string): Promise<BigqueryField[] | undefined>;
+  /** The table's or view's metadata, or undefined when there is none of that name. */
+  tableMetadata(table: string): Promise<TableMetadata | undefined>;
   /** Creates the table; an "already exists" answer counts as success (a racing run made it). */
   createTable(table: string, resource: TableResource): Promise<void>;
-  /** Appends NULLABLE fields (`tables.patch`): BigQuery's only schema change that needs no rewrite. */
-  addFields(table: string, existing: readonly BigqueryField[], added: readonly BigqueryField[]): Promise<void>;
+  /** Creates a view (standard SQL) with its description. */
+  createView(view: string, query: string, description: string): Promise<void>;
+  /**
+   * Changes metadata through `tables.patch`: descriptions, appended NULLABLE fields (BigQuery's
+   * only schema change that needs no rewrite), a view's query.
+   */
+  patchTable(table: string, patch: TablePatch): Promise<void>;
   /** Drops the table; a missing table is fine. */
   dropTable(table: string): Promise<void>;
   /** One load job (`NEWLINE_DELIMITED_JSON`, append) streaming `lines` into the table. */
@@ -119,9 +145,18 @@ class SdkClient implements BigqueryClient {
   }
 
   async tableFields(table: string): Promise<BigqueryField[] | undefined> {
+    return (await this.tableMetadata(table))?.fields;
+  }
+
+  async tableMetadata(table: string): Promise<TableMetadata | undefined> {
     try {
       const [metadata] = await this.#dataset.table(table).getMetadata();
-      return (metadata.schema?.fields ?? []) as BigqueryField[];
+      return {
+        type: String(metadata.type ?? 'TABLE'),
+        fields: (metadata.schema?.fields ?? []) as BigqueryField[],
+        ...(metadata.description !== undefined ? { description: String(metadata.description) } : {}),
+        ...(metadata.view?.query !== undefined ? { viewQuery: String(metadata.view.query) } : {}),
+      };
     } catch (error) {
       if (apiErrorCode(error) === 404) return undefined;
       throw bigqueryError(`read table ${this.dataset}.${table}`, error, this.dataset);
@@ -132,6 +167,7 @@ class SdkClient implements BigqueryClient {
     try {
       await this.#dataset.createTable(table, {
         schema: { fields: resource.fields.map((f) => ({ ...f })) },
+        ...(resource.description ? { description: resource.description } : {}),
         ...(resource.partitionBy ? { timePartitioning: { type: 'DAY', field: resource.partitionBy } } : {}),
         ...(resource.clusterBy?.length ? { clustering: { fields: [...resource.clusterBy] } } : {}),
         ...(resource.expiresAt !== undefined ? { expirationTime: String(resource.expiresAt) } : {}),
@@ -142,17 +178,23 @@ class SdkClient implements BigqueryClient {
     }
   }
 
-  async addFields(table: string, existing: readonly BigqueryField[], added: readonly BigqueryField[]): Promise<void> {
+  async createView(view: string, query: string, description: string): Promise<void> {
     try {
-      await this.#dataset
-        .table(table)
-        .setMetadata({ schema: { fields: [...existing, ...added].map((f) => ({ ...f })) } });
+      await this.#dataset.createTable(view, { view: { query, useLegacySql: false }, description });
     } catch (error) {
-      throw bigqueryError(
-        `add columns ${added.map((f) => f.name).join(', ')} to ${this.dataset}.${table}`,
-        error,
-        this.dataset,
-      );
+      throw bigqueryError(`create view ${this.dataset}.${view}`, error, this.dataset);
+    }
+  }
+
+  async patchTable(table: string, patch: TablePatch): Promise<void> {
+    try {
+      await this.#dataset.table(table).setMetadata({
+        ...(patch.fields ? { schema: { fields: patch.fields.map((f) => ({ ...f })) } } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.viewQuery !== undefined ? { view: { query: patch.viewQuery, useLegacySql: false } } : {}),
+      });
+    } catch (error) {
+      throw bigqueryError(`update the metadata of ${this.dataset}.${table}`, error, this.dataset);
     }
   }
 

@@ -12,6 +12,7 @@ import type { Destination, FlushResult } from '../../src/destination/destination
 import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { releaseOnce } from '../../src/destination/run-lock.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { assertOwnView, type ViewDialect, type ViewSpec } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { type BigqueryClient, openBigqueryClient } from './bigquery-client.ts';
@@ -25,9 +26,12 @@ import {
   createTableDdl,
   mergeSql,
   misplacedKeysSql,
+  quoteName,
   quoteTable,
+  createViewDdl,
   type TableRef,
 } from './bigquery-sql.ts';
+import { schemaPatch } from './bigquery-schema-patch.ts';
 import { ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
 
 export interface BigqueryDeps {
@@ -51,24 +55,43 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
   };
   const ref = (table: string): TableRef => ({ project: config.project, dataset: config.dataset, table });
   const bookkeeping = sqlBookkeeping(() => bigqueryBookkeeping(session(), ref));
+  const viewDialect: ViewDialect = { table: (name) => quoteTable(ref(name)), column: quoteName };
 
   const ensureTable = async (table: TableSpec) => {
     const c = session();
-    const existing = await c.tableFields(table.name);
+    const existing = await c.tableMetadata(table.name);
     if (!existing) {
       await c.createTable(table.name, {
         fields: table.columns.map(targetField),
+        description: table.description,
         partitionBy: table.partitionBy,
         clusterBy: table.clusterBy,
       });
       return;
     }
-    const known = new Set(existing.map((f) => f.name));
-    // BigQuery adds columns only as NULLABLE: a REQUIRED column cannot appear on old rows.
-    const added = table.columns
-      .filter((c) => !known.has(c.name))
-      .map((c) => ({ ...targetField(c), mode: 'NULLABLE' as const }));
-    if (added.length) await c.addFields(table.name, existing, added);
+    // Metadata only: added NULLABLE columns and descriptions, never a rewrite.
+    const fields = schemaPatch(existing.fields, table.columns);
+    const description = existing.description === table.description ? undefined : table.description;
+    if (fields || description !== undefined) await c.patchTable(table.name, { fields, description });
+  };
+
+  /** Creates or updates one view: its query and description, then its fields' descriptions. */
+  const ensureView = async (view: ViewSpec) => {
+    const c = session();
+    const existing = await c.tableMetadata(view.name);
+    assertOwnView(
+      view,
+      existing && { kind: existing.type === 'VIEW' ? 'view' : 'table', comment: existing.description ?? null },
+      `${config.dataset}.${view.name}`,
+    );
+    const query = view.query(viewDialect);
+    if (!existing) await c.createView(view.name, query, view.description);
+    else if (existing.viewQuery !== query || existing.description !== view.description)
+      await c.patchTable(view.name, { viewQuery: query, description: view.description });
+    // BigQuery derives a view's fields from its query; their descriptions are set on them after.
+    const current = existing && existing.viewQuery === query ? existing : await c.tableMetadata(view.name);
+    const fields = schemaPatch(current?.fields ?? [], view.columns);
+    if (fields) await c.patchTable(view.name, { fields });
   };
 
   /** A leftover staging or probe table costs nothing and expires on its own. */
@@ -136,7 +159,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       const c = session();
       await c.ensureDataset();
       const probe = `_aivis_check_${randomUUID().replaceAll('-', '')}`;
-      const columns: ColumnSpec[] = [{ name: 'ok', type: 'boolean', nullable: false }];
+      const columns: ColumnSpec[] = [{ name: 'ok', type: 'boolean', nullable: false, description: '' }];
       await c.createTable(probe, { fields: columns.map(targetField), expiresAt: now().getTime() + 3_600_000 });
       try {
         await c.load(probe, [ndjsonLine(columns, { ok: true })]);
@@ -159,6 +182,12 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       const { project, dataset, location } = config;
       return [createDatasetDdl(project, dataset, location), ...tables.map((t) => createTableDdl(ref(t.name), t))];
     },
+
+    async ensureViews(views) {
+      for (const view of views) await ensureView(view);
+    },
+
+    describeViewDdl: (views) => views.map((v) => createViewDdl(ref(v.name), v, v.query(viewDialect))),
 
     async commit(parts): Promise<FlushResult> {
       const c = session();

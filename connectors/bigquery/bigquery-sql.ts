@@ -5,6 +5,7 @@
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
+import type { ViewSpec } from '../../src/destination/view-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { PartitionRange } from './bigquery-partition-range.ts';
 import type { BigqueryClient, QueryParam } from './bigquery-client.ts';
@@ -95,16 +96,31 @@ function outsideRange(alias: string, column: string, range: PartitionRange): str
 export function createTableDdl(ref: TableRef, table: TableSpec): string {
   return `${[
     `CREATE TABLE IF NOT EXISTS ${quoteTable(ref)} (`,
-    columnDefinitions(table),
+    columnDefinitions(table, true),
     ')',
     ...(table.partitionBy ? [`PARTITION BY DATE(${quoteName(table.partitionBy)})`] : []),
     ...(table.clusterBy?.length ? [`CLUSTER BY ${table.clusterBy.map(quoteName).join(', ')}`] : []),
+    `OPTIONS (description = ${stringLiteral(table.description)})`,
   ].join('\n')};`;
 }
 
-function columnDefinitions(table: TableSpec): string {
+/** DDL equivalent of what `ensureViews` creates through the tables API (for `aivis streams`). */
+export function createViewDdl(ref: TableRef, view: ViewSpec, query: string): string {
+  const columns = view.columns.map(
+    (c) => `  ${quoteName(c.name)} OPTIONS (description = ${stringLiteral(c.description)})`,
+  );
+  return `CREATE OR REPLACE VIEW ${quoteTable(ref)} (\n${columns.join(',\n')}\n)\nOPTIONS (description = ${stringLiteral(view.description)})\nAS ${query};`;
+}
+
+/** A BigQuery string literal: JSON's escapes are BigQuery's. */
+const stringLiteral = (text: string) => JSON.stringify(text);
+
+function columnDefinitions(table: TableSpec, described = false): string {
   return table.columns
-    .map((c) => `  ${quoteName(c.name)} ${BIGQUERY_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`)
+    .map(
+      (c) =>
+        `  ${quoteName(c.name)} ${BIGQUERY_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}${described ? ` OPTIONS (description = ${stringLiteral(c.description)})` : ''}`,
+    )
     .join(',\n');
 }
 

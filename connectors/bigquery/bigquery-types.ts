@@ -24,10 +24,16 @@ export interface BigqueryField {
   readonly name: string;
   readonly type: string;
   readonly mode?: 'NULLABLE' | 'REQUIRED' | 'REPEATED';
+  readonly description?: string;
 }
 
 export function targetField(col: ColumnSpec): BigqueryField {
-  return { name: col.name, type: BIGQUERY_TYPES[col.type], mode: col.nullable ? 'NULLABLE' : 'REQUIRED' };
+  return {
+    name: col.name,
+    type: BIGQUERY_TYPES[col.type],
+    mode: col.nullable ? 'NULLABLE' : 'REQUIRED',
+    ...(col.description ? { description: col.description } : {}),
+  };
 }
 
 /**

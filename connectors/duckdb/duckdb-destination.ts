@@ -1,8 +1,8 @@
 /** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#adding-a-destination): appender into staging, upsert, state, in one transaction. */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
-import { ensureAnsiTables } from '../../src/destination/schema-diff.ts';
-import { ansiDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
+import { ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
+import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
@@ -79,6 +79,19 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     },
 
     describeDdl: (tables) => ansiDdl(sql.duckdbNames(options), tables),
+
+    async ensureViews(views) {
+      const s = open();
+      try {
+        await sql.oneDdlAtATime(options.path, () =>
+          s.transaction(() => ensureAnsiViews(sql.duckdbCatalog(s, options), views)),
+        );
+      } catch (error) {
+        throw failure(`to create views in schema "${schema}"`, error);
+      }
+    },
+
+    describeViewDdl: (views) => ansiViewDdl(sql.duckdbNames(options), views),
 
     async commit(parts): Promise<FlushResult> {
       const s = open();

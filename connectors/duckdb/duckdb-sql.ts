@@ -5,10 +5,12 @@
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
+import type { StoredComment } from '../../src/destination/descriptions.ts';
 import type { AnsiCatalog } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { type AnsiNames, dollarBookkeeping, selectSql } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
+import type { ExistingObject } from '../../src/destination/view-spec.ts';
 import type { DuckdbSession } from './duckdb-client.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import { decodeCell, duckdbType, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
@@ -27,9 +29,20 @@ export function tableName({ catalog, schema }: DuckdbOptions, table: string): st
 export const SCHEMA_EXISTS =
   'SELECT count(*) AS n FROM information_schema.schemata WHERE catalog_name = $1 AND schema_name = $2';
 
-/** Parameters: catalog, schema. Rows: `table_name`, `column_name`. */
+/** Parameters: catalog, schema. Rows: `table_name`, `column_name`, in column order. */
 export const EXISTING_COLUMNS =
-  'SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2';
+  'SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2 ORDER BY table_name, ordinal_position';
+
+/** Parameters: catalog, schema. Rows: `name`, `kind` (`table` or `view`), `comment`. */
+export const EXISTING_OBJECTS = `SELECT table_name AS name, CASE WHEN table_type = 'VIEW' THEN 'view' ELSE 'table' END AS kind,
+  TABLE_COMMENT AS comment
+FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2`;
+
+/** Parameters: catalog, schema. Rows: `table_name`, `column_name` (NULL for the table's own), `comment`. */
+export const EXISTING_COMMENTS = `SELECT table_name, NULL AS column_name, TABLE_COMMENT AS comment
+FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2
+UNION ALL
+SELECT table_name, column_name, COLUMN_COMMENT FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2`;
 
 export function stagingName(table: TableSpec): string {
   return `_aivis_stage_${table.name}`;
@@ -57,9 +70,18 @@ export function upsertFromStaging(target: string, table: TableSpec): string {
 export const TABLE_EXISTS =
   'SELECT count(*) AS n FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 AND table_name = $3';
 
-/** How the shared DDL names the schema's tables on DuckDB: with their catalog. */
+/**
+ * How the shared DDL names the schema's tables on DuckDB: with their catalog. A view's query
+ * names them unqualified: DuckDB binds a view's names in the view's own catalog and schema, so
+ * the view survives the file being renamed or attached under another name.
+ */
 export function duckdbNames(options: DuckdbOptions): AnsiNames {
-  return { schema: schemaName(options), table: (name) => tableName(options, name), typeOf: duckdbType };
+  return {
+    schema: schemaName(options),
+    table: (name) => tableName(options, name),
+    typeOf: duckdbType,
+    viewDialect: { table: quoteIdentifier, column: quoteIdentifier },
+  };
 }
 
 /** The catalog `ensureAnsiTables` reads and changes, on `session`. */
@@ -70,6 +92,13 @@ export function duckdbCatalog(session: DuckdbSession, options: DuckdbOptions): A
     run: (sql) => session.run(sql),
     schemaExists: async () => Number((await session.all<{ n: bigint }>(SCHEMA_EXISTS, where))[0]?.n ?? 0) > 0,
     existingColumns: () => session.all<{ table_name: string; column_name: string }>(EXISTING_COLUMNS, where),
+    existingObjects: async () =>
+      new Map(
+        (await session.all<{ name: string } & ExistingObject>(EXISTING_OBJECTS, where)).map(
+          ({ name, kind, comment }) => [name, { kind, comment }],
+        ),
+      ),
+    existingComments: () => session.all<StoredComment>(EXISTING_COMMENTS, where),
   };
 }
 

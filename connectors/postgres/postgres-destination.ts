@@ -2,7 +2,7 @@
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
-import { ansiDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
+import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
@@ -69,6 +69,17 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     },
 
     describeDdl: (tables) => ansiDdl(sql.postgresNames(schema), tables),
+
+    async ensureViews(views) {
+      const s = open();
+      try {
+        await sql.ensurePostgresViews(s, schema, views);
+      } catch (error) {
+        throw failure(`to create views in schema "${schema}"`, error);
+      }
+    },
+
+    describeViewDdl: (views) => ansiViewDdl(sql.postgresNames(schema), views),
 
     async commit(parts): Promise<FlushResult> {
       if (lock?.lost()) {

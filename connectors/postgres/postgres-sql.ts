@@ -5,7 +5,8 @@
  */
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
-import { type AnsiCatalog, ensureAnsiTables } from '../../src/destination/schema-diff.ts';
+import type { StoredComment } from '../../src/destination/descriptions.ts';
+import { type AnsiCatalog, ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import {
   type AnsiNames,
@@ -15,12 +16,28 @@ import {
   selectSql,
 } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
+import type { ExistingObject, ViewSpec } from '../../src/destination/view-spec.ts';
 import type { PostgresSession } from './postgres-client.ts';
 import { postgresType, readExpression } from './postgres-types.ts';
 
-/** Parameters: schema name. Rows: `table_name`, `column_name`. */
+/** Parameters: schema name. Rows: `table_name`, `column_name`, in column order. */
 export const EXISTING_COLUMNS =
-  'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1';
+  'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position';
+
+/** Parameter: schema name. Rows: `name`, `kind` (`table` or `view`), `comment`. */
+export const EXISTING_OBJECTS = `SELECT c.relname AS name, CASE WHEN c.relkind IN ('v', 'm') THEN 'view' ELSE 'table' END AS kind,
+  obj_description(c.oid, 'pg_class') AS comment
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')`;
+
+/** Parameter: schema name. Rows: `table_name`, `column_name` (NULL for the table's own), `comment`. */
+export const EXISTING_COMMENTS = `SELECT c.relname AS table_name, NULL AS column_name, obj_description(c.oid, 'pg_class') AS comment
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v')
+UNION ALL
+SELECT c.relname, a.attname, col_description(c.oid, a.attnum)
+FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v') AND a.attnum > 0 AND NOT a.attisdropped`;
 
 /** Parameter: schema name. */
 export const SCHEMA_EXISTS = 'SELECT 1 FROM pg_namespace WHERE nspname = $1';
@@ -57,7 +74,13 @@ export const DDL_LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 
 /** How the shared DDL names the schema's tables on Postgres. */
 export function postgresNames(schema: string): AnsiNames {
-  return { schema: qualifiedName(schema), table: (name) => qualifiedName(schema, name), typeOf: postgresType };
+  const table = (name: string) => qualifiedName(schema, name);
+  return {
+    schema: qualifiedName(schema),
+    table,
+    typeOf: postgresType,
+    viewDialect: { table, column: quoteIdentifier },
+  };
 }
 
 /** The catalog `ensureAnsiTables` reads and changes, on `session`. */
@@ -71,9 +94,26 @@ export function ensurePostgresTables(
   schema: string,
   tables: readonly TableSpec[],
 ): Promise<void> {
+  return underDdlLock(session, schema, (catalog) => ensureAnsiTables(catalog, tables));
+}
+
+/** `ensureAnsiViews` the same way: its own transaction, after the schema's DDL lock. */
+export function ensurePostgresViews(
+  session: PostgresSession,
+  schema: string,
+  views: readonly ViewSpec[],
+): Promise<void> {
+  return underDdlLock(session, schema, (catalog) => ensureAnsiViews(catalog, views));
+}
+
+function underDdlLock(
+  session: PostgresSession,
+  schema: string,
+  work: (catalog: AnsiCatalog) => Promise<void>,
+): Promise<void> {
   return session.transaction(async () => {
     await session.query(DDL_LOCK, [`aivis-ddl:${schema}`]);
-    await ensureAnsiTables(postgresCatalog(session, schema), tables);
+    await work(postgresCatalog(session, schema));
   });
 }
 
@@ -84,6 +124,13 @@ export function postgresCatalog(session: PostgresSession, schema: string): AnsiC
     schemaExists: async () => (await session.query(SCHEMA_EXISTS, [schema])).rowCount > 0,
     existingColumns: async () =>
       (await session.query<{ table_name: string; column_name: string }>(EXISTING_COLUMNS, [schema])).rows,
+    existingObjects: async () =>
+      new Map(
+        (await session.query<{ name: string } & ExistingObject>(EXISTING_OBJECTS, [schema])).rows.map(
+          ({ name, kind, comment }) => [name, { kind, comment }],
+        ),
+      ),
+    existingComments: async () => (await session.query<StoredComment>(EXISTING_COMMENTS, [schema])).rows,
   };
 }
 

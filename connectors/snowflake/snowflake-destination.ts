@@ -6,7 +6,9 @@
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, LockOwner } from '../../src/destination/destination.ts';
 import type { LeaseLock } from '../../src/destination/lease-lock.ts';
+import { type Description, descriptionsOf, staleDescriptions } from '../../src/destination/descriptions.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { assertOwnView } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
@@ -44,6 +46,20 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   const session = (): SnowflakeClient => {
     if (!client) throw new DestinationError('Snowflake destination used before open() or after close()');
     return client;
+  };
+
+  /** The database and schema as the catalog stores them (upper case), the binds of catalog queries. */
+  const where = () => [at.database.toUpperCase(), at.schema.toUpperCase()];
+
+  /** Sets the comments the catalog does not hold yet. */
+  const describe = async (wanted: readonly Description[]) => {
+    const c = session();
+    const stored = (await c.execute(sql.existingCommentsSql(at), [...where(), ...where()])).map((row) => ({
+      table_name: String(row.TABLE_NAME),
+      column_name: nullableText(row.COLUMN_NAME),
+      comment: nullableText(row.COMMENT),
+    }));
+    for (const description of staleDescriptions(wanted, stored)) await c.execute(sql.commentSql(at, description));
   };
 
   /** Creates staging tables before the transaction: DDL would commit an open Snowflake transaction. */
@@ -106,11 +122,38 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       }
       // A staging table made before a column was added would lack it.
       for (const table of tables) staged.delete(table.name);
+      await describe(descriptionsOf(tables, false));
     },
 
     describeDdl(tables) {
-      return [sql.createSchemaSql(at), ...tables.map((t) => sql.createTableSql(at, t))];
+      return [
+        sql.createSchemaSql(at),
+        ...tables.flatMap((t) => [
+          sql.createTableSql(at, t),
+          ...descriptionsOf([t], false).map((d) => sql.commentSql(at, d)),
+        ]),
+      ];
     },
+
+    async ensureViews(views) {
+      if (!views.length) return;
+      const c = session();
+      const objects = new Map(
+        (await c.execute(sql.existingObjectsSql(at), where())).map((row) => [
+          String(row.TABLE_NAME),
+          {
+            kind: row.TABLE_TYPE === 'VIEW' ? ('view' as const) : ('table' as const),
+            comment: nullableText(row.COMMENT),
+          },
+        ]),
+      );
+      for (const view of views) assertOwnView(view, objects.get(view.name.toUpperCase()), sql.tableName(at, view.name));
+      for (const view of views) await c.execute(sql.createViewSql(at, view));
+      await describe(descriptionsOf(views, true));
+    },
+
+    describeViewDdl: (views) =>
+      views.flatMap((v) => [sql.createViewSql(at, v), ...descriptionsOf([v], true).map((d) => sql.commentSql(at, d))]),
 
     async commit(parts): Promise<FlushResult> {
       await lease?.assertHeld();
@@ -147,4 +190,8 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       await c?.close();
     },
   };
+}
+
+function nullableText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }

@@ -32,7 +32,10 @@ import { decodeRow } from './snowflake-types.ts';
 /** The lease row plus the data session of its holder, whose detached transactions a successor aborts. */
 export const snowflakeLockTable: TableSpec = {
   ...leaseLockTable,
-  columns: [...leaseLockTable.columns, column('session_id', 'string')],
+  columns: [
+    ...leaseLockTable.columns,
+    column('session_id', 'string', "The Snowflake session that writes the holder's data."),
+  ],
 };
 
 /** What taking and keeping the lease needs. */

@@ -6,7 +6,9 @@
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { LEASE_EPOCH } from '../../src/destination/lease-lock.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import { type Description, stringLiteral } from '../../src/destination/descriptions.ts';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
+import type { ViewDialect, ViewSpec } from '../../src/destination/view-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
@@ -68,9 +70,45 @@ export async function ensureSchema(client: SnowflakeClient, at: SnowflakeLocatio
   if (Number(found?.N ?? 0) === 0) await client.execute(createSchemaSql(at));
 }
 
-/** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME. */
+/** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME, in column order. */
 export function existingColumnsSql(at: SnowflakeLocation): string {
-  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${ident(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`;
+  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${ident(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+}
+
+/** Binds: database, schema. Rows: TABLE_NAME, TABLE_TYPE (`BASE TABLE`, `VIEW`), COMMENT. */
+export function existingObjectsSql(at: SnowflakeLocation): string {
+  return `SELECT TABLE_NAME, TABLE_TYPE, COMMENT FROM ${ident(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`;
+}
+
+/** Binds: database, schema, database, schema. Rows: TABLE_NAME, COLUMN_NAME (NULL for the table's own), COMMENT. */
+export function existingCommentsSql(at: SnowflakeLocation): string {
+  const db = ident(at.database);
+  return [
+    `SELECT TABLE_NAME, NULL AS COLUMN_NAME, COMMENT FROM ${db}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`,
+    `UNION ALL SELECT TABLE_NAME, COLUMN_NAME, COMMENT FROM ${db}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`,
+  ].join(' ');
+}
+
+/**
+ * A description as a comment: `COMMENT ON` for tables, views and table columns; a view's
+ * column takes `ALTER VIEW ... ALTER COLUMN ... COMMENT` (Snowflake's form for view columns).
+ */
+export function commentSql(at: SnowflakeLocation, d: Description): string {
+  const target = tableName(at, d.table);
+  const text = stringLiteral(d.text, true);
+  if (d.column === undefined) return `COMMENT ON ${d.view ? 'VIEW' : 'TABLE'} ${target} IS ${text}`;
+  if (d.view) return `ALTER VIEW ${target} ALTER COLUMN ${ident(d.column)} COMMENT ${text}`;
+  return `COMMENT ON COLUMN ${target}.${ident(d.column)} IS ${text}`;
+}
+
+/** How a view's query names tables and columns here. */
+export function snowflakeViewDialect(at: SnowflakeLocation): ViewDialect {
+  return { table: (name) => tableName(at, name), column: ident };
+}
+
+/** `COPY GRANTS`: a replaced view keeps the privileges granted on it. */
+export function createViewSql(at: SnowflakeLocation, view: ViewSpec): string {
+  return `CREATE OR REPLACE VIEW ${tableName(at, view.name)} COPY GRANTS AS ${view.query(snowflakeViewDialect(at))}`;
 }
 
 export function useSchemaSql(at: SnowflakeLocation): string {

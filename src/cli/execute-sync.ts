@@ -11,7 +11,7 @@ import { AivisError, ExitCode } from '../errors.ts';
 import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import { RunCounters } from '../sync/run-counters.ts';
-import { runSync, syncTables, type RunSyncOptions } from '../sync/run-sync.ts';
+import { ensureSyncTables, runSync, type RunSyncOptions } from '../sync/run-sync.ts';
 import { startProgressDisplay } from './progress-display.ts';
 import { type CommandResources, openCommandResources } from './command-resources.ts';
 import { formatRunSummary } from './run-summary.ts';
@@ -89,7 +89,7 @@ export async function executeSync(
     if (opened.length === 1)
       return await runOne(first, choices, stop.signal, (counters) => observe(first, selected[0]!, counters));
     // Created once, before the runs start: their DDL would otherwise race on one schema.
-    await first.destination.ensureTables(syncTables(loaded.config, choices.streams));
+    await ensureSyncTables(first.destination, loaded.config, choices.streams);
     const codes = await Promise.all(
       selected.map((workspace, i) => {
         const resources = opened[i] as CommandResources;

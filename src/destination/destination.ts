@@ -7,6 +7,7 @@
  */
 import type { StoredStateRow } from './engine-tables.ts';
 import type { Row, TableSpec } from './table-spec.ts';
+import type { ViewSpec } from './view-spec.ts';
 
 export interface DestinationCapabilities {
   /**
@@ -89,12 +90,24 @@ export interface Destination {
 
   /**
    * Creates the schema and every table that is missing, and adds columns a table lacks
-   * (`ALTER TABLE ... ADD COLUMN`). Idempotent; never drops or retypes anything.
+   * (`ALTER TABLE ... ADD COLUMN`), then sets each table's and column's description where the
+   * warehouse holds another (a metadata change, never a rewrite). Idempotent; never drops or
+   * retypes anything.
    */
   ensureTables(tables: readonly TableSpec[]): Promise<void>;
 
   /** The DDL `ensureTables` runs on an empty destination, for `aivis streams`. */
   describeDdl(tables: readonly TableSpec[]): string[];
+
+  /**
+   * Creates or replaces the views (their tables exist already) with their descriptions.
+   * Idempotent. An object of a view's name that aivis did not create (a table, a view without
+   * aivis's description) is never replaced: a `DestinationError` with exit 2 names it.
+   */
+  ensureViews(views: readonly ViewSpec[]): Promise<void>;
+
+  /** The DDL `ensureViews` runs, for `aivis streams`. */
+  describeViewDdl(views: readonly ViewSpec[]): string[];
 
   /**
    * Makes one flush durable: upserts each part's rows by primary key. The parts come as

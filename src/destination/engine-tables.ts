@@ -13,12 +13,24 @@ import { WORKSPACE_COLUMN } from './workspace.ts';
  */
 export const stateTable: TableSpec = {
   name: '_aivis_state',
+  description:
+    'Engine table: the saved sync state (frontier and cursor) of each stream and scope. Read by `aivis state show`.',
   primaryKey: ['stream', 'scope'],
   columns: [
-    column('stream', 'string', false),
-    column('scope', 'string', false),
-    column('state', 'json', false),
-    column('updated_at', 'timestamp', false),
+    column('stream', 'string', false, 'The stream.'),
+    column(
+      'scope',
+      'string',
+      false,
+      'The scope: a website id, `*` for the listing, or a website id with a scan filter.',
+    ),
+    column(
+      'state',
+      'json',
+      false,
+      "The state: `frontier` (the API's scan bound, verbatim), `cursor`, `pending_upper_bound`.",
+    ),
+    column('updated_at', 'timestamp', false, 'When the state was saved.'),
     WORKSPACE_COLUMN,
   ],
 };
@@ -35,15 +47,22 @@ export interface StoredStateRow {
 /** One row per run: written when it starts, rewritten when it ends. */
 export const runsTable: TableSpec = {
   name: '_aivis_runs',
+  description:
+    'Engine table: one row per run of `sync`, `backfill` or `verify`, written when it starts and when it ends.',
   primaryKey: ['id'],
   columns: [
-    column('id', 'string', false),
-    column('command', 'string', false),
-    column('started_at', 'timestamp', false),
-    column('finished_at', 'timestamp'),
-    column('status', 'string', false),
-    column('counts', 'json', false),
-    column('error', 'string'),
+    column('id', 'string', false, 'The run id (the `_run_id` of the rows it wrote).'),
+    column('command', 'string', false, 'The command that ran (`sync`, `backfill`, `verify`).'),
+    column('started_at', 'timestamp', false, 'When the run started.'),
+    column('finished_at', 'timestamp', 'When the run ended; NULL while running, or when it was killed (`abandoned`).'),
+    column(
+      'status',
+      'string',
+      false,
+      '`running`, `success`, `partial` (records rejected or websites failed), `failed`, `stopped` or `abandoned`.',
+    ),
+    column('counts', 'json', false, 'Rows, requests, rejections and metric version notices per stream, as JSON.'),
+    column('error', 'string', 'Why the run failed; NULL otherwise.'),
     WORKSPACE_COLUMN,
     // The run's OpenLineage runId (a UUID): its events and this row name the same run.
     column('lineage_run_id', 'string'),
@@ -57,15 +76,16 @@ export const runsTable: TableSpec = {
  */
 export const rejectedTable: TableSpec = {
   name: '_aivis_rejected',
+  description: 'Engine table: records that broke the documented schema, kept with the reason instead of being dropped.',
   primaryKey: ['id'],
   columns: [
-    column('id', 'string', false),
-    column('stream', 'string', false),
-    column('scope', 'string', false),
-    column('error', 'string', false),
-    column('_raw', 'json', false),
-    column('_run_id', 'string', false),
-    column('_synced_at', 'timestamp', false),
+    column('id', 'string', false, 'A hash of workspace, stream, scope and record: the same record is rejected once.'),
+    column('stream', 'string', false, 'The stream the record came from.'),
+    column('scope', 'string', false, 'The scope it was read in (a website id, or `*`).'),
+    column('error', 'string', false, 'What is wrong with the record: field and rule.'),
+    column('_raw', 'json', false, 'The record exactly as the API sent it.'),
+    column('_run_id', 'string', false, 'The run that rejected it.'),
+    column('_synced_at', 'timestamp', false, 'When it was rejected.'),
     WORKSPACE_COLUMN,
   ],
 };
@@ -77,14 +97,15 @@ export const rejectedTable: TableSpec = {
  */
 export const lockTable: TableSpec = {
   name: '_aivis_lock',
+  description: 'Engine table: who holds the run lock of each workspace, so a refused run can say who.',
   primaryKey: ['name'],
   columns: [
-    column('name', 'string', false),
-    column('run_id', 'string', false),
-    column('host', 'string', false),
-    column('pid', 'int64', false),
+    column('name', 'string', false, 'The lock: `sync`, or `sync:<workspace>`.'),
+    column('run_id', 'string', false, 'The run holding it.'),
+    column('host', 'string', false, 'The host the run runs on.'),
+    column('pid', 'int64', false, 'The process id of the run.'),
     // Text, not a timestamp: the refusal message repeats the holder's own words verbatim.
-    column('started_at', 'string', false),
+    column('started_at', 'string', false, 'When the run started (ISO 8601 text).'),
   ],
 };
 
@@ -95,13 +116,20 @@ export const lockTable: TableSpec = {
  */
 export const completenessTable = tableSpec({
   name: '_aivis_completeness',
+  description:
+    'Engine table: how far each stream and scope is known complete. Everything the API published before `complete_through` is loaded; use it for freshness checks.',
   primaryKey: ['stream', 'scope'],
   columns: [
-    column('stream', 'string', false),
-    column('scope', 'string', false),
-    column('complete_through', 'timestamp', false),
-    column('run_id', 'string', false),
-    column('updated_at', 'timestamp', false),
+    column('stream', 'string', false, 'The stream.'),
+    column('scope', 'string', false, 'A website id; `*` (or `*:<workspace>`) for the listing.'),
+    column(
+      'complete_through',
+      'timestamp',
+      false,
+      "Every record published before this time is loaded: a feed's committed frontier, or when a listing or snapshot was read whole.",
+    ),
+    column('run_id', 'string', false, 'The run that moved it last.'),
+    column('updated_at', 'timestamp', false, 'When it moved last.'),
     WORKSPACE_COLUMN,
   ],
 });
@@ -117,19 +145,21 @@ export const completenessTable = tableSpec({
  */
 export const metricVersionsTable = tableSpec({
   name: 'metric_versions',
+  description:
+    'One row per workspace and combination of metric version tags its analytics rows carry: when it was first and last seen, and on how many websites.',
   primaryKey: ['_workspace', 'version_key'],
   columns: [
-    column(WORKSPACE_COLUMN.name, 'string', false),
-    column('version_key', 'string', false),
-    column('projection_version', 'string', false),
-    column('metric_definition_bundle_version', 'string', false),
-    column('metric_precision_version', 'string', false),
-    column('metric_definition_versions', 'json', false),
-    column('first_as_of', 'timestamp', false),
-    column('last_as_of', 'timestamp', false),
-    column('websites', 'int64', false),
-    column('website_ids', 'json', false),
-    column('first_run_id', 'string', false),
+    column(WORKSPACE_COLUMN.name, 'string', false, 'The workspace whose rows carry the combination.'),
+    column('version_key', 'string', false, "The four tags as canonical JSON: the combination's key."),
+    column('projection_version', 'string', false, 'The projection version (`public_metrics_vN`).'),
+    column('metric_definition_bundle_version', 'string', false, 'The metric definition bundle version.'),
+    column('metric_precision_version', 'string', false, 'The metric precision version.'),
+    column('metric_definition_versions', 'json', false, "Each metric's definition version, as JSON."),
+    column('first_as_of', 'timestamp', false, 'The earliest `as_of` of a row with the combination.'),
+    column('last_as_of', 'timestamp', false, 'The latest `as_of` of a row with the combination.'),
+    column('websites', 'int64', false, 'How many websites have rows with the combination.'),
+    column('website_ids', 'json', false, "Those websites' ids, as a JSON array."),
+    column('first_run_id', 'string', false, 'The run that first loaded the combination.'),
   ],
 });
 

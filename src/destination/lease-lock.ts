@@ -21,7 +21,10 @@ export const LEASE_MS = 10 * 60_000;
 /** The shared lock row plus the lease's end: liveness is the lease, not a connection. */
 export const leaseLockTable: TableSpec = {
   ...lockTable,
-  columns: [...lockTable.columns, column('expires_at', 'timestamp', false)],
+  columns: [
+    ...lockTable.columns,
+    column('expires_at', 'timestamp', false, "When the holder's lease ends unless renewed."),
+  ],
 };
 
 /** The end of a lease nobody holds. */

@@ -2,8 +2,17 @@
  * What `ensureTables` changes (create what is missing, add columns, never drop or retype),
  * and, for the ANSI destinations (Postgres, DuckDB), the run of it over their catalog.
  */
-import { type AnsiNames, addColumnSql, createSchemaSql, createTableSql } from './sql-statements.ts';
+import { type Description, descriptionsOf, type StoredComment, staleDescriptions } from './descriptions.ts';
+import {
+  type AnsiNames,
+  addColumnSql,
+  commentSql,
+  createSchemaSql,
+  createTableSql,
+  createViewSql,
+} from './sql-statements.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
+import { assertOwnView, type ExistingObject, type ViewSpec } from './view-spec.ts';
 
 export interface SchemaChanges {
   /** Tables the destination lacks: create them whole. */
@@ -45,8 +54,12 @@ export function columnsByTable(rows: readonly { table_name: string; column_name:
 export interface AnsiCatalog extends AnsiNames {
   run(sql: string): Promise<unknown>;
   schemaExists(): Promise<boolean>;
-  /** Every column of the schema's tables. */
+  /** Every column of the schema's tables and views, in each one's column order. */
   existingColumns(): Promise<{ table_name: string; column_name: string }[]>;
+  /** Every table and view of the schema, by name. */
+  existingObjects(): Promise<Map<string, ExistingObject>>;
+  /** The comment of every table, view and column of the schema. */
+  existingComments(): Promise<StoredComment[]>;
 }
 
 /**
@@ -61,4 +74,32 @@ export async function ensureAnsiTables(catalog: AnsiCatalog, tables: readonly Ta
     await catalog.run(createTableSql(catalog.table(table.name), table, catalog.typeOf));
   for (const { table, column } of changes.add)
     await catalog.run(addColumnSql(catalog.table(table.name), column, catalog.typeOf));
+  await describeAnsi(catalog, descriptionsOf(tables, false));
+}
+
+/**
+ * Creates or replaces `views` and sets their comments; refuses (exit 2) an object of a view's
+ * name that aivis did not make. A view whose columns changed is dropped first (Postgres
+ * replaces a view only when its old columns stay in place). Runs in the caller's transaction.
+ */
+export async function ensureAnsiViews(catalog: AnsiCatalog, views: readonly ViewSpec[]): Promise<void> {
+  if (!views.length) return;
+  const objects = await catalog.existingObjects();
+  for (const view of views) assertOwnView(view, objects.get(view.name), catalog.table(view.name));
+  const columns = columnsByTable(await catalog.existingColumns());
+  for (const view of views) {
+    const target = catalog.table(view.name);
+    const existing = [...(columns.get(view.name) ?? [])];
+    const same = existing.join(',') === view.columns.map((c) => c.name).join(',');
+    if (objects.has(view.name) && !same) await catalog.run(`DROP VIEW ${target}`);
+    await catalog.run(createViewSql(target, view, catalog.viewDialect));
+  }
+  await describeAnsi(catalog, descriptionsOf(views, true));
+}
+
+/** Sets the comments the catalog does not hold yet. */
+async function describeAnsi(catalog: AnsiCatalog, wanted: readonly Description[]): Promise<void> {
+  if (!wanted.length) return;
+  for (const description of staleDescriptions(wanted, await catalog.existingComments()))
+    await catalog.run(commentSql(catalog.table(description.table), description));
 }

@@ -9,8 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import type { BookkeepingSql, SqlParam } from './bookkeeping.ts';
 import { quoteIdentifier } from './sql-identifier.ts';
+import { type Description, descriptionsOf, stringLiteral } from './descriptions.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from './table-spec.ts';
 import { updatableColumns } from './upsert-columns.ts';
+import type { ViewDialect, ViewSpec } from './view-spec.ts';
 
 /** Logical column type -> the destination's SQL type. */
 export type SqlTypeOf = (type: ColumnType) => string;
@@ -36,6 +38,19 @@ export function createTableSql(target: string, table: TableSpec, typeOf: SqlType
 /** A column the contract added later: nullable, since existing rows have no value for it. */
 export function addColumnSql(target: string, column: ColumnSpec, typeOf: SqlTypeOf): string {
   return `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${columnDefinition(column, typeOf, true)}`;
+}
+
+/** `COMMENT ON TABLE|VIEW|COLUMN ... IS '...'` (Postgres, DuckDB); `target` is the quoted table or view. */
+export function commentSql(target: string, description: Description): string {
+  const on =
+    description.column === undefined
+      ? `${description.view ? 'VIEW' : 'TABLE'} ${target}`
+      : `COLUMN ${target}.${quoteIdentifier(description.column)}`;
+  return `COMMENT ON ${on} IS ${stringLiteral(description.text)}`;
+}
+
+export function createViewSql(target: string, view: ViewSpec, dialect: ViewDialect): string {
+  return `CREATE OR REPLACE VIEW ${target} AS\n${view.query(dialect)}`;
 }
 
 /** Every row of `table`, each column through `read` (the destination's logical-form expression). */
@@ -68,11 +83,27 @@ export interface AnsiNames {
   /** A table of the schema, quoted and qualified. */
   table(name: string): string;
   readonly typeOf: SqlTypeOf;
+  /** How a view's query names the schema's tables (DuckDB: unqualified, bound in the view's own schema). */
+  readonly viewDialect: ViewDialect;
 }
 
-/** The statements creating the schema and `tables` on an empty database (`describeDdl`). */
+/** The statements creating the schema and `tables` on an empty database, with their comments (`describeDdl`). */
 export function ansiDdl(names: AnsiNames, tables: readonly TableSpec[]): string[] {
-  return [createSchemaSql(names.schema), ...tables.map((t) => createTableSql(names.table(t.name), t, names.typeOf))];
+  return [
+    createSchemaSql(names.schema),
+    ...tables.flatMap((t) => [
+      createTableSql(names.table(t.name), t, names.typeOf),
+      ...descriptionsOf([t], false).map((d) => commentSql(names.table(t.name), d)),
+    ]),
+  ];
+}
+
+/** The statements creating `views` with their comments (`aivis streams`). */
+export function ansiViewDdl(names: AnsiNames, views: readonly ViewSpec[]): string[] {
+  return views.flatMap((v) => [
+    createViewSql(names.table(v.name), v, names.viewDialect),
+    ...descriptionsOf([v], true).map((d) => commentSql(names.table(v.name), d)),
+  ]);
 }
 
 /** A table name no run uses twice, for `check`'s probe. */

@@ -36,6 +36,11 @@ export interface ColumnSpec<
   readonly name: Name;
   readonly type: Type;
   readonly nullable: Nullable;
+  /**
+   * What the column means, for analysts: put into the warehouse (COMMENT, BigQuery field
+   * descriptions), `docs/tables.md` and `aivis dbt-sources` (docs/architecture.md#tables).
+   */
+  readonly description: string;
 }
 
 /** The names of a column list. */
@@ -43,6 +48,8 @@ export type ColumnName<Columns extends readonly ColumnSpec[]> = Columns[number][
 
 export interface TableSpec<Columns extends readonly ColumnSpec[] = readonly ColumnSpec[]> {
   readonly name: string;
+  /** What one row is and how the table is kept, for analysts (as a column's `description`). */
+  readonly description: string;
   readonly columns: Columns;
   /** Upsert key. Key columns are never nullable. */
   readonly primaryKey: readonly ColumnName<Columns>[];
@@ -70,20 +77,29 @@ export type RowOfColumns<Columns extends readonly ColumnSpec[]> = {
 export type RowOf<Table extends TableSpec> = RowOfColumns<Table['columns']>;
 
 /**
- * A column; nullable unless told otherwise.
- * @example column('id', 'string', false) // ColumnSpec<'id', 'string', false>
+ * A column with its description; nullable unless told otherwise.
+ * @example column('id', 'string', false, 'The website id.') // ColumnSpec<'id', 'string', false>
  */
 export function column<const Name extends string, Type extends ColumnType>(
   name: Name,
   type: Type,
+  description: string,
 ): ColumnSpec<Name, Type, true>;
 export function column<const Name extends string, Type extends ColumnType, Nullable extends boolean>(
   name: Name,
   type: Type,
   nullable: Nullable,
+  description: string,
 ): ColumnSpec<Name, Type, Nullable>;
-export function column(name: string, type: ColumnType, nullable = true): ColumnSpec {
-  return { name, type, nullable };
+export function column(
+  name: string,
+  type: ColumnType,
+  nullableOrDescription: boolean | string,
+  description?: string,
+): ColumnSpec {
+  return typeof nullableOrDescription === 'string'
+    ? { name, type, nullable: true, description: nullableOrDescription }
+    : { name, type, nullable: nullableOrDescription, description: description ?? '' };
 }
 
 /**

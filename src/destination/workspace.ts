@@ -9,7 +9,11 @@ import { column } from './table-spec.ts';
 export const DEFAULT_WORKSPACE = 'default';
 
 /** The column every stream table and every engine table carries. Nullable: older rows have none. */
-export const WORKSPACE_COLUMN = column('_workspace', 'string');
+export const WORKSPACE_COLUMN = column(
+  '_workspace',
+  'string',
+  'The workspace (config `sources:` name) whose API key read the row; `default` for a single `source:`. NULL on rows written before workspaces existed, and it means `default`.',
+);
 
 /** The workspace a stored `_workspace` value stands for (NULL: `default`). */
 export function storedWorkspace(value: unknown): string {

@@ -14,6 +14,7 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import type { ActiveWebsite, Destination } from '../destination/destination.ts';
+import { viewsOver } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { flushParts } from '../destination/flush-parts.ts';
 import type { TableSpec } from '../destination/table-spec.ts';
@@ -32,7 +33,7 @@ import {
   type StreamName,
 } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
-import { ENGINE_TABLES, metricVersionsTable, rejectedTable, websitesTable } from '../tables/index.ts';
+import { ENGINE_TABLES, metricVersionsTable, rejectedTable, VIEWS, websitesTable } from '../tables/index.ts';
 import { completenessPart, listingScope, readWholeRow } from '../trust/completeness.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FlushBuffer } from './flush-buffer.ts';
@@ -120,6 +121,17 @@ export function syncTables(config: AivisConfig, requested?: readonly StreamName[
   return [...new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])])];
 }
 
+/** Creates or updates the tables a run of these streams writes, and the views over them. */
+export async function ensureSyncTables(
+  destination: Destination,
+  config: AivisConfig,
+  requested?: readonly StreamName[],
+): Promise<void> {
+  const tables = syncTables(config, requested);
+  await destination.ensureTables(tables);
+  await destination.ensureViews(viewsOver(VIEWS, tables));
+}
+
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const now = options.now ?? (() => new Date());
   const command = options.command ?? 'sync';
@@ -134,7 +146,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
 
   const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
   try {
-    await destination.ensureTables(syncTables(options.config, streams));
+    await ensureSyncTables(destination, options.config, streams);
     await destination.commit(flushParts([startRunRow({ runId, lineageRunId, command, startedAt, workspace })]));
     // We hold the workspace's lock: any other run of it still "running" was killed before it could say so.
     await destination.markAbandonedRuns(runId, workspace);

@@ -6,8 +6,8 @@ import { WORKSPACE_COLUMN } from '../destination/workspace.ts';
  * record as sent, and the workspace it came from (docs/architecture.md#many-workspaces).
  */
 export const LOAD_COLUMNS = [
-  column('_synced_at', 'timestamp', false),
-  column('_run_id', 'string', false),
-  column('_raw', 'json', false),
+  column('_synced_at', 'timestamp', false, 'When aivis last wrote the row (UTC, microseconds).'),
+  column('_run_id', 'string', false, 'The run that last wrote the row: `_aivis_runs.id`.'),
+  column('_raw', 'json', false, 'The record exactly as the API sent it, fields aivis has no column for included.'),
   WORKSPACE_COLUMN,
 ] as const;

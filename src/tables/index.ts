@@ -9,3 +9,4 @@ export {
 } from '../destination/engine-tables.ts';
 export * from './evidence.ts';
 export * from './websites.ts';
+export * from './views.ts';

@@ -8,18 +8,28 @@ import { LOAD_COLUMNS } from './common-columns.ts';
  */
 export const websitesTable = tableSpec({
   name: 'websites',
+  description:
+    'One row per website any sync has listed (spec 2.2), removed ones included: `_removed_at` says which are gone. `websites_current` holds the listed ones.',
   primaryKey: ['id'],
   insertOnly: ['_first_seen_at'],
   clusterBy: ['id'],
   columns: [
-    column('id', 'string', false),
-    column('domain_url', 'string', false),
-    column('country', 'string', false),
-    column('language', 'string'),
-    column('industry_niche', 'string'),
-    column('last_analysis_at', 'timestamp'),
-    column('_first_seen_at', 'timestamp', false),
-    column('_removed_at', 'timestamp'),
+    column('id', 'string', false, 'The website id (`web_...`, opaque).'),
+    column('domain_url', 'string', false, "The website's address (a URI)."),
+    column('country', 'string', false, 'The country the website is analysed for: two upper-case letters (ISO 3166-1).'),
+    column('language', 'string', 'The language the website is analysed in; NULL when the service has none.'),
+    column(
+      'industry_niche',
+      'string',
+      'The industry niche the service files the website under; NULL when it has none.',
+    ),
+    column('last_analysis_at', 'timestamp', 'When the last analysis of the website ran; NULL until the first one.'),
+    column('_first_seen_at', 'timestamp', false, 'When a sync first listed the website; never changed afterwards.'),
+    column(
+      '_removed_at',
+      'timestamp',
+      'When a complete listing first lacked the website: NULL while it is listed, and cleared again if it comes back.',
+    ),
     ...LOAD_COLUMNS,
   ],
 });

@@ -6,28 +6,30 @@ import { column, type Row, type TableSpec } from '../../src/destination/table-sp
 /** One column of every logical type, all nullable, keyed by `id`. */
 export const kindsTable: TableSpec = {
   name: 'conformance_kinds',
+  description: 'The conformance_kinds test table.',
   primaryKey: ['id'],
   columns: [
-    column('id', 'string', false),
-    column('s', 'string'),
-    column('i', 'int64'),
-    column('f', 'float64'),
-    column('b', 'boolean'),
-    column('t', 'timestamp'),
-    column('j', 'json'),
+    column('id', 'string', false, 'id'),
+    column('s', 'string', 's'),
+    column('i', 'int64', 'i'),
+    column('f', 'float64', 'f'),
+    column('b', 'boolean', 'b'),
+    column('t', 'timestamp', 't'),
+    column('j', 'json', 'j'),
   ],
 };
 
 /** A composite key and a write-once column, like `websites._first_seen_at`. */
 export const pairsTable: TableSpec = {
   name: 'conformance_pairs',
+  description: 'The conformance_pairs test table.',
   primaryKey: ['a', 'b'],
   insertOnly: ['first_seen'],
   columns: [
-    column('a', 'string', false),
-    column('b', 'string', false),
-    column('v', 'int64'),
-    column('first_seen', 'timestamp', false),
+    column('a', 'string', false, 'a'),
+    column('b', 'string', false, 'b'),
+    column('v', 'int64', 'v'),
+    column('first_seen', 'timestamp', false, 'first_seen'),
   ],
 };
 

@@ -165,6 +165,7 @@ describe('BigQuery destination: loading', () => {
       name: 'mention_spans',
       type: 'JSON',
       mode: 'REQUIRED',
+      description: mentionsTable.columns.find((c) => c.name === 'mention_spans')!.description,
     });
   });
 });

@@ -15,6 +15,7 @@ const target: SyncTarget = {
   name: 'snowflake',
   create: async (schema) => createSnowflakeDestination(sf.setup().config(schema), { logger: silentLogger }),
   readRows: (_destination, schema, table) => sf.reader().rows(schema, table),
+  comments: (schema) => sf.reader().comments(schema),
 };
 runSyncSuite(target);
 runSyncSuite(target, { variants: ['nanosecond_timestamps'], only: ['incremental'] });

@@ -12,16 +12,23 @@ import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions, type SandboxVariant } from '../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
-import { runSync, type RunSyncOptions, type RunSummary } from '../../src/sync/run-sync.ts';
+import { runSync, syncTables, type RunSyncOptions, type RunSummary } from '../../src/sync/run-sync.ts';
 import {
   analyticsCompetitorsTable,
   analyticsLatestTable,
   analyticsProvidersTable,
+  analyticsCompetitorsCurrentView,
+  analyticsCurrentView,
+  analyticsProvidersCurrentView,
   rejectedTable,
+  VIEWS,
   runsTable,
   stateTable,
+  websitesCurrentView,
   websitesTable,
 } from '../../src/tables/index.ts';
+import type { ViewSpec } from '../../src/destination/view-spec.ts';
+import { descriptionsOf, staleDescriptions, type StoredComment } from '../../src/destination/descriptions.ts';
 import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { uniqueSchema } from '../conformance/harness.ts';
 import type { LogicalRow } from '../conformance/normalize.ts';
@@ -33,6 +40,8 @@ export interface SyncTarget {
   create(schema: string): Promise<Destination>;
   /** All rows of `table` in logical form (test/conformance/normalize.ts). */
   readRows(destination: Destination, schema: string, table: TableSpec): Promise<LogicalRow[]>;
+  /** Every comment (description) the warehouse's catalog holds for the schema; suites without it skip the descriptions test. */
+  comments?(schema: string): Promise<StoredComment[]>;
   cleanup?(schema: string): Promise<void>;
 }
 
@@ -141,6 +150,31 @@ export async function expectTruth(
   }
 }
 
+/** A view read like a table: its columns, keyed as the table it shows. */
+function viewTable(view: ViewSpec, keyedAs: TableSpec): TableSpec {
+  return { ...keyedAs, name: view.name, description: view.description, columns: view.columns, insertOnly: [] };
+}
+
+/**
+ * Asserts each view equals the truth: the listed websites, and the snapshot, providers and
+ * competitors of each one's current analysis (what `expectedTables` holds for the base tables).
+ */
+async function expectViews(world: SyncWorld): Promise<void> {
+  const expected = expectedTables(world.sandbox, 'default');
+  const pairs: [ViewSpec, TableSpec][] = [
+    [websitesCurrentView, websitesTable],
+    [analyticsCurrentView, analyticsLatestTable],
+    [analyticsProvidersCurrentView, analyticsProvidersTable],
+    [analyticsCompetitorsCurrentView, analyticsCompetitorsTable],
+  ];
+  for (const [view, table] of pairs) {
+    const actual = await world.rows(viewTable(view, table));
+    expect(comparable(table, actual), `${view.name} equals the sandbox's truth`).toEqual(
+      comparable(table, expected.get(table.name) ?? []),
+    );
+  }
+}
+
 /** The suite's tests, by key, so a variant run can name the ones that prove something for it. */
 export type SuiteTest =
   | 'incremental'
@@ -154,7 +188,10 @@ export type SuiteTest =
   | 'rejected_website'
   | 'rejected_snapshot'
   | 'failing_website'
-  | 'no_secrets';
+  | 'no_secrets'
+  | 'views'
+  | 'descriptions'
+  | 'view_in_the_way';
 
 /** A test of one variant's own behaviour, run in the suite's world (sync-variants.ts). */
 export interface VariantCheck {
@@ -423,6 +460,79 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
         world.sandbox.faults.clear();
         expect((await world.sync()).exitCode).toBe(0);
         await world.expectTruth();
+      },
+    );
+
+    test(
+      'views',
+      'the four views equal the truth of the listed websites and their current analysis, after a removal and a new analysis too',
+      async () => {
+        await world.sync();
+        await expectViews(world);
+        const latestBefore = await world.rows(analyticsLatestTable);
+        const [gone] = world.sandbox.truth.websites() as { id: string }[];
+        world.sandbox.removeWebsite(gone!.id);
+        world.sandbox.clock.advance({ days: 2 });
+        await world.sync();
+        await expectViews(world);
+        // A new analysis replaced some snapshots, and the base tables keep what the views leave out:
+        // the removed website's snapshot and the breakdown of earlier analyses.
+        const latestAfter = await world.rows(analyticsLatestTable);
+        const moved = latestAfter.filter((r) =>
+          latestBefore.some((b) => b.website_id === r.website_id && b.analysis_id !== r.analysis_id),
+        );
+        expect(moved.length).toBeGreaterThan(0);
+        expect(latestAfter.some((r) => r.website_id === gone!.id)).toBe(true);
+        const providers = await world.rows(analyticsProvidersTable);
+        expect(new Set(providers.map((r) => r.analysis_id)).size).toBeGreaterThan(latestAfter.length);
+      },
+    );
+
+    if (target.comments) {
+      const comments = target.comments.bind(target);
+      test(
+        'descriptions',
+        'every table, view and column carries its description; a changed one is a metadata update that keeps the rows',
+        async () => {
+          await world.sync();
+          const tables = syncTables(testConfig(world.sandbox));
+          const wanted = [...descriptionsOf(tables, false), ...descriptionsOf(VIEWS, true)];
+          expect(staleDescriptions(wanted, await comments(world.schema))).toEqual([]);
+          const before = await world.rows(websitesTable);
+          const changed: TableSpec = {
+            ...websitesTable,
+            description: 'Changed.',
+            columns: websitesTable.columns.map((c) =>
+              c.name === 'country' ? { ...c, description: 'Changed too.' } : c,
+            ),
+          };
+          await world.destination.ensureTables([changed]);
+          const stored = (await comments(world.schema)).filter((c) => c.table_name.toLowerCase() === 'websites');
+          expect(stored.find((c) => c.column_name === null)?.comment).toBe('Changed.');
+          expect(stored.find((c) => c.column_name?.toLowerCase() === 'country')?.comment).toBe('Changed too.');
+          expect(await world.rows(websitesTable)).toEqual(before);
+        },
+      );
+    }
+
+    test(
+      'view_in_the_way',
+      "refuses (exit 2) to replace a user's table named like a view, and leaves it alone",
+      async () => {
+        const mine: TableSpec = {
+          name: websitesCurrentView.name,
+          description: "A user's own table.",
+          primaryKey: ['id'],
+          columns: [{ name: 'id', type: 'string', nullable: false, description: 'id' }],
+        };
+        await world.destination.ensureTables([mine]);
+        await world.destination.commit([{ table: mine, rows: [{ id: 'mine' }] }]);
+        const refused = world.sync();
+        await expect(refused).rejects.toThrow(
+          /websites_current.* is a table, so sync will not replace it with aivis's view websites_current: rename or drop your table, then run sync again/,
+        );
+        await expect(refused).rejects.toMatchObject({ exitCode: 2 });
+        expect(await world.rows(mine)).toEqual([{ id: 'mine' }]);
       },
     );
 

@@ -118,6 +118,9 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
     },
     describeDdl: (specs) =>
       specs.map((s) => `CREATE TABLE ${schema}.${s.name} (${s.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),
+    // Views are SQL: the fake has none, and the real destinations' suites check them.
+    async ensureViews() {},
+    describeViewDdl: (views) => views.map((v) => `CREATE VIEW ${schema}.${v.name}`),
     async commit(parts): Promise<FlushResult> {
       commitCalls += 1;
       if (faults.failCommitBefore === commitCalls)

@@ -9,8 +9,9 @@ import { readStateEntries } from '../../src/state/state-rows.ts';
 
 const items: TableSpec = {
   name: 'items',
+  description: 'The items test table.',
   primaryKey: ['id'],
-  columns: [column('id', 'string', false), column('n', 'int64')],
+  columns: [column('id', 'string', false, 'id'), column('n', 'int64', 'n')],
 };
 const state = (cursor: string): StateEntry => ({
   stream: 'items',

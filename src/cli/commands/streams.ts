@@ -4,13 +4,13 @@ import { ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { STREAM_NAMES, STREAM_TABLES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
-import { ENGINE_TABLES } from '../../tables/index.ts';
+import { ENGINE_TABLES, VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import type { CliCommand } from './cli-command.ts';
 
 export const streamsCommand: CliCommand<{ config?: string }> = {
   command: 'streams',
-  describe: 'List the streams, their tables and the DDL for the configured destination',
+  describe: 'List the streams, their tables, the views and the DDL for the configured destination',
   handler: async (argv) => {
     const { config } = await loadConfig(argv.config);
     const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
@@ -23,7 +23,11 @@ export const streamsCommand: CliCommand<{ config?: string }> = {
       );
       out.push(...destination.describeDdl(tables).map((sql) => `${sql.trimEnd()};`), '');
     }
-    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => `${sql.trimEnd()};`));
+    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => `${sql.trimEnd()};`), '');
+    out.push(
+      `-- views for analysts (created by sync): ${VIEWS.map((v) => v.name).join(', ')}`,
+      ...destination.describeViewDdl(VIEWS).map((sql) => `${sql.trimEnd()};`),
+    );
     process.stdout.write(`${out.join('\n')}\n`);
     return ExitCode.Success;
   },

@@ -9,11 +9,12 @@ import type { ConformanceTarget } from '../suite.ts';
 /** Keyed like analytics_history: the website and an id within it; the stamp may be NULL, like a citation's. */
 const stampedTable: TableSpec = {
   name: 'conf_stamped',
+  description: 'The conf_stamped test table.',
   primaryKey: ['website_id', 'item_id'],
   columns: [
-    column('website_id', 'string', false),
-    column('item_id', 'string', false),
-    column('available_at', 'timestamp'),
+    column('website_id', 'string', false, 'website_id'),
+    column('item_id', 'string', false, 'item_id'),
+    column('available_at', 'timestamp', 'available_at'),
   ],
 };
 

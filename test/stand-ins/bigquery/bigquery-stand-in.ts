@@ -178,8 +178,8 @@ export async function startBigqueryStandIn(
   const tableResource = (resource: TableResource) => ({
     kind: 'bigquery#table',
     id: `${projectId}:${resource.tableReference.datasetId}.${resource.tableReference.tableId}`,
-    type: 'TABLE',
     ...resource,
+    type: resource.type ?? 'TABLE',
   });
 
   async function route(
@@ -222,6 +222,20 @@ export async function startBigqueryStandIn(
     if ((p = /^\/datasets\/(\w+)$/.exec(rest)) && method === 'GET') {
       requirePermission('bigquery.datasets.get', p[1]!);
       return [200, datasetResource(p[1]!)];
+    }
+    if ((p = /^\/datasets\/(\w+)\/tables$/.exec(rest)) && method === 'GET') {
+      // tables.list: references and types only, as BigQuery lists them (no schema, no description).
+      requirePermission('bigquery.tables.list', p[1]!);
+      engine.dataset(p[1]!);
+      const tables = [...engine.tables.values()]
+        .filter((t) => t.tableReference.datasetId === p![1])
+        .map((t) => ({
+          kind: 'bigquery#table',
+          id: `${projectId}:${p![1]}.${t.tableReference.tableId}`,
+          tableReference: t.tableReference,
+          type: t.type ?? 'TABLE',
+        }));
+      return [200, { kind: 'bigquery#tableList', tables, totalItems: tables.length }];
     }
     if ((p = /^\/datasets\/(\w+)\/tables$/.exec(rest)) && method === 'POST') {
       requirePermission('bigquery.tables.create', p[1]!);

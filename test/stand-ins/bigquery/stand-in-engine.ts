@@ -41,11 +41,17 @@ export interface FieldResource {
   name: string;
   type: string;
   mode?: string;
+  description?: string;
 }
 
 export interface TableResource {
   tableReference: { projectId: string; datasetId: string; tableId: string };
+  /** `TABLE` or `VIEW`, as `tables.get` says. */
+  type?: string;
   schema: { fields: FieldResource[] };
+  description?: string;
+  /** A view's standard-SQL query. */
+  view?: { query: string; useLegacySql?: boolean };
   timePartitioning?: { type: string; field?: string };
   clustering?: { fields: string[] };
   expirationTime?: string;
@@ -140,6 +146,8 @@ export class StandInEngine {
     this.dataset(dataset);
     const table = resource.tableReference.tableId;
     if (this.#exists(dataset, table)) throw duplicate(`Table ${this.project}:${dataset}.${table}`);
+    checkDescriptions(resource);
+    if (resource.view) return this.#createView(dataset, table, resource);
     const fields = resource.schema?.fields ?? [];
     for (const name of [resource.timePartitioning?.field, ...(resource.clustering?.fields ?? [])]) {
       if (name !== undefined && !fields.some((f) => f.name === name))
@@ -148,10 +156,45 @@ export class StandInEngine {
     await this.#serial(() => this.#catalog.run(`CREATE TABLE "${dataset}"."${table}" (${columnDefinitions(fields)})`));
     const stored: TableResource = {
       ...resource,
+      type: 'TABLE',
       tableReference: { projectId: this.project, datasetId: dataset, tableId: table },
     };
     this.tables.set(`${dataset}.${table}`, stored);
     return stored;
+  }
+
+  /**
+   * A view: its query (BigQuery SQL, every table it reads must exist) becomes a DuckDB view,
+   * and its schema is derived from the query, as BigQuery does; the fields keep no mode.
+   */
+  async #createView(dataset: string, table: string, resource: TableResource): Promise<TableResource> {
+    const stored: TableResource = {
+      ...resource,
+      type: 'VIEW',
+      tableReference: { projectId: this.project, datasetId: dataset, tableId: table },
+      schema: { fields: await this.#replaceView(dataset, table, resource.view!.query, []) },
+    };
+    this.tables.set(`${dataset}.${table}`, stored);
+    return stored;
+  }
+
+  /** (Re)creates the DuckDB view; returns its fields, with the descriptions of `kept` where names match. */
+  async #replaceView(
+    dataset: string,
+    table: string,
+    query: string,
+    kept: readonly FieldResource[],
+  ): Promise<FieldResource[]> {
+    if (/^\s*SELECT\b/i.test(query) === false) throw invalidQuery('A view query must be a SELECT statement');
+    for (const ref of referencedTables(query)) this.table(ref.dataset, ref.table);
+    const duck = translated(() => toDuckdb(query));
+    await this.#serial(() => this.#catalog.run(`CREATE OR REPLACE VIEW "${dataset}"."${table}" AS ${duck}`));
+    const reader = await this.#catalog.runAndReadAll(`DESCRIBE "${dataset}"."${table}"`);
+    return reader.getRowObjectsJS().map((row) => {
+      const name = String(row.column_name);
+      const description = kept.find((f) => f.name === name)?.description;
+      return { name, type: bigqueryTypeOf(String(row.column_type)), ...(description ? { description } : {}) };
+    });
   }
 
   #exists(dataset: string, table: string): boolean {
@@ -161,6 +204,14 @@ export class StandInEngine {
   /** `tables.patch` with a schema: BigQuery accepts only appended NULLABLE fields. */
   async patchTable(dataset: string, table: string, patch: Partial<TableResource>): Promise<TableResource> {
     const current = this.table(dataset, table);
+    checkDescriptions(patch);
+    if (patch.view && current.type !== 'VIEW')
+      throw invalid(`Cannot change a table into a view: ${this.project}:${dataset}.${table}`);
+    if (patch.description !== undefined) current.description = patch.description;
+    if (patch.view) {
+      current.view = patch.view;
+      current.schema = { fields: await this.#replaceView(dataset, table, patch.view.query, current.schema.fields) };
+    }
     const fields = patch.schema?.fields;
     if (!fields) return current;
     const old = current.schema.fields;
@@ -176,6 +227,10 @@ export class StandInEngine {
         );
     }
     const added = fields.filter((f) => !old.some((o) => o.name === f.name));
+    if (current.type === 'VIEW' && added.length)
+      throw invalid(
+        `Provided Schema does not match Table ${this.project}:${dataset}.${table}. Cannot add fields (field: ${added[0]!.name})`,
+      );
     for (const field of added) {
       if (field.mode === 'REQUIRED')
         throw invalid(
@@ -187,13 +242,18 @@ export class StandInEngine {
         this.#catalog.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${duckdbType(field.type)}`),
       );
     }
-    current.schema = { fields: [...old, ...added] };
+    // Descriptions are metadata: a patch changes them without touching the rows.
+    const described = old.map((o) => {
+      const description = fields.find((f) => f.name === o.name)?.description;
+      return description === undefined ? o : { ...o, description };
+    });
+    current.schema = { fields: [...described, ...added] };
     return current;
   }
 
   async deleteTable(dataset: string, table: string): Promise<void> {
-    this.table(dataset, table);
-    await this.#serial(() => this.#catalog.run(`DROP TABLE "${dataset}"."${table}"`));
+    const kind = this.table(dataset, table).type === 'VIEW' ? 'VIEW' : 'TABLE';
+    await this.#serial(() => this.#catalog.run(`DROP ${kind} "${dataset}"."${table}"`));
     this.tables.delete(`${dataset}.${table}`);
   }
 
@@ -426,6 +486,37 @@ function uniqueTables(tables: readonly ReferencedTable[]): ReferencedTable[] {
 }
 
 /** Runs a SQL rewrite, turning its refusals into BigQuery's invalidQuery. */
+/** BigQuery's limits on descriptions (tables and views 16,384 characters, fields 1,024). */
+const MAX_TABLE_DESCRIPTION = 16_384;
+const MAX_FIELD_DESCRIPTION = 1_024;
+
+function checkDescriptions(resource: Partial<TableResource>): void {
+  if ((resource.description?.length ?? 0) > MAX_TABLE_DESCRIPTION)
+    throw invalid(`Table description exceeds the maximum length of ${MAX_TABLE_DESCRIPTION} characters`);
+  for (const field of resource.schema?.fields ?? []) {
+    if ((field.description?.length ?? 0) > MAX_FIELD_DESCRIPTION)
+      throw invalid(
+        `Field ${field.name}: description exceeds the maximum length of ${MAX_FIELD_DESCRIPTION} characters`,
+      );
+  }
+}
+
+const BIGQUERY_TYPE_OF: Readonly<Record<string, string>> = {
+  VARCHAR: 'STRING',
+  BIGINT: 'INT64',
+  DOUBLE: 'FLOAT64',
+  BOOLEAN: 'BOOL',
+  'TIMESTAMP WITH TIME ZONE': 'TIMESTAMP',
+  JSON: 'JSON',
+};
+
+/** A DuckDB column type of a view as BigQuery would report it. */
+function bigqueryTypeOf(duckdb: string): string {
+  const type = BIGQUERY_TYPE_OF[duckdb];
+  if (!type) throw invalidQuery(`The stand-in has no BigQuery type for a view column of DuckDB type ${duckdb}`);
+  return type;
+}
+
 function translated<T>(rewrite: () => T): T {
   try {
     return rewrite();

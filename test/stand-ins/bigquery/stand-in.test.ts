@@ -196,6 +196,57 @@ describe('BigQuery stand-in', () => {
   });
 });
 
+describe('BigQuery stand-in: descriptions and views', () => {
+  it('keeps table and field descriptions through tables.patch, a metadata change with no job', async () => {
+    await bigquery.dataset('ds').createTable('described', {
+      schema: { fields: [{ name: 'id', type: 'STRING', mode: 'REQUIRED', description: 'The id.' }] },
+      description: 'A table.',
+    });
+    const table = bigquery.dataset('ds').table('described');
+    const jobs = standIn.jobs.length;
+    await table.setMetadata({
+      description: 'Still a table.',
+      schema: { fields: [{ name: 'id', type: 'STRING', mode: 'REQUIRED', description: 'Still the id.' }] },
+    });
+    const [metadata] = await table.getMetadata();
+    expect(metadata.description).toBe('Still a table.');
+    expect(metadata.schema.fields).toEqual([
+      { name: 'id', type: 'STRING', mode: 'REQUIRED', description: 'Still the id.' },
+    ]);
+    expect(standIn.jobs.length).toBe(jobs);
+  });
+
+  it('refuses descriptions longer than BigQuery allows (fields 1,024 characters, tables 16,384)', async () => {
+    const table = bigquery.dataset('ds').table('described');
+    await expect(
+      table.setMetadata({
+        schema: { fields: [{ name: 'id', type: 'STRING', mode: 'REQUIRED', description: 'x'.repeat(1025) }] },
+      }),
+    ).rejects.toThrow('Field id: description exceeds the maximum length of 1024 characters');
+    await expect(table.setMetadata({ description: 'x'.repeat(16_385) })).rejects.toThrow(
+      'Table description exceeds the maximum length of 16384 characters',
+    );
+  });
+
+  it('creates a view whose schema comes from its query, and refuses one over a missing table', async () => {
+    await bigquery.dataset('ds').createTable('v', {
+      view: { query: 'SELECT id, COALESCE(n, 0) AS n FROM `aivis-test.ds.t`', useLegacySql: false },
+      description: 'A view.',
+    });
+    const [metadata] = await bigquery.dataset('ds').table('v').getMetadata();
+    expect(metadata.type).toBe('VIEW');
+    expect(metadata.schema.fields).toEqual([
+      { name: 'id', type: 'STRING' },
+      { name: 'n', type: 'INT64' },
+    ]);
+    await expect(
+      bigquery
+        .dataset('ds')
+        .createTable('w', { view: { query: 'SELECT 1 AS x FROM `aivis-test.ds.nowhere`', useLegacySql: false } }),
+    ).rejects.toThrow('Not found: Table aivis-test:ds.nowhere');
+  });
+});
+
 describe('BigQuery stand-in: DML statements that run at once', () => {
   const lockLike = '`aivis-test.ds.lock_like`';
   const isStatementOn = (verb: string) => (job: { configuration: { query?: { query: string } } }) =>

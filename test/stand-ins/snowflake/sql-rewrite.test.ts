@@ -18,7 +18,16 @@ describe('Snowflake SQL on DuckDB', () => {
   it('rewrites USE SCHEMA and the per-database information schema', () => {
     expect(rewriteSql('USE SCHEMA analytics.aivis')).toBe('USE ANALYTICS.AIVIS');
     expect(rewriteSql('SELECT table_name FROM analytics.INFORMATION_SCHEMA.COLUMNS WHERE table_catalog = ?')).toBe(
-      'SELECT TABLE_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ?',
+      'SELECT TABLE_NAME FROM (SELECT *, COLUMN_COMMENT AS "COMMENT" FROM INFORMATION_SCHEMA.COLUMNS) WHERE TABLE_CATALOG = ?',
+    );
+  });
+
+  it("rewrites a view column's comment and drops COPY GRANTS", () => {
+    expect(rewriteSql(`ALTER VIEW db.s.v ALTER COLUMN id COMMENT 'The id.'`)).toBe(
+      `COMMENT ON COLUMN DB.S.V.ID IS 'The id.'`,
+    );
+    expect(rewriteSql('CREATE OR REPLACE VIEW db.s.v COPY GRANTS AS SELECT 1 AS x')).toBe(
+      'CREATE OR REPLACE VIEW DB.S.V AS SELECT 1 AS X',
     );
   });
 

@@ -12,7 +12,11 @@
  *   `TIMESTAMPTZ`, `FLOAT` -> `DOUBLE` (Snowflake's FLOAT is 64-bit; DuckDB's is 32-bit);
  * - `USE SCHEMA a.b` -> `USE a.b`;
  * - `"DB".INFORMATION_SCHEMA.` -> `INFORMATION_SCHEMA.` (DuckDB has one information schema
- *   for every catalog; queries filter on `TABLE_CATALOG`).
+ *   for every catalog; queries filter on `TABLE_CATALOG`), and its `TABLES` and `COLUMNS` gain
+ *   Snowflake's `COMMENT` column (DuckDB names it `TABLE_COMMENT`, `COLUMN_COMMENT`);
+ * - `ALTER VIEW v ALTER COLUMN c COMMENT 's'` (Snowflake's form for a view column's comment)
+ *   -> `COMMENT ON COLUMN v.c IS 's'`;
+ * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants).
  */
 
 const WORDS: Readonly<Record<string, string>> = {
@@ -68,7 +72,14 @@ export function rewriteSql(sql: string): string {
     .join('');
   return folded
     .replace(/^(\s*)USE\s+SCHEMA\s+/, '$1USE ')
-    .replace(/(?:"[^"]+"|[A-Z_][A-Z0-9_$]*)\.INFORMATION_SCHEMA\./g, 'INFORMATION_SCHEMA.');
+    .replace(/(?:"[^"]+"|[A-Z_][A-Z0-9_$]*)\.INFORMATION_SCHEMA\./g, 'INFORMATION_SCHEMA.')
+    .replace(
+      /\bINFORMATION_SCHEMA\.(TABLES|COLUMNS)\b/g,
+      (_, view: string) =>
+        `(SELECT *, ${view === 'TABLES' ? 'TABLE_COMMENT' : 'COLUMN_COMMENT'} AS "COMMENT" FROM INFORMATION_SCHEMA.${view})`,
+    )
+    .replace(/^(\s*)ALTER\s+VIEW\s+(\S+)\s+ALTER\s+COLUMN\s+(\S+)\s+COMMENT\s+/, '$1COMMENT ON COLUMN $2.$3 IS ')
+    .replace(/^(\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+\S+)\s+COPY\s+GRANTS\b/, '$1');
 }
 
 /** The first keyword of a statement, upper-cased (`SELECT`, `MERGE`, `CREATE`, ...). */

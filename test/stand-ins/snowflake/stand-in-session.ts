@@ -91,8 +91,10 @@ const TYPE_IDS: Readonly<Record<string, number>> = {
   CREATE: 0x6100,
   ALTER: 0x6200,
   DROP: 0x6300,
+  COMMENT: 0x6200,
 };
-const DDL = new Set(['CREATE', 'ALTER', 'DROP']);
+/** Statements that commit an open transaction first, as Snowflake's DDL does. */
+const DDL = new Set(['CREATE', 'ALTER', 'DROP', 'COMMENT']);
 const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** `ALTER SESSION SET` of a value the stand-in always has: autocommit on, AUTO timestamp input. */
 const SESSION_DEFAULTS =

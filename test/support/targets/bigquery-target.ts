@@ -7,6 +7,7 @@
 import { BigQuery } from '@google-cloud/bigquery';
 import { afterAll, beforeAll } from 'vitest';
 import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts';
+import type { StoredComment } from '../../../src/destination/descriptions.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { normalizeRow } from '../../conformance/normalize.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
@@ -33,6 +34,17 @@ export function useBigqueryTarget(): Omit<TestTarget, 'close'> {
         { type: 'bigquery', project: standIn.projectId, dataset: schema, location: 'US', api_endpoint: standIn.url },
         { logger: silentLogger, authClient: fakeAuthClient() },
       ),
+    async comments(schema) {
+      const [tables] = await reader.dataset(schema).getTables();
+      const out: StoredComment[] = [];
+      for (const table of tables) {
+        const [metadata] = await table.getMetadata();
+        out.push({ table_name: table.id!, column_name: null, comment: metadata.description ?? null });
+        for (const field of metadata.schema?.fields ?? [])
+          out.push({ table_name: table.id!, column_name: field.name, comment: field.description ?? null });
+      }
+      return out;
+    },
     async readRows(_destination, schema, table) {
       const order = table.primaryKey.map((k) => `\`${k}\``).join(', ');
       const names = table.columns.map((c) => `\`${c.name}\``).join(', ');

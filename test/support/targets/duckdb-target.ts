@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { createDuckdbDestination } from '../../../connectors/duckdb/index.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
+import type { StoredComment } from '../../../src/destination/descriptions.ts';
 import { normalizeRow } from '../../conformance/normalize.ts';
 import type { HandWrittenSql, TestTarget } from './postgres-target.ts';
 
@@ -38,6 +39,16 @@ export function duckdbTarget(): TestTarget & HandWrittenSql & { file(schema: str
           `SELECT ${columns.join(', ')} FROM "${schema}"."${schema}"."${table.name}"`,
         );
         return reader.getRowObjectsJS().map((row) => normalizeRow(table, row));
+      }),
+    comments: (schema) =>
+      withConnection(schema, async (connection) => {
+        const reader = await connection.runAndReadAll(
+          `SELECT table_name, NULL AS column_name, comment FROM duckdb_tables() WHERE schema_name = $1
+           UNION ALL SELECT view_name, NULL, comment FROM duckdb_views() WHERE schema_name = $1
+           UNION ALL SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = $1`,
+          [schema],
+        );
+        return reader.getRowObjectsJS() as unknown as StoredComment[];
       }),
     qualifiedName: (schema, table) => `"${schema}"."${schema}"."${table}"`,
     execute: (schema, statement) =>

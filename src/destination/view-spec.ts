@@ -1,0 +1,60 @@
+/**
+ * The views aivis keeps beside its tables for analysts (docs/architecture.md#tables), declared
+ * once as data like table specs: a name, a description, the columns it shows (each described),
+ * the tables it reads, and its query written over a destination's way of naming tables and
+ * columns. Each connector creates them with its own DDL (`ensureViews`).
+ */
+import { DestinationError, ExitCode } from '../errors.ts';
+import type { ColumnSpec, TableSpec } from './table-spec.ts';
+
+/** How a destination names things in a view's query. */
+export interface ViewDialect {
+  /** A table of the configured schema, as the view's query must name it. */
+  table(name: string): string;
+  /** A column (or alias), quoted as the destination needs. */
+  column(name: string): string;
+}
+
+export interface ViewSpec {
+  readonly name: string;
+  /** Ends with `VIEW_MARKER`: how a sync tells its own view from a user's object of that name. */
+  readonly description: string;
+  readonly columns: readonly ColumnSpec[];
+  /** The tables the query reads: the view is created once they all are. */
+  readonly sources: readonly TableSpec[];
+  query(dialect: ViewDialect): string;
+}
+
+/**
+ * The last sentence of every view's description, which the warehouse keeps as the view's
+ * comment: an object of a view's name without it is not aivis's, and is never replaced.
+ */
+export const VIEW_MARKER = 'Kept current by aivis sync.';
+
+/** The views whose tables are all among `tables` (a sync of some streams only creates some tables). */
+export function viewsOver(views: readonly ViewSpec[], tables: readonly TableSpec[]): ViewSpec[] {
+  const names = new Set(tables.map((t) => t.name));
+  return views.filter((view) => view.sources.every((source) => names.has(source.name)));
+}
+
+/** What a destination finds under a view's name before it creates or replaces the view. */
+export interface ExistingObject {
+  readonly kind: 'table' | 'view';
+  /** The object's comment (description); null when it has none. */
+  readonly comment: string | null;
+}
+
+/**
+ * Throws (exit 2) when `found` is an object of the view's name that aivis did not make: a
+ * table, or a view without aivis's description. A sync never drops a user's object.
+ */
+export function assertOwnView(view: ViewSpec, found: ExistingObject | undefined, where: string): void {
+  if (!found) return;
+  if (found.kind === 'view' && found.comment?.includes(VIEW_MARKER)) return;
+  const what =
+    found.kind === 'view' ? "a view aivis did not create (its comment lacks aivis's description)" : 'a table';
+  throw new DestinationError(
+    `${where} is ${what}, so sync will not replace it with aivis's view ${view.name}: rename or drop your ${found.kind}, then run sync again`,
+    ExitCode.Usage,
+  );
+}

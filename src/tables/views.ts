@@ -1,0 +1,105 @@
+/**
+ * The four views for analysts (docs/architecture.md#tables): the websites of the last complete
+ * listing, and the snapshot rows of those websites' current analysis. Every view shows
+ * `_workspace` (NULL read as `default`) and joins on it, so a website that moved between
+ * workspaces shows only the rows of the workspace that lists it now.
+ */
+import type { ColumnSpec } from '../destination/table-spec.ts';
+import { type ViewDialect, type ViewSpec, VIEW_MARKER } from '../destination/view-spec.ts';
+import { DEFAULT_WORKSPACE, WORKSPACE_COLUMN } from '../destination/workspace.ts';
+import { analyticsCompetitorsTable, analyticsLatestTable, analyticsProvidersTable } from './analytics.ts';
+import { websitesTable } from './websites.ts';
+
+const WORKSPACE_IN_VIEW: ColumnSpec = {
+  ...WORKSPACE_COLUMN,
+  nullable: false,
+  description: 'The workspace whose API key read the row; `default` for a single `source:` (never NULL here).',
+};
+
+/** The view's columns: the table's, `_workspace` never NULL, without those left out. */
+const viewColumns = (columns: readonly ColumnSpec[], without: readonly string[] = []): ColumnSpec[] =>
+  columns
+    .filter((c) => !without.includes(c.name))
+    .map((c) => (c.name === WORKSPACE_COLUMN.name ? WORKSPACE_IN_VIEW : c));
+
+/** `alias.column` of each column, `_workspace` read as `default` when NULL. */
+function selectList(d: ViewDialect, alias: string, columns: readonly ColumnSpec[]): string {
+  return columns
+    .map((c) =>
+      c.name === WORKSPACE_COLUMN.name
+        ? `${workspaceOf(d, alias)} AS ${d.column(c.name)}`
+        : `${alias}.${d.column(c.name)}`,
+    )
+    .join(',\n  ');
+}
+
+const workspaceOf = (d: ViewDialect, alias: string) =>
+  `COALESCE(${alias}.${d.column(WORKSPACE_COLUMN.name)}, '${DEFAULT_WORKSPACE}')`;
+
+/** `w` is a listed website and `alias`'s rows are of its workspace. */
+const listedWebsite = (d: ViewDialect, alias: string, idColumn: string) =>
+  `JOIN ${d.table(websitesTable.name)} AS w ON w.${d.column('id')} = ${alias}.${d.column(idColumn)} AND ${workspaceOf(d, 'w')} = ${workspaceOf(d, alias)}`;
+
+const websitesCurrentColumns = viewColumns(websitesTable.columns, ['_removed_at']);
+export const websitesCurrentView: ViewSpec = {
+  name: 'websites_current',
+  description: `The websites of the last complete listing of each workspace: \`websites\` without the removed ones (\`_removed_at IS NULL\`). ${VIEW_MARKER}`,
+  columns: websitesCurrentColumns,
+  sources: [websitesTable],
+  query: (d) =>
+    `SELECT\n  ${selectList(d, 'w', websitesCurrentColumns)}\nFROM ${d.table(websitesTable.name)} AS w\nWHERE w.${d.column('_removed_at')} IS NULL`,
+};
+
+const analyticsCurrentColumns = viewColumns(analyticsLatestTable.columns);
+export const analyticsCurrentView: ViewSpec = {
+  name: 'analytics_current',
+  description: `The \`analytics_latest\` row of each current website (one row per website of \`websites_current\` that has a snapshot). ${VIEW_MARKER}`,
+  columns: analyticsCurrentColumns,
+  sources: [websitesTable, analyticsLatestTable],
+  query: (d) =>
+    `SELECT\n  ${selectList(d, 'a', analyticsCurrentColumns)}\nFROM ${d.table(analyticsLatestTable.name)} AS a\n${listedWebsite(d, 'a', 'website_id')}\nWHERE w.${d.column('_removed_at')} IS NULL`,
+};
+
+/**
+ * The breakdown rows of the analysis `analytics_latest` holds now, for current websites. A
+ * snapshot without an analysis keys its breakdown rows by the empty string.
+ */
+function currentBreakdown(
+  table: typeof analyticsProvidersTable | typeof analyticsCompetitorsTable,
+  columns: readonly ColumnSpec[],
+) {
+  return (d: ViewDialect) =>
+    [
+      `SELECT\n  ${selectList(d, 'b', columns)}`,
+      `FROM ${d.table(table.name)} AS b`,
+      `JOIN ${d.table(analyticsLatestTable.name)} AS a ON a.${d.column('website_id')} = b.${d.column('website_id')} AND COALESCE(a.${d.column('analysis_id')}, '') = b.${d.column('analysis_id')} AND ${workspaceOf(d, 'a')} = ${workspaceOf(d, 'b')}`,
+      listedWebsite(d, 'b', 'website_id'),
+      `WHERE w.${d.column('_removed_at')} IS NULL`,
+    ].join('\n');
+}
+
+const providersCurrentColumns = viewColumns(analyticsProvidersTable.columns);
+export const analyticsProvidersCurrentView: ViewSpec = {
+  name: 'analytics_providers_current',
+  description: `The per-provider rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and provider. ${VIEW_MARKER}`,
+  columns: providersCurrentColumns,
+  sources: [websitesTable, analyticsLatestTable, analyticsProvidersTable],
+  query: currentBreakdown(analyticsProvidersTable, providersCurrentColumns),
+};
+
+const competitorsCurrentColumns = viewColumns(analyticsCompetitorsTable.columns);
+export const analyticsCompetitorsCurrentView: ViewSpec = {
+  name: 'analytics_competitors_current',
+  description: `The competitor rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and competitor. ${VIEW_MARKER}`,
+  columns: competitorsCurrentColumns,
+  sources: [websitesTable, analyticsLatestTable, analyticsCompetitorsTable],
+  query: currentBreakdown(analyticsCompetitorsTable, competitorsCurrentColumns),
+};
+
+/** In dependency-free order (each reads tables only). */
+export const VIEWS: readonly ViewSpec[] = [
+  websitesCurrentView,
+  analyticsCurrentView,
+  analyticsProvidersCurrentView,
+  analyticsCompetitorsCurrentView,
+];
