@@ -65,7 +65,7 @@ export const runsTable: TableSpec = {
     column('error', 'string', 'Why the run failed; NULL otherwise.'),
     WORKSPACE_COLUMN,
     // The run's OpenLineage runId (a UUID): its events and this row name the same run.
-    column('lineage_run_id', 'string'),
+    column('lineage_run_id', 'string', "The run's OpenLineage runId (a UUID), when lineage events were sent for it."),
   ],
 };
 
