@@ -3,7 +3,9 @@
  * add semantics: the file keeps every other workspace's samples and every metric this run does
  * not set (a failed run's file still holds the last success), and this run's metrics replace
  * their earlier samples of its workspace. Samples carry `workspace` (the collector's scrape
- * sets `job`). Rewritten atomically: the collector never reads half a file.
+ * sets `job`). Rewritten atomically: the collector never reads half a file. Within a process
+ * the writes to one file take turns; two processes writing one file at once may lose one
+ * run's samples until its next run (give each its own file, e.g. per shard).
  */
 import { readFile } from 'node:fs/promises';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
@@ -11,7 +13,21 @@ import { writeFileAtomically } from '../files/atomic-write.ts';
 import type { MetricFamily } from './metric-families.ts';
 import { metricRegistry } from './metric-registry.ts';
 
-export async function writeRunMetricsFile(file: string, workspace: string, families: readonly MetricFamily[]) {
+/** Writes in progress per file: the workspaces of one process finish at once, and each must read the other's write. */
+const writing = new Map<string, Promise<void>>();
+
+export function writeRunMetricsFile(file: string, workspace: string, families: readonly MetricFamily[]): Promise<void> {
+  const previous = writing.get(file) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => mergeInto(file, workspace, families));
+  writing.set(file, next);
+  const forget = () => {
+    if (writing.get(file) === next) writing.delete(file);
+  };
+  next.then(forget, forget);
+  return next;
+}
+
+async function mergeInto(file: string, workspace: string, families: readonly MetricFamily[]): Promise<void> {
   const earlier = await readEarlier(file);
   const merged = new Map<string, MetricFamily>();
   for (const family of earlier) {

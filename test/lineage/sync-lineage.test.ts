@@ -207,6 +207,27 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
     }
   });
 
+  it('backfill is a run too; the console transport puts its events into the log', async () => {
+    writeConfig(['streams:', '  mentions: {}', 'openlineage:', '  transport: { type: console }']);
+    expect((await runCli(['sync', '--config', configPath], env).done).code).toBe(0);
+    const backfill = await runCli(
+      ['backfill', '--config', configPath, '--stream', 'mentions', '--since', '2000-01-01T00:00:00Z'],
+      env,
+    ).done;
+    expect(backfill.code).toBe(0);
+    const events = jsonLines(backfill.stderr)
+      .filter((l) => l.msg === 'openlineage event')
+      .map((l) => l.event as Event);
+    expect(events.map((e) => [e.eventType, e.job.name])).toEqual([
+      ['START', 'default.backfill'],
+      ['COMPLETE', 'default.backfill'],
+    ]);
+    for (const event of events) expect(runEventErrors(event)).toEqual([]);
+    // Backfill from 2000 re-reads and upserts every mention.
+    const mentions = events[1]!.outputs.find((o) => o.name === `postgres.${world.schema}.mentions`);
+    expect(mentions?.outputFacets?.outputStatistics?.rowCount).toBe((await world.rows(mentionsTable)).length);
+  });
+
   it('an endpoint that refuses costs a warning, never the run', async () => {
     const receiver = await startLineageReceiver('refuse');
     try {

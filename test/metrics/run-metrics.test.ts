@@ -164,6 +164,53 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
     expect(readFileSync(lineageFile, 'utf8')).not.toContain('refused-key-81d3a5');
   });
 
+  it('two workspaces of one process: each its own gateway group and its own samples in one textfile', async () => {
+    const other = await startSandbox({ ...SANDBOX, seed: 11, websites: 1, mentionsPerAnalysis: 40 });
+    try {
+      const second = `${workspace}b`;
+      const lines = [
+        'sources:',
+        ...[
+          [workspace, sandbox, 'A'],
+          [second, other, 'B'],
+        ].flatMap(([name, s, key]) => [
+          `  ${name}:`,
+          `    base_url: ${(s as Sandbox).baseUrl}`,
+          `    api_key: \${AIVIS_KEY_${key}}`,
+          '    requests_per_minute: 6000',
+        ]),
+        'destination:',
+        '  type: duckdb',
+        `  path: ./${workspace}.duckdb`,
+        'metrics:',
+        `  pushgateway: ${gateway}`,
+        `  textfile: ./${workspace}.prom`,
+        '',
+      ];
+      writeFileSync(configPath, lines.join('\n'));
+      const result = await runCli(['sync', '--config', configPath], {
+        AIVIS_KEY_A: sandbox.apiKey,
+        AIVIS_KEY_B: other.apiKey,
+      }).done;
+      expect(result.code).toBe(0);
+      const text = readFileSync(textfile, 'utf8');
+      const pushed = await (await fetch(`${gateway}/metrics`)).text();
+      for (const [name, s] of [
+        [workspace, sandbox],
+        [second, other],
+      ] as const) {
+        const inFile = samplesOf(text, (l) => l.workspace === name);
+        const inGateway = samplesOf(pushed, (l) => l.job === 'aivis' && l.workspace === name);
+        for (const samples of [inFile, inGateway]) {
+          expect(value(samples, 'aivis_api_requests'), name).toBe(s.stats.requests);
+          expect(value(samples, 'aivis_last_run_success'), name).toBe(1);
+        }
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a gateway that is down costs a warning, never the run; the textfile is still written', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
     writeConfig(down);
