@@ -102,6 +102,15 @@ export const bigqueryConfigSchema = z
     location: nonEmpty.default('US'),
     key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),
     api_endpoint: z.url().optional().describe('Override of the BigQuery REST endpoint (private endpoints, emulators).'),
+    job_timeout_seconds: z
+      .number()
+      .int()
+      .min(10)
+      .max(21_600)
+      .optional()
+      .describe(
+        "Each query job's jobTimeoutMs (default 600); aivis stops waiting for a job (and cancels it) a minute later.",
+      ),
     allow_insecure_http: allowInsecureHttp,
   })
   .superRefine(

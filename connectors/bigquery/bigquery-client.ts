@@ -5,14 +5,24 @@
  * bytes BigQuery reports as processed are summed, for the run summary. A failed call becomes
  * a `DestinationError` that says what failed and, for a permission error, which role grants
  * the missing permission.
+ *
+ * Jobs (docs/destinations/bigquery.md, "Retries, deadlines and labels"): each has an id of
+ * its own per attempt (`aivis_<run id>_<client token>_<n>_<attempt>`), so an insert or upload whose answer was
+ * lost is found by that id (409 `duplicate`) instead of run twice; a transient failure
+ * (`bigquery-retry.ts`) is retried with backoff, under the same id while the job may still
+ * exist and under the next one once it failed. Every query job carries the run's labels and
+ * `jobTimeoutMs`, and the client stops waiting (and cancels the job) a minute after it.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BigQuery, Dataset, Query } from '@google-cloud/bigquery';
+import { randomBytes } from 'node:crypto';
+import type { BigQuery, Dataset, Job, Query } from '@google-cloud/bigquery';
 import type { CellValue } from '../../src/destination/table-spec.ts';
+import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import type { BigqueryClientOptions } from './bigquery-config.ts';
+import type { BigqueryClientOptions, BigqueryJobSettings } from './bigquery-config.ts';
 import { DestinationError, ExitCode } from '../../src/errors.ts';
+import { MAX_ATTEMPTS, MAX_RETRY_MS, retryDelayMs, transientReason } from './bigquery-retry.ts';
 import { decodeCell, type BigqueryField } from './bigquery-types.ts';
 
 /** A named query parameter: its BigQuery type and value (`ARRAY<STRING>` for id lists). */
@@ -81,8 +91,11 @@ export interface BigqueryClient {
   patchTable(table: string, patch: TablePatch): Promise<void>;
   /** Drops the table; a missing table is fine. */
   dropTable(table: string): Promise<void>;
-  /** One load job (`NEWLINE_DELIMITED_JSON`, append) streaming `lines` into the table. */
-  load(table: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void>;
+  /**
+   * One load job (`NEWLINE_DELIMITED_JSON`, append) streaming `lines()` into the table; a
+   * retried upload calls `lines` again.
+   */
+  load(table: string, lines: () => Iterable<string> | AsyncIterable<string>): Promise<void>;
   /** One query job; waits for it and reads every page of its result. */
   query(sql: string, params?: Readonly<Record<string, QueryParam>>): Promise<QueryOutcome>;
 }
@@ -90,12 +103,21 @@ export interface BigqueryClient {
 export async function openBigqueryClient(
   options: BigqueryClientOptions,
   datasetId: string,
+  jobs: BigqueryJobSettings,
   logger: Logger,
 ): Promise<BigqueryClient> {
   const { BigQuery } = await import('@google-cloud/bigquery');
   const bigquery = new BigQuery(options as ConstructorParameters<typeof BigQuery>[0]);
-  return new SdkClient(bigquery, bigquery.dataset(datasetId, { location: options.location }), options, logger);
+  return new SdkClient(bigquery, bigquery.dataset(datasetId, { location: options.location }), options, jobs, logger);
 }
+
+/** How long the client waits past `jobTimeoutMs` before it gives up on a job and cancels it. */
+const CLIENT_GRACE_MS = 60_000;
+/** Pause between two `jobs.get` polls of a load job found by its id. */
+const LOAD_POLL_MS = 1_000;
+
+/** A job the client stopped waiting for: not transient, the run ends. */
+class JobDeadlineError extends Error {}
 
 class SdkClient implements BigqueryClient {
   readonly project: string;
@@ -104,15 +126,80 @@ class SdkClient implements BigqueryClient {
   readonly #bigquery: BigQuery;
   readonly #dataset: Dataset;
   readonly #location: string;
+  readonly #jobs: BigqueryJobSettings;
   readonly #logger: Logger;
+  /** `aivis_<run id>_<token>`: job ids of this client start with it. */
+  readonly #idPrefix: string;
+  #sequence = 0;
 
-  constructor(bigquery: BigQuery, dataset: Dataset, options: BigqueryClientOptions, logger: Logger) {
+  constructor(
+    bigquery: BigQuery,
+    dataset: Dataset,
+    options: BigqueryClientOptions,
+    jobs: BigqueryJobSettings,
+    logger: Logger,
+  ) {
     this.#bigquery = bigquery;
     this.#dataset = dataset;
     this.#location = options.location;
+    this.#jobs = jobs;
     this.#logger = logger;
     this.project = options.projectId;
     this.dataset = dataset.id!;
+    // The run names its jobs; the token keeps two clients of one run (or of none) apart.
+    const run = jobs.runId === undefined ? '' : `${jobs.runId.replace(/[^A-Za-z0-9_-]/g, '_')}_`;
+    this.#idPrefix = `aivis_${run}${randomBytes(4).toString('hex')}`;
+  }
+
+  /** Milliseconds after which the client stops waiting for a job. */
+  get #deadlineMs(): number {
+    return this.#jobs.jobTimeoutMs + CLIENT_GRACE_MS;
+  }
+
+  /**
+   * Runs `attempt` with the job id of each attempt until it succeeds, fails for good, or
+   * the retries are used up (`bigquery-retry.ts`).
+   */
+  async #retrying<T>(what: string, attempt: (jobId: string) => Promise<T>): Promise<T> {
+    const base = `${this.#idPrefix}_${++this.#sequence}`;
+    const started = this.#jobs.now().getTime();
+    let n = 1;
+    let counted: string | undefined;
+    for (let retries = 0; ; retries++) {
+      const jobId = `${base}_${n}`;
+      if (jobId !== counted) this.usage.jobs += 1;
+      counted = jobId;
+      try {
+        return await attempt(jobId);
+      } catch (error) {
+        const reason = error instanceof JobDeadlineError ? undefined : transientReason(error);
+        const spent = this.#jobs.now().getTime() - started;
+        if (reason === undefined || retries + 1 >= MAX_ATTEMPTS || spent >= MAX_RETRY_MS) throw error;
+        // A job that failed keeps its id: the next attempt needs a new one. One that may not
+        // exist, or may still run, is asked for again under the same id (409 finds it).
+        if (await this.#jobFailed(jobId)) n += 1;
+        const delayMs = retryDelayMs(retries, this.#jobs.random);
+        this.#logger.warn('BigQuery job failed with a transient error; retrying', {
+          what,
+          job: jobId,
+          reason,
+          retry: retries + 1,
+          of: MAX_ATTEMPTS - 1,
+          delay_ms: delayMs,
+        });
+        await this.#jobs.sleep(delayMs);
+      }
+    }
+  }
+
+  /** Whether the job exists and ended in an error (so its id is spent). */
+  async #jobFailed(jobId: string): Promise<boolean> {
+    try {
+      const [metadata] = await this.#bigquery.job(jobId, { location: this.#location }).getMetadata();
+      return metadata.status?.state === 'DONE' && metadata.status.errorResult !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   async ensureDataset(): Promise<void> {
@@ -206,56 +293,115 @@ class SdkClient implements BigqueryClient {
     }
   }
 
-  async load(table: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void> {
-    this.usage.jobs += 1;
-    // createWriteStream holds back 'finish' until the load job is DONE and destroys the
-    // stream with the job's errorResult, so the pipeline settles with the job's outcome.
-    const upload = this.#dataset.table(table, { location: this.#location }).createWriteStream({
-      sourceFormat: 'NEWLINE_DELIMITED_JSON',
-      writeDisposition: 'WRITE_APPEND',
-      jobPrefix: 'aivis_load_',
-    } as Parameters<ReturnType<Dataset['table']>['createWriteStream']>[0]);
+  async load(table: string, lines: () => Iterable<string> | AsyncIterable<string>): Promise<void> {
+    const what = `load into ${this.dataset}.${table}`;
     try {
-      await pipeline(Readable.from(lines), upload);
+      await this.#retrying(what, async (jobId) => {
+        // createWriteStream holds back 'finish' until the load job is DONE and destroys the
+        // stream with the job's errorResult, so the pipeline settles with the job's outcome.
+        // (Its metadata all goes under configuration.load: a load job carries no labels, its
+        // id names the run.)
+        const upload = this.#dataset.table(table, { location: this.#location }).createWriteStream({
+          sourceFormat: 'NEWLINE_DELIMITED_JSON',
+          writeDisposition: 'WRITE_APPEND',
+          jobId,
+        } as Parameters<ReturnType<Dataset['table']>['createWriteStream']>[0]);
+        try {
+          await pipeline(Readable.from(lines()), upload, { signal: AbortSignal.timeout(this.#deadlineMs) });
+        } catch (error) {
+          if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError')
+            throw await this.#deadlinePassed(this.#bigquery.job(jobId, { location: this.#location }));
+          // An earlier upload of this attempt made the job though its answer was lost: wait for it.
+          if (apiErrorCode(error) !== 409) throw error;
+          await this.#loadOutcome(jobId);
+        }
+      });
     } catch (error) {
-      throw bigqueryError(`load into ${this.dataset}.${table}`, error, this.dataset);
+      throw bigqueryError(what, error, this.dataset);
     }
     this.#logger.debug('bigquery load job done', { table: `${this.dataset}.${table}` });
   }
 
+  /** Waits for the load job `jobId` to finish; throws its error if it failed. */
+  async #loadOutcome(jobId: string): Promise<void> {
+    const job = this.#bigquery.job(jobId, { location: this.#location });
+    const deadline = this.#jobs.now().getTime() + this.#deadlineMs;
+    for (;;) {
+      const [metadata] = await job.getMetadata();
+      const status = metadata.status ?? {};
+      if (status.state === 'DONE') {
+        if (status.errorResult)
+          throw Object.assign(new Error(status.errorResult.message ?? 'load job failed'), {
+            errors: status.errors ?? [status.errorResult],
+          });
+        return;
+      }
+      if (this.#jobs.now().getTime() > deadline) throw await this.#deadlinePassed(job);
+      await this.#jobs.sleep(LOAD_POLL_MS);
+    }
+  }
+
+  /** Cancels a job the client stopped waiting for and says so. */
+  async #deadlinePassed(job: Job): Promise<JobDeadlineError> {
+    await job.cancel().catch(() => undefined);
+    const seconds = Math.round(this.#jobs.jobTimeoutMs / 1000);
+    return new JobDeadlineError(
+      `job ${job.id} did not finish within destination.job_timeout_seconds (${seconds} s) and was cancelled`,
+    );
+  }
+
+  /** The query job `jobId`: inserted now, or found when an earlier insert under that id went through. */
+  async #queryJob(jobId: string, request: Query): Promise<Job> {
+    try {
+      const [job] = await this.#bigquery.createQueryJob({ ...request, jobId });
+      return job;
+    } catch (error) {
+      if (apiErrorCode(error) !== 409) throw error;
+      return this.#bigquery.job(jobId, { location: this.#location });
+    }
+  }
+
   async query(sql: string, params: Readonly<Record<string, QueryParam>> = {}): Promise<QueryOutcome> {
-    this.usage.jobs += 1;
     const request: Query = {
       query: sql,
       location: this.#location,
-      jobPrefix: 'aivis_query_',
+      labels: { ...this.#jobs.labels },
+      jobTimeoutMs: this.#jobs.jobTimeoutMs,
       ...sdkParams(params, (v) => this.#bigquery.timestamp(v)),
     };
+    const what = `query (${sql.split('\n')[0]!.slice(0, 80)})`;
     try {
-      const [job] = await this.#bigquery.createQueryJob(request);
-      const rows: Record<string, CellValue>[] = [];
-      let page: Record<string, unknown> | null = { skipParsing: true, autoPaginate: false };
-      let affectedRows: number | undefined;
-      while (page) {
-        const [raw, next, response] = (await job.getQueryResults(page)) as unknown as [
-          RawRow[],
-          Record<string, unknown> | null,
-          QueryResponse,
-        ];
-        const fields = response.schema?.fields ?? [];
-        for (const row of raw ?? []) rows.push(decodeRow(fields, row));
-        // Every page of a finished job repeats its statistics: count them once.
-        if (response.jobComplete !== false && affectedRows === undefined) {
-          affectedRows = Number(response.numDmlAffectedRows ?? 0);
-          this.usage.bytesProcessed += Number(response.totalBytesProcessed ?? 0);
-        }
-        page = next ? { ...next, skipParsing: true, autoPaginate: false } : null;
-      }
-      this.#logger.debug('bigquery query job done', { job: job.id, affectedRows });
-      return { rows, affectedRows: affectedRows ?? 0 };
+      return await this.#retrying(what, async (jobId) => this.#results(await this.#queryJob(jobId, request)));
     } catch (error) {
-      throw bigqueryError(`query (${sql.split('\n')[0]!.slice(0, 80)})`, error, this.dataset);
+      throw bigqueryError(what, error, this.dataset);
     }
+  }
+
+  /** Every page of the job's result, polling while it runs, up to the client's deadline. */
+  async #results(job: Job): Promise<QueryOutcome> {
+    const deadline = this.#jobs.now().getTime() + this.#deadlineMs;
+    const rows: Record<string, CellValue>[] = [];
+    let page: Record<string, unknown> | null = { skipParsing: true, autoPaginate: false };
+    let affectedRows: number | undefined;
+    while (page) {
+      const [raw, next, response] = (await job.getQueryResults(page)) as unknown as [
+        RawRow[],
+        Record<string, unknown> | null,
+        QueryResponse,
+      ];
+      if (response.jobComplete === false && this.#jobs.now().getTime() > deadline)
+        throw await this.#deadlinePassed(job);
+      const fields = response.schema?.fields ?? [];
+      for (const row of raw ?? []) rows.push(decodeRow(fields, row));
+      // Every page of a finished job repeats its statistics: count them once.
+      if (response.jobComplete !== false && affectedRows === undefined) {
+        affectedRows = Number(response.numDmlAffectedRows ?? 0);
+        this.usage.bytesProcessed += Number(response.totalBytesProcessed ?? 0);
+      }
+      page = next ? { ...next, skipParsing: true, autoPaginate: false } : null;
+    }
+    this.#logger.debug('bigquery query job done', { job: job.id, affectedRows });
+    return { rows, affectedRows: affectedRows ?? 0 };
   }
 }
 
@@ -280,8 +426,9 @@ function decodeRow(fields: readonly { name: string; type: string }[], row: RawRo
 
 /**
  * Named parameters in the SDK's `params` + `types` form (types are required for NULLs). A
- * TIMESTAMP goes as the SDK's timestamp object: given a plain string with type TIMESTAMP,
- * the SDK (9.3) sends an empty value.
+ * TIMESTAMP goes as the SDK's timestamp object (given a plain string with type TIMESTAMP, the
+ * SDK (9.3) sends an empty value) holding our six-digit text: the SDK's own text of a stamp
+ * with microseconds has nine digits, which BigQuery refuses (googleapis/nodejs-bigquery#1289).
  */
 function sdkParams(
   params: Readonly<Record<string, QueryParam>>,
@@ -297,7 +444,7 @@ function sdkParams(
       param.type === 'ARRAY<STRING>'
         ? [...param.value]
         : param.type === 'TIMESTAMP' && typeof param.value === 'string'
-          ? timestamp(param.value)
+          ? Object.assign(timestamp(param.value) as object, { value: microsecondTimestamp(param.value) })
           : param.value;
     types[name] = param.type === 'ARRAY<STRING>' ? ['STRING'] : param.type;
   }

@@ -15,6 +15,37 @@ export const BIGQUERY_CAPABILITIES: DestinationCapabilities = { transactional: f
 /** How long a staging table lives if the run dies before it drops it. */
 export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** `destination.job_timeout_seconds` when not set: a flush's MERGE into a large table takes seconds to minutes. */
+export const DEFAULT_JOB_TIMEOUT_SECONDS = 600;
+
+/** What every job of a client carries and how the client waits and retries (bigquery-client.ts). */
+export interface BigqueryJobSettings {
+  /** Job labels: `aivis_run_id`, `aivis_workspace`, `aivis_command` (`jobLabels`). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** `configuration.jobTimeoutMs` of every query job; the client gives up a minute later. */
+  readonly jobTimeoutMs: number;
+  /** The run whose jobs these are: job ids start `aivis_<runId>_`. */
+  readonly runId?: string;
+  readonly now: () => Date;
+  /** Waits between retries and between polls; tests pass one that returns at once. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** The backoff's jitter draw in [0, 1). */
+  readonly random: () => number;
+}
+
+/** A run's identity (DestinationDeps.run) as BigQuery labels: lowercase, `[a-z0-9_-]`, at most 63 characters. */
+export function jobLabels(
+  run: { runId: string; workspace: string; command: string } | undefined,
+): Record<string, string> {
+  if (!run) return {};
+  const value = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]/g, '_')
+      .slice(0, 63);
+  return { aivis_run_id: value(run.runId), aivis_workspace: value(run.workspace), aivis_command: value(run.command) };
+}
+
 /** Options for `new BigQuery(...)`; no `authClient` means Application Default Credentials. */
 export interface BigqueryClientOptions {
   projectId: string;

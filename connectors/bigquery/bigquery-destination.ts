@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
-import type { Destination, FlushResult } from '../../src/destination/destination.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Destination, FlushResult, RunIdentity } from '../../src/destination/destination.ts';
 import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { releaseOnce } from '../../src/destination/run-lock.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
@@ -16,7 +17,14 @@ import { assertOwnView, type ViewDialect, type ViewSpec } from '../../src/destin
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { type BigqueryClient, openBigqueryClient } from './bigquery-client.ts';
-import { BIGQUERY_CAPABILITIES, type BigqueryConfig, clientOptions, STAGING_TTL_MS } from './bigquery-config.ts';
+import {
+  BIGQUERY_CAPABILITIES,
+  type BigqueryConfig,
+  clientOptions,
+  DEFAULT_JOB_TIMEOUT_SECONDS,
+  jobLabels,
+  STAGING_TTL_MS,
+} from './bigquery-config.ts';
 import { credentialsAvoidMetadataServer, keyFileAuthClient } from './bigquery-credentials.ts';
 import { acquireBigqueryLock, createLeaseTable } from './bigquery-lock.ts';
 import { type PartitionRange, partitionRange, rangeParams, widenRange } from './bigquery-partition-range.ts';
@@ -38,8 +46,14 @@ export interface BigqueryDeps {
   readonly logger: Logger;
   /** A ready google-auth-library client (tests, embedders); otherwise `key_file`, else ADC. */
   readonly authClient?: unknown;
-  /** Clock of lock leases and staging expiry. */
+  /** Clock of lock leases, staging expiry and job deadlines. */
   readonly now?: () => Date;
+  /** The run whose jobs these are: their labels and job ids. */
+  readonly run?: RunIdentity;
+  /** Waits between job retries and polls (tests: at once). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The retry backoff's jitter draw in [0, 1). */
+  readonly random?: () => number;
 }
 
 export function createBigqueryDestination(config: BigqueryConfig, deps: BigqueryDeps): Destination {
@@ -132,7 +146,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       expiresAt: now().getTime() + STAGING_TTL_MS,
     });
     try {
-      await c.load(staging, stagingLines(table.columns, rows));
+      await c.load(staging, () => stagingLines(table.columns, rows));
       const range: PartitionRange | undefined = table.partitionBy
         ? await partitionsToMerge(table, staging, rows)
         : undefined;
@@ -152,7 +166,19 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
         process.env.METADATA_SERVER_DETECTION ??= 'none';
       }
       const authClient = deps.authClient ?? (config.key_file ? await keyFileAuthClient(config.key_file) : undefined);
-      client = await openBigqueryClient(clientOptions(config, authClient), config.dataset, logger);
+      client = await openBigqueryClient(
+        clientOptions(config, authClient),
+        config.dataset,
+        {
+          labels: jobLabels(deps.run),
+          jobTimeoutMs: (config.job_timeout_seconds ?? DEFAULT_JOB_TIMEOUT_SECONDS) * 1000,
+          ...(deps.run ? { runId: deps.run.runId } : {}),
+          now,
+          sleep: deps.sleep ?? ((ms) => sleep(ms)),
+          random: deps.random ?? Math.random,
+        },
+        logger,
+      );
     },
 
     async check() {
@@ -162,7 +188,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       const columns: ColumnSpec[] = [{ name: 'ok', type: 'boolean', nullable: false, description: '' }];
       await c.createTable(probe, { fields: columns.map(targetField), expiresAt: now().getTime() + 3_600_000 });
       try {
-        await c.load(probe, [ndjsonLine(columns, { ok: true })]);
+        await c.load(probe, () => [ndjsonLine(columns, { ok: true })]);
         const { rows } = await c.query(`SELECT COUNT(*) AS n FROM ${quoteTable(ref(probe))}`);
         if (rows[0]?.n !== 1)
           throw new DestinationError(

@@ -11,6 +11,7 @@ import type { Destination } from '../destination/destination.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { DestinationStateStore } from '../state/destination-state-store.ts';
 import { FileStateStore } from '../state/file-state-store.ts';
+import { newRunId } from '../sync/run-sync.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { createDestination } from './destination-factory.ts';
 
@@ -19,6 +20,8 @@ export interface CommandResources {
   readonly config: AivisConfig;
   /** The workspace's name: its rows, state, lock and run rows are its own. */
   readonly workspace: string;
+  /** The command's run id, known before the destination opens so its jobs and sessions carry it. */
+  readonly runId: string;
   readonly logger: Logger;
   readonly client: ApiClient;
   readonly destination: Destination;
@@ -53,17 +56,26 @@ export function createStateStore(config: AivisConfig, destination: Destination, 
     : new DestinationStateStore(destination, workspace);
 }
 
-/** Opens the workspace's client (stopped by `run.signal`) and the config's destination. */
+/**
+ * Opens the workspace's client (stopped by `run.signal`) and the config's destination, the
+ * latter tagged with the run (`command`, a new run id, the workspace): BigQuery labels its
+ * jobs with it, Snowflake sets its QUERY_TAG.
+ */
 export async function openCommandResources(
   config: AivisConfig,
   workspace: Workspace,
+  command: string,
   run: ClientRun = {},
 ): Promise<CommandResources> {
   const logger = createLogger();
   const client = createClient(workspace, logger, run);
+  const runId = newRunId(new Date());
   let destination: Destination | undefined;
   try {
-    destination = await createDestination(config.destination, { logger });
+    destination = await createDestination(config.destination, {
+      logger,
+      run: { runId, workspace: workspace.name, command },
+    });
     await destination.open();
   } catch (error) {
     await client.close();
@@ -74,6 +86,7 @@ export async function openCommandResources(
   return {
     config,
     workspace: workspace.name,
+    runId,
     logger,
     client,
     destination: opened,

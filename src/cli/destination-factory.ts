@@ -4,7 +4,7 @@
  * SDK.
  */
 import type { DestinationConfig } from '../../schemas/config.ts';
-import type { Destination } from '../destination/destination.ts';
+import type { Destination, RunIdentity } from '../destination/destination.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** What every connector gets besides its config. */
@@ -16,6 +16,8 @@ export interface DestinationDeps {
    * driver would otherwise retry a login for minutes.
    */
   readonly requestTimeoutMs?: number;
+  /** The run this destination serves, so warehouses can tag its jobs and sessions (BigQuery labels, Snowflake QUERY_TAG). */
+  readonly run?: RunIdentity;
 }
 
 export async function createDestination(config: DestinationConfig, deps: DestinationDeps): Promise<Destination> {

@@ -66,7 +66,7 @@ export async function executeSync(
   const opened: CommandResources[] = [];
   try {
     for (const workspace of selected)
-      opened.push(await openCommandResources(loaded.config, workspace, { signal: stop.signal }));
+      opened.push(await openCommandResources(loaded.config, workspace, verb, { signal: stop.signal }));
     const [first] = opened as [CommandResources];
     const onStop = () =>
       first.logger.warn('stop requested: committing the pages already read, then exiting', {

@@ -52,6 +52,14 @@ export interface WindowIdsQuery {
   readonly until?: string;
 }
 
+/** The command a destination serves: warehouses tag their jobs and sessions with it, so its cost can be found. */
+export interface RunIdentity {
+  readonly runId: string;
+  readonly workspace: string;
+  /** The CLI verb: sync, backfill, verify, ... */
+  readonly command: string;
+}
+
 /** Who runs a sync; stored with the lock so a refused run can say who holds it. */
 export interface LockOwner {
   readonly runId: string;

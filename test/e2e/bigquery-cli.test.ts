@@ -107,7 +107,8 @@ describe('aivis with a BigQuery destination', () => {
     expect(stdout).toContain('PARTITION BY DATE(`observed_at`)\nCLUSTER BY `website_id`, `analysis_id`;');
   });
 
-  it('sync loads every website and reports the warehouse jobs; the key never shows', async () => {
+  it('sync loads every website and reports the warehouse jobs; the key never shows; every job names the run', async () => {
+    const before = standIn.jobs.length;
     const { code, stdout, stderr } = await aivis('sync', '--config', await config('cli_sync'));
     expect({ code, stderr: stderr.split('\n').filter((l) => /"level":"(warn|error)"/.test(l)) }).toEqual({
       code: 0,
@@ -121,6 +122,18 @@ describe('aivis with a BigQuery destination', () => {
         .websites()
         .map((w) => w.id as string)
         .sort(),
+    );
+    // The run id the run row records is on every query job's labels and in every job id.
+    const runs = await standIn.engine.query('SELECT id FROM `aivis-test.cli_sync._aivis_runs`');
+    const runId = String(runs.rows[0]!.f[0]!.v);
+    const jobs = standIn.jobs.slice(before);
+    expect(new Set(jobs.map((j) => j.jobReference.jobId.startsWith(`aivis_${runId}_`)))).toEqual(new Set([true]));
+    expect(
+      new Set(jobs.filter((j) => j.configuration.query).map((j) => JSON.stringify(j.configuration.labels))),
+    ).toEqual(
+      new Set([
+        JSON.stringify({ aivis_run_id: runId.toLowerCase(), aivis_workspace: 'default', aivis_command: 'sync' }),
+      ]),
     );
   });
 });

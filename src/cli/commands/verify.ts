@@ -9,7 +9,7 @@ import { packageVersion } from '../package-version.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
-import { newRunId, selectedStreams } from '../../sync/run-sync.ts';
+import { selectedStreams } from '../../sync/run-sync.ts';
 import { verifyExitCode } from '../../trust/verify-comparison.ts';
 import { describeEstimate } from '../../trust/verify-estimate.ts';
 import { verifyStream } from '../../trust/verify-stream.ts';
@@ -76,7 +76,7 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
       (signal) => `stopped by ${signal}: rows repaired so far are saved; nothing else changed`,
     );
     try {
-      const resources = await openCommandResources(loaded.config, workspace, { signal: stop.signal });
+      const resources = await openCommandResources(loaded.config, workspace, 'verify', { signal: stop.signal });
       try {
         selectedStreams(resources.config, [stream.name]);
         // Only a repair writes: it is a run with lineage (input the stream, output its table).
@@ -101,7 +101,6 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
             ...(until === undefined ? {} : { until }),
             ...(websites === undefined ? {} : { websites }),
             repair: argv.repair,
-            runId: newRunId(new Date()),
             now: () => new Date(),
             signal: stop.signal,
             onEstimate: (estimate) =>

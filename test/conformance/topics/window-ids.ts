@@ -31,19 +31,21 @@ export function windowIdsTopic(target: ConformanceTarget): void {
     "one website's ids within [since, until] at microsecond precision, NULL stamps outside",
     async ({ destination }) => {
       const query = { table: stampedTable.name, idColumn: 'item_id', websiteId: 'web_1', stampColumn: 'available_at' };
-      const since = '2026-03-01T00:00:00.000000Z';
-      const until = '2026-03-02T00:00:00.000000Z';
+      // Bounds below the millisecond: BigQuery refuses a TIMESTAMP parameter with more than six
+      // fraction digits, the nine the SDK writes for such a stamp (googleapis/nodejs-bigquery#1289).
+      const since = '2026-03-01T00:00:00.000007Z';
+      const until = '2026-03-02T00:00:00.000003Z';
       expect(await destination.windowIds({ ...query, since, until })).toEqual([]);
       await destination.ensureTables([stampedTable]);
       await commitFlush(
         destination,
         flushOf(stampedTable, [
-          row('web_1', 'before', '2026-02-28T23:59:59.999999Z'),
+          row('web_1', 'before', '2026-03-01T00:00:00.000006Z'),
           row('web_1', 'at_since', since),
           row('web_1', 'inside', '2026-03-01T12:00:00.5Z'),
           // Nanoseconds are truncated on the way in: stored at `until`, inside.
-          row('web_1', 'at_until', '2026-03-02T00:00:00.000000999Z'),
-          row('web_1', 'after', '2026-03-02T00:00:00.000001Z'),
+          row('web_1', 'at_until', '2026-03-02T00:00:00.000003999Z'),
+          row('web_1', 'after', '2026-03-02T00:00:00.000004Z'),
           row('web_1', 'unstamped', null),
           row('web_2', 'other_website', '2026-03-01T12:00:00Z'),
         ]),

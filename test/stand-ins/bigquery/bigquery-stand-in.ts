@@ -3,8 +3,15 @@
  * client: `new BigQuery({ projectId, apiEndpoint: standIn.url, authClient: fakeAuthClient() })`.
  * It serves the subset the connector uses (datasets get/insert; tables get/insert/patch/
  * delete; multipart load jobs; query jobs, job polling and query results) over 127.0.0.1, and
- * runs the SQL on DuckDB (`stand-in-engine.ts`). Jobs finish synchronously: they are DONE by
- * the time their insert returns, which the client handles like a fast real job.
+ * runs the SQL on DuckDB (`stand-in-engine.ts`). A job does its work when it is inserted; unless
+ * `faults.runningPolls` says otherwise it is DONE by the time its insert returns.
+ *
+ * Faults (`faults`, settable at start or at any time; docs/architecture.md#warehouse-faults):
+ * query jobs that answer RUNNING for N polls, results in pages, every n-th query job ending
+ * in `backendError` (or another reason), every n-th upload answered 503, reset before the job
+ * exists, or reset after it ran (the response lost), the same for `jobs.insert`, and DML
+ * reruns (`dmlReruns`, BigQuery's 3) down to 0. A job whose location is not its dataset's is
+ * refused as BigQuery refuses it.
  *
  * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job;
  * `hold(matches)` stops the next matching query job between its work and its commit (its
@@ -20,7 +27,16 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BigqueryFault, accessDenied, duplicate, notFound, type ErrorProto } from './stand-in-errors.ts';
+import {
+  BigqueryFault,
+  accessDenied,
+  duplicate,
+  notFound,
+  transientFault,
+  wrongLocation,
+  type ErrorProto,
+  type TransientReason,
+} from './stand-in-errors.ts';
 import { StandInEngine, type EngineOptions, type QueryResult, type TableResource } from './stand-in-engine.ts';
 import type { RestQueryParameter } from './stand-in-sql.ts';
 
@@ -29,12 +45,42 @@ export interface StandInJob {
   configuration: {
     load?: { destinationTable: { datasetId: string; tableId: string } };
     query?: { query: string; queryParameters?: RestQueryParameter[] };
+    labels?: Record<string, string>;
+    jobTimeoutMs?: string;
   };
-  status: { state: 'DONE'; errorResult?: ErrorProto; errors?: ErrorProto[] };
+  status: { state: 'RUNNING' | 'DONE'; errorResult?: ErrorProto; errors?: ErrorProto[] };
   statistics: Record<string, unknown>;
   result?: QueryResult;
   fault?: BigqueryFault;
+  /** Polls still to be answered RUNNING (`faults.runningPolls` when the job was inserted). */
+  pollsLeft?: number;
 }
+
+/** How a request fails on the wire: a 503 before anything happened, or a reset before or after the job ran. */
+export type WireFault = 'unavailable' | 'reset' | 'lostResponse';
+
+/** Hits the n-th, 2n-th, ... matching request (counted from the stand-in's start), at most `times` times. */
+interface Fault {
+  readonly every: number;
+  readonly times?: number;
+}
+
+/** Faults as BigQuery shows them. */
+export interface BigqueryFaults {
+  /** Polls (`jobs.get`, `jobs.getQueryResults`) a query job answers RUNNING before DONE; Infinity never ends it. */
+  runningPolls?: number;
+  /** Rows per page of query results; the rest follow by `pageToken`. */
+  pageRows?: number;
+  /** Every n-th query job ends DONE with this error (before it changed anything). */
+  jobFailures?: Fault & { readonly reason: TransientReason };
+  /** Every n-th multipart upload (`/upload/.../jobs`) fails on the wire. */
+  uploadFailures?: Fault & { readonly kind: WireFault };
+  /** Every n-th `jobs.insert` of a query job fails on the wire. */
+  insertFailures?: Fault & { readonly kind: WireFault };
+}
+
+/** What `route` answers when the connection is to be reset instead of answered. */
+const RESET = Symbol('reset');
 
 /** A job stopped before its commit: `reached` once it is there, `release()` to let it commit. */
 export interface JobHold {
@@ -48,6 +94,10 @@ export interface BigqueryStandIn {
   readonly engine: StandInEngine;
   /** Every job in the order it was inserted. */
   readonly jobs: readonly StandInJob[];
+  /** The faults in force; setting them starts their counts (and `injected`) afresh. */
+  faults: BigqueryFaults;
+  /** Faults injected so far, by kind (`backendError`, `upload:reset`, ...). */
+  readonly injected: Readonly<Record<string, number>>;
   /** Token exchanges served on `POST /token`. */
   readonly tokenExchanges: number;
   /** Called when a job has finished, before its insert is answered (e.g. to kill a client right there). */
@@ -63,10 +113,20 @@ export interface BigqueryStandIn {
 }
 
 export async function startBigqueryStandIn(
-  options: { projectId?: string } & EngineOptions = {},
+  options: { projectId?: string; faults?: BigqueryFaults } & EngineOptions = {},
 ): Promise<BigqueryStandIn> {
   const projectId = options.projectId ?? 'aivis-test';
   const engine = await StandInEngine.create(projectId, options);
+  let faults: BigqueryFaults = options.faults ?? {};
+  const injected: Record<string, number> = {};
+  const seen = { jobs: 0, uploads: 0, inserts: 0 };
+  /** Whether the `count`-th request hits `fault`, counted in `injected` under `name`. */
+  const hits = (fault: Fault | undefined, count: number, name: () => string): boolean => {
+    if (!fault || count % fault.every !== 0) return false;
+    if (fault.times !== undefined && (injected[name()] ?? 0) >= fault.times) return false;
+    injected[name()] = (injected[name()] ?? 0) + 1;
+    return true;
+  };
   const denied = new Set<string>();
   const jobs: StandInJob[] = [];
   const byId = new Map<string, StandInJob>();
@@ -114,6 +174,10 @@ export async function startBigqueryStandIn(
       status: { state: 'DONE' },
       statistics: { creationTime: String(Date.now()) },
     };
+    if (job.configuration.query && (faults.runningPolls ?? 0) > 0) {
+      job.pollsLeft = faults.runningPolls;
+      job.status = { state: 'RUNNING' };
+    }
     byId.set(jobId, job);
     jobs.push(job);
     return job;
@@ -121,12 +185,30 @@ export async function startBigqueryStandIn(
 
   const fail = (job: StandInJob, fault: BigqueryFault) => {
     job.fault = fault;
-    job.status = { state: 'DONE', errorResult: fault.proto, errors: [fault.proto] };
+    job.status = { ...job.status, errorResult: fault.proto, errors: [fault.proto] };
+  };
+
+  /** The job's state as a poll sees it: RUNNING while it has polls left, then DONE. */
+  const poll = (job: StandInJob) => {
+    if ((job.pollsLeft ?? 0) > 0) job.pollsLeft! -= 1;
+    else job.status = { ...job.status, state: 'DONE' };
+  };
+
+  /** BigQuery runs a job in its `jobReference.location`: a dataset elsewhere is "not found" there. */
+  const checkLocation = (job: StandInJob, datasets: readonly string[]) => {
+    for (const dataset of datasets) {
+      const location = engine.datasets.get(dataset)?.location;
+      if (location !== undefined && location.toUpperCase() !== job.jobReference.location.toUpperCase())
+        throw wrongLocation(projectId, dataset, job.jobReference.location);
+    }
   };
 
   const runQueryJob = async (job: StandInJob) => {
     const query = job.configuration.query!;
     try {
+      checkLocation(job, referencedDatasets(query.query));
+      if (hits(faults.jobFailures, ++seen.jobs, () => faults.jobFailures!.reason))
+        throw transientFault(faults.jobFailures!.reason);
       if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(query.query)) {
         for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.updateData', ref);
       }
@@ -152,21 +234,38 @@ export async function startBigqueryStandIn(
     }
   };
 
-  const queryResponse = (job: StandInJob) => {
+  const queryResponse = (job: StandInJob, pageToken: string | null) => {
+    poll(job);
+    if (job.status.state !== 'DONE')
+      return { kind: 'bigquery#getQueryResultsResponse', jobReference: job.jobReference, jobComplete: false };
     if (job.fault) throw job.fault;
     const result = job.result!;
+    const from = Number(pageToken ?? 0);
+    const to = faults.pageRows ? from + faults.pageRows : result.rows.length;
     return {
       kind: 'bigquery#getQueryResultsResponse',
       jobReference: job.jobReference,
       jobComplete: true,
       schema: result.schema,
-      rows: result.rows,
+      rows: result.rows.slice(from, to),
+      ...(to < result.rows.length ? { pageToken: String(to) } : {}),
       totalRows: String(result.rows.length),
       totalBytesProcessed: String(result.bytesProcessed),
       ...(result.affectedRows !== undefined ? { numDmlAffectedRows: String(result.affectedRows) } : {}),
       cacheHit: false,
     };
   };
+
+  /** The job as `jobs.get` shows it: no error until it is DONE. */
+  const jobResource = (job: StandInJob) => ({
+    kind: 'bigquery#job',
+    id: `${projectId}:${job.jobReference.location}.${job.jobReference.jobId}`,
+    ...job,
+    status: job.status.state === 'DONE' ? job.status : { state: job.status.state },
+    result: undefined,
+    fault: undefined,
+    pollsLeft: undefined,
+  });
 
   const datasetResource = (dataset: string) => ({
     kind: 'bigquery#dataset',
@@ -187,16 +286,22 @@ export async function startBigqueryStandIn(
     url: URL,
     headers: http.IncomingHttpHeaders,
     body: Buffer,
-  ): Promise<[number, unknown]> {
+  ): Promise<[number, unknown] | typeof RESET> {
     const upload = /^\/upload\/bigquery\/v2\/projects\/([^/]+)\/jobs$/.exec(url.pathname);
     if (upload && method === 'POST') {
       checkProject(upload[1]!);
       requirePermission('bigquery.jobs.create');
+      const wire = hits(faults.uploadFailures, ++seen.uploads, () => `upload:${faults.uploadFailures!.kind}`)
+        ? faults.uploadFailures!.kind
+        : undefined;
+      if (wire === 'unavailable') throw transientFault('unavailable');
+      if (wire === 'reset') return RESET;
       const { metadata, data } = parseMultipart(headers['content-type'] ?? '', body);
       const load = (metadata as Partial<StandInJob>).configuration?.load;
       const dataset = load?.destinationTable.datasetId ?? '';
       const job = insertJob(metadata as Partial<StandInJob>, engine.datasets.get(dataset)?.location ?? 'US');
       try {
+        checkLocation(job, [dataset]);
         requirePermission('bigquery.tables.updateData', dataset);
         const rows = await engine.load(dataset, load?.destinationTable.tableId ?? '', data);
         job.statistics = { ...job.statistics, load: { outputRows: String(rows), inputFileBytes: String(data.length) } };
@@ -205,7 +310,7 @@ export async function startBigqueryStandIn(
         fail(job, error);
       }
       hooks.onJobDone?.(job);
-      return [200, job];
+      return wire === 'lostResponse' ? RESET : [200, job];
     }
     const m = /^\/bigquery\/v2\/projects\/([^/]+)(\/.*)$/.exec(url.pathname);
     if (!m) throw notFound(`URL ${url.pathname}`);
@@ -265,12 +370,27 @@ export async function startBigqueryStandIn(
     }
     if (method === 'POST' && rest === '/jobs') {
       requirePermission('bigquery.jobs.create');
+      const wire = hits(faults.insertFailures, ++seen.inserts, () => `insert:${faults.insertFailures!.kind}`)
+        ? faults.insertFailures!.kind
+        : undefined;
+      if (wire === 'unavailable') throw transientFault('unavailable');
+      if (wire === 'reset') return RESET;
       const job = insertJob(json as Partial<StandInJob>, 'US');
       if (!job.configuration.query)
         throw new BigqueryFault(400, 'invalid', 'The stand-in runs query jobs and multipart load jobs only');
       await runQueryJob(job);
       hooks.onJobDone?.(job);
-      return [200, job];
+      return wire === 'lostResponse' ? RESET : [200, jobResource(job)];
+    }
+    if ((p = /^\/jobs\/([\w-]+)\/cancel$/.exec(rest)) && method === 'POST') {
+      const job = byId.get(p[1]!);
+      if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
+      if (job.status.state !== 'DONE') {
+        job.pollsLeft = 0;
+        fail(job, new BigqueryFault(400, 'stopped', 'Job execution was cancelled: User requested cancellation'));
+        job.status.state = 'DONE';
+      }
+      return [200, { kind: 'bigquery#jobCancelResponse', job: jobResource(job) }];
     }
     if (method === 'POST' && rest === '/queries') {
       requirePermission('bigquery.jobs.create');
@@ -283,26 +403,18 @@ export async function startBigqueryStandIn(
         (json.location as string | undefined) ?? 'US',
       );
       await runQueryJob(job);
-      return [200, queryResponse(job)];
+      return [200, queryResponse(job, null)];
     }
     if ((p = /^\/jobs\/([\w-]+)$/.exec(rest)) && method === 'GET') {
       const job = byId.get(p[1]!);
       if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
-      return [
-        200,
-        {
-          kind: 'bigquery#job',
-          id: `${projectId}:${job.jobReference.location}.${job.jobReference.jobId}`,
-          ...job,
-          result: undefined,
-          fault: undefined,
-        },
-      ];
+      poll(job);
+      return [200, jobResource(job)];
     }
     if ((p = /^\/queries\/([\w-]+)$/.exec(rest)) && method === 'GET') {
       const job = byId.get(p[1]!);
       if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
-      return [200, queryResponse(job)];
+      return [200, queryResponse(job, url.searchParams.get('pageToken'))];
     }
     throw notFound(`${method} ${url.pathname}`);
   }
@@ -343,7 +455,7 @@ export async function startBigqueryStandIn(
         return;
       }
       route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://127.0.0.1'), req.headers, Buffer.concat(chunks))
-        .then(([status, payload]) => send(status, payload))
+        .then((answer) => (answer === RESET ? req.socket.destroy() : send(...answer)))
         .catch((error: unknown) => {
           if (error instanceof BigqueryFault) send(error.httpStatus, error.body);
           else
@@ -366,6 +478,15 @@ export async function startBigqueryStandIn(
     projectId,
     engine,
     jobs,
+    get faults() {
+      return faults;
+    },
+    set faults(next) {
+      faults = next;
+      Object.assign(seen, { jobs: 0, uploads: 0, inserts: 0 });
+      for (const key of Object.keys(injected)) delete injected[key];
+    },
+    injected,
     get tokenExchanges() {
       return tokenExchanges;
     },

@@ -12,6 +12,8 @@ const STATUS: Readonly<Record<number, string>> = {
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   409: 'ALREADY_EXISTS',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
 };
 
 /** An error the stand-in answers with: an HTTP status for REST calls, an `errorResult` inside a job. */
@@ -75,4 +77,28 @@ export function fromDuckdb(error: unknown): BigqueryFault {
   const refused = /^Invalid Input Error: (.*)$/.exec(message);
   if (refused) return invalidQuery(refused[1]!);
   return invalidQuery(message);
+}
+
+/** The transient failures BigQuery documents ("Troubleshoot errors"), each in its words. */
+const TRANSIENT = {
+  backendError: [500, 'Error encountered during execution. Retrying may solve the problem.'],
+  internalError: [500, 'An internal error occurred and the request could not be completed.'],
+  rateLimitExceeded: [
+    403,
+    'Exceeded rate limits: too many table update operations for this table. For more information, see https://cloud.google.com/bigquery/docs/troubleshoot-quotas',
+  ],
+  jobRateLimitExceeded: [400, 'Exceeded rate limits: too many concurrent queries for this project_and_region.'],
+  unavailable: [503, 'The service is currently unavailable.'],
+} as const;
+
+export type TransientReason = keyof typeof TRANSIENT;
+
+export function transientFault(reason: TransientReason): BigqueryFault {
+  const [status, message] = TRANSIENT[reason];
+  return new BigqueryFault(status, reason === 'unavailable' ? 'backendError' : reason, message);
+}
+
+/** A job run in one location that reads a dataset of another. */
+export function wrongLocation(project: string, dataset: string, location: string): BigqueryFault {
+  return notFound(`Dataset ${project}:${dataset} was not found in location ${location}`);
 }

@@ -3,7 +3,7 @@
  * through the real `@google-cloud/bigquery` client.
  */
 import { BigQuery } from '@google-cloud/bigquery';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startBigqueryStandIn, type BigqueryStandIn } from './bigquery-stand-in.ts';
 import { fakeAuthClient } from './fake-auth.ts';
 
@@ -423,5 +423,58 @@ describe('BigQuery stand-in: bytes processed, as on-demand BigQuery bills them',
     const row = 3 + 3_000_002 + 8;
     expect(await bytes(`UPDATE ${big} SET id = 'r' WHERE ts >= @d1 AND ts < @d2`)).toBe(5 * row);
     expect(await bytes(`UPDATE ${big} SET id = 'r' WHERE id = 'none'`)).toBe(15 * row + 5 * (row - 8));
+  });
+});
+
+describe('BigQuery stand-in: faults, as BigQuery shows them', () => {
+  afterEach(() => {
+    standIn.faults = {};
+  });
+
+  it('refuses a job run in another location than its dataset, in BigQuery words', async () => {
+    const elsewhere = new BigQuery({
+      projectId: standIn.projectId,
+      apiEndpoint: standIn.url,
+      authClient: fakeAuthClient(),
+      location: 'EU',
+    });
+    await expect(elsewhere.createQueryJob({ query: 'SELECT id FROM `aivis-test.ds.t`' })).rejects.toThrow(
+      'Not found: Dataset aivis-test:ds was not found in location EU',
+    );
+  });
+
+  it('answers RUNNING for N polls, pages results, and fails the n-th job with backendError', async () => {
+    standIn.faults = { runningPolls: 2, pageRows: 1 };
+    const [job] = await bigquery.createQueryJob({ query: 'SELECT 1 AS a UNION ALL SELECT 2 ORDER BY a' });
+    const page = { skipParsing: true, autoPaginate: false } as object;
+    const answers: unknown[] = [];
+    for (let next: object | null = page; next; ) {
+      const [rows, following, response] = (await job.getQueryResults(next)) as unknown as [
+        { f: { v: string }[] }[],
+        object | null,
+        { jobComplete: boolean },
+      ];
+      answers.push(response.jobComplete ? rows.map((r) => r.f[0]!.v) : 'running');
+      next = following;
+    }
+    expect(answers).toEqual(['running', 'running', ['1'], ['2']]);
+    standIn.faults = { jobFailures: { every: 2, reason: 'backendError' } };
+    await raw('SELECT 1');
+    await expect(raw('SELECT 1')).rejects.toMatchObject({
+      errors: [
+        { reason: 'backendError', message: 'Error encountered during execution. Retrying may solve the problem.' },
+      ],
+    });
+    expect(standIn.injected).toEqual({ backendError: 1 });
+  });
+
+  it('fails an upload with 503, or resets it before or after the job ran', async () => {
+    standIn.faults = { uploadFailures: { every: 1, kind: 'unavailable' } };
+    await expect(load('s', '{"id":"u1"}\n')).rejects.toMatchObject({ code: 503 });
+    standIn.faults = { uploadFailures: { every: 1, kind: 'lostResponse' } };
+    await expect(load('s', '{"id":"u2"}\n')).rejects.toThrow();
+    standIn.faults = {};
+    // The lost answer's job ran: its row is there; the 503's is not.
+    expect((await raw("SELECT id FROM `aivis-test.ds.s` WHERE id IN ('u1', 'u2')")).rows).toEqual([['u2']]);
   });
 });
