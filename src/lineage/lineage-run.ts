@@ -6,12 +6,13 @@
  * Lineage never costs the run: events are sent in the background, in order; one that fails or
  * takes longer than the transport's timeout (http: `timeout`, default 5 s) is a warning. Only
  * the run's end waits, for its last event, and no longer than that timeout after START settled.
- * A stop (SIGTERM) is handled by the run at once whatever lineage is doing.
+ * A stop (SIGTERM) is handled by the run at once whatever lineage is doing, and afterwards
+ * lineage gets `STOP_GRACE_MS` in all before its connections are cut.
  */
 import type { Logger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import type { DatasetName } from './dataset-names.ts';
-import { createLineageTransport, type LineageTransport } from './lineage-transport.ts';
+import { createLineageTransport } from './lineage-transport.ts';
 import type { LineageSettings } from './lineage-settings.ts';
 import { type OutputTable, runEvent, type RunEventType } from './run-event.ts';
 
@@ -44,6 +45,9 @@ export interface LineageRun {
   finish(end: LineageEnd): Promise<void>;
 }
 
+/** After a stop (SIGTERM, Ctrl-C) lineage gets this long in all: the process is being asked to exit. */
+export const STOP_GRACE_MS = 1_000;
+
 /** Sends START (in the background) and returns the run whose `finish` sends its last event. */
 export function startLineageRun(options: LineageRunOptions): LineageRun {
   const { settings, logger } = options;
@@ -51,57 +55,87 @@ export function startLineageRun(options: LineageRunOptions): LineageRun {
   const transport = createLineageTransport(settings.target, logger);
   const now = options.now ?? (() => new Date());
   const job = { namespace: settings.namespace, name: options.jobName };
-  const emit = (eventType: RunEventType, outputs: readonly OutputTable[], errorMessage?: string) =>
-    deliver(
-      transport,
-      runEvent({
-        eventType,
-        eventTime: now(),
-        runId: options.runId,
-        job,
-        inputs: options.inputs,
-        outputs,
-        version: options.version,
-        ...(errorMessage === undefined ? {} : { errorMessage: redact(errorMessage) }),
-      }),
-      settings,
-      logger,
-    );
+  const timeoutMs = settings.target.type === 'http' ? settings.target.timeoutMs : undefined;
+  let finished = false;
+  const emit = async (
+    eventType: RunEventType,
+    outputs: readonly OutputTable[],
+    limitMs = timeoutMs,
+    errorMessage?: string,
+  ) => {
+    const event = runEvent({
+      eventType,
+      eventTime: now(),
+      runId: options.runId,
+      job,
+      inputs: options.inputs,
+      outputs,
+      version: options.version,
+      ...(errorMessage === undefined ? {} : { errorMessage: redact(errorMessage) }),
+    });
+    try {
+      await transport.send(event, limitMs);
+    } catch (error) {
+      // A send cut short by the run's own end was already accounted for there.
+      if (!finished) warnUndelivered(logger, event, settings.target, describeFailure(error, limitMs));
+    }
+  };
   const started = emit('START', options.outputs);
   return {
     async finish(end) {
-      await started;
-      await emit(end.eventType, end.outputs, end.errorMessage);
-      await transport.close().catch(() => undefined);
+      if (end.eventType !== 'ABORT') {
+        await started;
+        await emit(end.eventType, end.outputs, timeoutMs, end.errorMessage);
+        finished = true;
+        await transport.close().catch(() => undefined);
+        return;
+      }
+      // A stop: START may still hang; ABORT gets what is left of the grace, and then the
+      // connections are cut whatever lineage is doing.
+      const deadline = Date.now() + STOP_GRACE_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+      const last = started.then(() =>
+        emit('ABORT', end.outputs, Math.max(1, Math.min(timeoutMs ?? STOP_GRACE_MS, deadline - Date.now()))),
+      );
+      const outcome = await Promise.race([last.then(() => 'sent' as const), late]);
+      clearTimeout(timer);
+      finished = true;
+      if (outcome === 'late')
+        logger.warn('OpenLineage event not delivered; the run goes on without it', {
+          event_type: 'ABORT',
+          run_id: options.runId,
+          target: targetName(settings.target),
+          error: `the endpoint had not answered START ${STOP_GRACE_MS / 1000} s after the stop`,
+        });
+      await transport.destroy();
     },
   };
 }
 
-/** One event, its failure a warning that names the target and why, never the event's content. */
-async function deliver(
-  transport: LineageTransport,
-  event: Record<string, unknown>,
-  settings: LineageSettings,
+function targetName(target: LineageSettings['target']): string {
+  return target.type === 'http' ? target.url.href : target.type === 'file' ? target.path : 'the console';
+}
+
+function describeFailure(error: unknown, limitMs: number | undefined): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') && limitMs !== undefined)
+    return `no answer within ${limitMs / 1000} s`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** An event's failure is a warning naming the target and why, never the event's content. */
+function warnUndelivered(
   logger: Logger,
-): Promise<void> {
-  try {
-    await transport.send(event);
-  } catch (error) {
-    const target = settings.target;
-    const where = target.type === 'http' ? target.url.href : target.type === 'file' ? target.path : 'the console';
-    const why =
-      error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') && target.type === 'http'
-        ? `no answer within ${target.timeoutMs / 1000} s`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    logger.warn('OpenLineage event not delivered; the run goes on without it', {
-      event_type: event.eventType,
-      run_id: (event.run as { runId: string }).runId,
-      target: where,
-      error: why,
-    });
-  }
+  event: Record<string, unknown>,
+  target: LineageSettings['target'],
+  why: string,
+): void {
+  logger.warn('OpenLineage event not delivered; the run goes on without it', {
+    event_type: event.eventType,
+    run_id: (event.run as { runId: string }).runId,
+    target: targetName(target),
+    error: why,
+  });
 }
 
 /** The last event of a run that threw: ABORT when `signal` stopped it, else FAIL with the error's message. */

@@ -10,21 +10,29 @@ import type { Logger } from '../log/logger.ts';
 import type { LineageTarget } from './lineage-settings.ts';
 
 export interface LineageTransport {
-  send(event: Record<string, unknown>): Promise<void>;
+  /** `timeoutMs`: how long an http delivery may take in all. */
+  send(event: Record<string, unknown>, timeoutMs?: number): Promise<void>;
+  /** Waits for deliveries in flight, then lets go of the connections. */
   close(): Promise<void>;
+  /** Cuts the connections at once (after a stop). */
+  destroy(): Promise<void>;
 }
+
+const done = async () => {};
 
 export function createLineageTransport(target: LineageTarget, logger: Logger): LineageTransport {
   switch (target.type) {
     case 'console':
       return {
         send: async (event) => logger.info('openlineage event', { event }),
-        close: async () => {},
+        close: done,
+        destroy: done,
       };
     case 'file':
       return {
         send: (event) => appendFile(target.path, `${JSON.stringify(event)}\n`, { encoding: 'utf8', mode: 0o600 }),
-        close: async () => {},
+        close: done,
+        destroy: done,
       };
     case 'http':
       return httpTransport(target);
@@ -35,7 +43,7 @@ function httpTransport(target: Extract<LineageTarget, { type: 'http' }>): Lineag
   // The deadline covers connecting, headers and body together (AbortSignal.timeout below).
   const agent = createDispatcher(target.url, { headersTimeout: 0, bodyTimeout: 0 });
   return {
-    async send(event) {
+    async send(event, timeoutMs = target.timeoutMs) {
       const response = await agent.request({
         origin: target.url.origin,
         path: `${target.url.pathname}${target.url.search}`,
@@ -45,12 +53,13 @@ function httpTransport(target: Extract<LineageTarget, { type: 'http' }>): Lineag
           ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
         },
         body: JSON.stringify(event),
-        signal: AbortSignal.timeout(target.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       await response.body.dump();
       if (response.statusCode < 200 || response.statusCode > 299)
         throw new Error(`${target.url.href} answered HTTP ${response.statusCode}`);
     },
     close: () => agent.close(),
+    destroy: () => agent.destroy(),
   };
 }

@@ -18,6 +18,7 @@ import { startLineageReceiver } from '../support/lineage-receiver.ts';
 import { runEventErrors } from '../support/openlineage-schema.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
 import { until } from '../support/until.ts';
+import { expectedTables } from '../e2e/expected-rows.ts';
 import { openWorld, SANDBOX } from '../e2e/sync-suite.ts';
 
 const url = inject('postgresUrl');
@@ -246,7 +247,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
     }
   });
 
-  it('an endpoint that never answers costs its timeout, and does not hold up SIGTERM', async () => {
+  it('an endpoint that never answers costs its timeout per event, never the run', async () => {
     const receiver = await startLineageReceiver('hang');
     try {
       writeConfig([
@@ -255,6 +256,25 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
         'openlineage:',
         `  transport: { type: http, url: "${receiver.url}", timeout: 0.5 }`,
       ]);
+      const result = await runCli(['sync', '--config', configPath], env).done;
+      expect(result.code).toBe(0);
+      const warnings = jsonLines(result.stderr).filter(
+        (l) => l.msg === 'OpenLineage event not delivered; the run goes on without it',
+      );
+      expect(warnings.map((w) => [w.event_type, w.error])).toEqual([
+        ['START', 'no answer within 0.5 s'],
+        ['COMPLETE', 'no answer within 0.5 s'],
+      ]);
+      expect((await world.rows(mentionsTable)).length).toBe(expectedTables(world.sandbox).get('mentions')?.length);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('an endpoint that never answers does not hold up SIGTERM: lineage gets 1 s after the stop', async () => {
+    const receiver = await startLineageReceiver('hang');
+    try {
+      writeConfig(['streams:', '  mentions: {}']);
       const [, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
       world.sandbox.faults.set({
         kind: 'slow_body',
@@ -263,17 +283,18 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
         chunks: 2,
         chunkDelayMs: AN_HOUR,
       });
-      const { child, done } = runCli(['sync', '--config', configPath], env);
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
+      // The default timeout (5 s) is longer than the grace a stop leaves lineage.
+      const { child, done } = runCli(['sync', '--config', configPath], { ...env, OPENLINEAGE_URL: receiver.url });
       await until(() => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2, "the slow website's request");
       child.kill('SIGTERM');
       const stopped = await done;
       expect(stopped.code).not.toBe(0);
-      const warnings = jsonLines(stopped.stderr).filter(
-        (l) => l.msg === 'OpenLineage event not delivered; the run goes on without it',
-      );
-      expect(warnings.map((w) => w.error)).toContain('no answer within 0.5 s');
+      const lines = jsonLines(stopped.stderr);
+      const warnings = lines.filter((l) => l.msg === 'OpenLineage event not delivered; the run goes on without it');
+      expect(warnings.map((w) => [w.event_type, w.error])).toEqual([
+        ['ABORT', 'the endpoint had not answered START 1 s after the stop'],
+      ]);
+      expect(String(lines.at(-1)?.msg)).toMatch(/^stopped by SIGTERM/);
       expect((await world.rows(runsTable)).map((r) => r.status)).toEqual(['stopped']);
     } finally {
       await receiver.close();
