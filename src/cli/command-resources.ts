@@ -10,7 +10,8 @@ import type { Workspace } from '../config/workspaces.ts';
 import type { Destination } from '../destination/destination.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { DestinationStateStore } from '../state/destination-state-store.ts';
-import { FileStateStore } from '../state/file-state-store.ts';
+import { FileStateStore, stateFilePath } from '../state/file-state-store.ts';
+import { checkStatePath } from '../state/state-path.ts';
 import { newRunId } from '../sync/run-sync.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { createDestination } from './destination-factory.ts';
@@ -67,6 +68,8 @@ export async function openCommandResources(
   command: string,
   run: ClientRun = {},
 ): Promise<CommandResources> {
+  // An unusable state.path is a usage error before anything is opened or written.
+  if (config.state.store === 'file') await checkStatePath(stateFilePath(config.state.path, workspace.name));
   const logger = createLogger();
   const client = createClient(workspace, logger, run);
   const runId = newRunId(new Date());

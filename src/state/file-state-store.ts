@@ -13,6 +13,7 @@ import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Flush, StateEntry } from './state-entry.ts';
 import { ConfigError } from '../errors.ts';
 import { writeFileAtomically } from '../files/atomic-write.ts';
+import { checkStatePath } from './state-path.ts';
 import { commitFlush } from './state-rows.ts';
 import { parseStreamState } from './stream-state.ts';
 import { matches, stateKey, type StateStore } from './state-store.ts';
@@ -68,6 +69,7 @@ export class FileStateStore implements StateStore {
 
   async #read(): Promise<Map<string, StateEntry>> {
     if (this.#entries) return this.#entries;
+    await checkStatePath(this.#path);
     let text: string;
     try {
       text = await readFile(this.#path, 'utf8');

@@ -190,6 +190,22 @@ describe('aivis sync, state and backfill', () => {
     expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis._aivis_state')).toEqual([{ n: 0 }]);
     expect(jsonLines((await aivis(['state', 'show', '--config', file])).stdout)).toHaveLength(9);
   });
+
+  it('an unusable state.path (under /proc, a folder, a device) is exit 2 at once, nothing synced', async () => {
+    for (const [statePath, why] of [
+      ['/proc/self/aivis/state.json', 'its folder /proc/self/aivis cannot be created (ENOENT)'],
+      ['/proc/kmsg', 'its folder /proc does not take new files (ENOENT)'],
+      [dir, 'it is not a regular file (a folder, a device or a FIFO)'],
+      ['/dev/zero', 'it is not a regular file (a folder, a device or a FIFO)'],
+    ] as const) {
+      const { path: file } = config(['state:', '  store: file', `  path: ${statePath}`]);
+      const before = sandbox.stats.requests;
+      const result = await aivis(['sync', '--config', file]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`state.path ${statePath} cannot hold aivis state: ${why}`);
+      expect(sandbox.stats.requests).toBe(before);
+    }
+  });
 });
 
 describe('aivis verify', () => {
