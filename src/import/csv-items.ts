@@ -2,9 +2,15 @@
  * CSV input: a header row naming item fields (`prompt_text` required; `client_id`, `tags`,
  * `language`, `search_intent`, `category`, `topic`, `seed_keyword` optional), one item per
  * row. An empty cell leaves the field out; `tags` holds the tags separated by `|`.
+ *
+ * Parsed by `csv-parse` (RFC 4180, streamed; LF, CRLF or CR rows; a BOM ignored), strictly: a
+ * quote inside an unquoted field or after a closing quote is an error of that row, reported
+ * with its line and field while the other rows are still checked.
  */
+import { type CsvError, parse } from 'csv-parse';
+import { pipeline } from 'node:stream';
 import { ConfigError } from '../errors.ts';
-import { readCsvRows } from './csv-rows.ts';
+import { openInputFile } from './input-file.ts';
 import type { InputRecord } from './input-record.ts';
 
 export const CSV_COLUMNS = [
@@ -32,33 +38,74 @@ function checkHeader(path: string, header: readonly string[]): void {
     throw new ConfigError(`${path} line 1: ${problems.join('; ')} (columns: ${CSV_COLUMNS.join(', ')})`);
 }
 
+/** A row as csv-parse gives it with `info` and `raw`: the line it ends on and its text. */
+interface ParsedRow {
+  record: string[];
+  info: { lines: number };
+  raw: string;
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/** The line a row starts on: the line it ends on, less the breaks inside it (quoted fields may hold some). */
+function startLine(row: ParsedRow): number {
+  const inside = row.raw.replace(/(?:\r\n|\r|\n)$/, '').match(LINE_BREAK)?.length ?? 0;
+  return row.info.lines - inside;
+}
+
+/** csv-parse's error of a skipped row, in the words of our other line problems. */
+function rowProblem(error: CsvError, header: readonly string[] | undefined): InputRecord {
+  const column = typeof error.column === 'number' ? header?.[error.column] : undefined;
+  const field = column ?? '';
+  const issues: Record<string, string> = {
+    INVALID_OPENING_QUOTE:
+      'has a quote inside an unquoted field; quote the whole field and double the quote inside ("What is ""the best"" crm")',
+    CSV_INVALID_CLOSING_QUOTE: 'goes on after the closing quote of a quoted field; double a quote inside one ("")',
+    CSV_QUOTE_NOT_CLOSED: 'ends the file inside a quoted field that is never closed (missing ")',
+  };
+  return { line: Number(error.lines), problem: { field, issue: issues[error.code] ?? error.message } };
+}
+
 export async function* readCsvItems(path: string): AsyncGenerator<InputRecord> {
   let header: string[] | undefined;
-  for await (const row of readCsvRows(path)) {
+  // Errors of skipped rows, reported in order once the header (read before them) names their fields.
+  const skipped: CsvError[] = [];
+  const rows = pipeline(
+    await openInputFile(path),
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        if (error) skipped.push(error);
+      },
+      info: true,
+      raw: true,
+    }),
+    () => {},
+  );
+  for await (const row of rows as AsyncIterable<ParsedRow>) {
     if (!header) {
-      header = row.fields.map((name) => name.trim());
+      header = row.record.map((name) => name.trim());
       checkHeader(path, header);
       continue;
     }
-    if (row.unterminated) {
-      yield { line: row.line, problem: { field: '', issue: 'a quoted field is never closed (missing ")' } };
-      continue;
-    }
-    if (row.fields.length !== header.length) {
-      yield {
-        line: row.line,
-        problem: { field: '', issue: `has ${row.fields.length} fields; the header has ${header.length}` },
-      };
+    yield* skipped.splice(0).map((error) => rowProblem(error, header));
+    const line = startLine(row);
+    if (row.record.length !== header.length) {
+      yield { line, problem: { field: '', issue: `has ${row.record.length} fields; the header has ${header.length}` } };
       continue;
     }
     const item: Record<string, unknown> = {};
     header.forEach((name, i) => {
-      const cell = row.fields[i]!;
+      const cell = row.record[i]!;
       if (cell.trim() === '') return;
       item[name] = name === 'tags' ? cell.split(TAG_SEPARATOR).map((tag) => tag.trim()) : cell;
     });
-    yield { line: row.line, item };
+    yield { line, item };
   }
+  yield* skipped.splice(0).map((error) => rowProblem(error, header));
   if (!header)
     throw new ConfigError(`${path} is empty: expected a header row (${CSV_COLUMNS.join(', ')}) and one row per prompt`);
 }

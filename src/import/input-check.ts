@@ -31,7 +31,8 @@ export async function checkInput(options: ImportOptions): Promise<InputCheck> {
   let items = 0;
   for await (const record of readInputItems(options.file)) {
     if (record.problem) {
-      problems.push(`line ${record.line}: ${record.problem.issue}`);
+      const { field, issue } = record.problem;
+      problems.push(`line ${record.line}${field ? `, field ${field}` : ''}: ${issue}`);
       continue;
     }
     items++;

@@ -2,6 +2,8 @@
  * Every input rule, checked before anything is sent: the error names the line and field,
  * the exit code is 2, and the sandbox saw no request at all.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './import-harness.ts';
 
@@ -78,9 +80,78 @@ describe('input check', () => {
         `${file}: 3 problems; nothing was sent:`,
         'line 4: has 3 fields; the header has 2',
         'line 5, field prompt_text: must be 5 to 2000 characters after trimming (got 3)',
-        'line 6: a quoted field is never closed (missing ")',
+        'line 6, field prompt_text: ends the file inside a quoted field that is never closed (missing ")',
       ].join('\n  '),
     );
+  });
+
+  it('parses CSV strictly: a stray quote is an error of its line and field, CR-only rows count as lines', async () => {
+    const stray = await h.file(
+      'stray.csv',
+      'language,prompt_text\nen,What is "the best crm\nen,What is the best CRM?\n',
+    );
+    expect((await h.run({ file: stray })).error).toBe(
+      `${stray}: 1 problem; nothing was sent:\n  line 2, field prompt_text: has a quote inside an unquoted field; quote the whole field and double the quote inside ("What is ""the best"" crm")`,
+    );
+    const crOnly = await h.file('mac.csv', 'prompt_text\rWhat is the best CRM?\rhey\r');
+    expect((await h.run({ file: crOnly })).error).toBe(
+      `${crOnly}: 1 problem; nothing was sent:\n  line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 3)`,
+    );
+  });
+
+  it('refuses input that is not UTF-8 text, naming the line (exit 2, nothing sent)', async () => {
+    const latin1 = `${h.dir}/latin1.csv`;
+    await writeFile(
+      latin1,
+      Buffer.concat([
+        Buffer.from('prompt_text\nWhat is the best CRM?\nCaf'),
+        Buffer.from([0xe9]),
+        Buffer.from(' tools\n'),
+      ]),
+    );
+    expect(await h.run({ file: latin1 })).toEqual({
+      code: 2,
+      out: '',
+      error: `--file ${latin1}: line 3 is not valid UTF-8; save the file as UTF-8; nothing was sent`,
+    });
+    const jsonl = `${h.dir}/latin1.jsonl`;
+    await writeFile(jsonl, Buffer.concat([Buffer.from('{"prompt_text": "Caf'), Buffer.from([0xe9, 0x22, 0x7d, 0x0a])]));
+    expect((await h.run({ file: jsonl })).error).toBe(
+      `--file ${jsonl}: line 1 is not valid UTF-8; save the file as UTF-8; nothing was sent`,
+    );
+    const utf16 = `${h.dir}/utf16.csv`;
+    await writeFile(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('prompt_text\n', 'utf16le')]));
+    expect((await h.run({ file: utf16 })).error).toBe(
+      `--file ${utf16}: line 1 starts with a UTF-16 byte order mark; save the file as UTF-8; nothing was sent`,
+    );
+    const noBom = `${h.dir}/utf16.jsonl`;
+    await writeFile(noBom, Buffer.from('{"prompt_text": "x"}\n', 'utf16le'));
+    expect((await h.run({ file: noBom })).error).toBe(
+      `--file ${noBom}: line 1 holds a NUL byte (is the file UTF-16?); save the file as UTF-8; nothing was sent`,
+    );
+  });
+
+  it('refuses a folder, a FIFO, a device and an endless line in bounded time and memory (exit 2)', async () => {
+    const folder = `${h.dir}/folder.csv`;
+    await mkdir(folder);
+    expect(await h.run({ file: folder })).toMatchObject({
+      code: 2,
+      error: `--file ${folder}: is a folder, not a file; nothing was sent`,
+    });
+    const fifo = `${h.dir}/fifo.jsonl`;
+    execFileSync('mkfifo', [fifo]);
+    const notRegular =
+      'is not a regular file (a FIFO, socket or device); the file is read twice, check then send; nothing was sent';
+    expect(await h.run({ file: fifo })).toMatchObject({ code: 2, error: `--file ${fifo}: ${notRegular}` });
+    const zero = `${h.dir}/zero.csv`;
+    await symlink('/dev/zero', zero);
+    expect(await h.run({ file: zero })).toMatchObject({ code: 2, error: `--file ${zero}: ${notRegular}` });
+    const endless = `${h.dir}/endless.jsonl`;
+    await writeFile(endless, 'x'.repeat(3 * 1024 * 1024));
+    expect(await h.run({ file: endless })).toMatchObject({
+      code: 2,
+      error: `--file ${endless}: line 1 is longer than 1048576 bytes without a line break; is it the right file?; nothing was sent`,
+    });
   });
 
   it('refuses unknown CSV columns, bad defaults flags, provided_only without a language, and unusable files', async () => {
