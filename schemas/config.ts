@@ -85,7 +85,11 @@ export const postgresConfigSchema = z.strictObject({
 
 export const duckdbConfigSchema = z.strictObject({
   type: z.literal('duckdb'),
-  path: nonEmpty.default('./aivis.duckdb'),
+  path: nonEmpty
+    .default('./aivis_data.duckdb')
+    .describe(
+      'Not named like the schema: DuckDB names the catalog after the file, so aivis.duckdb would make aivis.<table> ambiguous',
+    ),
   schema: identifier.default('aivis'),
 });
 
@@ -163,7 +167,7 @@ export const configSchema = z
       .optional()
       .describe('The API workspace, named default. Give source or sources, not both.'),
     sources: sourcesConfigSchema.optional(),
-    destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis.duckdb', schema: 'aivis' }),
+    destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis_data.duckdb', schema: 'aivis' }),
     streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
     websites: z
       .strictObject({

@@ -2,6 +2,7 @@
  * Options derived from the `destination` block of a duckdb config (its zod schema is
  * `duckdbConfigSchema` in schemas/config.ts), and the connector's capabilities.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckdbConfig } from '../../schemas/config.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
@@ -42,4 +43,34 @@ export function catalogOfFile(file: string): string {
   const name = path.basename(file);
   const stem = name.split('.').find((part) => part !== '') ?? name;
   return stem === 'main' || stem === 'temp' ? `${stem}_db` : stem;
+}
+
+/** The default database file (schemas/config.ts): its catalog `aivis_data` never clashes with the schema `aivis`. */
+export const DEFAULT_FILE = 'aivis_data.duckdb';
+/** The default file of aivis before 0.2, whose catalog `aivis` made `aivis.<table>` ambiguous. */
+const EARLIER_DEFAULT_FILE = 'aivis.duckdb';
+
+/**
+ * Why `<schema>.<table>` is ambiguous in a DuckDB session on this file, and the fix; undefined
+ * when it is not. DuckDB names the catalog after the file, and a catalog named like the schema
+ * makes `aivis.websites` an "ambiguous reference" (aivis itself writes three-part names).
+ */
+export function schemaClash(options: DuckdbOptions): string | undefined {
+  if (options.path === ':memory:' || options.catalog !== options.schema) return undefined;
+  const file = path.basename(options.path);
+  return (
+    `the file name ${file} makes DuckDB call its catalog "${options.catalog}", like the schema, so ` +
+    `${options.schema}.websites is ambiguous in a session on the file (write ${options.catalog}.${options.schema}.websites); ` +
+    `to fix it, rename the file (e.g. mv ${file} ${DEFAULT_FILE}) and set destination.path to it, or set destination.schema to another name`
+  );
+}
+
+/**
+ * The earlier default file beside a default file that does not exist yet: a config relying on
+ * the default, upgraded, would otherwise start an empty database and read everything again.
+ */
+export function earlierDefaultFile(options: DuckdbOptions): string | undefined {
+  if (options.path === ':memory:' || path.basename(options.path) !== DEFAULT_FILE) return undefined;
+  const earlier = path.join(path.dirname(options.path), EARLIER_DEFAULT_FILE);
+  return !existsSync(options.path) && existsSync(earlier) ? earlier : undefined;
 }

@@ -3,10 +3,16 @@ import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
 import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
-import { DestinationError } from '../../src/errors.ts';
+import { DestinationError, ExitCode } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
-import { DUCKDB_CAPABILITIES, type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
+import {
+  DUCKDB_CAPABILITIES,
+  type DuckdbConfig,
+  duckdbOptions,
+  earlierDefaultFile,
+  schemaClash,
+} from './duckdb-config.ts';
 import { acquireDuckdbLock } from './duckdb-lock.ts';
 import * as sql from './duckdb-sql.ts';
 import { appendCell } from './duckdb-types.ts';
@@ -52,8 +58,18 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
   return {
     type: 'duckdb',
     capabilities: DUCKDB_CAPABILITIES,
+    location: options.path === ':memory:' ? 'in memory' : `file ${options.path}`,
+    configWarnings: () => [schemaClash(options)].filter((w) => w !== undefined),
 
     async open() {
+      const earlier = earlierDefaultFile(options);
+      if (earlier) {
+        throw new DestinationError(
+          `found ${earlier}, the default database file of aivis 0.1, but not ${options.path}, the default now: ` +
+            `rename it (mv ${earlier} ${options.path}) to keep its rows and state, or set destination.path: ./aivis.duckdb to go on using it`,
+          ExitCode.Usage,
+        );
+      }
       session ??= await connectDuckdb(options);
     },
 

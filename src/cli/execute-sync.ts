@@ -68,6 +68,7 @@ export async function executeSync(
     for (const workspace of selected)
       opened.push(await openCommandResources(loaded.config, workspace, verb, { signal: stop.signal }));
     const [first] = opened as [CommandResources];
+    for (const warning of first.destination.configWarnings?.() ?? []) first.logger.warn(`destination: ${warning}`);
     const onStop = () =>
       first.logger.warn('stop requested: committing the pages already read, then exiting', {
         reason: (stop.signal.reason as Error).message,
@@ -177,7 +178,9 @@ async function runOfMany(
 
 function report(resources: CommandResources, summary: Awaited<ReturnType<typeof runSync>>): void {
   const { counters } = summary;
-  process.stdout.write(`${redact(formatRunSummary(summary, resources.client.stats, resources.destination.type))}\n`);
+  const { type, location } = resources.destination;
+  const destination = location ? `${type} ${location}` : type;
+  process.stdout.write(`${redact(formatRunSummary(summary, resources.client.stats, destination))}\n`);
   resources.logger.info('run finished', {
     run_id: summary.runId,
     workspace: summary.workspace,

@@ -4,7 +4,8 @@ import { terminalLine } from '../log/inert-text.ts';
 import type { RunSummary } from '../sync/run-sync.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 
-export function formatRunSummary(summary: RunSummary, stats: ClientStats, destinationType: string): string {
+/** `destination` names it as the summary's last line shows it: its type, and where when it has a path (`duckdb file /data/aivis_data.duckdb`). */
+export function formatRunSummary(summary: RunSummary, stats: ClientStats, destination: string): string {
   const { counters } = summary;
   const seconds = (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000;
   const workspace = summary.workspace === DEFAULT_WORKSPACE ? '' : ` workspace ${summary.workspace}`;
@@ -38,7 +39,7 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
     counters.warehouseJobs > 0
       ? `, ${counters.warehouseJobs} warehouse jobs, ${counters.bytesProcessed} bytes processed`
       : '';
-  lines.push(`  ${destinationType}  ${counters.flushes} flushes${jobs}`);
+  lines.push(`  ${destination}  ${counters.flushes} flushes${jobs}`);
   for (const failure of counters.failedWebsites.slice(0, 10)) {
     // The error may quote a server's text: one line each, whatever it holds.
     lines.push(`  FAILED ${failure.websiteId} ${failure.stream}: ${terminalLine(failure.error)}`);

@@ -85,6 +85,10 @@ export interface Destination {
   /** `postgres`, `duckdb`, `bigquery`, `snowflake`, ... */
   readonly type: string;
   readonly capabilities: DestinationCapabilities;
+  /** Where the rows go, for `check` and the run summary to print, when a path says it (DuckDB: `file <absolute path>`). */
+  readonly location?: string;
+  /** What `check` and `sync` warn about in the destination's config (DuckDB: a file named like its schema). */
+  configWarnings?(): string[];
 
   /** Connects (or opens the file). */
   open(): Promise<void>;

@@ -77,13 +77,13 @@ async function query(database: string, sql: string): Promise<Record<string, unkn
 
 describe('aivis check', () => {
   it('proves the config, the key and the destination, and exits 0', async () => {
-    const { path: file } = config();
+    const { path: file, database } = config();
     const result = await aivis(['check', '--config', file]);
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
       `ok   config ${file}`,
       `ok   API ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
-      'ok   destination duckdb: reachable, can create and write tables',
+      `ok   destination duckdb (file ${database}): reachable, can create and write tables`,
     ]);
   });
 

@@ -27,7 +27,7 @@ describe('loadConfig: minimal config per destination', () => {
       path: file,
       config: {
         source,
-        destination: { type: 'duckdb', path: path.join(dir, 'aivis.duckdb'), schema: 'aivis' },
+        destination: { type: 'duckdb', path: path.join(dir, 'aivis_data.duckdb'), schema: 'aivis' },
         state: { store: 'destination', path: path.join(dir, 'aivis-state.json') },
       },
       workspaces: [{ name: 'default', source, apiKey: 'sk_test_valid_key_1' }],

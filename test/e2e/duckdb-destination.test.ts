@@ -97,7 +97,7 @@ describe('duckdb destination', () => {
     );
   });
 
-  it('works with the default layout, a file named like its schema (aivis.duckdb, schema aivis)', async () => {
+  it("works with a file named like its schema (aivis.duckdb, schema aivis: aivis 0.1's default)", async () => {
     const d = destination(path.join(dir, 'aivis.duckdb'), 'aivis');
     await d.open();
     await d.ensureTables([websitesTable]);

@@ -22,8 +22,8 @@ export const checkCommand: CliCommand<CheckArgs> = {
     const { config, workspaces, path } = await loadConfig(argv.config);
     const logger = createLogger({ level: 'warn' });
     // One line per check, whatever a server's error text holds.
-    const print = (ok: boolean, text: string) =>
-      process.stdout.write(`${terminalLine(redact(`${ok ? 'ok  ' : 'FAIL'} ${text}`))}\n`);
+    const print = (ok: boolean | 'warn', text: string) =>
+      process.stdout.write(`${terminalLine(redact(`${ok === 'warn' ? 'warn' : ok ? 'ok  ' : 'FAIL'} ${text}`))}\n`);
     print(true, `config ${path}`);
     let failed = false;
 
@@ -54,13 +54,15 @@ export const checkCommand: CliCommand<CheckArgs> = {
       logger,
       requestTimeoutMs: Math.max(...workspaces.map((w) => w.source.timeout_seconds)) * 1000,
     });
+    const named = `destination ${config.destination.type}${destination.location ? ` (${destination.location})` : ''}`;
     try {
       await destination.open();
       await destination.check();
-      print(true, `destination ${config.destination.type}: reachable, can create and write tables`);
+      print(true, `${named}: reachable, can create and write tables`);
+      for (const warning of destination.configWarnings?.() ?? []) print('warn', `${named}: ${warning}`);
     } catch (error) {
       failed = true;
-      print(false, `destination ${config.destination.type}: ${(error as Error).message}`);
+      print(false, `${named}: ${(error as Error).message}`);
     } finally {
       await destination.close();
     }

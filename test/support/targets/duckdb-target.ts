@@ -11,8 +11,9 @@ import type { HandWrittenSql, TestTarget } from './postgres-target.ts';
 
 export function duckdbTarget(): TestTarget & HandWrittenSql & { file(schema: string): string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-'));
-  // Each file is named like its schema, as with the default config (aivis.duckdb, schema aivis):
-  // DuckDB then calls the catalog by the schema's name too, so only a three-part name is unambiguous.
+  // Each file is named like its schema, as aivis 0.1's default was (aivis.duckdb, schema aivis):
+  // DuckDB then calls the catalog by the schema's name too, so only a three-part name is
+  // unambiguous, and aivis must (and does) write three-part names.
   const file = (schema: string) => path.join(dir, `${schema}.duckdb`);
   // Through a second connection to the same in-process instance (DuckDB allows one writer process).
   const withConnection = async <T>(schema: string, use: (connection: DuckDBConnection) => Promise<T>): Promise<T> => {
