@@ -7,6 +7,7 @@
  */
 import { loadConfig } from '../config/load-config.ts';
 import type { Workspace } from '../config/workspaces.ts';
+import { createClientStats } from '../client/client-stats.ts';
 import { AivisError, ExitCode } from '../errors.ts';
 import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
@@ -63,10 +64,34 @@ export async function executeSync(
   const stop = listenForStop(
     (signal) => `stopped by ${signal}: every page read before it is saved, and the next run resumes from there`,
   );
+  /** Lineage and metrics of one workspace's run; without resources when they could not be opened. */
+  const observe = (resources: CommandResources | undefined, workspace: Workspace, counters: RunCounters) =>
+    observeRun({
+      config: loaded.config,
+      lineage,
+      workspace: workspace.name,
+      baseUrl: workspace.source.base_url,
+      command: verb,
+      streams: choices.streams,
+      counters,
+      ...(resources
+        ? { destination: resources.destination, clientStats: resources.client.stats, logger: resources.logger }
+        : { clientStats: createClientStats(), logger: createLogger() }),
+    });
   const opened: CommandResources[] = [];
   try {
-    for (const workspace of selected)
-      opened.push(await openCommandResources(loaded.config, workspace, verb, { signal: stop.signal }));
+    try {
+      for (const workspace of selected)
+        opened.push(await openCommandResources(loaded.config, workspace, verb, { signal: stop.signal }));
+    } catch (error) {
+      // A destination that cannot be opened fails every workspace's run: lineage and metrics say so too.
+      await Promise.all(
+        selected.map((workspace) =>
+          observe(undefined, workspace, new RunCounters()).finish({ error, signal: stop.signal }),
+        ),
+      );
+      throw error;
+    }
     const [first] = opened as [CommandResources];
     for (const warning of first.destination.configWarnings?.() ?? []) first.logger.warn(`destination: ${warning}`);
     const onStop = () =>
@@ -74,19 +99,6 @@ export async function executeSync(
         reason: (stop.signal.reason as Error).message,
       });
     stop.signal.addEventListener('abort', onStop, { once: true });
-    const observe = (resources: CommandResources, workspace: Workspace, counters: RunCounters) =>
-      observeRun({
-        config: loaded.config,
-        lineage,
-        workspace: workspace.name,
-        baseUrl: workspace.source.base_url,
-        command: verb,
-        streams: choices.streams,
-        destination: resources.destination,
-        counters,
-        clientStats: resources.client.stats,
-        logger: resources.logger,
-      });
     if (opened.length === 1)
       return await runOne(first, choices, stop.signal, (counters) => observe(first, selected[0]!, counters));
     // Created once, before the runs start: their DDL would otherwise race on one schema.

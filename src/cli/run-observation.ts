@@ -36,7 +36,8 @@ export interface ObserveRunInput {
   readonly baseUrl: string;
   readonly command: 'sync' | 'backfill';
   readonly streams: readonly StreamName[] | undefined;
-  readonly destination: Destination;
+  /** Absent when it could not be opened: no `complete_through` is read then. */
+  readonly destination?: Destination;
   readonly counters: RunCounters;
   readonly clientStats: ClientStats;
   readonly logger: Logger;
@@ -97,6 +98,7 @@ export function observeRun(input: ObserveRunInput): ObservedRun {
 
 /** Each stream's oldest committed `complete_through`, as `aivis status` reads it; undefined when the destination cannot say. */
 async function completeThrough(input: ObserveRunInput, streams: readonly string[]) {
+  if (!input.destination) return undefined;
   try {
     const verdict = await readStatus(input.destination, {
       workspace: input.workspace,

@@ -211,6 +211,30 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
     }
   });
 
+  it('a destination that cannot be opened: the run fails, and lineage and metrics say so', async () => {
+    writeConfig(gateway);
+    writeFileSync(
+      configPath,
+      readFileSync(configPath, 'utf8').replace(`path: ./${workspace}.duckdb`, `path: ./${workspace}.yaml/aivis.duckdb`),
+    );
+    const result = await runCli(['sync', '--config', configPath], env).done;
+    expect(result.code).toBe(1);
+    const message = String(jsonLines(result.stderr).at(-1)?.msg);
+    for (const samples of [await scrape(), readTextfile()]) {
+      expect(value(samples, 'aivis_last_run_success')).toBe(0);
+      expect(value(samples, 'aivis_last_run_exit_code')).toBe(1);
+      expect(value(samples, 'aivis_api_requests')).toBe(0);
+      expect(samples.has('aivis_last_success_timestamp_seconds')).toBe(false);
+    }
+    const events = readFileSync(lineageFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.map((e) => e.eventType)).toEqual(['START', 'FAIL']);
+    expect(events[1].run.facets.errorMessage.message).toBe(message);
+    for (const event of events) expect(runEventErrors(event)).toEqual([]);
+  });
+
   it('a gateway that is down costs a warning, never the run; the textfile is still written', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
     writeConfig(down);
