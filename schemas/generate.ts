@@ -1,11 +1,13 @@
 /**
- * Writes the generated contract files (`npm run schemas`): schemas/openapi.json and
- * schemas/config.schema.json. A test checks the committed files equal what this produces.
+ * Writes the generated contract files (`npm run schemas`): schemas/openapi.json,
+ * schemas/config.schema.json and docs/tables.md. A test checks the committed files equal what
+ * this produces.
  */
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { configSchema } from './config.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { buildTablesDoc } from './tables-doc.ts';
 
 /** The JSON Schema of the YAML config, input side (defaults optional), for editor completion. */
 export function buildConfigJsonSchema(): Record<string, unknown> {
@@ -25,6 +27,7 @@ export function generatedFiles(): Record<string, string> {
   return {
     'schemas/openapi.json': text(buildOpenApiDocument()),
     'schemas/config.schema.json': text(buildConfigJsonSchema()),
+    'docs/tables.md': buildTablesDoc(),
   };
 }
 
