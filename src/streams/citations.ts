@@ -1,6 +1,7 @@
 import { citationSchema, timestampSchema } from '../../schemas/index.ts';
 import { citationsTable } from '../tables/index.ts';
 import { citationKey } from './citation-key.ts';
+import { perAnalysisScans } from './citation-scans.ts';
 import { feedStream, loadColumns, NO_OPTIONS, UNFILTERED_SCAN } from './stream.ts';
 
 /** A text column: the field when it is a string, else NULL (the value stays in `_raw`). */
@@ -13,7 +14,7 @@ const timestamp = (value: unknown) => (timestampSchema.safeParse(value).success 
  * stored: typed columns where a field is present and well-formed (a malformed `observed_at`
  * leaves the column NULL, never the record out), no pattern checks on fields the spec never
  * defined (any provider spelling is kept), and a key that needs no `id` (`citation-key.ts`).
- * A server that wants `analysis_id` is read one scan per analysis (`src/sync/citation-scans.ts`).
+ * A server that wants `analysis_id` is read one scan per analysis (`citation-scans.ts`).
  */
 export const citationsStream = feedStream({
   kind: 'feed',
@@ -23,6 +24,7 @@ export const citationsStream = feedStream({
   recordSchema: citationSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/citations`,
   scans: () => [...UNFILTERED_SCAN],
+  fallback: perAnalysisScans,
   toRow(citation, raw, context) {
     return {
       id: citationKey(raw as Record<string, unknown>, context.websiteId),

@@ -47,3 +47,11 @@ export function streamOptions<Options extends z.ZodType>(
   const configured = (config.streams as Readonly<Record<string, unknown>> | undefined)?.[stream.name];
   return (configured ?? stream.options.parse({})) as z.output<Options>;
 }
+
+/** A stream read per website: a snapshot or a feed. */
+export type WebsiteStream = Exclude<Stream, { kind: 'listing' }>;
+
+/** The streams each website's sync reads, in registry order, of those `selected`; the listing is read once before any website. */
+export function websiteStreams(selected: readonly StreamName[]): WebsiteStream[] {
+  return STREAMS.filter((s): s is WebsiteStream => s.kind !== 'listing' && selected.includes(s.name));
+}

@@ -12,6 +12,7 @@
  * (`RowOf`), and `scans` sees the stream's own options.
  */
 import { z } from 'zod';
+import type { ApiClient } from '../client/api-client.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
 import type { LOAD_COLUMNS } from '../tables/common-columns.ts';
@@ -67,6 +68,23 @@ export interface FeedScan {
   readonly query: Readonly<Record<string, string>>;
 }
 
+/** Largest page the API serves: fewest requests per row. */
+export const PAGE_LIMIT = '500';
+
+/**
+ * Scans a feed is read in instead of its own once the API refuses those in a known way (the
+ * citations stream: one scan per analysis when the API requires `analysis_id`). The engine
+ * switches for the rest of the run at the first refusal.
+ */
+export interface ScanFallback {
+  /** Whether a scan's failure is the refusal this fallback answers. */
+  applies(error: unknown): boolean;
+  /** The scans to read instead for one website (they may need a request of their own). */
+  scans(client: ApiClient, websiteId: string): Promise<FeedScan[]>;
+  /** Logged once per run, when the switch happens. */
+  readonly notice: string;
+}
+
 /** A list endpoint read incrementally per website with `updated_since` and cursors. */
 export interface FeedStream<Name extends string, Item, Table extends TableSpec, Options extends z.ZodType>
   extends StreamBase<Name, Options> {
@@ -76,6 +94,8 @@ export interface FeedStream<Name extends string, Item, Table extends TableSpec, 
   path(websiteId: string): string;
   /** The scans this stream needs per website under these options. */
   scans(options: z.output<Options>): FeedScan[];
+  /** Scans to read instead once the API refuses these (`ScanFallback`). */
+  readonly fallback?: ScanFallback;
   /** Throws `RecordRejection` for a record that is valid JSON-wise but unusable. */
   toRow(record: Item, raw: unknown, context: RowContext): RowOf<Table>;
 }

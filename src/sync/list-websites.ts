@@ -6,7 +6,7 @@
 import { websiteIdSchema, type Website } from '../../schemas/index.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { websitesStream } from '../streams/index.ts';
-import { PAGE_LIMIT } from './scan-feed.ts';
+import { PAGE_LIMIT } from '../streams/stream.ts';
 
 export interface Listing {
   readonly websites: { readonly website: Website; readonly raw: unknown }[];

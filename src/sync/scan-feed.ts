@@ -12,13 +12,10 @@ import type { Logger } from '../log/logger.ts';
 import { afterPage, BOUND_CLOCK_SKEW_MS, isEarlier, isFutureBound, restartScan } from '../state/stream-state.ts';
 import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, completenessRow } from '../trust/completeness.ts';
-import { RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
+import { PAGE_LIMIT, RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
 import type { FlushBuffer } from './flush-buffer.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
-
-/** Largest page the API serves: fewest requests per row. */
-export const PAGE_LIMIT = '500';
 
 export interface ScanFeedInput {
   readonly client: ApiClient;

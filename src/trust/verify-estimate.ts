@@ -10,7 +10,7 @@
  * may end each scan on a part page: one more page per extra scan at most. Rows published since
  * the last sync, retries and 429 waits come on top; it is an estimate, never a promise.
  */
-import { PAGE_LIMIT } from '../sync/scan-feed.ts';
+import { PAGE_LIMIT } from '../streams/stream.ts';
 
 const PAGE_ROWS = Number(PAGE_LIMIT);
 

@@ -32,9 +32,8 @@ import type { Logger } from '../log/logger.ts';
 import type { StateEntry } from '../state/state-entry.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
-import { citationsStream, streamOptions } from '../streams/index.ts';
+import { streamOptions } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
-import { needsAnalysisId, scansPerAnalysis } from '../sync/citation-scans.ts';
 import { type DurableUnit, FlushBuffer } from '../sync/flush-buffer.ts';
 import { listWebsites } from '../sync/list-websites.ts';
 import { RunCounters } from '../sync/run-counters.ts';
@@ -206,8 +205,8 @@ class WindowReader {
   readonly #idColumn: string;
   readonly #scans: readonly FeedScan[];
   readonly #counters = new RunCounters();
-  /** Set once the API refused a citations scan without `analysis_id` (see citation-scans.ts). */
-  #citationsPerAnalysis = false;
+  /** Set once the API refused the stream's own scans in the way its `fallback` answers (citations without `analysis_id`). */
+  #fallingBack = false;
 
   constructor(options: VerifyOptions, idColumn: string, scans: readonly FeedScan[]) {
     this.#options = options;
@@ -259,10 +258,10 @@ class WindowReader {
     return { ...compareWebsite(websiteId, { api: read, destination: stored }), ...window, repaired, unstamped };
   }
 
-  /** The website's scans; citations switch to one scan per analysis once the API asks for it. */
+  /** The website's scans; a stream with a fallback (citations) switches to its scans once the API asks for them. */
   async #scansOf(websiteId: string): Promise<readonly FeedScan[]> {
-    if (this.#options.stream === citationsStream && this.#citationsPerAnalysis)
-      return scansPerAnalysis(this.#options.client, websiteId);
+    const { fallback } = this.#options.stream;
+    if (fallback && this.#fallingBack) return fallback.scans(this.#options.client, websiteId);
     return this.#scans;
   }
 
@@ -291,9 +290,10 @@ class WindowReader {
     try {
       await scanOf(scan);
     } catch (error) {
-      if (!(options.stream === citationsStream && needsAnalysisId(error))) throw error;
-      this.#citationsPerAnalysis = true;
-      for (const each of await scansPerAnalysis(options.client, websiteId)) await scanOf(each);
+      const { fallback } = options.stream;
+      if (!fallback?.applies(error)) throw error;
+      this.#fallingBack = true;
+      for (const each of await fallback.scans(options.client, websiteId)) await scanOf(each);
     }
   }
 

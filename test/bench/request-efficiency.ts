@@ -7,7 +7,7 @@
  */
 import { ApiClient, type Page, type PaginateOptions } from '../../src/client/api-client.ts';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
-import { PAGE_LIMIT } from '../../src/sync/scan-feed.ts';
+import { PAGE_LIMIT } from '../../src/streams/stream.ts';
 import { atMost, round, worldInputs, type BenchFigure } from './bench-figure.ts';
 import { benchConfig, openPostgres, syncOnce } from './bench-sync.ts';
 

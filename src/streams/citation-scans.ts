@@ -10,12 +10,18 @@ import { z } from 'zod';
 import { analysisIdSchema } from '../../schemas/index.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
-import { analyticsHistoryStream } from '../streams/analytics-history.ts';
-import type { FeedScan } from '../streams/stream.ts';
-import { PAGE_LIMIT } from './scan-feed.ts';
+import { analyticsHistoryStream } from './analytics-history.ts';
+import { type FeedScan, PAGE_LIMIT, type ScanFallback } from './stream.ts';
+
+/** The citations stream's fallback: one scan per analysis once the API asks for `analysis_id`. */
+export const perAnalysisScans: ScanFallback = {
+  applies: needsAnalysisId,
+  scans: scansPerAnalysis,
+  notice: 'the API requires analysis_id for citations; reading them one scan per analysis',
+};
 
 /** The refusal that means "send analysis_id". */
-export function needsAnalysisId(error: unknown): boolean {
+function needsAnalysisId(error: unknown): boolean {
   return (
     error instanceof ApiError &&
     error.status === 400 &&
@@ -28,7 +34,7 @@ export function needsAnalysisId(error: unknown): boolean {
 const pointId = z.looseObject({ analysis_id: analysisIdSchema });
 
 /** One citations scan per analysis of the website, in history order. */
-export async function scansPerAnalysis(client: ApiClient, websiteId: string): Promise<FeedScan[]> {
+async function scansPerAnalysis(client: ApiClient, websiteId: string): Promise<FeedScan[]> {
   const ids = new Set<string>();
   const pages = client.paginate({
     path: analyticsHistoryStream.path(websiteId),

@@ -1,0 +1,20 @@
+/**
+ * What every step of one run shares: the caller's options with their defaults applied, and
+ * what the run learns as it goes. Built once by `runSync`.
+ */
+import type { StreamName } from '../streams/index.ts';
+import type { RunCounters } from './run-counters.ts';
+import type { RunSyncOptions } from './run-sync.ts';
+
+export interface RunContext extends RunSyncOptions {
+  readonly workspace: string;
+  readonly command: 'sync' | 'backfill';
+  readonly runId: string;
+  readonly streams: readonly StreamName[];
+  readonly counters: RunCounters;
+  readonly now: () => Date;
+  /** The run's start: the listing's rows and its completeness. */
+  readonly syncedAt: string;
+  /** Feeds the API refused in the way their `fallback` answers: later websites go straight to the fallback's scans. */
+  readonly fallbacks: Set<string>;
+}
