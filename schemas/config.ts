@@ -134,9 +134,26 @@ export const snowflakeConfigSchema = z
     private_key_passphrase: nonEmpty.optional(),
     password: nonEmpty.optional(),
     warehouse: nonEmpty,
-    database: nonEmpty,
-    schema: identifier.default('AIVIS'),
+    database: nonEmpty.describe(
+      'Unquoted it resolves upper-case, as in Snowflake SQL; write "MyDb" (in double quotes) for a case-sensitive name.',
+    ),
+    schema: z
+      .string()
+      .regex(
+        /^(?:[A-Za-z_][A-Za-z0-9_]{0,127}|"[^"]{1,255}")$/,
+        'must be letters, digits and underscores, starting with a letter or underscore, or any name in double quotes (case-sensitive)',
+      )
+      .default('AIVIS'),
     role: nonEmpty.optional(),
+    flush_interval_seconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(3600)
+      .optional()
+      .describe(
+        'Longest a flush waits for more rows (default 600): each flush resumes the warehouse for a billed minute; a kill loses at most this long of reading.',
+      ),
     access_url: z.url().optional().describe('Override of the account URL (private link, local stand-ins).'),
     allow_insecure_http: allowInsecureHttp,
   })

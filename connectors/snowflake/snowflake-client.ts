@@ -27,6 +27,11 @@ export interface SnowflakeClient {
   close(): Promise<void>;
 }
 
+/** `aivis:<workspace>:<run id>` for a command's run, else `aivis` (docs/destinations/snowflake.md, "Cost"). */
+export function queryTag(run: { runId: string; workspace: string } | undefined): string {
+  return run ? `aivis:${run.workspace}:${run.runId}` : 'aivis';
+}
+
 /** Platform detection probes cloud metadata servers at load time; connection-shape telemetry phones home. */
 const DRIVER_ENV: Readonly<Record<string, string>> = {
   SNOWFLAKE_DISABLE_PLATFORM_DETECTION: 'true',
@@ -46,7 +51,11 @@ function loadDriver(): Promise<typeof import('snowflake-sdk')> {
   return driver;
 }
 
-export async function connectSnowflake(options: ConnectionOptions): Promise<SnowflakeClient> {
+/**
+ * Opens a session with aivis's session parameters; `queryTag` is its QUERY_TAG, which
+ * QUERY_HISTORY (and the cost views built on it) shows on every statement of the session.
+ */
+export async function connectSnowflake(options: ConnectionOptions, queryTag: string): Promise<SnowflakeClient> {
   const sdk = await loadDriver();
   const connection = sdk.createConnection(options);
   await new Promise<void>((resolve, reject) =>
@@ -56,7 +65,9 @@ export async function connectSnowflake(options: ConnectionOptions): Promise<Snow
   );
   const client = createClient(connection);
   try {
-    for (const statement of SESSION_SETUP) await client.execute(statement);
+    // The tag first, so every later statement of the session carries it.
+    for (const statement of [`ALTER SESSION SET QUERY_TAG = '${queryTag.replaceAll("'", "''")}'`, ...SESSION_SETUP])
+      await client.execute(statement);
   } catch (error) {
     await client.close();
     throw error;

@@ -15,8 +15,22 @@ import { registerSecret } from '../../src/log/redact.ts';
 
 export type { SnowflakeConfig } from '../../schemas/config.ts';
 
-/** Each flush is one transaction; a handful of large flushes per sync (flush-sizing.ts says why). */
-export const SNOWFLAKE_CAPABILITIES: DestinationCapabilities = { transactional: true, ...FLUSH_SIZING.snowflake };
+/** Each flush is one transaction; few, large flushes (flush-sizing.ts says why), their time bound as configured. */
+export function snowflakeCapabilities(config: SnowflakeConfig): DestinationCapabilities {
+  const sizing = FLUSH_SIZING.snowflake;
+  return {
+    transactional: true,
+    ...sizing,
+    maxSecondsPerFlush: config.flush_interval_seconds ?? sizing.maxSecondsPerFlush,
+  };
+}
+
+/**
+ * The run lock's lease on Snowflake: three flush intervals, so renewals ride on the flushes
+ * (src/destination/lease-lock.ts) and never resume the warehouse on their own. A killed run
+ * keeps the next one out for at most this long.
+ */
+export const SNOWFLAKE_LEASE_MS = 30 * 60_000;
 
 /**
  * Rows x columns per bound statement stays at or below this, so the driver never takes its
@@ -26,7 +40,7 @@ export const SNOWFLAKE_CAPABILITIES: DestinationCapabilities = { transactional: 
  */
 export const ARRAY_BINDING_THRESHOLD = 65_280;
 
-/** Where the tables live, named as configured (Snowflake stores each name upper-case: `ident` in snowflake-sql.ts). */
+/** Where the tables live, named as configured (`locationIdent` and `storedName` in snowflake-sql.ts say how Snowflake reads them). */
 export interface SnowflakeLocation {
   readonly database: string;
   readonly schema: string;
@@ -59,8 +73,9 @@ export function connectionOptions(config: SnowflakeConfig, requestTimeoutMs?: nu
     username: config.username,
     ...auth,
     warehouse: config.warehouse,
-    database: location.database.toUpperCase(),
-    schema: location.schema.toUpperCase(),
+    // As configured: a quoted name is case-sensitive, any other resolves upper-case (snowflake-sql.ts `locationIdent`).
+    database: quotedOrUpper(location.database),
+    schema: quotedOrUpper(location.schema),
     ...(config.role ? { role: config.role } : {}),
     ...(config.access_url ? { accessUrl: config.access_url } : {}),
     application: 'aivis',
@@ -71,6 +86,10 @@ export function connectionOptions(config: SnowflakeConfig, requestTimeoutMs?: nu
     clientSessionKeepAlive: true,
     ...(requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs, sfRetryMaxLoginRetries: 0 }),
   };
+}
+
+function quotedOrUpper(name: string): string {
+  return /^".+"$/.test(name) ? name : name.toUpperCase();
 }
 
 /** The key as unencrypted PKCS#8 PEM, so a wrong passphrase fails here with a clear message. */

@@ -4,7 +4,13 @@
  * transaction per flush. Wires the config, client, SQL, types and lock files together.
  */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
-import type { Destination, DestinationLock, FlushResult, LockOwner } from '../../src/destination/destination.ts';
+import type {
+  Destination,
+  DestinationLock,
+  FlushResult,
+  LockOwner,
+  RunIdentity,
+} from '../../src/destination/destination.ts';
 import type { LeaseLock } from '../../src/destination/lease-lock.ts';
 import { type Description, descriptionsOf, staleDescriptions } from '../../src/destination/descriptions.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
@@ -12,12 +18,12 @@ import { assertOwnView } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { checkSnowflakeAccess } from './snowflake-check.ts';
-import { connectSnowflake, type SnowflakeClient } from './snowflake-client.ts';
+import { connectSnowflake, queryTag, type SnowflakeClient } from './snowflake-client.ts';
 import {
   ARRAY_BINDING_THRESHOLD,
   connectionOptions,
-  SNOWFLAKE_CAPABILITIES,
   type SnowflakeConfig,
+  snowflakeCapabilities,
   snowflakeLocation,
 } from './snowflake-config.ts';
 import { acquireSnowflakeLock } from './snowflake-lock.ts';
@@ -31,12 +37,17 @@ export interface SnowflakeDeps {
   readonly now?: () => Date;
   /** Bounds every request, the login included, without login retries (see `connectionOptions`). */
   readonly requestTimeoutMs?: number;
+  /** The run this destination serves: its sessions' QUERY_TAG. */
+  readonly run?: RunIdentity;
+  /** The lease's renewal timer (tests and the bench pass their clock's; see `LeaseOptions.repeat`). */
+  readonly repeat?: (ms: number, fire: () => void) => () => void;
 }
 
 export function createSnowflakeDestination(config: SnowflakeConfig, deps: SnowflakeDeps): Destination {
   const at = snowflakeLocation(config);
   const options = connectionOptions(config, deps.requestTimeoutMs);
   const now = deps.now ?? (() => new Date());
+  const tag = queryTag(deps.run);
   let client: SnowflakeClient | undefined;
   /** The run lock this destination holds, checked before each flush writes. */
   let lease: LeaseLock | undefined;
@@ -49,7 +60,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   };
 
   /** The database and schema as the catalog stores them (upper case), the binds of catalog queries. */
-  const where = () => [at.database.toUpperCase(), at.schema.toUpperCase()];
+  const where = () => [sql.storedName(at.database), sql.storedName(at.schema)];
 
   /** Sets the comments the catalog does not hold yet. */
   const describe = async (wanted: readonly Description[]) => {
@@ -88,10 +99,10 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
   return {
     type: 'snowflake',
-    capabilities: SNOWFLAKE_CAPABILITIES,
+    capabilities: snowflakeCapabilities(config),
 
     async open() {
-      client ??= await connectSnowflake(options);
+      client ??= await connectSnowflake(options, tag);
     },
 
     async check() {
@@ -102,10 +113,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       const c = session();
       await sql.ensureSchema(c, at);
       const existing = new Map<string, Set<string>>();
-      for (const row of await c.execute(sql.existingColumnsSql(at), [
-        at.database.toUpperCase(),
-        at.schema.toUpperCase(),
-      ])) {
+      for (const row of await c.execute(sql.existingColumnsSql(at), where())) {
         const name = String(row.TABLE_NAME);
         if (!existing.has(name)) existing.set(name, new Set());
         existing.get(name)!.add(String(row.COLUMN_NAME));
@@ -171,7 +179,13 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');
       const taken = await acquireSnowflakeLock(
-        { client: await connectSnowflake(options), dataSession: String(current?.ID), at, logger: deps.logger, now },
+        {
+          client: await connectSnowflake(options, tag),
+          dataSession: String(current?.ID),
+          at,
+          logger: deps.logger,
+          now,
+        },
         owner,
       );
       lease = taken;

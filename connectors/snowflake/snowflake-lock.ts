@@ -16,7 +16,7 @@ import { type LockHolder, lockHeldError, syncLockName } from '../../src/destinat
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
-import type { SnowflakeLocation } from './snowflake-config.ts';
+import { SNOWFLAKE_LEASE_MS, type SnowflakeLocation } from './snowflake-config.ts';
 import {
   createLockRowSql,
   createTableSql,
@@ -47,6 +47,7 @@ export interface SnowflakeLockDeps {
   readonly at: SnowflakeLocation;
   readonly logger: Logger;
   readonly now: () => Date;
+  readonly repeat?: (ms: number, fire: () => void) => () => void;
 }
 
 interface Holder extends LockHolder {
@@ -96,6 +97,8 @@ export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockO
       {
         now: deps.now,
         logger: deps.logger,
+        leaseMs: SNOWFLAKE_LEASE_MS,
+        ...(deps.repeat ? { repeat: deps.repeat } : {}),
         lostMessage: `this run lost the lock on schema "${at.schema}" to another run after its lease expired (was the process paused?)`,
       },
     );

@@ -36,7 +36,26 @@ export function ident(name: string): string {
   return PLAIN.test(name) && !RESERVED.has(name.toUpperCase()) ? name : quoteIdentifier(name.toUpperCase());
 }
 
-export const schemaName = (at: SnowflakeLocation): string => `${ident(at.database)}.${ident(at.schema)}`;
+/** A configured name in double quotes: Snowflake's case-sensitive form, kept exactly. */
+const QUOTED = /^"(?:[^"]|"")+"$/;
+
+/**
+ * The configured database or schema as SQL (docs/destinations/snowflake.md, "Names"): a name
+ * written in double quotes is used exactly, case and all; any other as `ident` writes it, so
+ * Snowflake resolves it upper-case.
+ * @example locationIdent('"Analytics"') // '"Analytics"'; locationIdent('analytics') // 'analytics' (ANALYTICS)
+ */
+export function locationIdent(name: string): string {
+  return QUOTED.test(name) ? name : ident(name);
+}
+
+/** The name the catalog stores for a configured one: a quoted name's text, any other upper-case. */
+export function storedName(name: string): string {
+  return QUOTED.test(name) ? name.slice(1, -1).replaceAll('""', '"') : name.toUpperCase();
+}
+
+export const schemaName = (at: SnowflakeLocation): string =>
+  `${locationIdent(at.database)}.${locationIdent(at.schema)}`;
 
 export const tableName = (at: SnowflakeLocation, table: string): string => `${schemaName(at)}.${ident(table)}`;
 
@@ -64,25 +83,25 @@ export function addColumnSql(at: SnowflakeLocation, table: TableSpec, column: Co
  */
 export async function ensureSchema(client: SnowflakeClient, at: SnowflakeLocation): Promise<void> {
   const [found] = await client.execute(
-    `SELECT COUNT(*) AS N FROM ${ident(at.database)}.INFORMATION_SCHEMA.SCHEMATA WHERE CATALOG_NAME = ? AND SCHEMA_NAME = ?`,
-    [at.database.toUpperCase(), at.schema.toUpperCase()],
+    `SELECT COUNT(*) AS N FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.SCHEMATA WHERE CATALOG_NAME = ? AND SCHEMA_NAME = ?`,
+    [storedName(at.database), storedName(at.schema)],
   );
   if (Number(found?.N ?? 0) === 0) await client.execute(createSchemaSql(at));
 }
 
 /** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME, in column order. */
 export function existingColumnsSql(at: SnowflakeLocation): string {
-  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${ident(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 }
 
 /** Binds: database, schema. Rows: TABLE_NAME, TABLE_TYPE (`BASE TABLE`, `VIEW`), COMMENT. */
 export function existingObjectsSql(at: SnowflakeLocation): string {
-  return `SELECT TABLE_NAME, TABLE_TYPE, COMMENT FROM ${ident(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`;
+  return `SELECT TABLE_NAME, TABLE_TYPE, COMMENT FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`;
 }
 
 /** Binds: database, schema, database, schema. Rows: TABLE_NAME, COLUMN_NAME (NULL for the table's own), COMMENT. */
 export function existingCommentsSql(at: SnowflakeLocation): string {
-  const db = ident(at.database);
+  const db = locationIdent(at.database);
   return [
     `SELECT TABLE_NAME, NULL AS COLUMN_NAME, COMMENT FROM ${db}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`,
     `UNION ALL SELECT TABLE_NAME, COLUMN_NAME, COMMENT FROM ${db}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ?`,
@@ -158,7 +177,7 @@ export function selectAllSql(at: SnowflakeLocation, table: TableSpec, where = ''
 
 /** Binds: database, schema, table, each as Snowflake stores it (upper case). */
 export function tableExistsSql(at: SnowflakeLocation): string {
-  return `SELECT COUNT(*) AS N FROM ${ident(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
+  return `SELECT COUNT(*) AS N FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
 }
 
 const LEASE_ENDED = `'${LEASE_EPOCH}'::TIMESTAMP_TZ`;
@@ -205,10 +224,11 @@ export function snowflakeBookkeeping(client: SnowflakeClient, at: SnowflakeLocat
     column: ident,
     placeholder: (_index, param) => (param.type === 'timestamp' ? '?::TIMESTAMP_TZ' : '?'),
     async tableExists(name) {
-      const [row] = await client.execute(
-        tableExistsSql(at),
-        [at.database, at.schema, name].map((n) => n.toUpperCase()),
-      );
+      const [row] = await client.execute(tableExistsSql(at), [
+        storedName(at.database),
+        storedName(at.schema),
+        name.toUpperCase(),
+      ]);
       return Number(row?.N ?? 0) > 0;
     },
     selectAll: async (table) => (await client.execute(selectAllSql(at, table))).map((row) => decodeRow(table, row)),

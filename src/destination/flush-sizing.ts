@@ -13,9 +13,11 @@ export const FLUSH_SIZING = {
   // A commit is cheap: flush every page or few, so a kill loses seconds of work.
   postgres: { maxRowsPerFlush: 5_000, maxSecondsPerFlush: 5 },
   duckdb: { maxRowsPerFlush: 5_000, maxSecondsPerFlush: 5 },
-  // The warehouse bills per second while statements run (60 s minimum on each resume), and each
-  // flush is a few INSERTs and one MERGE per table: a handful of flushes per sync.
-  snowflake: { maxRowsPerFlush: 20_000, maxSecondsPerFlush: 60 },
+  // The warehouse bills while it runs: each flush resumes it for a billed minute and keeps it up
+  // for AUTO_SUSPEND after, so a sync bound by the API flushes by rows and text, and by time only
+  // every 10 minutes (`destination.flush_interval_seconds`): warehouse time follows the rows,
+  // and a kill loses at most that long of reading (docs/destinations/snowflake.md, "Cost").
+  snowflake: { maxRowsPerFlush: 20_000, maxSecondsPerFlush: 600 },
   // BigQuery bills and rate-limits per job (1,500 table operations per table per day), and each
   // flush costs one load job and one MERGE per table, plus two for state: few, large flushes.
   bigquery: { maxRowsPerFlush: 50_000, maxSecondsPerFlush: 60 },

@@ -51,6 +51,10 @@ export interface LeaseOptions {
   readonly logger: Logger;
   /** Why a holder that found its lease taken stops; "; stopping before writing more" follows. */
   readonly lostMessage: string;
+  /** How long the lease lasts without renewal; default `LEASE_MS`. */
+  readonly leaseMs?: number;
+  /** Calls `fire` every `ms` until the returned stop runs; default an unref'd `setInterval` (tests pass their clock's). */
+  readonly repeat?: (ms: number, fire: () => void) => () => void;
 }
 
 /** A held lease. `assertHeld` waits for a renewal in flight, and fails once one found the lease taken. */
@@ -61,7 +65,8 @@ export interface LeaseLock extends DestinationLock {
 /** Takes the lease through `statements`, or throws their `heldError`. */
 export async function takeLease(statements: LeaseStatements, options: LeaseOptions): Promise<LeaseLock> {
   const { now, logger } = options;
-  const expiresAt = () => new Date(now().getTime() + LEASE_MS).toISOString();
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const expiresAt = () => new Date(now().getTime() + leaseMs).toISOString();
   if (!(await statements.take(expiresAt(), now().toISOString()))) throw await statements.heldError(now());
 
   let lost = false;
@@ -76,24 +81,36 @@ export async function takeLease(statements: LeaseStatements, options: LeaseOptio
       logger.error('lost the run lock: another run took it after this run’s lease expired');
     }
   };
-  // Renew at a third of the lease, so two failed renewals in a row still leave time.
-  const renewEvery = LEASE_MS / 3;
-  const timer = setInterval(() => {
+  const age = () => now().getTime() - renewedAt;
+  // Renewals ride on the writes: a write renews a lease older than a sixth of its length, in
+  // the same minute the warehouse works for the write anyway (a renewal of its own would
+  // resume a suspended Snowflake warehouse for a billed minute). The timer renews only a lease
+  // no write renewed for two thirds of its length, so a failed renewal still leaves time.
+  const renewOnWriteMs = leaseMs / 6;
+  const renewOnTimerMs = (leaseMs * 2) / 3;
+  const repeat =
+    options.repeat ??
+    ((ms: number, fire: () => void) => {
+      const timer = setInterval(fire, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
+  const stop = repeat(renewOnWriteMs, () => {
+    if (age() < renewOnTimerMs) return;
     renewing = renew().catch((error: unknown) => logger.warn('could not renew the run lock lease', { error }));
-  }, renewEvery);
-  timer.unref();
+  });
 
   return {
     async assertHeld() {
       await renewing;
-      // A paused process (or a timer that could not run) may have outlived its lease unnoticed.
-      if (!lost && now().getTime() - renewedAt >= renewEvery) await renew();
+      // Also how a paused process (or a timer that could not run) finds it outlived its lease.
+      if (!lost && age() >= renewOnWriteMs) await renew();
       if (lost) throw new DestinationError(`${options.lostMessage}; stopping before writing more`);
     },
     async release() {
       if (released) return;
       released = true;
-      clearInterval(timer);
+      stop();
       await statements.end();
     },
   };

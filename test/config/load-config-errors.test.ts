@@ -97,7 +97,7 @@ describe('loadConfig: schema issues in plain words', () => {
       `${file}:5: source.max_retries must be a whole number from 0 to 20 (got 2.5)`,
       `${file}:6: destination.username is required`,
       `${file}:6: destination.database is required`,
-      `${file}:11: destination.schema must be letters, digits and underscores, starting with a letter or underscore (got "my-schema")`,
+      `${file}:11: destination.schema must be letters, digits and underscores, starting with a letter or underscore, or any name in double quotes (case-sensitive) (got "my-schema")`,
       `${file}:13: streams.analytics.include[1] must be one of providers, competitors (got "trends")`,
       `${file}:14: streams.mentions.providers must list at least 1 item (got a list)`,
       `${file}:15: streams.citations must be an empty mapping {} (got "all")`,

@@ -302,7 +302,8 @@ describe('BigQuery destination: lease lock', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const t0 = Date.parse('2026-03-01T12:00:00Z');
     const minutes = (m: number) => () => new Date(t0 + m * 60_000);
-    const { d: crashed, dataset } = await destination({ now: minutes(0) });
+    let crashedAt = 0;
+    const { d: crashed, dataset } = await destination({ now: () => minutes(crashedAt)() });
     await crashed.ensureTables([kindsTable]);
     await crashed.acquireLock(owner('run-1', 1111));
 
@@ -316,8 +317,9 @@ describe('BigQuery destination: lease lock', () => {
     const { d: late } = await destination({ dataset, now: minutes(11) });
     const lock = await late.acquireLock(owner('run-3', 3333));
 
-    // The first run wakes up: its renewal finds the lease gone, and it refuses to write.
-    vi.advanceTimersByTime(200_000);
+    // The first run wakes up 11 minutes on: its renewal timer finds the lease gone, and it refuses to write.
+    crashedAt = 11;
+    vi.advanceTimersByTime(100_000);
     await expect(commitFlush(crashed, flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
       `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
     );

@@ -15,7 +15,7 @@ import {
 } from '../../connectors/snowflake/snowflake-config.ts';
 import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
 import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
-import { LEASE_MS } from '../../src/destination/lease-lock.ts';
+import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
@@ -139,11 +139,11 @@ describe('Snowflake lock lease', () => {
     const crashed = await open('lease', {}, now);
     await crashed.acquireLock(owner('run-crashed')); // never released: the process "died"
     const next = await open('lease', {}, now);
-    clock += LEASE_MS - 1000;
+    clock += SNOWFLAKE_LEASE_MS - 1000;
     const refusal = next.acquireLock(owner('run-next'));
     await expect(refusal).rejects.toBeInstanceOf(LockHeldError);
     await expect(refusal).rejects.toThrow(
-      'another aivis run holds the lock on schema "lease": run run-crashed on etl-1 pid 42 since 2026-03-01T12:00:00.000Z; its lease expires at 2026-03-01T12:10:00.000000Z unless that run renews it',
+      'another aivis run holds the lock on schema "lease": run run-crashed on etl-1 pid 42 since 2026-03-01T12:00:00.000Z; its lease expires at 2026-03-01T12:30:00.000000Z unless that run renews it',
     );
     clock += 2000;
     const lock = await next.acquireLock(owner('run-next'));
@@ -156,7 +156,7 @@ describe('Snowflake lock lease', () => {
     const paused = await open('lease_paused', {}, now);
     await paused.ensureTables([stateTable]);
     await paused.acquireLock(owner('run-paused'));
-    clock += LEASE_MS + 1000;
+    clock += SNOWFLAKE_LEASE_MS + 1000;
     const next = await open('lease_paused', {}, now);
     const lock = await next.acquireLock(owner('run-next'));
     await expect(
@@ -223,7 +223,7 @@ describe('Snowflake loading', () => {
         }),
       ]),
     );
-    const client = await connectSnowflake(connectionOptions(setup.config('json_numbers')));
+    const client = await connectSnowflake(connectionOptions(setup.config('json_numbers')), 'aivis-test');
     const [row] = await client.execute(selectAllSql(snowflakeLocation(setup.config('json_numbers')), kindsTable));
     await client.close();
     expect(decodeRow(kindsTable, row!).j).toBe(
@@ -259,7 +259,7 @@ describe('Snowflake table locks', () => {
   async function blockedFlush(schema: string, frontier: string) {
     const destination = await open(schema);
     await destination.ensureTables([stateTable]);
-    const holder = await connectSnowflake(connectionOptions(setup.config(schema)));
+    const holder = await connectSnowflake(connectionOptions(setup.config(schema)), 'aivis-test');
     await holder.execute('BEGIN');
     await holder.execute(`DELETE FROM analytics.${schema}._aivis_state WHERE stream = 'none'`);
     const flush = watch(commitFlush(destination, state(frontier)));
@@ -372,7 +372,7 @@ describe('driver loading', () => {
 });
 
 async function tablesIn(schema: string): Promise<string[]> {
-  const client = await connectSnowflake(connectionOptions(setup.config(schema)));
+  const client = await connectSnowflake(connectionOptions(setup.config(schema)), 'aivis-test');
   const rows = await client.execute(
     `SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`,
     [schema.toUpperCase()],

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { LEASE_MS } from '../../src/destination/lease-lock.ts';
+import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { stateTable } from '../../src/tables/index.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -79,7 +79,7 @@ describe('killed and resumed sync into Snowflake (real CLI process)', () => {
     expect(finalMessage(refused.stderr)).toContain(` pid ${killed.child.pid} since `);
 
     // After the lease: the next run takes over, ends the detached transaction, and finishes.
-    clockOffsetMs = LEASE_MS + 1000;
+    clockOffsetMs = SNOWFLAKE_LEASE_MS + 1000;
     const resumed = await world.sync();
     expect(resumed.status).toBe('succeeded');
     expect(standIn.openTransactions()).toBe(0);

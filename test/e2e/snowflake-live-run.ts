@@ -34,7 +34,7 @@ const config: SnowflakeConfig = {
 
 const destination = createSnowflakeDestination(config, { logger: silentLogger });
 const other = createSnowflakeDestination(config, { logger: silentLogger });
-const admin = await connectSnowflake(connectionOptions(config));
+const admin = await connectSnowflake(connectionOptions(config), 'aivis-test');
 try {
   await exerciseLiveDestination(
     destination,

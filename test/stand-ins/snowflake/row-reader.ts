@@ -17,7 +17,7 @@ export interface SnowflakeRowReader {
 }
 
 export async function snowflakeRowReader(setup: StandInSetup): Promise<SnowflakeRowReader> {
-  const client = await connectSnowflake(connectionOptions(setup.config('AIVIS')));
+  const client = await connectSnowflake(connectionOptions(setup.config('AIVIS')), 'aivis-test');
   return {
     async rows(schema, table) {
       const rows = await client.execute(selectAllSql(snowflakeLocation(setup.config(schema)), table));

@@ -35,6 +35,13 @@ export const noWarehouse = () =>
     '57P03',
     "No active warehouse selected in the current session.  Select an active warehouse with the 'use warehouse' command.",
   );
+/** A database a name resolves to that the account does not hold (an unquoted name resolves upper-case). */
+export const missingDatabase = (name: string) =>
+  new SnowflakeStandInError(
+    '002003',
+    '02000',
+    `SQL compilation error:\nDatabase '${name}' does not exist or not authorized.`,
+  );
 export const insufficientPrivileges = (object: string) =>
   new SnowflakeStandInError(
     '003001',

@@ -20,7 +20,8 @@ import { accountStatement, type AccountSession } from './stand-in-account.ts';
 import { StandInClock } from './stand-in-clock.ts';
 import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
-import { StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
+import { type QueryHistoryEntry, StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
+import { WarehouseMeter } from './stand-in-warehouse.ts';
 import { SessionTokens } from './stand-in-tokens.ts';
 
 export type { StandInUser } from './stand-in-login.ts';
@@ -35,6 +36,8 @@ export interface SnowflakeStandInOptions {
   readonly warehouses: readonly string[];
   /** Roles (upper-case) that may read and write but not create schemas or tables. */
   readonly readOnlyRoles?: readonly string[];
+  /** The clock of the warehouse meter (default: the stand-in's own clock); a bench passes its scaled clock. */
+  readonly warehouseClock?: () => number;
 }
 
 /** A running stand-in. */
@@ -44,6 +47,10 @@ export interface SnowflakeStandIn {
   readonly stats: StandInStats;
   /** Snowflake's time as the stand-in keeps it: tests advance it instead of waiting. */
   readonly clock: StandInClock;
+  /** The warehouse's resumes and running seconds (AUTO_SUSPEND = 60: stand-in-warehouse.ts). */
+  readonly warehouse: WarehouseMeter;
+  /** Every statement with its session's QUERY_TAG. */
+  readonly queryHistory: readonly QueryHistoryEntry[];
   /** Statements waiting for a table lock another session holds. */
   waitingStatements(): number;
   /** Open sessions (a connector that forgets `destroy()` leaves one behind). */
@@ -81,6 +88,9 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   let nextSession = 1000;
   let nextTransaction = 1_700_000_000_000;
   const clock = new StandInClock();
+  const meter = new WarehouseMeter(options.warehouseClock ?? (() => clock.now()));
+  const history: QueryHistoryEntry[] = [];
+  const databases = new Set(options.databases);
   const locks = new TableLocks(clock);
   const endSession = async (session: Session) => {
     await session.queue;
@@ -96,13 +106,15 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     const connection = await instance.connect();
     // PARSE_JSON keeps the text as written; variant-text.ts types its numbers as Snowflake does.
     await connection.run('CREATE TEMP MACRO PARSE_JSON(text) AS CAST(text AS JSON)');
-    const database = url.searchParams.get('databaseName')?.toUpperCase();
-    const schema = url.searchParams.get('schemaName')?.toUpperCase();
+    // The driver sends names as configured: quoted ones exactly, others resolve upper-case.
+    const database = resolvedName(url.searchParams.get('databaseName'));
+    const schema = resolvedName(url.searchParams.get('schemaName'));
     const role = url.searchParams.get('roleName')?.toUpperCase() ?? 'PUBLIC';
     // Like Snowflake, a session whose schema does not exist yet starts without one.
+    const known = database !== undefined && databases.has(database);
     for (const target of [
-      database && schema ? `"${database}"."${schema}"` : undefined,
-      database ? `"${database}"` : undefined,
+      known && schema ? `"${database}"."${schema}"` : undefined,
+      known ? `"${database}"` : undefined,
     ]) {
       if (!target) continue;
       try {
@@ -122,6 +134,9 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       readOnly: readOnlyRoles.has(role),
       warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''),
       stats,
+      meter,
+      databases,
+      history,
     });
     const tokens = sessions.issue({ id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {
@@ -233,6 +248,8 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     url: `http://127.0.0.1:${port}`,
     stats,
     clock,
+    warehouse: meter,
+    queryHistory: history,
     waitingStatements: () => locks.waiting,
     openSessions: () => sessions.sessions().length,
     openTransactions: () => sessions.sessions().filter((s) => s.handler.transactionId !== undefined).length,
@@ -249,6 +266,12 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       instance.closeSync();
     },
   };
+}
+
+/** A name as Snowflake resolves it: `"Name"` exactly, anything else upper-case. */
+function resolvedName(name: string | null): string | undefined {
+  if (!name) return undefined;
+  return /^".*"$/.test(name) ? name.slice(1, -1).replaceAll('""', '"') : name.toUpperCase();
 }
 
 /** The token a request carries (`Authorization: Snowflake Token="..."`). */

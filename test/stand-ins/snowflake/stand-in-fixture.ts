@@ -32,10 +32,11 @@ export interface StandInSetup {
 
 export async function startStandIn(
   extraUsers: { name: string; publicKeyPem?: string; password?: string }[] = [],
+  extraDatabases: readonly string[] = [],
 ): Promise<StandInSetup> {
   const standIn = await startSnowflakeStandIn({
     users: [LOADER, READER, ...extraUsers],
-    databases: [DATABASE],
+    databases: [DATABASE, ...extraDatabases],
     warehouses: [WAREHOUSE],
     readOnlyRoles: ['AIVIS_READER_ROLE'],
   });

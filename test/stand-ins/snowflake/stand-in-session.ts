@@ -22,11 +22,13 @@ import {
   duplicateMergeRow,
   fromDuckDb,
   insufficientPrivileges,
+  missingDatabase,
   noWarehouse,
   SnowflakeStandInError,
   stageBindRefused,
 } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
+import { needsWarehouse, type WarehouseMeter } from './stand-in-warehouse.ts';
 
 /** A bind as `snowflake-sdk` sends it: one value, or one value per row (array binds). */
 export interface WireBind {
@@ -67,6 +69,19 @@ export interface SessionContext {
   /** Whether the session has a warehouse it may use; DML needs one. */
   readonly warehouse: boolean;
   readonly stats: StandInStats;
+  /** The account's warehouse meter: statements that need compute are recorded on it. */
+  readonly meter: WarehouseMeter;
+  /** Databases as the account stores them (case-sensitive), which three-part names must resolve to. */
+  readonly databases: ReadonlySet<string>;
+  /** Every statement with its session's QUERY_TAG, as QUERY_HISTORY shows them. */
+  readonly history: QueryHistoryEntry[];
+}
+
+/** One row of QUERY_HISTORY, as much of it as tests read. */
+export interface QueryHistoryEntry {
+  readonly session: string;
+  readonly queryText: string;
+  readonly queryTag: string;
 }
 
 interface Executed {
@@ -101,6 +116,11 @@ const SESSION_DEFAULTS =
   /^\s*ALTER\s+SESSION\s+SET\s+(?:AUTOCOMMIT\s*=\s*TRUE|TIMESTAMP_INPUT_FORMAT\s*=\s*'AUTO')\s*;?\s*$/i;
 /** `ALTER SESSION SET LOCK_TIMEOUT = <seconds>`: how long this session's statements wait for a lock. */
 const LOCK_TIMEOUT = /^\s*ALTER\s+SESSION\s+SET\s+LOCK_TIMEOUT\s*=\s*(\d+)\s*;?\s*$/i;
+/** `ALTER SESSION SET QUERY_TAG = '...'`: the tag QUERY_HISTORY shows on this session's statements. */
+const QUERY_TAG = /^\s*ALTER\s+SESSION\s+SET\s+QUERY_TAG\s*=\s*'((?:[^']|'')*)'\s*;?\s*$/i;
+/** A three-part name's database part: `DB.SCHEMA.NAME`, each part quoted or not. */
+const PART = `(?:"(?:[^"]|"")+"|[A-Za-z_][\\w$]*)`;
+const THREE_PART = new RegExp(`(?<![\\w".])(${PART})\\s*\\.\\s*${PART}\\s*\\.\\s*${PART}`, 'g');
 /** Snowflake's default LOCK_TIMEOUT: 12 hours. */
 const DEFAULT_LOCK_TIMEOUT_SECONDS = 43_200;
 /** The driver's stage bind path: `CREATE TEMPORARY STAGE SYSTEM$BIND...`, then `PUT file://...`. */
@@ -114,6 +134,7 @@ export class StandInSession implements LockingSession {
   #journal: Executed[] | undefined;
   #transactionId: string | undefined;
   #lockTimeoutSeconds = DEFAULT_LOCK_TIMEOUT_SECONDS;
+  #queryTag = '';
   #running = false;
   /** When the last statement ended (stand-in clock). */
   #lastActive: number;
@@ -138,10 +159,13 @@ export class StandInSession implements LockingSession {
     queryId: string,
   ): Promise<StatementResult> {
     this.#ctx.stats.statements++;
+    this.#ctx.history.push({ session: this.#ctx.id, queryText: sqlText, queryTag: this.#queryTag });
     this.#running = true;
+    const started = this.#ctx.meter.now();
     try {
       return await this.#execute(sqlText, bindings, queryId);
     } finally {
+      if (needsWarehouse(sqlText) && this.#ctx.warehouse) this.#ctx.meter.use(started, this.#ctx.meter.now());
       this.#running = false;
       this.#lastActive = this.#ctx.clock.now();
       // An autocommit statement held its table only while it ran.
@@ -161,6 +185,12 @@ export class StandInSession implements LockingSession {
       throw stageBindRefused();
     }
     if (SESSION_DEFAULTS.test(sqlText)) return status(0x6000);
+    const tag = QUERY_TAG.exec(sqlText);
+    if (tag) {
+      this.#queryTag = tag[1]!.replaceAll("''", "'");
+      return status(0x6000);
+    }
+    this.#checkDatabases(sqlText);
     const lockTimeout = LOCK_TIMEOUT.exec(sqlText);
     if (lockTimeout) {
       this.#lockTimeoutSeconds = Number(lockTimeout[1]);
@@ -204,6 +234,18 @@ export class StandInSession implements LockingSession {
     } catch (error) {
       if (this.#journal) await this.#undoStatement();
       throw error instanceof SnowflakeStandInError ? error : fromDuckDb(error);
+    }
+  }
+
+  /**
+   * Snowflake resolves an unquoted name upper-case and a quoted one exactly; DuckDB under the
+   * stand-in ignores case, so the database of each three-part name is checked here.
+   */
+  #checkDatabases(sqlText: string): void {
+    const code = sqlText.replace(/'(?:[^']|'')*'/g, "''");
+    for (const [, part] of code.matchAll(THREE_PART)) {
+      const name = part!.startsWith('"') ? part!.slice(1, -1).replaceAll('""', '"') : part!.toUpperCase();
+      if (!this.#ctx.databases.has(name)) throw missingDatabase(name);
     }
   }
 

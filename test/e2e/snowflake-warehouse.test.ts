@@ -1,0 +1,126 @@
+/**
+ * What a run costs on Snowflake and how it is found: warehouse time that follows the flushes
+ * (not the run's length), the QUERY_TAG on every statement, and database and schema names
+ * quoted as configured. Through the real driver against the stand-in, whose warehouse meter
+ * counts resumes and running seconds with AUTO_SUSPEND = 60.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
+import { snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
+import { snowflakeLockTable } from '../../connectors/snowflake/snowflake-lock.ts';
+import { renewLeaseSql } from '../../connectors/snowflake/snowflake-sql.ts';
+import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { commitFlush } from '../../src/state/state-rows.ts';
+import { ENGINE_TABLES } from '../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
+import { type StandInSetup, startStandIn } from '../stand-ins/snowflake/stand-in-fixture.ts';
+import { WarehouseMeter } from '../stand-ins/snowflake/stand-in-warehouse.ts';
+
+let setup: StandInSetup;
+const opened: Destination[] = [];
+
+beforeAll(async () => {
+  setup = await startStandIn([], ['Mixed_Case']);
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const d of opened.splice(0)) await d.close();
+});
+afterAll(() => setup?.standIn.close());
+
+const RUN: RunIdentity = { runId: 'run_20261125T080000_0badf00d', workspace: 'acme', command: 'sync' };
+
+async function open(
+  schema: string,
+  overrides: Parameters<StandInSetup['config']>[1] = {},
+  run: RunIdentity | undefined = RUN,
+): Promise<Destination> {
+  const destination = createSnowflakeDestination(setup.config(schema, overrides), {
+    logger: silentLogger,
+    now: () => new Date(setup.standIn.clock.now()),
+    ...(run ? { run } : {}),
+  });
+  opened.push(destination);
+  await destination.open();
+  return destination;
+}
+
+const flush = (id: string) => flushOf(kindsTable, [kindsRow(id, { i: 1 })], [stateEntry('mentions', 'web_1', id)]);
+
+describe('Snowflake warehouse time follows the flushes', () => {
+  it('the stand-in meters a warehouse as Snowflake bills it: resumed by compute, suspended after 60 idle seconds', () => {
+    let now = 0;
+    const meter = new WarehouseMeter(() => now);
+    meter.use(0, 5_000); // resumes
+    meter.use(30_000, 31_000); // within AUTO_SUSPEND: same run
+    now = 200_000;
+    meter.use(200_000, 200_000); // suspended at 91 s: resumes again
+    now = 1_000_000;
+    expect({ resumes: meter.resumes, running: meter.runningSeconds(), billed: meter.billedSeconds() }).toEqual({
+      resumes: 2,
+      running: 91 + 60,
+      billed: 91 + 60,
+    });
+  });
+
+  it('flushes by time only every 10 minutes by default, as configured otherwise', async () => {
+    expect((await open('flush_default')).capabilities.maxSecondsPerFlush).toBe(600);
+    expect((await open('flush_set', { flush_interval_seconds: 120 })).capabilities.maxSecondsPerFlush).toBe(120);
+  });
+
+  it('the run lock rides on the flushes: 30 minutes with a flush every 10 renew it 3 times and resume the warehouse 4 times', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { standIn } = setup;
+    // Ten quiet minutes first: the warehouse has suspended after whatever ran before.
+    await standIn.clock.advance(600_000);
+    const resumesBefore = standIn.warehouse.resumes;
+    const d = await open('lease_rides');
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    const lock = await d.acquireLock(owner('run-rides', 7));
+    await commitFlush(d, flush('a'));
+    for (const id of ['b', 'c', 'd']) {
+      for (let minute = 0; minute < 10; minute++) {
+        await standIn.clock.advance(60_000);
+        vi.advanceTimersByTime(60_000);
+      }
+      await commitFlush(d, flush(id));
+    }
+    await lock.release();
+    const renewal = renewLeaseSql(snowflakeLocation(setup.config('lease_rides')), snowflakeLockTable);
+    expect(standIn.queryHistory.filter((q) => q.queryText === renewal)).toHaveLength(3);
+    // Setup, the take and the first flush share one resume; each later flush (its renewal included) one more.
+    expect(standIn.warehouse.resumes - resumesBefore).toBe(4);
+  });
+});
+
+describe('Snowflake QUERY_TAG', () => {
+  it('every statement of the run, data and lock sessions alike, carries aivis:<workspace>:<run id>', async () => {
+    const { standIn } = setup;
+    const from = standIn.queryHistory.length;
+    const d = await open('tagged');
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    const lock = await d.acquireLock(owner('run-tagged', 8));
+    await commitFlush(d, flush('a'));
+    await lock.release();
+    const statements = standIn.queryHistory.slice(from).filter((q) => !/QUERY_TAG/.test(q.queryText));
+    expect(new Set(statements.map((q) => q.session)).size).toBe(2);
+    expect(new Set(statements.map((q) => q.queryTag))).toEqual(new Set(['aivis:acme:run_20261125T080000_0badf00d']));
+  });
+});
+
+describe('Snowflake names: quoted as configured', () => {
+  it('a database written in double quotes is used exactly, case and all', async () => {
+    const d = await open('MIXED', { database: '"Mixed_Case"' });
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    await commitFlush(d, flush('a'));
+    expect((await d.readState('default')).map((s) => s.scope)).toEqual(['web_1']);
+  });
+
+  it('an unquoted one resolves upper-case, as in Snowflake SQL, and is refused when only the mixed-case one exists', async () => {
+    const d = await open('MIXED', { database: 'Mixed_Case' });
+    await expect(d.ensureTables([kindsTable])).rejects.toThrow(
+      "Database 'MIXED_CASE' does not exist or not authorized.",
+    );
+  });
+});
