@@ -88,10 +88,10 @@ function viewSection(view: ViewSpec): string[] {
     '',
     cell(view.description),
     '',
-    `- A view over ${view.sources.map((s) => code(s.name)).join(', ')}; no key of its own`,
+    `- A view over ${view.sources.map((s) => code(s.name)).join(', ')}; one row per ${view.key.map(code).join(', ')}`,
     '- Filled by: `sync` creates or replaces it after the tables, so it is always as current as they are',
     '',
-    ...columnRows(view.columns, []),
+    ...columnRows(view.columns, view.key),
     '',
   ];
 }

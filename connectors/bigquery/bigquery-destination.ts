@@ -159,6 +159,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
   return {
     type: 'bigquery',
     capabilities: BIGQUERY_CAPABILITIES,
+    namespace: { database: config.project, schema: config.dataset },
 
     async open() {
       if (client) return;

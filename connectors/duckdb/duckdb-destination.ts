@@ -58,6 +58,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
   return {
     type: 'duckdb',
     capabilities: DUCKDB_CAPABILITIES,
+    namespace: { database: options.catalog, schema },
     location: options.path === ':memory:' ? 'in memory' : `file ${options.path}`,
     configWarnings: () => [schemaClash(options)].filter((w) => w !== undefined),
 

@@ -34,6 +34,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
   return {
     type: 'postgres',
     capabilities: POSTGRES_CAPABILITIES,
+    namespace: { database: options.database, schema },
 
     async open() {
       session ??= await connectPostgres(options, logger);

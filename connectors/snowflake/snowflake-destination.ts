@@ -100,6 +100,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   return {
     type: 'snowflake',
     capabilities: snowflakeCapabilities(config),
+    namespace: { database: at.database, schema: at.schema },
 
     async open() {
       client ??= await connectSnowflake(options, tag);

@@ -85,6 +85,12 @@ export interface Destination {
   /** `postgres`, `duckdb`, `bigquery`, `snowflake`, ... */
   readonly type: string;
   readonly capabilities: DestinationCapabilities;
+  /**
+   * Where the tables live as SQL names them: the database (Postgres database, DuckDB catalog,
+   * BigQuery project, Snowflake database) and the schema (BigQuery: dataset). What
+   * `aivis dbt-sources` writes as a source's `database` and `schema`.
+   */
+  readonly namespace: { readonly database: string; readonly schema: string };
   /** Where the rows go, for `check` and the run summary to print, when a path says it (DuckDB: `file <absolute path>`). */
   readonly location?: string;
   /** What `check` and `sync` warn about in the destination's config (DuckDB: a file named like its schema). */

@@ -20,6 +20,8 @@ export interface ViewSpec {
   /** Ends with `VIEW_MARKER`: how a sync tells its own view from a user's object of that name. */
   readonly description: string;
   readonly columns: readonly ColumnSpec[];
+  /** The columns that tell its rows apart (unique and never NULL), as a table's primary key does. */
+  readonly key: readonly string[];
   /** The tables the query reads: the view is created once they all are. */
   readonly sources: readonly TableSpec[];
   query(dialect: ViewDialect): string;

@@ -45,6 +45,7 @@ export const websitesCurrentView: ViewSpec = {
   name: 'websites_current',
   description: `The websites of the last complete listing of each workspace: \`websites\` without the removed ones (\`_removed_at IS NULL\`). ${VIEW_MARKER}`,
   columns: websitesCurrentColumns,
+  key: ['id'],
   sources: [websitesTable],
   query: (d) =>
     `SELECT\n  ${selectList(d, 'w', websitesCurrentColumns)}\nFROM ${d.table(websitesTable.name)} AS w\nWHERE w.${d.column('_removed_at')} IS NULL`,
@@ -55,6 +56,7 @@ export const analyticsCurrentView: ViewSpec = {
   name: 'analytics_current',
   description: `The \`analytics_latest\` row of each current website (one row per website of \`websites_current\` that has a snapshot). ${VIEW_MARKER}`,
   columns: analyticsCurrentColumns,
+  key: ['website_id'],
   sources: [websitesTable, analyticsLatestTable],
   query: (d) =>
     `SELECT\n  ${selectList(d, 'a', analyticsCurrentColumns)}\nFROM ${d.table(analyticsLatestTable.name)} AS a\n${listedWebsite(d, 'a', 'website_id')}\nWHERE w.${d.column('_removed_at')} IS NULL`,
@@ -83,6 +85,7 @@ export const analyticsProvidersCurrentView: ViewSpec = {
   name: 'analytics_providers_current',
   description: `The per-provider rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and provider. ${VIEW_MARKER}`,
   columns: providersCurrentColumns,
+  key: ['website_id', 'provider'],
   sources: [websitesTable, analyticsLatestTable, analyticsProvidersTable],
   query: currentBreakdown(analyticsProvidersTable, providersCurrentColumns),
 };
@@ -92,6 +95,7 @@ export const analyticsCompetitorsCurrentView: ViewSpec = {
   name: 'analytics_competitors_current',
   description: `The competitor rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and competitor. ${VIEW_MARKER}`,
   columns: competitorsCurrentColumns,
+  key: ['website_id', 'competitor_domain'],
   sources: [websitesTable, analyticsLatestTable, analyticsCompetitorsTable],
   query: currentBreakdown(analyticsCompetitorsTable, competitorsCurrentColumns),
 };

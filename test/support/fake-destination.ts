@@ -97,6 +97,7 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
   const destination: FakeDestination = {
     type: 'fake',
     capabilities: { transactional, maxRowsPerFlush: 1000, maxSecondsPerFlush: 5 },
+    namespace: { database: 'fake', schema },
     store,
     faults,
     get commitCalls() {

@@ -2,6 +2,7 @@
 import { backfillCommand } from './backfill.ts';
 import { checkCommand } from './check.ts';
 import type { CliCommand } from './cli-command.ts';
+import { dbtSourcesCommand } from './dbt-sources.ts';
 import { importPromptsCommand } from './import-prompts.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { stateCommand } from './state.ts';
@@ -21,4 +22,5 @@ export const commands: CliCommand<any>[] = [
   statusCommand,
   sandboxCommand,
   importPromptsCommand,
+  dbtSourcesCommand,
 ];

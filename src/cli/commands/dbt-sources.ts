@@ -1,0 +1,53 @@
+/**
+ * `aivis dbt-sources`: prints a dbt property file (`version: 2`, `sources:`) for the configured
+ * destination, to save as `models/sources.yml`: the tables and views a sync of this config
+ * writes, with their descriptions, key tests and feed freshness (`src/dbt/dbt-sources.ts`).
+ * Reads the config only: no API call, no connection to the destination.
+ */
+import { stringify } from 'yaml';
+import { loadConfig } from '../../config/load-config.ts';
+import { dbtSources } from '../../dbt/dbt-sources.ts';
+import { viewsOver } from '../../destination/view-spec.ts';
+import { ExitCode } from '../../errors.ts';
+import { createLogger } from '../../log/logger.ts';
+import { syncTables } from '../../sync/run-sync.ts';
+import { VIEWS } from '../../tables/index.ts';
+import { createDestination } from '../destination-factory.ts';
+import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
+import type { CliCommand } from './cli-command.ts';
+
+interface DbtSourcesArgs {
+  config?: string;
+  workspace?: string | string[];
+}
+
+export const dbtSourcesCommand: CliCommand<DbtSourcesArgs> = {
+  command: 'dbt-sources',
+  describe: 'Print a dbt sources file (models/sources.yml) for the configured destination',
+  builder: (yargs) =>
+    yargs.option('workspace', {
+      type: 'string',
+      describe: "Freshness from this workspace's completeness only (default: every workspace's)",
+    }) as never,
+  handler: async (argv) => {
+    const selection = parseWorkspaceFlags({ workspace: argv.workspace });
+    const loaded = await loadConfig(argv.config);
+    const workspace =
+      argv.workspace === undefined ? undefined : selectOneWorkspace(loaded.workspaces, selection, 'dbt-sources').name;
+    const { config } = loaded;
+    // Never opened: its type and namespace come from the config alone.
+    const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
+    const tables = syncTables(config);
+    const file = dbtSources({
+      type: destination.type,
+      namespace: destination.namespace,
+      tables,
+      views: viewsOver(VIEWS, tables),
+      ...(workspace !== undefined ? { workspace } : {}),
+    });
+    process.stdout.write(
+      `# dbt sources for aivis (aivis dbt-sources); save as models/sources.yml\n${stringify(file, { lineWidth: 0 })}`,
+    );
+    return ExitCode.Success;
+  },
+};

@@ -1,0 +1,213 @@
+/**
+ * `aivis dbt-sources` as a user runs it, for each destination: the file validates against
+ * dbt's published JSON Schema (draft-07, /work/shared/dbt-jsonschema, unchanged), names the
+ * destination's database and schema, lists every table and view a sync writes with the specs'
+ * descriptions, tests each key, and checks feed freshness from `_aivis_completeness`. On DuckDB
+ * after a real sync, its SQL (freshness query, composite key expressions) runs as dbt would
+ * render it.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { syncTables } from '../../src/sync/run-sync.ts';
+import { VIEWS } from '../../src/tables/index.ts';
+import { configSchema } from '../../schemas/config.ts';
+import { runCli } from '../support/cli-process.ts';
+
+type Json = Record<string, any>;
+
+const dbtSchema = JSON.parse(readFileSync('/work/shared/dbt-jsonschema/dbt_yml_files-latest.json', 'utf8')) as object;
+/** ajv's `Ajv` is its draft-07 validator, the dialect of dbt's schema. */
+const validate = new Ajv({ strict: false, allErrors: true }).compile(dbtSchema);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-dbt-'));
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    seed: 5,
+    websites: 3,
+    requestsPerMinute: 0,
+    mentionsPerAnalysis: 5,
+    citationsPerAnalysis: 2,
+  });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const SOURCE = ['source:', '  base_url: ${BASE_URL}', '  api_key: ${AIVIS_API_KEY}', '  requests_per_minute: 6000'];
+const ENV = {
+  AIVIS_API_KEY: 'aivis_test_key_0123456789',
+  PG_URL: 'postgres://loader:secret@db.example.com:5432/warehouse',
+  SF_PASSWORD: 'pw',
+};
+
+const DESTINATIONS: Record<string, { lines: string[]; database: string; schema: string }> = {
+  duckdb: {
+    lines: ['destination:', '  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis'],
+    database: 'warehouse',
+    schema: 'aivis',
+  },
+  postgres: {
+    lines: ['destination:', '  type: postgres', '  url: ${PG_URL}', '  schema: analytics'],
+    database: 'warehouse',
+    schema: 'analytics',
+  },
+  bigquery: {
+    lines: ['destination:', '  type: bigquery', '  project: my-project', '  dataset: aivis', '  location: EU'],
+    database: 'my-project',
+    schema: 'aivis',
+  },
+  snowflake: {
+    lines: [
+      'destination:',
+      '  type: snowflake',
+      '  account: xy12345.eu-west-1',
+      '  username: AIVIS_LOADER',
+      '  password: ${SF_PASSWORD}',
+      '  warehouse: LOAD_WH',
+      '  database: ANALYTICS',
+      '  schema: AIVIS',
+    ],
+    database: 'ANALYTICS',
+    schema: 'AIVIS',
+  },
+};
+
+let configs = 0;
+function writeConfig(lines: readonly string[]): string {
+  const file = path.join(dir, `c${++configs}.yaml`);
+  writeFileSync(file, [...lines, ''].join('\n'));
+  return file;
+}
+
+async function dbtSources(
+  config: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; file: Json; stdout: string; stderr: string }> {
+  const result = await runCli(['dbt-sources', '--config', config, ...extra], { ...ENV, BASE_URL: sandbox.baseUrl })
+    .done;
+  return { ...result, file: result.code === 0 ? (parse(result.stdout) as Json) : {} };
+}
+
+/** The tables and views a sync of every stream writes, by name. */
+const expectedObjects = () => {
+  const tables = syncTables(configSchema.parse({ source: { base_url: 'http://127.0.0.1', api_key: 'k' } }));
+  return new Map<
+    string,
+    { description: string; columns: readonly { name: string; description: string }[]; key: readonly string[] }
+  >([
+    ...tables.map((t) => [t.name, { description: t.description, columns: t.columns, key: t.primaryKey }] as const),
+    ...VIEWS.map((v) => [v.name, { description: v.description, columns: v.columns, key: v.key }] as const),
+  ]);
+};
+
+describe('aivis dbt-sources', () => {
+  it.each(Object.keys(DESTINATIONS))('prints a property file for %s that dbt’s JSON Schema accepts', async (type) => {
+    const destination = DESTINATIONS[type]!;
+    const { code, file, stderr } = await dbtSources(writeConfig([...SOURCE, ...destination.lines]));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
+    expect(file.version).toBe(2);
+    const [source] = file.sources as Json[];
+    expect(source).toMatchObject({
+      name: 'aivis',
+      database: destination.database,
+      schema: destination.schema,
+      loader: 'aivis',
+    });
+
+    const expected = expectedObjects();
+    const tables = source!.tables as Json[];
+    expect(tables.map((t) => t.name).sort()).toEqual([...expected.keys()].sort());
+    for (const table of tables) {
+      const spec = expected.get(table.name)!;
+      expect(table.description).toBe(spec.description);
+      expect(table.columns.map((c: Json) => [c.name, c.description])).toEqual(
+        spec.columns.map((c) => [c.name, c.description]),
+      );
+      const tested = (name: string) => table.columns.find((c: Json) => c.name === name).data_tests;
+      if (spec.key.length === 1) expect(tested(spec.key[0]!), `${table.name} key`).toEqual(['unique', 'not_null']);
+      else {
+        for (const k of spec.key) expect(tested(k), `${table.name}.${k}`).toEqual(['not_null']);
+        const cast = type === 'bigquery' ? 'string' : 'varchar';
+        expect(table.data_tests).toEqual([
+          { unique: { column_name: spec.key.map((k) => `cast(${k} as ${cast})`).join(` || '|' || `) } },
+        ]);
+      }
+    }
+    const fresh = tables.filter((t) => t.freshness !== undefined).map((t) => t.name);
+    expect(fresh.sort()).toEqual(['analytics_history', 'citations', 'mentions']);
+    expect(tables.find((t) => t.name === 'mentions')).toMatchObject({
+      freshness: { warn_after: { count: 6, period: 'hour' }, error_after: { count: 24, period: 'hour' } },
+      config: {
+        loaded_at_query:
+          "select min(complete_through) from {{ source('aivis', '_aivis_completeness') }} where stream = 'mentions' and scope in (select id from {{ source('aivis', 'websites_current') }})",
+      },
+    });
+  });
+
+  it("the check is dbt's: a key dbt does not know, or a source without a name, is refused", () => {
+    expect(validate({ version: 2, sources: [{ name: 'aivis', tables: [{ name: 'x', primary_key: ['id'] }] }] })).toBe(
+      false,
+    );
+    expect(validate({ version: 2, sources: [{ tables: [] }] })).toBe(false);
+  });
+
+  it('with --workspace, freshness counts that workspace only; an unknown one exits 2', async () => {
+    const config = writeConfig([
+      'sources:',
+      '  brand_a: { base_url: "${BASE_URL}", api_key: "${AIVIS_API_KEY}" }',
+      '  brand_b: { base_url: "${BASE_URL}", api_key: "${AIVIS_API_KEY}" }',
+      ...DESTINATIONS.duckdb!.lines,
+    ]);
+    const { code, file } = await dbtSources(config, ['--workspace', 'brand_b']);
+    expect(code).toBe(0);
+    expect(validate(file)).toBe(true);
+    const mentions = (file.sources[0].tables as Json[]).find((t) => t.name === 'mentions')!;
+    expect(mentions.config.loaded_at_query).toContain("and coalesce(_workspace, 'default') = 'brand_b'");
+    const unknown = await dbtSources(config, ['--workspace', 'brand_c']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('brand_c');
+  });
+
+  it("its SQL runs on DuckDB after a sync, as dbt renders it: the freshness query and each composite key's uniqueness", async () => {
+    const config = writeConfig([...SOURCE, ...DESTINATIONS.duckdb!.lines]);
+    const sync = await runCli(['sync', '--config', config], {
+      ...ENV,
+      AIVIS_API_KEY: sandbox.apiKey,
+      BASE_URL: sandbox.baseUrl,
+    }).done;
+    expect(sync.stderr.split('\n').filter((line) => line.includes('"level":"error"'))).toEqual([]);
+    expect(sync.code).toBe(0);
+    const { file } = await dbtSources(config);
+    const render = (sql: string) => sql.replace(/\{\{ source\('aivis', '(\w+)'\) \}\}/g, 'aivis.$1');
+    const instance = await DuckDBInstance.create(path.join(dir, 'warehouse.duckdb'));
+    const connection = await instance.connect();
+    try {
+      const run = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJS();
+      for (const table of file.sources[0].tables as Json[]) {
+        if (table.config?.loaded_at_query) {
+          const [row] = await run(render(table.config.loaded_at_query));
+          expect(Object.values(row!)[0], `${table.name} freshness`).not.toBeNull();
+        }
+        for (const test of table.data_tests ?? []) {
+          const [row] = await run(
+            `select count(*) - count(distinct ${test.unique.column_name}) as duplicates from aivis.${table.name}`,
+          );
+          expect(Number(row!.duplicates), `${table.name} key`).toBe(0);
+        }
+      }
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+});
