@@ -2,7 +2,9 @@
  * Errors a user sees, each tied to its exit code (docs/architecture.md#cli):
  * 0 success, 1 failure, 2 bad config or usage, 3 finished with rejected records or failed
  * websites (and `verify` found differences), 4 `status` found a stream older than
- * `--max-staleness` or a failed last run.
+ * `--max-staleness` or a failed last run, 130 stopped by SIGINT and 143 by SIGTERM (128 + the
+ * signal's number, what a shell reports for a process the signal ended: a scheduler reads a
+ * stop as a stop, and what was read is committed).
  */
 
 export const ExitCode = {
@@ -11,6 +13,8 @@ export const ExitCode = {
   Usage: 2,
   Partial: 3,
   Stale: 4,
+  StoppedBySigint: 130,
+  StoppedBySigterm: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

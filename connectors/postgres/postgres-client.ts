@@ -11,6 +11,7 @@ import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import type { PostgresOptions } from './postgres-config.ts';
+import { isPermissionDenied, permissionError } from './postgres-permission.ts';
 
 export interface PostgresSession {
   query<R extends object = Record<string, unknown>>(
@@ -48,13 +49,19 @@ export async function connectPostgres(options: PostgresOptions, logger: Logger):
     throw connectError(error, options);
   }
   let ended = false;
+  // A missing privilege reads the same in every verb, whichever statement met it first.
+  const refused =
+    (sql: string) =>
+    (error: unknown): never => {
+      throw isPermissionDenied(error) ? permissionError(error, sql, options) : error;
+    };
   return {
     async query<R extends object>(sql: string, params: readonly unknown[] = []) {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await client.query(sql, params as unknown[]).catch(refused(sql));
       return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
     },
     async copyFrom(sql, chunks) {
-      await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
+      await pipeline(Readable.from(chunks), client.query(copyFrom(sql))).catch(refused(sql));
     },
     transaction: (work) => inTransaction((sql) => client.query(sql), work),
     isAlive: () => alive,

@@ -6,7 +6,7 @@ import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
-import { connectPostgres, errorCode, type PostgresSession } from './postgres-client.ts';
+import { connectPostgres, type PostgresSession } from './postgres-client.ts';
 import { POSTGRES_CAPABILITIES, type PostgresConfig, postgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
 import * as sql from './postgres-sql.ts';
@@ -45,18 +45,12 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
       try {
         await sql.ensurePostgresTables(s, schema, []);
       } catch (error) {
-        if (errorCode(error) !== '42501') throw failure(`to create schema "${schema}"`, error);
-        throw new DestinationError(
-          `permission denied to create schema "${schema}" in database "${options.database}" (create it, or grant CREATE ON DATABASE ${options.database} TO ${options.user})`,
-        );
+        throw failure(`to create schema "${schema}"`, error);
       }
       try {
         await writeProbeTable((statement) => s.query(statement), qualifiedName(schema, probeTableName()));
       } catch (error) {
-        if (errorCode(error) !== '42501') throw failure(`a probe table in schema "${schema}"`, error);
-        throw new DestinationError(
-          `permission denied to create tables in schema "${schema}" (grant USAGE, CREATE ON SCHEMA ${schema} TO ${options.user})`,
-        );
+        throw failure(`a probe table in schema "${schema}"`, error);
       }
     },
 

@@ -1,8 +1,24 @@
 /** Parsing of the list, time and switch flags shared by `sync`, `backfill`, `state` and `import-prompts`. */
 import { updatedSinceSchema } from '../../schemas/index.ts';
+import { closestMatch } from '../config/closest-match.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import { ConfigError } from '../errors.ts';
 import { STREAM_NAMES, type StreamName } from '../streams/registry.ts';
+
+/**
+ * The list flags, spelt the same in every verb: plural, taking a comma-separated list, the
+ * singular accepted as an alias (`--stream mentions` is `--streams mentions`).
+ */
+export const STREAMS_FLAG = {
+  type: 'string',
+  alias: 'stream',
+  describe: 'Only these streams (comma-separated)',
+} as const;
+export const WEBSITES_FLAG = {
+  type: 'string',
+  alias: 'website',
+  describe: 'Only these website ids (comma-separated)',
+} as const;
 
 /** A comma-separated flag as a list; a flag given twice is refused rather than half-read. */
 export function parseList(value: string | string[] | undefined, flag: string): string[] | undefined {
@@ -26,7 +42,9 @@ export function parseStreams(value: string | string[] | undefined, flag: string)
   const names = parseSelection(value, flag, `stream (${STREAM_NAMES.join(', ')})`);
   for (const name of names ?? []) {
     if (!(STREAM_NAMES as readonly string[]).includes(name)) {
-      throw new ConfigError(`unknown stream "${name}" in ${flag} (streams: ${STREAM_NAMES.join(', ')})`);
+      const closest = closestMatch(name, STREAM_NAMES);
+      const hint = closest === undefined ? '' : `: did you mean ${closest}?`;
+      throw new ConfigError(`unknown stream "${name}" in ${flag}${hint} (streams: ${STREAM_NAMES.join(', ')})`);
     }
   }
   return names as StreamName[] | undefined;

@@ -33,6 +33,8 @@ const SEVERITY: readonly ExitCode[] = [
   ExitCode.Partial,
   ExitCode.Usage,
   ExitCode.Failure,
+  ExitCode.StoppedBySigint,
+  ExitCode.StoppedBySigterm,
 ];
 
 export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
@@ -47,7 +49,13 @@ export async function executeSync(
   selection: WorkspaceSelection,
   choices: SyncChoices,
 ): Promise<ExitCode> {
-  const loaded = await loadConfig(argv.config);
+  // Only the selected workspaces' keys are read: another workspace's secret may be absent from this pod.
+  const loaded = await loadConfig(argv.config, process.env, createLogger(), (names) =>
+    selectWorkspaces(
+      names.map((name) => ({ name })),
+      selection,
+    ).map((w) => w.name),
+  );
   const selected = selectWorkspaces(loaded.workspaces, selection);
   const verb = choices.command ?? 'sync';
   const lineage = lineageSettings(loaded);

@@ -13,6 +13,7 @@ import { refuseSwitchValues } from './cli-arguments.ts';
 import type { CliCommand } from './commands/cli-command.ts';
 import { commands } from './commands/index.ts';
 import { packageVersion } from './package-version.ts';
+import { type KnownNames, usageHint } from './usage-hint.ts';
 
 /**
  * The command line's grammar: every verb and its flags, checked strictly (an unknown verb or
@@ -35,6 +36,10 @@ export function cliParser(
       default: process.env.AIVIS_CONFIG,
       defaultDescription: '$AIVIS_CONFIG',
     })
+    .option('debug', {
+      type: 'boolean',
+      describe: 'On an unexpected error, print its stack trace too (or set AIVIS_DEBUG=1)',
+    })
     .demandCommand(1, 'Name a command: aivis --help lists them.')
     .strict()
     .help()
@@ -48,7 +53,7 @@ export function cliParser(
     }, true)
     // Throwing here (not just noting the message) keeps yargs from running the handler anyway.
     .fail((msg, err) => {
-      throw err ?? new ConfigError(`${msg}\nRun 'aivis --help' for usage.`);
+      throw err ?? new ConfigError(`${usageHint(msg, argv, knownNames(parser))}\nRun 'aivis --help' for usage.`);
     });
   for (const command of commands) {
     parser.command({ ...command, handler: (args) => run(command, args) });
@@ -65,10 +70,42 @@ export async function main(argv: string[]): Promise<number> {
     await parser.parseAsync();
     return exitCode;
   } catch (error) {
-    if (error instanceof AivisError) return reportFailure(error.message, error.exitCode);
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    return reportFailure(`unexpected error: ${message}`, ExitCode.Failure);
+    return reportError(error, debugging(argv));
   }
+}
+
+interface ParsedOptions {
+  key: Record<string, unknown>;
+  choices: Record<string, string[]>;
+}
+
+/** The verbs, and the flags and choices of the command being parsed, for "did you mean". */
+function knownNames(parser: Argv): KnownNames {
+  // yargs has `getOptions()` at run time; its types leave it out.
+  const { key, choices } = (parser as unknown as { getOptions(): ParsedOptions }).getOptions();
+  const positionals = commands.flatMap((c) => [...String(c.command).matchAll(/[<[](\w+)[\]>]/g)].map((m) => m[1]));
+  return {
+    flags: Object.keys(key).filter((name) => !positionals.includes(name)),
+    choices,
+    commands: commands.map((c) => String(c.command).split(' ')[0]!),
+  };
+}
+
+/** `--debug` or `AIVIS_DEBUG=1`: the one way a stack trace reaches the user. */
+function debugging(argv: readonly string[]): boolean {
+  return argv.includes('--debug') || argv.includes('--debug=true') || process.env.AIVIS_DEBUG === '1';
+}
+
+/**
+ * An error as the user reads it: its message, never its stack (that is for whoever fixes aivis,
+ * behind --debug). An error that is not ours says so, and how to see where it came from.
+ */
+function reportError(error: unknown, debug: boolean): ExitCode {
+  const stack = debug && error instanceof Error && error.stack ? `\n${error.stack}` : '';
+  if (error instanceof AivisError) return reportFailure(`${error.message}${stack}`, error.exitCode);
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = debug ? stack : ' (run again with --debug, or AIVIS_DEBUG=1, to see where it came from)';
+  return reportFailure(`unexpected error: ${message}${hint}`, ExitCode.Failure);
 }
 
 /**
@@ -91,6 +128,13 @@ export function run(argv: string[]): void {
     process.removeAllListeners('warning');
     process.on('warning', (warning) => logger.warn(warning.message, { warning: warning.name }));
   }
+  // What escapes every handler (a library's stray callback) still ends as one message, exit 1.
+  const escaped = (error: unknown) => {
+    process.exitCode = reportError(error, debugging(argv));
+    process.exit();
+  };
+  process.on('uncaughtException', escaped);
+  process.on('unhandledRejection', escaped);
   main(argv).then((code) => {
     process.exitCode = code;
   });

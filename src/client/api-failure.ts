@@ -28,12 +28,12 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
       const what = status === 429 ? 'rate limited' : 'API server error';
       return `${what} ${tag}: ${where}: the API asked to wait ${wait} (Retry-After) before the next attempt, longer than aivis waits (at most ${ceilingMs / 1000} s)${after}; try again later`;
     }
-    if (status === 401) return `API key rejected ${tag}: check source.api_key or source.api_key_file`;
+    if (status === 401) return `API key rejected ${tag}${quoted(message)}: check source.api_key or source.api_key_file`;
     if (status === 403 && IMPORT_PATH.test(request.path)) {
-      return `access forbidden ${tag}: the key is not V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 is not enabled for this workspace; ask a workspace owner`;
+      return `access forbidden ${tag}${quoted(message)}: the key may not be V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 may not be enabled for this workspace; ask a workspace owner`;
     }
     if (status === 403)
-      return `access forbidden ${tag}: V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`;
+      return `access forbidden ${tag}${quoted(message)}: V2 may not be enabled for this workspace, or the key may lack read scope; ask a workspace owner`;
     if (status === 429)
       return `rate limited ${tag}: ${where} still refused${after}; lower source.requests_per_minute or stop other clients of this workspace`;
     if (status >= 500) return `API server error ${tag}: ${where} still failing${after}${said}; try again later`;
@@ -46,6 +46,19 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
     return `API request refused ${tag}: ${where}${said}`;
   })();
   return new ApiError(text, { status, code, requestId, details });
+}
+
+/** The longest stretch of a server's message quoted back; the rest is cut, said so. */
+const QUOTED_CHARS = 300;
+
+/**
+ * The server's own words, first (it knows which of the causes it is), as inert text: in double
+ * quotes, JSON-escaped, so no newline, quote or terminal control in them can pass for ours.
+ */
+function quoted(message: string | undefined): string {
+  if (message === undefined) return '';
+  const cut = message.length > QUOTED_CHARS ? `${message.slice(0, QUOTED_CHARS)}...` : message;
+  return `: the API says ${JSON.stringify(cut)}`;
 }
 
 const NETWORK_FAILURE_WORDS = {

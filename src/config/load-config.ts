@@ -21,7 +21,7 @@ import { configSchema, type AivisConfig } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { readApiKeyFile } from './api-key-file.ts';
-import { configErrorOf, isUnder, type ConfigIssue } from './config-issue.ts';
+import { configErrorOf, type ConfigIssue, type ConfigPath, isUnder } from './config-issue.ts';
 import { resolveConfigPaths } from './config-paths.ts';
 import { refuseLiteralSecrets, registerConfigSecrets, secretScalars } from './config-secrets.ts';
 import { substituteEnv } from './env-substitution.ts';
@@ -49,12 +49,22 @@ export interface LoadedConfig {
 }
 
 const LINEAGE_KEY_FILE = ['openlineage', 'transport', 'auth', 'apiKeyFile'];
+/** The lineage endpoint's key: a verb that runs nothing emits no event, so needs no key. */
+const LINEAGE_KEY = ['openlineage', 'transport', 'auth', 'apiKey'];
+
+/**
+ * Which workspaces' API keys a command resolves (least privilege: a probe that reads only the
+ * destination must not need the API secret): all, none, or the names a function picks from the
+ * config's workspace names (`sync --workspace a`). A key not resolved is the empty string.
+ */
+export type ApiKeysNeeded = 'all' | 'none' | ((workspaceNames: readonly string[]) => readonly string[]);
 
 /** `logger` takes the warnings (a key file readable by every user); errors are thrown. */
 export async function loadConfig(
   file: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
   logger: Logger = createLogger(),
+  apiKeys: ApiKeysNeeded = 'all',
 ): Promise<LoadedConfig> {
   if (!file) throw new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG');
   const absolute = path.resolve(file);
@@ -65,9 +75,14 @@ export async function loadConfig(
   const lineOf = createLineOf(doc, lineCounter);
   // Keys are never substituted, so the workspace names read off the raw document hold for the data too.
   const sourceBlocks = sourceBlockPaths(keysAt(doc, ['sources']));
+  const unneeded = unneededKeys(sourceBlocks, keysAt(doc, ['sources']), apiKeys);
+  const unneededBlocks = sourceBlocks.filter((block) => unneeded.some((secret) => isUnder(secret, block)));
   const issues: ConfigIssue[] = [
     ...refuseLiteralSecrets(doc, lineOf, sourceBlocks),
-    ...substituteEnv(doc, env, lineOf, secretScalars(doc, sourceBlocks)),
+    // A key this command does not use may be unset: its `${VAR}` is not this run's business.
+    ...substituteEnv(doc, env, lineOf, secretScalars(doc, sourceBlocks)).filter(
+      (issue) => !unneeded.some((secret) => isUnder(issue.path, secret)),
+    ),
   ];
   const data = yamlData(doc, file);
   expandStreamShorthand(data);
@@ -78,12 +93,15 @@ export async function loadConfig(
   );
   const keyFiles = new Map<string, string>();
   for (const block of sourceBlocks) {
+    if (unneededBlocks.includes(block)) continue;
     const keyFile = await readApiKeyFile(data, [...block, 'api_key_file'], dir, lineOf);
     if (keyFile.issue) issues.push(keyFile.issue);
     if (keyFile.warning) logger.warn(keyFile.warning);
     if (keyFile.apiKey !== undefined) keyFiles.set(String(block[1] ?? DEFAULT_WORKSPACE), keyFile.apiKey);
   }
-  const lineageKeyFile = await readApiKeyFile(data, LINEAGE_KEY_FILE, dir, lineOf);
+  const lineageKeyFile = unneeded.includes(LINEAGE_KEY)
+    ? {}
+    : await readApiKeyFile(data, LINEAGE_KEY_FILE, dir, lineOf);
   if (lineageKeyFile.issue) issues.push(lineageKeyFile.issue);
   if (lineageKeyFile.warning) logger.warn(lineageKeyFile.warning);
 
@@ -98,16 +116,31 @@ export async function loadConfig(
   if (issues.length || !parsed.success) throw configErrorOf(file, issues);
 
   const config = resolveConfigPaths(parsed.data, dir);
+  const skipped = new Set(unneededBlocks.map((block) => String(block[1] ?? DEFAULT_WORKSPACE)));
   const workspaces = workspaceSources(config).map(({ name, source }) => ({
     name,
     source,
     // Trimmed like the key file: a Secret created from a file often ends in a newline, which
     // would otherwise break the Authorization header.
-    apiKey: (keyFiles.get(name) ?? source.api_key ?? '').trim(),
+    apiKey: skipped.has(name) ? '' : (keyFiles.get(name) ?? source.api_key ?? '').trim(),
   }));
   const auth = config.openlineage?.transport.type === 'http' ? config.openlineage.transport.auth : undefined;
   const lineageApiKey = lineageKeyFile.apiKey ?? auth?.apiKey?.trim();
   return { config, workspaces, path: absolute, ...(lineageApiKey ? { lineageApiKey } : {}) };
+}
+
+/** The API secrets `apiKeys` leaves unresolved: source blocks' `api_key`, and with `none` the lineage key. */
+function unneededKeys(
+  sourceBlocks: readonly ConfigPath[],
+  sourcesNames: readonly string[],
+  apiKeys: ApiKeysNeeded,
+): ConfigPath[] {
+  if (apiKeys === 'all') return [];
+  if (apiKeys === 'none') return [...sourceBlocks.map((block) => [...block, 'api_key']), LINEAGE_KEY];
+  const needed = apiKeys(sourcesNames.length > 0 ? sourcesNames : [DEFAULT_WORKSPACE]);
+  return sourceBlocks
+    .filter((block) => !needed.includes(String(block[1] ?? DEFAULT_WORKSPACE)))
+    .map((block) => [...block, 'api_key']);
 }
 
 async function readConfigText(file: string, absolute: string): Promise<string> {

@@ -44,7 +44,8 @@ export function redact(text: string): string {
   for (const secret of secrets) {
     if (secret.length > PREFIX_CHARS) out = maskPrefixes(out, secret);
   }
-  return maskUrlCredentials(out.replace(/(Bearer\s+)[^\s"',]+/gi, `$1${MASK}`));
+  // Not a backslash either: in a JSON line it escapes the quote that ends the token.
+  return maskUrlCredentials(out.replace(/(Bearer\s+)[^\s"',\\]+/gi, `$1${MASK}`));
 }
 
 /** `scheme://user:password@`: the password runs to the last `@` before the host, without spaces or quotes. */

@@ -5,6 +5,7 @@
  */
 import { websiteIdSchema, type Website } from '../../schemas/index.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import { ConfigError } from '../errors.ts';
 import { websitesStream } from '../streams/index.ts';
 import { PAGE_LIMIT } from '../streams/stream.ts';
 
@@ -42,4 +43,16 @@ export async function listWebsites(client: ApiClient): Promise<Listing> {
     }
   }
   return { websites, rejected, seenIds, plan };
+}
+
+/**
+ * `--websites` of a command that re-reads what it names (backfill, verify): an id the listing
+ * does not hold is a typo or another workspace's, a usage error naming it (exit 2).
+ */
+export function refuseUnlisted(named: readonly string[] | undefined, listing: Listing, workspace: string): void {
+  const unlisted = (named ?? []).filter((id) => !listing.seenIds.has(id));
+  if (unlisted.length === 0) return;
+  throw new ConfigError(
+    `--websites names ${unlisted.join(', ')}, not listed by the API for workspace ${workspace}: check the id (aivis state show lists the synced ones)`,
+  );
 }

@@ -9,7 +9,7 @@ import { websitesStream } from '../streams/index.ts';
 import { rejectedTable, websitesTable } from '../tables/index.ts';
 import { completenessPart, listingScope, readWholeRow } from '../trust/completeness.ts';
 import type { FlushBuffer } from './flush-buffer.ts';
-import { listWebsites, type Listing } from './list-websites.ts';
+import { listWebsites, type Listing, refuseUnlisted } from './list-websites.ts';
 import { checkMassRemoval, websitesToRemove } from './reconcile-websites.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunContext } from './run-context.ts';
@@ -123,6 +123,8 @@ async function recordListingRejections(run: RunContext, listing: Listing, buffer
 function planWebsites(run: RunContext, listing: Listing, taken: ReadonlySet<string>): PlannedWebsite[] {
   const include = run.config.websites?.include;
   const only = run.websites;
+  // A backfill re-reads what it names: an id the API does not list is a typo, not a website to skip.
+  if (run.command === 'backfill') refuseUnlisted(only, listing, run.workspace);
   for (const id of only ?? []) {
     if (listing.seenIds.has(id)) continue;
     // Asked for by name and not there: a failure the exit code shows, not a silent skip.

@@ -35,7 +35,7 @@ import { INITIAL_STATE } from '../state/stream-state.ts';
 import { streamOptions } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
 import { type DurableUnit, FlushBuffer } from '../sync/flush-buffer.ts';
-import { listWebsites } from '../sync/list-websites.ts';
+import { listWebsites, refuseUnlisted } from '../sync/list-websites.ts';
 import { RunCounters } from '../sync/run-counters.ts';
 import { scanFeed } from '../sync/scan-feed.ts';
 import {
@@ -167,6 +167,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   );
 
   const listing = await listWebsites(options.client);
+  refuseUnlisted(options.websites, listing, options.workspace);
   for (const website of [...windows.keys()]) {
     if (listing.seenIds.has(website)) continue;
     windows.delete(website);

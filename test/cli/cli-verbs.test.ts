@@ -92,7 +92,7 @@ describe('aivis check', () => {
     const result = await aivis(['check', '--config', file], { AIVIS_TEST_KEY: sandbox.keys.noReadScope });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /FAIL API http:\/\/127\.0\.0\.1:\d+: access forbidden \(403 forbidden, request_id [\w.-]+\): V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner/,
+      /FAIL API http:\/\/127\.0\.0\.1:\d+: access forbidden \(403 forbidden, request_id [\w.-]+\): the API says "This API key lacks the read scope; use a key with read scope\.": V2 may not be enabled for this workspace, or the key may lack read scope; ask a workspace owner/,
     );
     expect(result.stdout + result.stderr).not.toContain(sandbox.keys.noReadScope);
   });
@@ -177,6 +177,39 @@ describe('aivis sync, state and backfill', () => {
     expect(backfill.stdout).toMatch(new RegExp(`\\n {2}mentions +${truthMentions} +0\\n`));
     expect((await aivis(['state', 'show', '--config', file])).stdout).toBe(before);
     expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis.mentions')).toEqual([{ n: truthMentions }]);
+  });
+
+  it('an id that is not listed (verify, backfill) or has no state (state reset) is a usage error naming it, and changes nothing', async () => {
+    const { path: file, database } = config();
+    expect((await aivis(['sync', '--config', file])).code).toBe(0);
+    const before = (await aivis(['state', 'show', '--config', file])).stdout;
+    const unlisted =
+      '--websites names web_nope, not listed by the API for workspace default: check the id (aivis state show lists the synced ones)';
+    const since = ['--since', '2020-01-01T00:00:00Z'];
+    for (const args of [
+      ['verify', '--streams', 'mentions', ...since, '--websites', 'web_nope'],
+      ['backfill', '--streams', 'mentions', ...since, '--websites', 'web_nope'],
+    ]) {
+      const result = await aivis([...args, '--config', file]);
+      expect({ args, code: result.code, last: jsonLines(result.stderr).at(-1) }).toEqual({
+        args,
+        code: 2,
+        last: failureLine(unlisted, 2),
+      });
+    }
+    const [website] = sandbox.truth.websites() as { id: string }[];
+    const reset = await aivis(['state', 'reset', '--config', file, '--website', `${website!.id},web_nope`]);
+    expect(reset.code).toBe(2);
+    expect(jsonLines(reset.stderr)).toEqual([
+      failureLine(
+        '--websites names web_nope with no saved state: nothing was reset; aivis state show lists what there is',
+        2,
+      ),
+    ]);
+    expect((await aivis(['state', 'show', '--config', file])).stdout).toBe(before);
+    expect(
+      await query(database, "SELECT count(*)::INT AS n FROM aivis._aivis_runs WHERE command = 'backfill'"),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('state.store: file keeps state in the file, not in the destination', async () => {
@@ -337,12 +370,30 @@ describe('usage errors exit 2 with a message naming the problem', () => {
       ['backfill', '--stream', 'mentions', '--since', 'yesterday'],
       '--since "yesterday" is not a UTC timestamp such as 2026-01-31T00:00:00Z',
     ],
-    [['backfill'], "Missing required arguments: stream, since\nRun 'aivis --help' for usage."],
+    [['backfill'], "Missing required arguments: streams, since\nRun 'aivis --help' for usage."],
     [
       ['backfill', '--stream', 'websites', '--since', '2026-01-01T00:00:00Z'],
       'backfill re-reads feeds: name analytics, analytics_history, mentions or citations (every sync reads the websites listing whole)',
     ],
-    [['sync', '--full-refrsh'], "Unknown argument: full-refrsh\nRun 'aivis --help' for usage."],
+    [
+      ['sync', '--full-refrsh'],
+      "unknown flag --full-refrsh: did you mean --full-refresh?\nRun 'aivis --help' for usage.",
+    ],
+    [['sync', '--websits', 'web_1'], "unknown flag --websits: did you mean --websites?\nRun 'aivis --help' for usage."],
+    [['synk'], 'unknown command "synk": did you mean sync?\nRun \'aivis --help\' for usage.'],
+    [
+      ['frobnicate'],
+      'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts)\nRun \'aivis --help\' for usage.',
+    ],
+    [['state', 'sho'], '"sho" is not one of show, reset: did you mean show?\nRun \'aivis --help\' for usage.'],
+    [
+      ['import-prompts', '--website', 'web_1', '--file', 'x.csv', '--classification', 'provided-only'],
+      '--classification "provided-only" is not one of auto, provided_only: did you mean provided_only?\nRun \'aivis --help\' for usage.',
+    ],
+    [
+      ['sync', '--streams', 'mentons'],
+      'unknown stream "mentons" in --streams: did you mean mentions? (streams: websites, analytics, analytics_history, mentions, citations)',
+    ],
     [
       ['sync', '--streams', ''],
       '--streams is empty: name at least one stream (websites, analytics, analytics_history, mentions, citations), or leave the flag out',
@@ -379,7 +430,7 @@ describe('usage errors exit 2 with a message naming the problem', () => {
       ['verify', '--stream', 'mentions', '--since', '2999-01-01T00:00:00Z'],
       /^--since "2999-01-01T00:00:00Z" is in the future \(now is \d{4}-\d\d-\d\dT[\d:.]+Z\): verify re-reads what is already there$/,
     ],
-    [['state', 'reset', '--website', 'site1'], '"site1" in --website is not a website id (they look like web_123)'],
+    [['state', 'reset', '--website', 'site1'], '"site1" in --websites is not a website id (they look like web_123)'],
     [
       ['status', '--max-staleness', '90x'],
       '--max-staleness "90x" is not a duration: write a whole number and one unit (s, m, h or d), like 90m, 6h or 2d',

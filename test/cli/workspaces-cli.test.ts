@@ -145,7 +145,7 @@ describe('workspace flags: usage errors exit 2 naming the flag', () => {
     [['state', 'reset', '--workspace', ''], '--workspace is empty: name at least one workspace, or leave the flag out'],
     [
       ['backfill', '--stream', 'mentions', '--since', '2026-01-01T00:00:00Z', '--shard', '0/2'],
-      "Unknown argument: shard\nRun 'aivis --help' for usage.",
+      "unknown flag --shard\nRun 'aivis --help' for usage.",
     ],
   ])('%j', async (args, message) => {
     const { file } = config(['acme']);

@@ -30,7 +30,22 @@ describe('ApiError messages say what to do and carry the request_id', () => {
       apiError(403, 'forbidden', 'r1'),
       'POST',
       '/public/v2/websites/web_1/prompts:import',
-      'access forbidden (403 forbidden, request_id r1): the key is not V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 is not enabled for this workspace; ask a workspace owner',
+      'access forbidden (403 forbidden, request_id r1): the API says "forbidden happened": the key may not be V2-eligible for prompt imports (it needs an owner-issued key with the prompts_write scope in a V2 integration lineage), or V2 may not be enabled for this workspace; ask a workspace owner',
+    ],
+    [
+      // The server's words come first, quoted as inert text: its newline and forged log line stay inside the quotes.
+      'a 403 whose message holds a newline, a quote and a forged log line',
+      apiError(403, 'forbidden', 'r6', {}, 'This key lacks "read".\n{"level":"info","msg":"all good"}\u001b[2J'),
+      'GET',
+      '/public/v2/websites',
+      'access forbidden (403 forbidden, request_id r6): the API says "This key lacks \\"read\\".\\n{\\"level\\":\\"info\\",\\"msg\\":\\"all good\\"}\\u001b[2J": V2 may not be enabled for this workspace, or the key may lack read scope; ask a workspace owner',
+    ],
+    [
+      "a 401 with the server's message",
+      apiError(401, 'unauthorized', 'r7', {}, 'Invalid API key.'),
+      'GET',
+      '/public/v2/websites',
+      'API key rejected (401 unauthorized, request_id r7): the API says "Invalid API key.": check source.api_key or source.api_key_file',
     ],
     [
       'a 400 with details',

@@ -169,26 +169,25 @@ describe('ApiClient against the sandbox: keys', () => {
     const c = client({ apiKey: 'aivis_not_a_key_at_all' });
     const error = (await c.getResource('/public/v2/websites', {}, websiteSchema).catch((e: unknown) => e)) as ApiError;
     expect(error.message).toBe(
-      `API key rejected (401 unauthorized, request_id ${error.requestId}): check source.api_key or source.api_key_file`,
+      // Redacted like every text we print: "bearer <word>" reads as a token to mask.
+      `API key rejected (401 unauthorized, request_id ${error.requestId}): the API says "Invalid API key: the Authorization header does not carry a known bearer [REDACTED]": check source.api_key or source.api_key_file`,
     );
     expect(error.requestId).toMatch(/^[A-Za-z0-9._-]+$/);
     expect(error.exitCode).toBe(1);
     expect(sb.stats.requests).toBe(1);
   });
 
-  it.each(['v2Disabled', 'noReadScope'] as const)(
-    'a %s key: 403 that says V2 may be off or the key lacks read scope',
-    async (which) => {
-      const c = client({ apiKey: sb.keys[which] });
-      const error = (await c
-        .getResource('/public/v2/websites', {}, websiteSchema)
-        .catch((e: unknown) => e)) as ApiError;
-      expect(error.message).toBe(
-        `access forbidden (403 forbidden, request_id ${error.requestId}): V2 is not enabled for this workspace, or the key lacks read scope; ask a workspace owner`,
-      );
-      expect(sb.stats.requests).toBe(1);
-    },
-  );
+  it.each([
+    ['v2Disabled', 'Public API V2 is not enabled for this workspace; it is enabled per workspace on request.'],
+    ['noReadScope', 'This API key lacks the read scope; use a key with read scope.'],
+  ] as const)('a %s key: 403 quoting the server, then what may be wrong', async (which, said) => {
+    const c = client({ apiKey: sb.keys[which] });
+    const error = (await c.getResource('/public/v2/websites', {}, websiteSchema).catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe(
+      `access forbidden (403 forbidden, request_id ${error.requestId}): the API says "${said}": V2 may not be enabled for this workspace, or the key may lack read scope; ask a workspace owner`,
+    );
+    expect(sb.stats.requests).toBe(1);
+  });
 
   it("another workspace's website is 404 not_found", async () => {
     const [id] = measured();

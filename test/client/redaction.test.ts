@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { websiteSchema } from '../../schemas/index.ts';
+import { redact } from '../../src/log/redact.ts';
 import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json, reset, stall, truncated, type Responder } from './support/scripted-server.ts';
 import { until } from './support/test-clock.ts';
@@ -110,5 +111,13 @@ describe('the API key never leaks', () => {
       'the API key contains spaces, line breaks or non-ASCII characters: check source.api_key or source.api_key_file',
     );
     expect(f.server.received).toHaveLength(0);
+  });
+});
+
+describe('redaction keeps a JSON line whole', () => {
+  it('a bearer token just before an escaped quote is masked without eating the backslash', () => {
+    const line = JSON.stringify({ msg: 'the API says "no known bearer key."' });
+    const masked = redact(line);
+    expect(JSON.parse(masked)).toEqual({ msg: 'the API says "no known bearer [REDACTED]"' });
   });
 });

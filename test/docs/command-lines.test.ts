@@ -64,10 +64,12 @@ describe('aivis command lines in the docs', () => {
     };
     const problems = await commandProblems([broken]);
     expect(problems).toHaveLength(5);
-    expect(problems[0]).toMatch(/^broken\.md:1: aivis synk --config aivis\.yaml: Unknown argument: synk/);
-    expect(problems[1]).toMatch(/--websits web_1: Unknown argument: websits/);
-    expect(problems[2]).toMatch(/Missing required argument: stream/);
+    expect(problems[0]).toMatch(
+      /^broken\.md:1: aivis synk --config aivis\.yaml: unknown command "synk": did you mean sync\?/,
+    );
+    expect(problems[1]).toMatch(/--websits web_1: unknown flag --websits: did you mean --websites\?/);
+    expect(problems[2]).toMatch(/Missing required argument: streams/);
     expect(problems[3]).toMatch(/--full-refresh is a switch and takes no value \(got "maybe"\)/);
-    expect(problems[4]).toMatch(/Unknown argument: repare/);
+    expect(problems[4]).toMatch(/unknown flag --repare: did you mean --repair\?/);
   });
 });

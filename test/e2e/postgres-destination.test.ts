@@ -72,7 +72,7 @@ describe('postgres destination: check()', () => {
     const error = await d.check().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DestinationError);
     expect((error as Error).message).toBe(
-      `permission denied to create tables in schema "${schema}" (grant USAGE, CREATE ON SCHEMA ${schema} TO ${role})`,
+      `permission denied: Postgres user "${role}" lacks CREATE on schema ${schema} in database postgres; grant it: GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${role}`,
     );
     expect((error as Error).message).not.toContain(password);
   });
@@ -82,7 +82,7 @@ describe('postgres destination: check()', () => {
     const { role, password } = await restrictedRole(() => []);
     const d = await openDestination(schema, withUser(role, password));
     await expect(d.check()).rejects.toThrow(
-      `permission denied to create schema "${schema}" in database "postgres" (create it, or grant CREATE ON DATABASE postgres TO ${role})`,
+      `permission denied: Postgres user "${role}" lacks CREATE on database postgres; grant it: GRANT CREATE ON DATABASE postgres TO ${role}; or create schema ${schema} for it`,
     );
   });
 });

@@ -26,9 +26,14 @@ afterAll(async () => {
 });
 
 const AN_HOUR = 3_600_000;
-const STOP_MESSAGE = 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there';
+const stopMessage = (signal: string) =>
+  `stopped by ${signal}: every page read before it is saved, and the next run resumes from there`;
 
-describe('SIGTERM during a slow API response (real CLI process, real Postgres)', () => {
+// 128 + the signal's number, as a shell reports a process the signal ended (Kubernetes, Airflow, Ctrl-C).
+describe.each([
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+] as const)('%s during a slow API response (real CLI process, real Postgres)', (signal, exitCode) => {
   let world: Awaited<ReturnType<typeof openWorld>>;
   let configPath: string;
   let env: NodeJS.ProcessEnv;
@@ -60,7 +65,7 @@ describe('SIGTERM during a slow API response (real CLI process, real Postgres)',
     await world.close();
   });
 
-  it('ends the request in flight, commits the page already read with its state, records stopped, exits 1', async () => {
+  it(`ends the request in flight, commits the page already read with its state, records stopped, exits ${exitCode}`, async () => {
     const [fast, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
     world.sandbox.faults.set({
       kind: 'slow_body',
@@ -81,13 +86,13 @@ describe('SIGTERM during a slow API response (real CLI process, real Postgres)',
     // The fast page waits in the flush buffer (Postgres commits every 5,000 rows or 5 s of adds).
     expect(await world.rows(mentionsTable)).toEqual([]);
 
-    child.kill('SIGTERM');
+    child.kill(signal);
     const stopped = await done;
-    expect(stopped.code).toBe(1);
-    expect(finalMessage(stopped.stderr)).toBe(STOP_MESSAGE);
+    expect(stopped.code).toBe(exitCode);
+    expect(finalMessage(stopped.stderr)).toBe(stopMessage(signal));
     expect(stopped.stderr).not.toContain(world.sandbox.apiKey);
     const runs = await world.rows(runsTable);
-    expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', STOP_MESSAGE]]);
+    expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', stopMessage(signal)]]);
 
     // What is committed is what the state describes: the fast scan whole, the slow one not begun.
     const state = await world.rows(stateTable);

@@ -40,7 +40,7 @@ describe('import-prompts stopped by SIGTERM', () => {
     process.emit('SIGTERM', 'SIGTERM');
     const error = await outcome;
     expect(error).toBeInstanceOf(AivisError);
-    expect((error as AivisError).exitCode).toBe(1);
+    expect((error as AivisError).exitCode).toBe(143);
     expect((error as AivisError).message).toBe(
       `stopped by SIGTERM: the journal ${journal} records every partition sent; run the same command again to resume (nothing is imported twice)`,
     );

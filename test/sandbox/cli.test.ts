@@ -52,6 +52,54 @@ describe('aivis sandbox', () => {
     expect(code).toBe(0);
   });
 
+  it('prints the restricted keys, labelled, and each gets the answer its label says', async () => {
+    child = spawnCli(['sandbox', '--port', '0', '--seed', '3']);
+    const lines: string[] = [];
+    for await (const line of createInterface({ input: child.stdout! })) {
+      lines.push(line);
+      if (line.startsWith('v2_disabled_key: ')) break;
+    }
+    const keyOf = (label: string) => /^\S+: (\S+)/.exec(lines.find((l) => l.startsWith(`${label}: `)) ?? '')?.[1];
+    expect(lines.slice(2).map((line) => line.replace(/: aivis_sbx_\w+ /, ': <key> '))).toEqual([
+      'read_only_key: <key>  # read scope only: syncs work, prompt imports get 403',
+      'no_read_scope_key: <key>  # prompts_write without read: every read gets 403',
+      'v2_disabled_key: <key>  # a workspace without V2: every call gets 403',
+    ]);
+    const baseUrl = keyOf('base_url')!;
+    const read = async (key: string, path = '/public/v2/websites', method: 'GET' | 'POST' = 'GET') => {
+      const response = await request(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{"prompts":[]}' } : {}),
+      });
+      const body = (await response.body.json()) as { data?: { id: string }[]; error?: { message: string } };
+      return { status: response.statusCode, body };
+    };
+    const listed = await read(keyOf('read_only_key')!);
+    expect(listed.status).toBe(200);
+    const imported = await read(
+      keyOf('read_only_key')!,
+      `/public/v2/websites/${listed.body.data![0]!.id}/prompts:import`,
+      'POST',
+    );
+    expect(imported.status).toBe(403);
+    expect((await read(keyOf('no_read_scope_key')!)).body.error?.message).toBe(
+      'This API key lacks the read scope; use a key with read scope.',
+    );
+    expect((await read(keyOf('v2_disabled_key')!)).body.error?.message).toBe(
+      'Public API V2 is not enabled for this workspace; it is enabled per workspace on request.',
+    );
+  });
+
+  it('says nothing of --config in its help: it reads none', async () => {
+    child = spawnCli(['sandbox', '--help']);
+    let help = '';
+    child.stdout!.on('data', (chunk) => (help += chunk));
+    await once(child, 'exit');
+    expect(help).toContain('--seed');
+    expect(help).not.toContain('--config');
+  });
+
   it('lists every variant in --help and refuses an unknown --variant with exit 2, naming the known ones', async () => {
     child = spawnCli(['sandbox', '--help']);
     let help = '';

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../errors.ts';
 import { BACKFILL_STREAM_NAMES } from '../../streams/registry.ts';
-import { parseSince, parseStreams, parseWebsites } from '../cli-arguments.ts';
+import { parseSince, parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -8,7 +8,7 @@ import type { CliCommand } from './cli-command.ts';
 interface BackfillArgs {
   config?: string;
   workspace?: string | string[];
-  stream: string;
+  streams: string;
   since: string;
   websites?: string;
 }
@@ -18,12 +18,12 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
   describe: 'Re-read a stream from a point in time and upsert it, leaving the saved frontier where it is',
   builder: (yargs) =>
     yargs
-      .option('stream', { type: 'string', demandOption: true, describe: 'The stream to re-read' })
+      .option('streams', { ...STREAMS_FLAG, demandOption: true, describe: 'The feeds to re-read (comma-separated)' })
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
-      .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
+      .option('websites', WEBSITES_FLAG) as never,
   handler: async (argv) => {
-    const streams = parseStreams(argv.stream, '--stream');
+    const streams = parseStreams(argv.streams, '--streams');
     const listing = streams?.find((name) => !BACKFILL_STREAM_NAMES.includes(name));
     if (listing !== undefined) {
       const names = `${BACKFILL_STREAM_NAMES.slice(0, -1).join(', ')} or ${BACKFILL_STREAM_NAMES.at(-1)}`;

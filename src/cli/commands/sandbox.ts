@@ -1,7 +1,7 @@
 /**
  * `aivis sandbox [--port N] [--websites N] [--seed N] [--variant NAME ...]`: serves the local V2 sandbox on
- * 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL and a ready API key (the first
- * lines on stdout, so scripts and tests can read them).
+ * 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL, a ready API key and the keys the
+ * API refuses (the first lines on stdout, `name: value`, so scripts and tests can read them).
  */
 import { ConfigError, ExitCode } from '../../errors.ts';
 import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
@@ -16,6 +16,16 @@ interface SandboxArgs {
   seed: number;
   variant?: string[];
 }
+
+/**
+ * The keys that try the API's refusals, printed labelled with the answer each gets, so a user
+ * can see what aivis says for them (`aivis check` with one as the config's key).
+ */
+const RESTRICTED_KEYS = [
+  { name: 'read_only_key', key: 'readOnly', answer: 'read scope only: syncs work, prompt imports get 403' },
+  { name: 'no_read_scope_key', key: 'noReadScope', answer: 'prompts_write without read: every read gets 403' },
+  { name: 'v2_disabled_key', key: 'v2Disabled', answer: 'a workspace without V2: every call gets 403' },
+] as const;
 
 /** `--help` lists every variant with what it changes. */
 const VARIANT_HELP = [
@@ -65,7 +75,9 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
         array: true,
         describe: 'Answer as a spec-legal server other than the default would (see Variants below)',
       })
-      .epilogue(VARIANT_HELP),
+      .epilogue(VARIANT_HELP)
+      // The sandbox reads no config: the global flag would only mislead in its help.
+      .hide('config'),
   handler: async (argv) => {
     checkInteger('port', argv.port, 0, 65535);
     checkInteger('websites', argv.websites, 0, 10_000);
@@ -76,6 +88,7 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
       [
         `base_url: ${sandbox.baseUrl}`,
         `api_key: ${sandbox.apiKey}`,
+        ...RESTRICTED_KEYS.map(({ name, key, answer }) => `${name}: ${sandbox.keys[key]}  # ${answer}`),
         `Public API V2 at ${sandbox.baseUrl}/public/v2 (seed ${argv.seed}, ${argv.websites} websites${variants.length > 0 ? `, variants ${variants.join(', ')}` : ''}); data time ${sandbox.clock.now()}.`,
         `Try: curl -H "Authorization: Bearer ${sandbox.apiKey}" ${sandbox.baseUrl}/public/v2/websites`,
         `Advance data time: curl -X POST -d '{"days":1}' ${sandbox.baseUrl}/_sandbox/advance`,

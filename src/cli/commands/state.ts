@@ -1,10 +1,10 @@
 /** `aivis state show | reset`: read or clear saved positions, per stream and website. */
 import os from 'node:os';
 import { loadConfig } from '../../config/load-config.ts';
-import { ExitCode } from '../../errors.ts';
+import { ConfigError, ExitCode } from '../../errors.ts';
 import { DEFAULT_WORKSPACE } from '../../destination/workspace.ts';
 import type { StateEntry } from '../../state/state-entry.ts';
-import { parseStreams, parseWebsites } from '../cli-arguments.ts';
+import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createLogger } from '../../log/logger.ts';
 import { newRunId } from '../../sync/run-sync.ts';
@@ -16,8 +16,8 @@ interface StateArgs {
   config?: string;
   workspace?: string | string[];
   action: 'show' | 'reset';
-  stream?: string;
-  website?: string;
+  streams?: string;
+  websites?: string;
 }
 
 /** A website's scopes are its id and its filtered scans (`web_1?provider=gemini`). */
@@ -30,6 +30,20 @@ function selects(
   return websites === undefined || websites.some((w) => entry.scope === w || entry.scope.startsWith(`${w}?`));
 }
 
+/** A website named for a reset with no saved state to reset is a typo (or the wrong --streams): exit 2, nothing deleted. */
+function refuseStateless(
+  websites: readonly string[] | undefined,
+  streams: readonly string[] | undefined,
+  entries: readonly StateEntry[],
+): void {
+  const stateless = (websites ?? []).filter((w) => !entries.some((e) => selects(e, undefined, [w])));
+  if (stateless.length === 0) return;
+  const of = streams === undefined ? '' : ` for ${streams.join(', ')}`;
+  throw new ConfigError(
+    `--websites names ${stateless.join(', ')} with no saved state${of}: nothing was reset; aivis state show lists what there is`,
+  );
+}
+
 export const stateCommand: CliCommand<StateArgs> = {
   command: 'state <action>',
   describe: 'Show or reset saved sync state',
@@ -37,26 +51,37 @@ export const stateCommand: CliCommand<StateArgs> = {
     yargs
       .positional('action', { choices: ['show', 'reset'] as const, demandOption: true })
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
-      .option('stream', { type: 'string', describe: 'Only these streams (comma-separated)' })
-      .option('website', { type: 'string', describe: 'Only these website ids (comma-separated)' }) as never,
+      .option('streams', STREAMS_FLAG)
+      .option('websites', WEBSITES_FLAG) as never,
   handler: async (argv) => {
-    const streams = parseStreams(argv.stream, '--stream');
-    const websites = parseWebsites(argv.website, '--website');
+    const streams = parseStreams(argv.streams, '--streams');
+    const websites = parseWebsites(argv.websites, '--websites');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
-    const loaded = await loadConfig(argv.config);
+    const logger = createLogger();
+    // State lives in the destination (or a file): the API key is not needed, so not read.
+    const loaded = await loadConfig(argv.config, process.env, logger, 'none');
     const selected = selectWorkspaces(loaded.workspaces, selection);
     const { config } = loaded;
-    const logger = createLogger();
     const destination = await createDestination(config.destination, { logger });
     await destination.open();
     try {
       let shown = 0;
       let deleted = 0;
       // Each workspace's state is its own (docs/architecture.md#many-workspaces): read it, and reset it under its lock.
+      const chosen = [];
       for (const { name: workspace } of selected) {
         const store = createStateStore(config, destination, workspace);
         const entries = (await store.load()).filter((e) => selects(e, streams, websites));
         entries.sort((a, b) => a.stream.localeCompare(b.stream) || a.scope.localeCompare(b.scope));
+        chosen.push({ workspace, store, entries });
+      }
+      if (argv.action === 'reset')
+        refuseStateless(
+          websites,
+          streams,
+          chosen.flatMap((c) => c.entries),
+        );
+      for (const { workspace, store, entries } of chosen) {
         if (argv.action === 'show') {
           // `default` prints as before workspaces; the others say whose entry it is.
           const of = workspace === DEFAULT_WORKSPACE ? {} : { workspace };

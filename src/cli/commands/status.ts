@@ -63,7 +63,8 @@ export const statusCommand: CliCommand<StatusArgs> = {
   handler: async (argv) => {
     const maxStalenessSeconds = parseDuration(argv['max-staleness'], '--max-staleness');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
-    const loaded = await loadConfig(argv.config);
+    // A monitoring probe reads the destination only: the API key is not needed, so not read.
+    const loaded = await loadConfig(argv.config, process.env, createLogger(), 'none');
     const workspace = selectOneWorkspace(loaded.workspaces, selection, 'status');
     const { config } = loaded;
     const logger = createLogger({ level: 'warn' });

@@ -12,7 +12,8 @@ export const streamsCommand: CliCommand<{ config?: string }> = {
   command: 'streams',
   describe: 'List the streams, their tables, the views and the DDL for the configured destination',
   handler: async (argv) => {
-    const { config } = await loadConfig(argv.config);
+    // No API call: the API key is not needed, so not read.
+    const { config } = await loadConfig(argv.config, process.env, createLogger(), 'none');
     const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
     const enabled = new Set(selectedStreams(config));
     const out: string[] = [];

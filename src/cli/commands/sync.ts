@@ -1,4 +1,4 @@
-import { parseStreams, parseWebsites } from '../cli-arguments.ts';
+import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags, type WorkspaceFlags } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -21,8 +21,8 @@ export const syncCommand: CliCommand<SyncArgs> = {
         type: 'string',
         describe: 'Only shard I of N of the workspaces, I from 0 (e.g. $JOB_COMPLETION_INDEX/4)',
       })
-      .option('streams', { type: 'string', describe: 'Only these streams (comma-separated)' })
-      .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
+      .option('streams', STREAMS_FLAG)
+      .option('websites', WEBSITES_FLAG)
       .option('full-refresh', {
         type: 'boolean',
         default: false,

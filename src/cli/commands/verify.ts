@@ -1,19 +1,27 @@
 /** `aivis verify`: proves after the fact that a closed window of a feed reached the destination whole (docs/architecture.md#verify). */
 import { randomUUID } from 'node:crypto';
-import { ConfigError } from '../../errors.ts';
+import { ConfigError, ExitCode } from '../../errors.ts';
 import { streamDataset, tableDataset } from '../../lineage/dataset-names.ts';
 import { startLineageRun, withLineage } from '../../lineage/lineage-run.ts';
 import { lineageSettings } from '../../lineage/lineage-settings.ts';
 import { tableFields } from '../../lineage/run-event.ts';
 import { packageVersion } from '../package-version.ts';
 import { loadConfig } from '../../config/load-config.ts';
+import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
 import { verifyExitCode } from '../../trust/verify-comparison.ts';
 import { describeEstimate } from '../../trust/verify-estimate.ts';
 import { verifyStream } from '../../trust/verify-stream.ts';
-import { parseSince, parseUntil, parseWebsites } from '../cli-arguments.ts';
+import {
+  parseSelection,
+  parseSince,
+  parseUntil,
+  parseWebsites,
+  STREAMS_FLAG,
+  WEBSITES_FLAG,
+} from '../cli-arguments.ts';
 import { openCommandResources } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { formatVerifyReport } from '../verify-report.ts';
@@ -23,7 +31,7 @@ import type { CliCommand } from './cli-command.ts';
 interface VerifyArgs {
   config?: string;
   workspace?: string | string[];
-  stream: string;
+  streams: string;
   since: string;
   until?: string;
   repair: boolean;
@@ -49,10 +57,10 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
   describe: 'Re-read a closed window of a feed and compare it with the destination, row id by row id',
   builder: (yargs) =>
     yargs
-      .option('stream', {
-        type: 'string',
+      .option('streams', {
+        ...STREAMS_FLAG,
         demandOption: true,
-        describe: `The feed to verify (${FEED_NAMES.join(', ')})`,
+        describe: `The feeds to verify (${FEED_NAMES.join(', ')}; comma-separated)`,
       })
       .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
       .option('until', { type: 'string', describe: "UTC timestamp; default and upper limit: each website's frontier" })
@@ -61,16 +69,22 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
         default: false,
         describe: 'Upsert the missing rows (never deletes extra ones, never moves state)',
       })
-      .option('websites', { type: 'string', describe: 'Only these website ids (comma-separated)' })
+      .option('websites', WEBSITES_FLAG)
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' }) as never,
   handler: async (argv) => {
-    const stream = feedStream(argv.stream);
+    const streams = (parseSelection(argv.streams, '--streams', 'feed') ?? []).map(feedStream);
     const since = parseSince(argv.since, 'verify');
     const until = parseUntil(argv.until, since);
     const websites = parseWebsites(argv.websites, '--websites');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
-    const loaded = await loadConfig(argv.config);
+    const loaded = await loadConfig(argv.config, process.env, createLogger(), (names) => [
+      selectOneWorkspace(
+        names.map((name) => ({ name })),
+        selection,
+        'verify',
+      ).name,
+    ]);
     const workspace = selectOneWorkspace(loaded.workspaces, selection, 'verify');
     const stop = listenForStop(
       (signal) => `stopped by ${signal}: rows repaired so far are saved; nothing else changed`,
@@ -78,43 +92,51 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
     try {
       const resources = await openCommandResources(loaded.config, workspace, 'verify', { signal: stop.signal });
       try {
-        selectedStreams(resources.config, [stream.name]);
-        // Only a repair writes: it is a run with lineage (input the stream, output its table).
-        const repaired = {
-          dataset: tableDataset(loaded.config.destination, stream.table.name),
-          fields: tableFields(stream.table),
-        };
-        const lineage = startLineageRun({
-          settings: argv.repair ? lineageSettings(loaded) : undefined,
-          logger: resources.logger,
-          version: packageVersion(),
-          runId: randomUUID(),
-          jobName: `${workspace.name}.verify`,
-          inputs: [streamDataset(workspace.source.base_url, stream.name)],
-          outputs: [repaired],
-        });
-        const work = () =>
-          verifyStream({
-            ...resources,
-            stream,
-            since,
-            ...(until === undefined ? {} : { until }),
-            ...(websites === undefined ? {} : { websites }),
-            repair: argv.repair,
-            now: () => new Date(),
-            signal: stop.signal,
-            onEstimate: (estimate) =>
-              resources.logger.info(describeEstimate(stream.name, estimate, workspace.source.requests_per_minute), {
-                ...estimate,
-              }),
+        selectedStreams(
+          resources.config,
+          streams.map((stream) => stream.name),
+        );
+        // One report per feed, in the order named; the exit code is the worst of them.
+        let exitCode: ExitCode = ExitCode.Success;
+        for (const stream of streams) {
+          // Only a repair writes: it is a run with lineage (input the stream, output its table).
+          const repaired = {
+            dataset: tableDataset(loaded.config.destination, stream.table.name),
+            fields: tableFields(stream.table),
+          };
+          const lineage = startLineageRun({
+            settings: argv.repair ? lineageSettings(loaded) : undefined,
+            logger: resources.logger,
+            version: packageVersion(),
+            runId: randomUUID(),
+            jobName: `${workspace.name}.verify`,
+            inputs: [streamDataset(workspace.source.base_url, stream.name)],
+            outputs: [repaired],
           });
-        const report = await withLineage(lineage, stop.signal, [repaired], work, (done) => ({
-          eventType: 'COMPLETE',
-          outputs: [{ ...repaired, rowCount: done.repaired }],
-        }));
-        const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
-        process.stdout.write(`${redact(text)}\n`);
-        return verifyExitCode(report);
+          const work = () =>
+            verifyStream({
+              ...resources,
+              stream,
+              since,
+              ...(until === undefined ? {} : { until }),
+              ...(websites === undefined ? {} : { websites }),
+              repair: argv.repair,
+              now: () => new Date(),
+              signal: stop.signal,
+              onEstimate: (estimate) =>
+                resources.logger.info(describeEstimate(stream.name, estimate, workspace.source.requests_per_minute), {
+                  ...estimate,
+                }),
+            });
+          const report = await withLineage(lineage, stop.signal, [repaired], work, (done) => ({
+            eventType: 'COMPLETE',
+            outputs: [{ ...repaired, rowCount: done.repaired }],
+          }));
+          const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
+          process.stdout.write(`${redact(text)}\n`);
+          if (verifyExitCode(report) !== ExitCode.Success) exitCode = verifyExitCode(report);
+        }
+        return exitCode;
       } finally {
         await resources.close();
       }

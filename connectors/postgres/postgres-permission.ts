@@ -1,0 +1,73 @@
+/**
+ * Postgres's "permission denied" (SQLSTATE 42501) turned into the one message every verb gives
+ * (docs/architecture.md#cli): the object, the privilege the statement needed and the GRANT that
+ * fixes it, for the user the config connects as.
+ */
+import { DestinationError, ExitCode } from '../../src/errors.ts';
+import { redact } from '../../src/log/redact.ts';
+import type { PostgresOptions } from './postgres-config.ts';
+
+/** What node-postgres says: `permission denied for schema aivis`, `... for table websites`. */
+const DENIED = /permission denied for (schema|table|relation|database|sequence) "?([^"\s]+)"?/;
+
+/** The row privileges a statement uses, by its first word. */
+const STATEMENT_PRIVILEGE: Readonly<Record<string, string>> = {
+  SELECT: 'SELECT',
+  INSERT: 'INSERT',
+  UPDATE: 'UPDATE',
+  DELETE: 'DELETE',
+  COPY: 'INSERT',
+  MERGE: 'INSERT, UPDATE',
+};
+
+export function isPermissionDenied(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '42501';
+}
+
+/** @param sql the statement Postgres refused, whose kind says which privilege was missing */
+export function permissionError(error: unknown, sql: string, options: PostgresOptions): DestinationError {
+  const { schema, user, database } = options;
+  const said = (error as Error).message;
+  const [, kind = 'schema', name = schema] = DENIED.exec(said) ?? [];
+  const grantee = quoteRole(user);
+  const fix = ((): { privilege: string; object: string; grant: string } => {
+    switch (kind) {
+      case 'database':
+        return {
+          privilege: 'CREATE',
+          object: `database ${name}`,
+          grant: `GRANT CREATE ON DATABASE ${name} TO ${grantee}; or create schema ${schema} for it`,
+        };
+      case 'schema':
+        return {
+          privilege: ['CREATE', 'ALTER'].includes(firstWord(sql)) ? 'CREATE' : 'USAGE',
+          object: `schema ${name} in database ${database}`,
+          grant: `GRANT USAGE, CREATE ON SCHEMA ${name} TO ${grantee}`,
+        };
+      default: {
+        const privilege = STATEMENT_PRIVILEGE[firstWord(sql)] ?? 'SELECT, INSERT, UPDATE, DELETE';
+        return {
+          privilege,
+          object: `table ${schema}.${name} in database ${database}`,
+          grant: `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${grantee}`,
+        };
+      }
+    }
+  })();
+  return new DestinationError(
+    redact(
+      `permission denied: Postgres user "${user}" lacks ${fix.privilege} on ${fix.object}; grant it: ${fix.grant}`,
+    ),
+    ExitCode.Failure,
+    { cause: error },
+  );
+}
+
+function firstWord(sql: string): string {
+  return /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
+}
+
+/** A role name as a GRANT takes it: bare when it is a plain lower-case identifier. */
+function quoteRole(role: string): string {
+  return /^[a-z_][a-z0-9_$]*$/.test(role) ? role : `"${role.replace(/"/g, '""')}"`;
+}

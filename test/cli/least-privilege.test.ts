@@ -1,0 +1,95 @@
+/**
+ * Each verb resolves only the secrets it uses, as a user runs it (the real `aivis` process,
+ * the sandbox over loopback, a DuckDB file): a monitoring probe (`status`), `streams` and
+ * `state show` run without the API key in the environment, and `sync --workspace a` without
+ * the key of workspace b.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { runCli } from '../support/cli-process.ts';
+import { failureLine, jsonLines } from '../support/json-lines.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-least-'));
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 9, websites: 2, requestsPerMinute: 0 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The environment holds only the keys named: the others are simply not there. */
+const aivis = (args: string[], keys: Record<string, string>) => runCli(args, keys).done;
+
+function config(name: string, workspaces: readonly string[]): string {
+  const file = path.join(dir, `${name}.yaml`);
+  const block = (indent: string, variable: string) => [
+    `${indent}base_url: ${sandbox.baseUrl}`,
+    `${indent}api_key: \${${variable}}`,
+    `${indent}requests_per_minute: 6000`,
+  ];
+  const sources =
+    workspaces.length === 0
+      ? ['source:', ...block('  ', 'AIVIS_API_KEY')]
+      : ['sources:', ...workspaces.flatMap((w) => [`  ${w}:`, ...block('    ', `AIVIS_KEY_${w.toUpperCase()}`)])];
+  const database = path.join(dir, `${name}.duckdb`);
+  writeFileSync(file, [...sources, 'destination:', '  type: duckdb', `  path: ${database}`, ''].join('\n'));
+  return file;
+}
+
+describe('verbs that make no API call need no API key', () => {
+  it('status, streams and state show run without AIVIS_API_KEY; sync and check still ask for it', async () => {
+    const file = config('probe', []);
+    expect((await aivis(['sync', '--config', file], { AIVIS_API_KEY: sandbox.apiKey })).code).toBe(0);
+    const requests = sandbox.stats.requests;
+
+    const status = await aivis(['status', '--config', file], {});
+    expect({ code: status.code, stderr: status.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(status.stdout).toMatch(/^aivis status: fresh\n/);
+    const streams = await aivis(['streams', '--config', file], {});
+    expect(streams.code).toBe(0);
+    expect(streams.stdout).toContain('CREATE TABLE IF NOT EXISTS');
+    const state = await aivis(['state', 'show', '--config', file], {});
+    expect(state.code).toBe(0);
+    expect(jsonLines(state.stdout).length).toBeGreaterThan(0);
+    expect(sandbox.stats.requests).toBe(requests);
+
+    const missing = `${file}:3: source.api_key refers to \${AIVIS_API_KEY}, which is not set in the environment`;
+    for (const verb of [['sync'], ['check']]) {
+      const refused = await aivis([...verb, '--config', file], {});
+      expect({ verb, code: refused.code, stderr: jsonLines(refused.stderr) }).toEqual({
+        verb,
+        code: 2,
+        stderr: [failureLine(missing, 2)],
+      });
+    }
+  });
+});
+
+describe('sync --workspace reads only the selected workspaces’ keys', () => {
+  it("syncs acme with globex's key absent, and still refuses a sync of globex without it", async () => {
+    const file = config('workspaces', ['acme', 'globex']);
+    const acme = await aivis(['sync', '--workspace', 'acme', '--streams', 'websites', '--config', file], {
+      AIVIS_KEY_ACME: sandbox.apiKey,
+    });
+    expect(acme.code).toBe(0);
+    expect(jsonLines(acme.stderr).at(-1)).toMatchObject({ msg: 'run finished', workspace: 'acme' });
+
+    const globex = await aivis(['sync', '--workspace', 'globex', '--config', file], { AIVIS_KEY_ACME: sandbox.apiKey });
+    expect(globex.code).toBe(2);
+    expect(jsonLines(globex.stderr)).toEqual([
+      failureLine(
+        `${file}:8: sources.globex.api_key refers to \${AIVIS_KEY_GLOBEX}, which is not set in the environment`,
+        2,
+      ),
+    ]);
+    const shard = await aivis(['sync', '--shard', '0/2', '--streams', 'websites', '--config', file], {
+      AIVIS_KEY_ACME: sandbox.apiKey,
+    });
+    expect(shard.code).toBe(0);
+  });
+});
