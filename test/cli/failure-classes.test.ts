@@ -93,6 +93,7 @@ const SINCE = '2020-01-01T00:00:00Z';
 const VERBS: Record<string, () => string[]> = {
   check: () => ['check'],
   streams: () => ['streams'],
+  'dbt-sources': () => ['dbt-sources'],
   sync: () => ['sync'],
   backfill: () => ['backfill', '--streams', 'mentions', '--since', SINCE],
   verify: () => ['verify', '--streams', 'mentions', '--since', SINCE],
@@ -114,14 +115,14 @@ const CLASSES: Record<string, FailureClass> = {
   'bad password': {
     target: () => ({ url: badPassword, schema: synced }),
     expected: (verb) =>
-      verb === 'streams'
+      ['streams', 'dbt-sources'].includes(verb)
         ? { code: 0 }
         : { code: 1, message: /^Postgres at 127\.0\.0\.1:\d+ refused the password of user "postgres"/ },
   },
   unreachable: {
     target: () => ({ url: withUrl((u) => (u.port = String(closedPort))), schema: synced }),
     expected: (verb) =>
-      verb === 'streams'
+      ['streams', 'dbt-sources'].includes(verb)
         ? { code: 0 }
         : { code: 1, message: /^cannot reach Postgres at 127\.0\.0\.1:\d+: connection refused/ },
   },
@@ -134,7 +135,9 @@ const CLASSES: Record<string, FailureClass> = {
       schema: synced,
     }),
     expected: (verb) =>
-      verb === 'streams' ? { code: 0 } : { code: 1, message: new RegExp(`GRANT [A-Z, ]+ ON .*${synced}.* TO ${role}`) },
+      ['streams', 'dbt-sources'].includes(verb)
+        ? { code: 0 }
+        : { code: 1, message: new RegExp(`GRANT [A-Z, ]+ ON .*${synced}.* TO ${role}`) },
   },
   // Nothing synced yet: the writing verbs create the schema, the reading ones find nothing.
   'missing schema': {

@@ -42,7 +42,7 @@ function config(name: string, workspaces: readonly string[]): string {
 }
 
 describe('verbs that make no API call need no API key', () => {
-  it('status, streams and state show run without AIVIS_API_KEY; sync and check still ask for it', async () => {
+  it('status, streams, dbt-sources and state show run without AIVIS_API_KEY; sync and check still ask for it', async () => {
     const file = config('probe', []);
     expect((await aivis(['sync', '--config', file], { AIVIS_API_KEY: sandbox.apiKey })).code).toBe(0);
     const requests = sandbox.stats.requests;
@@ -53,6 +53,9 @@ describe('verbs that make no API call need no API key', () => {
     const streams = await aivis(['streams', '--config', file], {});
     expect(streams.code).toBe(0);
     expect(streams.stdout).toContain('CREATE TABLE IF NOT EXISTS');
+    const dbt = await aivis(['dbt-sources', '--config', file], {});
+    expect(dbt.code).toBe(0);
+    expect(dbt.stdout).toContain('sources:');
     const state = await aivis(['state', 'show', '--config', file], {});
     expect(state.code).toBe(0);
     expect(jsonLines(state.stdout).length).toBeGreaterThan(0);

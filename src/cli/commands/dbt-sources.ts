@@ -31,7 +31,8 @@ export const dbtSourcesCommand: CliCommand<DbtSourcesArgs> = {
     }) as never,
   handler: async (argv) => {
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
-    const loaded = await loadConfig(argv.config);
+    // No API call: the API key is not needed, so not read.
+    const loaded = await loadConfig(argv.config, process.env, createLogger(), 'none');
     const workspace =
       argv.workspace === undefined ? undefined : selectOneWorkspace(loaded.workspaces, selection, 'dbt-sources').name;
     const { config } = loaded;
