@@ -1,9 +1,11 @@
 /**
  * Every `aivis ...` line of a `sh` or `console` block in README.md and docs/ parses with the
  * real CLI grammar (`cliParser` of src/cli/main.ts): an unknown verb or flag, a missing
- * required flag or a switch given a value fails here, not in a user's terminal.
+ * required flag or a switch given a value fails here, not in a user's terminal. And docs/cli.md
+ * lists every command with every flag its `--help` shows.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { commands } from '../../src/cli/commands/index.ts';
 import { cliParser } from '../../src/cli/main.ts';
 import { aivisCommands, type DocFile, docFiles, fences } from './markdown.ts';
 
@@ -72,4 +74,46 @@ describe('aivis command lines in the docs', () => {
     expect(problems[3]).toMatch(/--full-refresh is a switch and takes no value \(got "maybe"\)/);
     expect(problems[4]).toMatch(/unknown flag --repare: did you mean --repair\?/);
   });
+
+  it('docs/cli.md lists every command and every flag of it', async () => {
+    const cli = docFiles().find((f) => f.name === 'docs/cli.md')!;
+    expect(await undocumentedFlags(cli.text)).toEqual([]);
+  });
+
+  it('fails on a command or a flag docs/cli.md does not list', async () => {
+    const partial = ['| command | what | flags |', '|---|---|---|', '| `sync` | syncs | `--streams` |'].join('\n');
+    const missing = await undocumentedFlags(partial);
+    expect(missing).toContain('sync: --websites');
+    expect(missing).toContain('check: not listed');
+  });
 });
+
+/** What `aivis <verb> --help` prints. */
+async function helpOf(verb: string): Promise<string> {
+  const printed: string[] = [];
+  const capture = vi.spyOn(console, 'log').mockImplementation((...parts) => void printed.push(parts.join(' ')));
+  try {
+    await cliParser([verb, '--help'], async () => {}).parseAsync();
+  } finally {
+    capture.mockRestore();
+  }
+  return printed.join('\n');
+}
+
+/** `verb: --flag` for each flag of each command that the cli.md text's rows for that verb leave out. */
+async function undocumentedFlags(markdown: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (const command of commands) {
+    const verb = String(command.command).split(' ')[0]!;
+    const rows = markdown.split('\n').filter((line) => line.startsWith(`| \`${verb}`));
+    if (rows.length === 0) {
+      missing.push(`${verb}: not listed`);
+      continue;
+    }
+    const flags = [...(await helpOf(verb)).matchAll(/^ {2}(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
+    for (const flag of flags.filter((f) => !['--config', '--help', '--version'].includes(f))) {
+      if (!rows.some((row) => row.includes(`\`${flag}`))) missing.push(`${verb}: ${flag}`);
+    }
+  }
+  return missing;
+}
