@@ -85,15 +85,19 @@ describe('aivis command lines in the docs', () => {
     const missing = await undocumentedFlags(partial);
     expect(missing).toContain('sync: --websites');
     expect(missing).toContain('check: not listed');
+    expect(missing).toContain('all commands: --config');
   });
 });
+
+/** The flags a help text lists, each by its first name (`--streams` of `--streams, --stream`). */
+const flagsIn = (help: string): string[] => [...help.matchAll(/^ {2}(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
 
 /** What `aivis <verb> --help` prints. */
 async function helpOf(verb: string): Promise<string> {
   const printed: string[] = [];
   const capture = vi.spyOn(console, 'log').mockImplementation((...parts) => void printed.push(parts.join(' ')));
   try {
-    await cliParser([verb, '--help'], async () => {}).parseAsync();
+    await cliParser(verb === '--help' ? [verb] : [verb, '--help'], async () => {}).parseAsync();
   } finally {
     capture.mockRestore();
   }
@@ -102,7 +106,11 @@ async function helpOf(verb: string): Promise<string> {
 
 /** `verb: --flag` for each flag of each command that the cli.md text's rows for that verb leave out. */
 async function undocumentedFlags(markdown: string): Promise<string[]> {
-  const missing: string[] = [];
+  // The options every verb has (`--config`, `--debug`, ...): listed once, anywhere on the page.
+  const globals = flagsIn(await helpOf('--help'));
+  const missing = globals
+    .filter((flag) => !['--help', '--version'].includes(flag) && !markdown.includes(`\`${flag}`))
+    .map((flag) => `all commands: ${flag}`);
   for (const command of commands) {
     const verb = String(command.command).split(' ')[0]!;
     const rows = markdown.split('\n').filter((line) => line.startsWith(`| \`${verb}`));
@@ -110,8 +118,8 @@ async function undocumentedFlags(markdown: string): Promise<string[]> {
       missing.push(`${verb}: not listed`);
       continue;
     }
-    const flags = [...(await helpOf(verb)).matchAll(/^ {2}(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
-    for (const flag of flags.filter((f) => !['--config', '--help', '--version'].includes(f))) {
+    const flags = flagsIn(await helpOf(verb));
+    for (const flag of flags.filter((f) => !globals.includes(f))) {
       if (!rows.some((row) => row.includes(`\`${flag}`))) missing.push(`${verb}: ${flag}`);
     }
   }
