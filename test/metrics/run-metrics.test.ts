@@ -237,7 +237,16 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
 
   it('a gateway that is down costs a warning, never the run; the textfile is still written', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
+    const ready = await runCli(['check', '--config', configPath], env).done;
+    expect(ready.code).toBe(0);
+    expect(ready.stdout).toContain(`ok   metrics: Pushgateway ${gateway}: ready\n`);
+    expect(ready.stdout).toContain(`ok   metrics: textfile ${textfile}: its folder is writable\n`);
     writeConfig(down);
+    const checked = await runCli(['check', '--config', configPath], env).done;
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(
+      new RegExp(`warn metrics: Pushgateway ${down}: not reachable \\(.*\\); runs will warn and go on\\n`),
+    );
     const result = await runCli(['sync', '--config', configPath], env).done;
     expect(result.code).toBe(0);
     const warnings = jsonLines(result.stderr).filter(

@@ -1,12 +1,14 @@
 /**
  * `aivis check`: the config parses, the API accepts each workspace's key (V2 enabled, read scope), and
- * the destination is reachable and writable. Each line says what was proven or what to fix.
+ * the destination is reachable and writable, and (a warning at worst) that `metrics:` targets
+ * can be written. Each line says what was proven or what to fix.
  */
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
 import { terminalLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
+import { checkMetricsTargets } from '../../metrics/check-metrics-targets.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createClient } from '../command-resources.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -66,6 +68,8 @@ export const checkCommand: CliCommand<CheckArgs> = {
     } finally {
       await destination.close();
     }
+    if (config.metrics)
+      for (const target of await checkMetricsTargets(config.metrics)) print(target.ok || 'warn', target.text);
     return failed ? ExitCode.Failure : ExitCode.Success;
   },
 };
