@@ -168,7 +168,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
       );
       child.kill('SIGTERM');
       const stopped = await done;
-      expect(stopped.code).not.toBe(0);
+      expect(stopped.code).toBe(143);
       const events = receiver.received.map((r) => r.event as unknown as Event);
       expect(events.map((e) => e.eventType)).toEqual(['START', 'ABORT']);
       for (const event of events) expect(runEventErrors(event)).toEqual([]);
@@ -288,7 +288,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
       await until(() => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2, "the slow website's request");
       child.kill('SIGTERM');
       const stopped = await done;
-      expect(stopped.code).not.toBe(0);
+      expect(stopped.code).toBe(143);
       const lines = jsonLines(stopped.stderr);
       const warnings = lines.filter((l) => l.msg === 'OpenLineage event not delivered; the run goes on without it');
       expect(warnings.map((w) => [w.event_type, w.error])).toEqual([
