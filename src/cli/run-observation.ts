@@ -25,7 +25,7 @@ import { packageVersion } from './package-version.ts';
 export interface ObservedRun {
   /** The run's OpenLineage runId, to record in its `_aivis_runs` row. */
   readonly lineageRunId: string;
-  /** After the run: its last event and its metrics. `error` when it threw; `stopped` when by a signal. */
+  /** After the run: its last event and its metrics. `error` when it threw; a throw by `signal` (a stop) is an ABORT. */
   finish(outcome: { summary?: RunSummary; error?: unknown; signal: AbortSignal }): Promise<void>;
 }
 
