@@ -236,8 +236,8 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
         if ((await syncWebsite(run, buffer, saved, website, signal)) === 'done') counters.websitesDone++;
       } catch (error) {
         fatal ??= error;
+        // The websites still queued return at once on the aborted signal.
         abort.abort();
-        pool.clear();
       }
     }),
   );
