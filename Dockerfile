@@ -1,6 +1,8 @@
-# syntax=docker/dockerfile:1
+# aivis as a scheduled container: `docker run ... aivis sync`. No image is published yet:
+# build it yourself (examples/README.md, "The image").
 #
-# aivis as a scheduled container (design §1): `docker run ... aivis sync`.
+# No `# syntax=` line: nothing here needs a newer Dockerfile frontend than the one BuildKit
+# ships, and naming one makes an air-gapped build fail pulling it.
 #   docker build -t aivis .
 #   docker run --rm -e AIVIS_API_KEY -e DATABASE_URL \
 #     -v "$PWD/config.yaml:/etc/aivis/config.yaml:ro" aivis check
@@ -35,9 +37,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 # ---- runtime ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 
-# tini becomes PID 1: Node as PID 1 gets no default signal handling, so without it a
-# Kubernetes SIGTERM would be ignored until the grace period ends in SIGKILL. With tini the
-# signal ends the run at once; per-page checkpoints make that safe to resume.
+# tini becomes PID 1. aivis handles SIGTERM and SIGINT itself (it commits what it read and
+# exits 143 or 130); tini is there for what PID 1 owes the rest: reaping zombie processes, and
+# forwarding a signal to the whole process group (-g) so nothing started by Node outlives it.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*

@@ -1,14 +1,16 @@
 """
 aivis from Airflow: an hourly incremental sync and a manual backfill, each one pod.
 
-Requires apache-airflow-providers-cncf-kubernetes (>= 8) on Airflow 2.9+ or 3, and
-aivis_pods.py beside this file in the DAGs folder. The pods use the same ConfigMap and Secrets as examples/kubernetes/cronjob.yaml:
+Works on Airflow 2.10+ and 3.x alike, with apache-airflow-providers-cncf-kubernetes (>= 8),
+and aivis_pods.py beside this file in the DAGs folder; every call below has the same signature
+in both (test/examples/airflow-dags.test.ts imports it against stubs of each). The pods use the same ConfigMap and Secrets as examples/kubernetes/cronjob.yaml:
   - ConfigMap ``aivis-config`` (key ``config.yaml``), mounted at /etc/aivis
   - Secret ``aivis-api-key`` (key ``api-key``), mounted as a file for ``api_key_file``
   - Secret ``aivis-database`` (key ``url``), passed as the DATABASE_URL env var
 
 Exit codes (README, "Use it"): 0 success, 1 failure, 2 bad config or usage, 3 finished with
-rejected records or failed websites. Exit 3 marks the task *skipped* rather than failed:
+rejected records or failed websites, 143 stopped by SIGTERM (a killed task: what was read is
+committed). Exit 3 marks the task *skipped* rather than failed:
 the rows that loaded are durable and downstream models can still run, while the
 ``aivis_partial_run`` task (trigger rule ALL_SKIPPED) makes the partial run visible.
 """
@@ -18,7 +20,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from aivis_pods import HOURLY_SYNC, aivis_pod
-from airflow.utils.trigger_rule import TriggerRule
 
 try:  # Airflow 3
     from airflow.sdk import DAG, Param, task
@@ -27,10 +28,12 @@ except ImportError:  # Airflow 2
     from airflow.decorators import task
     from airflow.models.param import Param
 
-STREAMS = ["websites", "analytics", "analytics_history", "mentions", "citations"]
+FEEDS = ["analytics", "analytics_history", "mentions", "citations"]
 
 
-@task(trigger_rule=TriggerRule.ALL_SKIPPED, retries=0)
+# Trigger rules by their value: both versions take the string, and airflow.utils.trigger_rule
+# is deprecated in Airflow 3.1.
+@task(trigger_rule="all_skipped", retries=0)
 def aivis_partial_run() -> None:
     """Runs only when aivis exited 3; replace the body with your alerting."""
     raise RuntimeError(
@@ -42,8 +45,8 @@ def aivis_partial_run() -> None:
 with DAG(dag_id="aivis_sync", **HOURLY_SYNC) as sync_dag:
     sync = aivis_pod("sync", ["sync"], execution_timeout=timedelta(minutes=55))
     sync >> aivis_partial_run()
-    # Downstream models: give them trigger_rule=TriggerRule.NONE_FAILED so they run after a
-    # full or a partial sync (success or skipped) and not after a failed one.
+    # Downstream models: give them trigger_rule="none_failed" so they run after a full or a
+    # partial sync (success or skipped) and not after a failed one.
 
 
 with DAG(
@@ -55,7 +58,11 @@ with DAG(
     # Lets `arguments` render as a real list, so --websites is left out when empty.
     render_template_as_native_obj=True,
     params={
-        "stream": Param("mentions", type="string", enum=STREAMS, description="Stream to re-read"),
+        "streams": Param(
+            "mentions",
+            type="string",
+            description=f"Comma-separated feeds to re-read ({', '.join(FEEDS)})",
+        ),
         "since": Param(
             "2026-01-01T00:00:00Z",
             type="string",
@@ -72,7 +79,7 @@ with DAG(
 ) as backfill_dag:
     backfill = aivis_pod(
         "backfill",
-        "{{ ['backfill', '--stream', params.stream, '--since', params.since]"
+        "{{ ['backfill', '--streams', params.streams, '--since', params.since]"
         " + (['--websites', params.websites] if params.websites else []) }}",
         retries=0,
     )

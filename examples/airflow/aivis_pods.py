@@ -13,7 +13,7 @@ from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperato
 from kubernetes.client import models as k8s
 
 NAMESPACE = "data"
-IMAGE = "ghcr.io/example/aivis:0.1.0"
+IMAGE = "ghcr.io/example/aivis:0.1.0"  # your build of the Dockerfile (none is published yet)
 PARTIAL = 3  # aivis: finished, but with rejected records or failed websites
 
 # The DAG settings of an hourly sync. aivis keeps its own frontier (per workspace): a missed
@@ -62,11 +62,15 @@ def aivis_pod_settings(
                 secret=k8s.V1SecretVolumeSource(secret_name=api_key_secret, default_mode=0o440),
             ),
             k8s.V1Volume(name="tmp", empty_dir=k8s.V1EmptyDirVolumeSource(size_limit="64Mi")),
+            # The image's working directory, the one writable place for a DuckDB file or
+            # state.path (read-only root filesystem); a persistent volume claim to keep them.
+            k8s.V1Volume(name="data", empty_dir=k8s.V1EmptyDirVolumeSource(size_limit="1Gi")),
         ],
         volume_mounts=[
             k8s.V1VolumeMount(name="config", mount_path="/etc/aivis", read_only=True),
             k8s.V1VolumeMount(name="api-key", mount_path="/var/run/secrets/aivis", read_only=True),
             k8s.V1VolumeMount(name="tmp", mount_path="/tmp"),
+            k8s.V1VolumeMount(name="data", mount_path="/var/lib/aivis"),
         ],
         # Pages stream through, so memory stays flat whatever the history size.
         container_resources=k8s.V1ResourceRequirements(
@@ -90,6 +94,8 @@ def aivis_pod_settings(
         # A killed task (timeout, "mark failed") deletes the pod: aivis stops within 2 s of the
         # SIGTERM, committing what it read; 30 s leaves room for that last commit.
         termination_grace_period=30,
+        # aivis never calls the Kubernetes API: no token in the pod (as in the CronJob).
+        automount_service_account_token=False,
         get_logs=True,  # aivis writes JSON log lines and a summary on stderr
         on_finish_action="delete_succeeded_pod",
         **kwargs,

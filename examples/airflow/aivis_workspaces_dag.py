@@ -3,8 +3,10 @@ aivis for many workspaces from Airflow: one config names every workspace under `
 and dynamic task mapping runs ``aivis sync --workspace NAME`` once per workspace, each in its
 own pod with its own rate budget, retried and shown on its own (README, "Many workspaces").
 
-Requires Airflow 2.10+ or 3 (on_skipped_callback), apache-airflow-providers-cncf-kubernetes
-(>= 8), and aivis_pods.py beside this file. The pods use:
+Works on Airflow 2.10+ and 3.x alike (on_skipped_callback needs 2.10), with
+apache-airflow-providers-cncf-kubernetes (>= 8), and aivis_pods.py beside this file; every
+call below has the same signature in both (test/examples/airflow-dags.test.ts imports it
+against stubs of each). The pods use:
   - ConfigMap ``aivis-workspaces-config`` (key ``config.yaml``, like
     examples/config/workspaces.yaml), mounted at /etc/aivis
   - Secret ``aivis-api-keys``, one key per workspace (``acme``, ``globex``, ...), mounted as
@@ -39,7 +41,8 @@ DEFAULT_WORKSPACES = ["acme", "globex", "initech"]
 @task(retries=0)
 def sync_arguments() -> list[list[str]]:
     """One argument list per workspace: the map the sync task expands over."""
-    names = Variable.get("aivis_workspaces", default_var=DEFAULT_WORKSPACES, deserialize_json=True)
+    # The default is positional: Airflow 2 names it default_var, Airflow 3 (airflow.sdk) default.
+    names = Variable.get("aivis_workspaces", DEFAULT_WORKSPACES, deserialize_json=True)
     return [["sync", "--workspace", name] for name in names]
 
 
@@ -66,5 +69,5 @@ with DAG(dag_id="aivis_sync_workspaces", **HOURLY_SYNC) as workspaces_dag:
         # destination is what they share.
         max_active_tis_per_dag=8,
     ).expand(arguments=sync_arguments())
-    # Downstream models: give them trigger_rule=TriggerRule.NONE_FAILED so they run after
-    # every workspace synced fully or partially (success or skipped), not after a failure.
+    # Downstream models: give them trigger_rule="none_failed" so they run after every
+    # workspace synced fully or partially (success or skipped), not after a failure.

@@ -6,6 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { parseAllDocuments } from 'yaml';
 import { selectWorkspaces } from '../../src/cli/workspace-selection.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
@@ -56,10 +58,9 @@ describe('examples/kubernetes/cronjob.yaml', async () => {
     expect(cronJob!.kind).toBe('CronJob');
     expect(cronJob!.spec.concurrencyPolicy).toBe('Forbid');
     expect(cronJob!.spec.startingDeadlineSeconds).toBeGreaterThan(0);
-    expect(cronJob!.spec.jobTemplate.spec.podFailurePolicy.rules[0].onExitCodes).toEqual({
-      containerName: container.name,
-      operator: 'In',
-      values: [2, 3],
+    expect(cronJob!.spec.jobTemplate.spec.podFailurePolicy.rules[1]).toEqual({
+      action: 'FailJob',
+      onExitCodes: { containerName: container.name, operator: 'In', values: [2, 3] },
     });
   });
 
@@ -114,7 +115,7 @@ describe('examples/kubernetes/indexed-job.yaml', async () => {
 
   it('fails a shard at once on bad config and partial runs, and retries it alone otherwise', () => {
     expect(job.backoffLimitPerIndex).toBeGreaterThan(0);
-    expect(job.podFailurePolicy.rules[0]).toEqual({
+    expect(job.podFailurePolicy.rules[1]).toEqual({
       action: 'FailIndex',
       onExitCodes: { containerName: container.name, operator: 'In', values: [2, 3] },
     });
@@ -136,6 +137,68 @@ describe('examples/kubernetes/indexed-job.yaml', async () => {
     const keyMount = container.volumeMounts.find((m: { name: string }) => m.name === keyVolume.name).mountPath;
     const keyFiles = [...configText.matchAll(/api_key_file:\s*(\S+)/g)].map((m) => m[1]);
     expect(keyFiles).toEqual(WORKSPACE_NAMES.map((name) => `${keyMount}/${name}`));
+  });
+});
+
+/** The kubernetes-models class of each kind the examples use: its validate() checks Kubernetes' published schema, offline. */
+const MODELS: Record<string, { new (data: any): { validate(): void } }> = {
+  'v1/ConfigMap': ConfigMap,
+  'batch/v1/CronJob': CronJob,
+};
+
+describe.each(['cronjob.yaml', 'indexed-job.yaml'])('examples/kubernetes/%s, as Kubernetes reads it', async (name) => {
+  const docs = await manifest(name);
+  const cronJob = docs.find((doc) => doc.kind === 'CronJob')!;
+  const job = cronJob.spec.jobTemplate.spec;
+  const podSpec = job.template.spec;
+  const container = podSpec.containers[0];
+
+  it("validates against Kubernetes' schemas (kubernetes-models, offline)", () => {
+    expect(docs.map((doc) => `${doc.apiVersion}/${doc.kind}`)).toEqual(['v1/ConfigMap', 'batch/v1/CronJob']);
+    for (const doc of docs) expect(() => new MODELS[`${doc.apiVersion}/${doc.kind}`]!(doc).validate()).not.toThrow();
+  });
+
+  it('does not count a disruption (drain, preemption) against the backoff limit', () => {
+    expect(job.podFailurePolicy.rules[0]).toEqual({
+      action: 'Ignore',
+      onPodConditions: [{ type: 'DisruptionTarget' }],
+    });
+    expect(podSpec.restartPolicy).toBe('Never');
+  });
+
+  it('mounts a writable volume at /var/lib/aivis, the working directory the Dockerfile and README point DuckDB and state.path at', async () => {
+    const dockerfile = await readFile(path.resolve(EXAMPLES, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^WORKDIR \/var\/lib\/aivis$/m);
+    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+    const mount = container.volumeMounts.find((m: { mountPath: string }) => m.mountPath === '/var/lib/aivis');
+    expect(mount?.readOnly).not.toBe(true);
+    const volume = podSpec.volumes.find((v: { name: string }) => v.name === mount.name);
+    expect(volume.emptyDir ?? volume.persistentVolumeClaim).toBeDefined();
+  });
+
+  it('mounts no service account token: aivis never calls the Kubernetes API', () => {
+    expect(podSpec.automountServiceAccountToken).toBe(false);
+  });
+});
+
+describe('Dockerfile and examples/README.md', async () => {
+  const dockerfile = await readFile(path.resolve(EXAMPLES, '..', 'Dockerfile'), 'utf8');
+  const readme = await readFile(path.join(EXAMPLES, 'README.md'), 'utf8');
+
+  it('builds air-gapped: no # syntax= frontend to pull, and no instruction that would need one', () => {
+    expect(dockerfile).not.toMatch(/^#\s*syntax\s*=/im);
+    expect(dockerfile).not.toMatch(/^RUN\s+--(mount|network|security)|<<-?\s*["']?[A-Z]+/m);
+  });
+
+  it('says why tini is PID 1 without claiming a SIGTERM would be ignored', () => {
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["aivis"\]$/m);
+    expect(dockerfile).toContain('aivis handles SIGTERM and SIGINT itself');
+    expect(dockerfile).not.toMatch(/SIGTERM\s+would be ignored/);
+  });
+
+  it('tells the user to build the image (none is published) and shows the command', () => {
+    expect(readme).toContain('No image is published yet');
+    expect(readme).toContain('```sh\ndocker build -t aivis:0.1.0 .\n```');
   });
 });
 

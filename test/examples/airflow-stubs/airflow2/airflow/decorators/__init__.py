@@ -1,0 +1,3 @@
+from stub_airflow import task
+
+__all__ = ["task"]

@@ -1,0 +1,3 @@
+from stub_airflow import Param
+
+__all__ = ["Param"]

@@ -1,0 +1,3 @@
+from kubernetes.client import models
+
+__all__ = ["models"]
