@@ -90,7 +90,16 @@ function connectError(error: unknown, options: PostgresOptions): DestinationErro
         return `Postgres at ${address} refused user "${user}": ${(error as Error).message}`;
       case '3D000':
         return `database "${database}" does not exist on Postgres at ${address}`;
+      case 'SELF_SIGNED_CERT_IN_CHAIN':
+      case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+      case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+        return `Postgres at ${address} presented a TLS certificate aivis does not trust (${(error as Error).message}): add sslrootcert=/path/to/ca.pem to destination.url, the CA that signed it (your provider publishes it)`;
+      case 'ERR_TLS_CERT_ALTNAME_INVALID':
+        return `Postgres at ${address} presented a TLS certificate for another host name (${(error as Error).message}): connect by the name on the certificate, or use sslmode=verify-ca with sslrootcert`;
       default:
+        if (/does not support SSL/i.test((error as Error).message))
+          return `Postgres at ${address} does not accept TLS connections: remove sslmode from destination.url, or enable ssl on the server`;
         return `cannot connect to Postgres at ${address}: ${(error as Error).message}`;
     }
   })();

@@ -5,6 +5,9 @@
 import type { PostgresConfig } from '../../schemas/config.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import { readFileSync } from 'node:fs';
+import { closestMatch } from '../../src/config/closest-match.ts';
+import { describeReadFailure } from '../../src/config/read-failure.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { registerSecret } from '../../src/log/redact.ts';
 
@@ -36,12 +39,53 @@ export function postgresOptions(config: PostgresConfig): PostgresOptions {
   registerSecret(url.password);
   registerSecret(decode(url.password));
   return {
-    connectionString: config.url,
+    connectionString: withTls(url, config.url),
     schema: config.schema,
     address: `${url.hostname || 'localhost'}:${url.port || '5432'}`,
     user: decode(url.username) || process.env.PGUSER || process.env.USER || 'postgres',
     database: decode(url.pathname.slice(1)) || decode(url.username) || 'postgres',
   };
+}
+
+/**
+ * libpq's `sslmode` values, read the way psql and every libpq client read them: `require`
+ * encrypts without checking the certificate, `verify-ca` checks it against `sslrootcert`,
+ * `verify-full` checks the host name too.
+ */
+const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'];
+
+/**
+ * The URL with its TLS parameters checked (docs/destinations/postgres.md#tls): node-postgres
+ * reads `require` as `verify-full` and warns about it in a multi-line SECURITY WARNING; with
+ * `uselibpqcompat=true` it means what it means to libpq. A CA file that cannot be read, or
+ * `verify-ca` without one, is a config error here rather than a failure at connect time.
+ */
+function withTls(url: URL, connectionString: string): string {
+  const params = url.searchParams;
+  const mode = params.get('sslmode');
+  const rootCert = params.get('sslrootcert');
+  if (mode !== null && !SSL_MODES.includes(mode)) {
+    const closest = closestMatch(mode, SSL_MODES);
+    throw new ConfigError(
+      `destination.url has sslmode=${mode}${closest ? ` (did you mean ${closest}?)` : ''}: use one of ${SSL_MODES.join(', ')}`,
+    );
+  }
+  if (mode === 'verify-ca' && rootCert === null) {
+    throw new ConfigError(
+      "destination.url has sslmode=verify-ca without sslrootcert: add sslrootcert=/path/to/ca.pem, the CA that signed the server's certificate",
+    );
+  }
+  if (rootCert !== null) {
+    try {
+      readFileSync(rootCert);
+    } catch (error) {
+      throw new ConfigError(
+        `destination.url has sslrootcert=${rootCert}, which cannot be read (${describeReadFailure(error)}): give the absolute path of the CA's PEM file`,
+      );
+    }
+  }
+  if (mode === null || params.has('uselibpqcompat')) return connectionString;
+  return `${connectionString}${url.search === '' ? '?' : '&'}uselibpqcompat=true`;
 }
 
 /** Percent-decoding that keeps malformed input as written instead of throwing. */

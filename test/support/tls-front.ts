@@ -38,7 +38,8 @@ function issueCertificate(dir: string, hostname: string): { key: string; cert: s
     '/CN=aivis test CA',
   );
   openssl('req', ...ecKey, '-keyout', file('leaf.key'), '-out', file('leaf.csr'), '-subj', `/CN=${hostname}`);
-  writeFileSync(file('leaf.ext'), `subjectAltName=DNS:${hostname}\nextendedKeyUsage=serverAuth\n`);
+  const san = net.isIP(hostname) ? `IP:${hostname}` : `DNS:${hostname}`;
+  writeFileSync(file('leaf.ext'), `subjectAltName=${san}\nextendedKeyUsage=serverAuth\n`);
   openssl(
     'x509',
     '-req',
@@ -65,18 +66,66 @@ function issueCertificate(dir: string, hostname: string): { key: string; cert: s
 
 /** Terminates TLS for `hostname` on a free port and passes the bytes to `127.0.0.1:targetPort`. */
 export async function startTlsFront(hostname: string, targetPort: number): Promise<TlsFront> {
+  return front(hostname, targetPort, (socket, credentials, upstream) => {
+    const client = new tls.TLSSocket(socket, { isServer: true, ...credentials });
+    upstream(client);
+  });
+}
+
+/** Postgres's SSLRequest: length 8, then the code 80877103 (1234 5679). */
+const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
+
+/**
+ * What a managed Postgres with TLS looks like to a client: a listener that answers the
+ * protocol's SSLRequest with `S`, does the TLS handshake for `hostname`, then passes the
+ * decrypted protocol to the plain Postgres at `127.0.0.1:targetPort`. A client that does not
+ * ask for TLS is cut off (`sessions` counts the handshakes that completed).
+ */
+export async function startPostgresTlsFront(
+  hostname: string,
+  targetPort: number,
+): Promise<TlsFront & { readonly sessions: () => number }> {
+  let sessions = 0;
+  const started = await front(hostname, targetPort, (socket, credentials, upstream) => {
+    socket.once('data', (first: Buffer) => {
+      if (!first.subarray(0, 8).equals(SSL_REQUEST)) {
+        socket.destroy();
+        return;
+      }
+      socket.write('S');
+      const client = new tls.TLSSocket(socket, { isServer: true, ...credentials });
+      client.once('secure', () => sessions++);
+      upstream(client);
+    });
+  });
+  return { ...started, sessions: () => sessions };
+}
+
+type Accept = (
+  socket: net.Socket,
+  credentials: { key: string; cert: string },
+  upstream: (client: net.Socket) => void,
+) => void;
+
+async function front(hostname: string, targetPort: number, accept: Accept): Promise<TlsFront> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-tls-'));
   const { key, cert, caFile } = issueCertificate(dir, hostname);
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer({ key, cert }, (client) => {
-    const upstream = net.connect(targetPort, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  };
+  const server = net.createServer((socket) => {
+    track(socket);
+    socket.on('error', () => socket.destroy());
+    accept(socket, { key, cert }, (client) => {
+      const upstream = net.connect(targetPort, '127.0.0.1');
+      track(client);
+      track(upstream);
+      client.pipe(upstream).pipe(client);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
