@@ -82,7 +82,7 @@ export interface BigqueryClient {
   tableMetadata(table: string): Promise<TableMetadata | undefined>;
   /** Creates the table; an "already exists" answer counts as success (a racing run made it). */
   createTable(table: string, resource: TableResource): Promise<void>;
-  /** Creates a view (standard SQL) with its description. */
+  /** Creates a view (standard SQL) with its description; "already exists" counts as success (another workspace's run made it). */
   createView(view: string, query: string, description: string): Promise<void>;
   /**
    * Changes metadata through `tables.patch`: descriptions, appended NULLABLE fields (BigQuery's
@@ -269,6 +269,8 @@ class SdkClient implements BigqueryClient {
     try {
       await this.#dataset.createTable(view, { view: { query, useLegacySql: false }, description });
     } catch (error) {
+      // Another workspace's run of this version made the same view a moment ago.
+      if (apiErrorCode(error) === 409) return;
       throw bigqueryError(`create view ${this.dataset}.${view}`, error, this.dataset);
     }
   }

@@ -3,6 +3,7 @@
  * name and run their statements here. Shared DDL is in src/destination/sql-statements.ts, the
  * bookkeeping in src/destination/bookkeeping.ts.
  */
+import { serialByKey } from '../../src/destination/serial-by-key.ts';
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import type { StoredComment } from '../../src/destination/descriptions.ts';
@@ -119,15 +120,9 @@ export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions
   });
 }
 
-const ddlQueues = new Map<string, Promise<unknown>>();
-
 /**
  * Runs `work` (a transaction that may change the catalog) after every earlier one on `file` in
  * this process: runs of several workspaces share the file, each on its own connection, and
  * DuckDB fails two transactions creating one table at once ("Catalog write-write conflict").
  */
-export function oneDdlAtATime<T>(file: string, work: () => Promise<T>): Promise<T> {
-  const next = (ddlQueues.get(file) ?? Promise.resolve()).catch(() => {}).then(work);
-  ddlQueues.set(file, next);
-  return next;
-}
+export const oneDdlAtATime: <T>(file: string, work: () => Promise<T>) => Promise<T> = serialByKey();

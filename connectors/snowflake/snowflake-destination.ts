@@ -14,6 +14,7 @@ import type {
 import type { LeaseLock } from '../../src/destination/lease-lock.ts';
 import { type Description, descriptionsOf, staleDescriptions } from '../../src/destination/descriptions.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { serialByKey } from '../../src/destination/serial-by-key.ts';
 import { assertOwnView } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -146,19 +147,24 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async ensureViews(views) {
       if (!views.length) return;
-      const c = session();
-      const objects = new Map(
-        (await c.execute(sql.existingObjectsSql(at), where())).map((row) => [
-          String(row.TABLE_NAME),
-          {
-            kind: row.TABLE_TYPE === 'VIEW' ? ('view' as const) : ('table' as const),
-            comment: nullableText(row.COMMENT),
-          },
-        ]),
-      );
-      for (const view of views) assertOwnView(view, objects.get(view.name.toUpperCase()), sql.tableName(at, view.name));
-      for (const view of views) await c.execute(sql.createViewSql(at, view));
-      await describe(descriptionsOf(views, true));
+      // One schema's views change one workspace at a time in this process: between another
+      // run's CREATE VIEW and its COMMENT, the view would look like one aivis did not make.
+      await oneViewChangeAtATime(`${config.account}/${sql.schemaName(at)}`, async () => {
+        const c = session();
+        const objects = new Map(
+          (await c.execute(sql.existingObjectsSql(at), where())).map((row) => [
+            String(row.TABLE_NAME),
+            {
+              kind: row.TABLE_TYPE === 'VIEW' ? ('view' as const) : ('table' as const),
+              comment: nullableText(row.COMMENT),
+            },
+          ]),
+        );
+        for (const view of views)
+          assertOwnView(view, objects.get(view.name.toUpperCase()), sql.tableName(at, view.name));
+        for (const view of views) await c.execute(sql.createViewSql(at, view));
+        await describe(descriptionsOf(views, true));
+      });
     },
 
     describeViewDdl: (views) =>
@@ -206,6 +212,9 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     },
   };
 }
+
+/** View changes per account and schema, one at a time in this process (see `ensureViews`). */
+const oneViewChangeAtATime = serialByKey();
 
 function nullableText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);

@@ -96,6 +96,8 @@ export interface BigqueryStandIn {
   readonly jobs: readonly StandInJob[];
   /** The faults in force; setting them starts their counts (and `injected`) afresh. */
   faults: BigqueryFaults;
+  /** Runs `work` (a test's own statements) with every fault off; counts are kept. */
+  withoutFaults<T>(work: () => Promise<T>): Promise<T>;
   /** Faults injected so far, by kind (`backendError`, `upload:reset`, ...). */
   readonly injected: Readonly<Record<string, number>>;
   /** Token exchanges served on `POST /token`. */
@@ -118,6 +120,9 @@ export async function startBigqueryStandIn(
   const projectId = options.projectId ?? 'aivis-test';
   const engine = await StandInEngine.create(projectId, options);
   let faults: BigqueryFaults = options.faults ?? {};
+  let paused = 0;
+  /** The faults in force now: none while a test's own statements run (`withoutFaults`). */
+  const active = (): BigqueryFaults => (paused > 0 ? {} : faults);
   const injected: Record<string, number> = {};
   const seen = { jobs: 0, uploads: 0, inserts: 0 };
   /** Whether the `count`-th request hits `fault`, counted in `injected` under `name`. */
@@ -174,8 +179,8 @@ export async function startBigqueryStandIn(
       status: { state: 'DONE' },
       statistics: { creationTime: String(Date.now()) },
     };
-    if (job.configuration.query && (faults.runningPolls ?? 0) > 0) {
-      job.pollsLeft = faults.runningPolls;
+    if (job.configuration.query && (active().runningPolls ?? 0) > 0) {
+      job.pollsLeft = active().runningPolls;
       job.status = { state: 'RUNNING' };
     }
     byId.set(jobId, job);
@@ -207,8 +212,13 @@ export async function startBigqueryStandIn(
     const query = job.configuration.query!;
     try {
       checkLocation(job, referencedDatasets(query.query));
-      if (hits(faults.jobFailures, ++seen.jobs, () => faults.jobFailures!.reason))
-        throw transientFault(faults.jobFailures!.reason);
+      if (hits(active().jobFailures, ++seen.jobs, () => active().jobFailures!.reason)) {
+        // It fails at once: its insert answers DONE with the error (the SDK would retry a
+        // 5xx getQueryResults with seconds of real backoff before aivis saw it).
+        job.pollsLeft = 0;
+        job.status = { state: 'DONE' };
+        throw transientFault(active().jobFailures!.reason);
+      }
       if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(query.query)) {
         for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.updateData', ref);
       }
@@ -241,7 +251,8 @@ export async function startBigqueryStandIn(
     if (job.fault) throw job.fault;
     const result = job.result!;
     const from = Number(pageToken ?? 0);
-    const to = faults.pageRows ? from + faults.pageRows : result.rows.length;
+    const pageRows = active().pageRows;
+    const to = pageRows ? from + pageRows : result.rows.length;
     return {
       kind: 'bigquery#getQueryResultsResponse',
       jobReference: job.jobReference,
@@ -291,8 +302,8 @@ export async function startBigqueryStandIn(
     if (upload && method === 'POST') {
       checkProject(upload[1]!);
       requirePermission('bigquery.jobs.create');
-      const wire = hits(faults.uploadFailures, ++seen.uploads, () => `upload:${faults.uploadFailures!.kind}`)
-        ? faults.uploadFailures!.kind
+      const wire = hits(active().uploadFailures, ++seen.uploads, () => `upload:${active().uploadFailures!.kind}`)
+        ? active().uploadFailures!.kind
         : undefined;
       if (wire === 'unavailable') throw transientFault('unavailable');
       if (wire === 'reset') return RESET;
@@ -370,8 +381,8 @@ export async function startBigqueryStandIn(
     }
     if (method === 'POST' && rest === '/jobs') {
       requirePermission('bigquery.jobs.create');
-      const wire = hits(faults.insertFailures, ++seen.inserts, () => `insert:${faults.insertFailures!.kind}`)
-        ? faults.insertFailures!.kind
+      const wire = hits(active().insertFailures, ++seen.inserts, () => `insert:${active().insertFailures!.kind}`)
+        ? active().insertFailures!.kind
         : undefined;
       if (wire === 'unavailable') throw transientFault('unavailable');
       if (wire === 'reset') return RESET;
@@ -487,6 +498,14 @@ export async function startBigqueryStandIn(
       for (const key of Object.keys(injected)) delete injected[key];
     },
     injected,
+    async withoutFaults(work) {
+      paused += 1;
+      try {
+        return await work();
+      } finally {
+        paused -= 1;
+      }
+    },
     get tokenExchanges() {
       return tokenExchanges;
     },

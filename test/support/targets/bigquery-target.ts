@@ -10,15 +10,45 @@ import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts
 import type { StoredComment } from '../../../src/destination/descriptions.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { normalizeRow } from '../../conformance/normalize.ts';
-import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
+import {
+  type BigqueryFaults,
+  startBigqueryStandIn,
+  type BigqueryStandIn,
+} from '../../stand-ins/bigquery/bigquery-stand-in.ts';
 import { fakeAuthClient } from '../../stand-ins/bigquery/fake-auth.ts';
-import type { TestTarget } from './postgres-target.ts';
+import type { HandWrittenSql, TestTarget } from './postgres-target.ts';
 
-export function useBigqueryTarget(): Omit<TestTarget, 'close'> {
+/**
+ * Faults the shared suites run BigQuery with: no DML reruns (concurrent workspaces' flushes
+ * conflict and are retried by aivis), every query job RUNNING for a poll, results in pages of
+ * 50, every 7th job failing with backendError, every 5th upload reset after its job ran (the
+ * answer lost). (Wire faults of jobs.insert are left to bigquery-faults.test.ts: the SDK's own
+ * retry of them waits seconds of real time.)
+ */
+export const SUITE_FAULTS: { readonly dmlReruns: number; readonly faults: BigqueryFaults } = {
+  dmlReruns: 0,
+  faults: {
+    runningPolls: 1,
+    pageRows: 50,
+    jobFailures: { every: 7, reason: 'backendError' },
+    uploadFailures: { every: 5, kind: 'lostResponse' },
+  },
+};
+
+export function useBigqueryTarget(
+  options: { dmlReruns?: number; faults?: BigqueryFaults } = {},
+): Omit<TestTarget, 'close'> & HandWrittenSql & { standIn(): BigqueryStandIn } {
   let standIn: BigqueryStandIn;
   let reader: BigQuery;
+  const query = async (sql: string) => {
+    const [job] = await reader.createQueryJob({ query: sql });
+    const [rows] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [
+      { f: { v: string | null }[] }[],
+    ];
+    return rows;
+  };
   beforeAll(async () => {
-    standIn = await startBigqueryStandIn();
+    standIn = await startBigqueryStandIn(options);
     reader = new BigQuery({
       projectId: standIn.projectId,
       apiEndpoint: standIn.url,
@@ -29,11 +59,17 @@ export function useBigqueryTarget(): Omit<TestTarget, 'close'> {
   afterAll(() => standIn?.close());
   return {
     name: 'bigquery',
+    standIn: () => standIn,
     create: async (schema) =>
       createBigqueryDestination(
         { type: 'bigquery', project: standIn.projectId, dataset: schema, location: 'US', api_endpoint: standIn.url },
-        { logger: silentLogger, authClient: fakeAuthClient() },
+        // Retries back off by a jitter draw of 0: no waiting in tests.
+        { logger: silentLogger, authClient: fakeAuthClient(), random: () => 0 },
       ),
+    qualifiedName: (schema, table) => `\`${standIn.projectId}.${schema}.${table}\``,
+    // The tests' own statements and reads run with the faults off: they are not aivis's.
+    execute: (_schema, statement) => standIn.withoutFaults(async () => void (await query(statement))),
+    json: (text) => `JSON '${text}'`,
     async comments(schema) {
       const [tables] = await reader.dataset(schema).getTables();
       const out: StoredComment[] = [];
@@ -48,12 +84,9 @@ export function useBigqueryTarget(): Omit<TestTarget, 'close'> {
     async readRows(_destination, schema, table) {
       const order = table.primaryKey.map((k) => `\`${k}\``).join(', ');
       const names = table.columns.map((c) => `\`${c.name}\``).join(', ');
-      const [job] = await reader.createQueryJob({
-        query: `SELECT ${names} FROM \`${standIn.projectId}.${schema}.${table.name}\` ORDER BY ${order}`,
-      });
-      const [rows] = (await job.getQueryResults({ skipParsing: true, autoPaginate: false } as object)) as unknown as [
-        { f: { v: string | null }[] }[],
-      ];
+      const rows = await standIn.withoutFaults(() =>
+        query(`SELECT ${names} FROM \`${standIn.projectId}.${schema}.${table.name}\` ORDER BY ${order}`),
+      );
       return rows.map((row) =>
         normalizeRow(
           table,

@@ -23,6 +23,8 @@ export interface HandWrittenSql {
   /** `table` of `schema` as a statement names it. */
   qualifiedName(schema: string, table: string): string;
   execute(schema: string, statement: string): Promise<void>;
+  /** A JSON value from `text` inside a statement (default the string literal, which Postgres and DuckDB cast). */
+  json?(text: string): string;
 }
 
 export function postgresTarget(url: string): TestTarget & HandWrittenSql & { readonly pool: pg.Pool } {
