@@ -25,6 +25,18 @@ export interface BenchSizes {
   readonly bigqueryTableRows: readonly [number, number];
   /** Figure 7: `count` workspaces of this size (seeds from its seed), each at figure 2's budget, the clock `clockFactor` times fast. */
   readonly workspaces: { readonly world: SandboxOptions; readonly count: number; readonly clockFactor: number };
+  /** Figure 8: `count` workspaces of this size synced at once into one BigQuery dataset. */
+  readonly bigqueryWorkspaces: { readonly world: SandboxOptions; readonly count: number };
+  /**
+   * Figure 9: a rate-limited incremental sync of this world at `budget`/min (30: the run lasts
+   * about 13 minutes, as a sync of 100 websites does at a budget shared by three workspaces),
+   * the clock `clockFactor` times fast.
+   */
+  readonly snowflakeWarehouse: {
+    readonly world: SandboxOptions;
+    readonly budget: number;
+    readonly clockFactor: number;
+  };
 }
 
 export const DEFAULT_SIZES: BenchSizes = {
@@ -44,6 +56,15 @@ export const DEFAULT_SIZES: BenchSizes = {
     count: 10,
     clockFactor: 4,
   },
+  bigqueryWorkspaces: {
+    world: { seed: 31, websites: 10, analysesPerWebsite: 3, mentionsPerAnalysis: 40, citationsPerAnalysis: 10 },
+    count: 5,
+  },
+  snowflakeWarehouse: {
+    world: { seed: 41, websites: 100, analysesPerWebsite: 2, mentionsPerAnalysis: 5, citationsPerAnalysis: 2 },
+    budget: 30,
+    clockFactor: 20,
+  },
 };
 
 export const QUICK_SIZES: BenchSizes = {
@@ -62,5 +83,14 @@ export const QUICK_SIZES: BenchSizes = {
     world: { seed: 21, websites: 40, analysesPerWebsite: 2, mentionsPerAnalysis: 10, citationsPerAnalysis: 5 },
     count: 10,
     clockFactor: 4,
+  },
+  bigqueryWorkspaces: {
+    world: { seed: 31, websites: 4, analysesPerWebsite: 2, mentionsPerAnalysis: 20, citationsPerAnalysis: 5 },
+    count: 3,
+  },
+  snowflakeWarehouse: {
+    world: { seed: 41, websites: 100, analysesPerWebsite: 2, mentionsPerAnalysis: 5, citationsPerAnalysis: 2 },
+    budget: 30,
+    clockFactor: 60,
   },
 };

@@ -1,8 +1,9 @@
 /**
  * `npm run bench [-- --quick]`: how close aivis gets to the API's ceiling and to the
  * warehouse's own load speed (issue 7), all figures from one run as ratios, how W workspaces
- * in one process compare with one alone (issue 15), and what a
- * BigQuery flush costs as its table grows. Prints a Markdown
+ * in one process compare with one alone (issue 15), what a BigQuery flush costs as its table
+ * grows and with concurrent workspaces, and how long a Snowflake warehouse runs for a
+ * rate-limited sync. Prints a Markdown
  * table on stdout, progress on stderr, and writes test/bench/results.json.
  *
  * PostgreSQL: `AIVIS_BENCH_DATABASE_URL`, or an embedded server started here.
@@ -22,6 +23,8 @@ import { mentionBatches } from './mention-rows.ts';
 import { peakMemory } from './peak-memory.ts';
 import { requestEfficiency } from './request-efficiency.ts';
 import { resultsTable } from './results-table.ts';
+import { bigqueryWorkspaces } from './bigquery-workspaces.ts';
+import { snowflakeWarehouseTime } from './snowflake-warehouse-time.ts';
 import { workspaceScale } from './workspace-scale.ts';
 import { round } from './bench-figure.ts';
 
@@ -46,15 +49,15 @@ const postgres = await openBenchPostgres();
 try {
   const machine = await describeMachine(postgres.version);
   const figures: BenchFigure[] = [];
-  progress('1/7 request efficiency');
+  progress('1/9 request efficiency');
   figures.push(
     ...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)),
   );
-  progress('2/7 budget use');
+  progress('2/9 budget use');
   figures.push(
     await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor),
   );
-  progress('3/7 load speed');
+  progress('3/9 load speed');
   figures.push(
     ...(await loadSpeed(
       await postgres.database('load'),
@@ -62,17 +65,22 @@ try {
       sizes.loadRounds,
     )),
   );
-  progress(`4/7 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
+  progress(`4/9 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
   figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
-  progress(`4/7 the same at ${largest} mentions, with the V8 heap capped`);
+  progress(`4/9 the same at ${largest} mentions, with the V8 heap capped`);
   figures.push(...(await peakMemory([largest], (rows) => postgres.database(`memory_capped_${rows}`), HEAP_CAP)));
-  progress('5/7 end-to-end throughput');
+  progress('5/9 end-to-end throughput');
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
-  progress(`6/7 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
+  progress(`6/9 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
   figures.push(await bigqueryFlushBytes(sizes.bigqueryTableRows));
-  progress(`7/7 ${sizes.workspaces.count} workspaces in one process against one alone`);
+  progress(`7/9 ${sizes.workspaces.count} workspaces in one process against one alone`);
   const { world, count, clockFactor } = sizes.workspaces;
   figures.push(await workspaceScale(postgres.database, world, count, sizes.requestsPerMinute, clockFactor));
+  progress(`8/9 BigQuery jobs and bytes per flush, ${sizes.bigqueryWorkspaces.count} workspaces at once`);
+  figures.push(await bigqueryWorkspaces(sizes.bigqueryWorkspaces.world, sizes.bigqueryWorkspaces.count));
+  progress('9/9 Snowflake warehouse-running seconds of a rate-limited incremental sync');
+  const warehouse = sizes.snowflakeWarehouse;
+  figures.push(await snowflakeWarehouseTime(warehouse.world, warehouse.budget, warehouse.clockFactor));
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(
