@@ -129,10 +129,26 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
       await world.sync();
       const { website, ids } = await earliestMentions(1);
       const [row] = (await world.rows(mentionsTable)).filter((r) => r.id === ids[0]);
+      const json = target.json ?? ((text: string) => `'${text}'`);
+      const stamp = target.timestamp ?? ((text: string) => `'${text}'`);
+      const values = [
+        "'men_by_hand'",
+        `'${website}'`,
+        `'${row!.analysis_id}'`,
+        stamp(String(row!.observed_at)),
+        stamp(String(row!.available_at)),
+        "'gemini'",
+        "'typed in'",
+        'false',
+        json('[]'),
+        stamp(String(row!.available_at)),
+        "'run_hand'",
+        json('{}'),
+      ].join(', ');
       await target.execute(
         world.schema,
         `INSERT INTO ${mentions()} (id, website_id, analysis_id, observed_at, available_at, provider, sentence_text, sentence_text_truncated, mention_spans, _synced_at, _run_id, _raw)
-         VALUES ('men_by_hand', '${website}', '${row!.analysis_id}', '${row!.observed_at}', '${row!.available_at}', 'gemini', 'typed in', false, '[]', '${row!.available_at}', 'run_hand', '{}')`,
+         ${target.insertBySelect ? `SELECT ${values}` : `VALUES (${values})`}`,
       );
       const state = await world.rows(stateTable);
 

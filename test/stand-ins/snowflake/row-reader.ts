@@ -13,6 +13,8 @@ export interface SnowflakeRowReader {
   rows(schema: string, table: TableSpec): Promise<LogicalRow[]>;
   /** The comments the catalog holds for the schema's tables, views and columns (names as stored: upper case). */
   comments(schema: string): Promise<StoredComment[]>;
+  /** A statement of the test's own, as a user's worksheet would run it. */
+  execute(statement: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function snowflakeRowReader(setup: StandInSetup): Promise<Snowflake
         comment: row.COMMENT === null ? null : String(row.COMMENT),
       }));
     },
+    execute: async (statement) => void (await client.execute(statement)),
     close: () => client.close(),
   };
 }

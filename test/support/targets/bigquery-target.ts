@@ -70,6 +70,7 @@ export function useBigqueryTarget(
     // The tests' own statements and reads run with the faults off: they are not aivis's.
     execute: (_schema, statement) => standIn.withoutFaults(async () => void (await query(statement))),
     json: (text) => `JSON '${text}'`,
+    timestamp: (text) => `TIMESTAMP '${text}'`,
     async comments(schema) {
       const [tables] = await reader.dataset(schema).getTables();
       const out: StoredComment[] = [];

@@ -25,6 +25,10 @@ export interface HandWrittenSql {
   execute(schema: string, statement: string): Promise<void>;
   /** A JSON value from `text` inside a statement (default the string literal, which Postgres and DuckDB cast). */
   json?(text: string): string;
+  /** A timestamp from ISO text inside a statement (default the string literal). */
+  timestamp?(text: string): string;
+  /** Rows are inserted by `INSERT ... SELECT` (Snowflake's VALUES takes constants only, not PARSE_JSON). */
+  readonly insertBySelect?: boolean;
 }
 
 export function postgresTarget(url: string): TestTarget & HandWrittenSql & { readonly pool: pg.Pool } {
