@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { STREAM_NAMES, STREAM_TABLES } from '../../src/streams/registry.ts';
 import { mentionsTable, runsTable } from '../../src/tables/index.ts';
+import { freePort } from '../setup/free-port.ts';
 import { runCli } from '../support/cli-process.ts';
 import { jsonLines } from '../support/json-lines.ts';
 import { startLineageReceiver } from '../support/lineage-receiver.ts';
@@ -229,7 +230,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
     expect(mentions?.outputFacets?.outputStatistics?.rowCount).toBe((await world.rows(mentionsTable)).length);
   });
 
-  it('an endpoint that refuses costs a warning, never the run', async () => {
+  it('an endpoint that refuses or is down costs a warning, never the run', async () => {
     const receiver = await startLineageReceiver('refuse');
     try {
       const result = await runCli(['sync', '--config', configPath], { ...env, OPENLINEAGE_URL: receiver.url }).done;
@@ -242,6 +243,18 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
         ['warn', 'COMPLETE', `${receiver.url}/api/v1/lineage answered HTTP 503`],
       ]);
       await world.expectTruth();
+
+      // And one that is down (nothing listens): the same, with the connection's error.
+      const down = `http://127.0.0.1:${await freePort()}`;
+      const again = await runCli(['sync', '--config', configPath], { ...env, OPENLINEAGE_URL: down }).done;
+      expect(again.code).toBe(0);
+      const downWarnings = jsonLines(again.stderr).filter(
+        (l) => l.msg === 'OpenLineage event not delivered; the run goes on without it',
+      );
+      expect(downWarnings.map((w) => [w.event_type, w.target, w.error])).toEqual([
+        ['START', `${down}/api/v1/lineage`, expect.stringContaining('ECONNREFUSED')],
+        ['COMPLETE', `${down}/api/v1/lineage`, expect.stringContaining('ECONNREFUSED')],
+      ]);
     } finally {
       await receiver.close();
     }
