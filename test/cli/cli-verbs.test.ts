@@ -126,6 +126,19 @@ describe('aivis streams', () => {
       expect(result.stdout).toMatch(new RegExp(`CREATE TABLE IF NOT EXISTS "c\\d+"\\."aivis"\\."${table}"`));
     }
     expect(result.stdout).toContain('-- stream mentions (enabled): mentions');
+    expect(result.stdout).toContain(
+      '-- views for analysts (created by sync): websites_current, analytics_current, analytics_providers_current, analytics_competitors_current',
+    );
+    for (const view of [
+      'websites_current',
+      'analytics_current',
+      'analytics_providers_current',
+      'analytics_competitors_current',
+    ])
+      expect(result.stdout).toMatch(new RegExp(`CREATE OR REPLACE VIEW "c\\d+"\\."aivis"\\."${view}" AS`));
+    expect(result.stdout).toMatch(
+      /COMMENT ON COLUMN "c\d+"\."aivis"\."analytics_latest"\."visibility" IS 'Visibility, 0 to 100/,
+    );
   });
 });
 

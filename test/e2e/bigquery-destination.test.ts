@@ -18,7 +18,7 @@ import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
-import type { Row } from '../../src/destination/table-spec.ts';
+import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { ENGINE_TABLES, citationsTable, mentionsTable } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
 import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
@@ -167,6 +167,25 @@ describe('BigQuery destination: loading', () => {
       mode: 'REQUIRED',
       description: mentionsTable.columns.find((c) => c.name === 'mention_spans')!.description,
     });
+  });
+
+  it('a changed description is one tables.patch, no job: the rows are not rewritten', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([kindsTable]);
+    await commitFlush(d, flushOf(kindsTable, [kindsRow('r1')]));
+    const jobs = standIn.jobs.length;
+    const changed: TableSpec = {
+      ...kindsTable,
+      description: 'Described again.',
+      columns: kindsTable.columns.map((c) => (c.name === 's' ? { ...c, description: 'S again.' } : c)),
+    };
+    await d.ensureTables([changed]);
+    await d.ensureTables([changed]);
+    expect(standIn.jobs.length).toBe(jobs);
+    const table = standIn.engine.tables.get(`${dataset}.${kindsTable.name}`)!;
+    expect(table.description).toBe('Described again.');
+    expect(table.schema.fields.find((f) => f.name === 's')?.description).toBe('S again.');
+    expect(await d.readRows(kindsTable)).toHaveLength(1);
   });
 });
 

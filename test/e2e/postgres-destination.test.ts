@@ -9,7 +9,16 @@ import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
-import { mentionsTable } from '../../src/tables/index.ts';
+import { VIEW_MARKER } from '../../src/destination/view-spec.ts';
+import {
+  analyticsCompetitorsTable,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+  mentionsTable,
+  VIEWS,
+  websitesCurrentView,
+  websitesTable,
+} from '../../src/tables/index.ts';
 import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
 import { commitFlush } from '../../src/state/state-rows.ts';
@@ -190,6 +199,45 @@ describe('postgres destination: loading', () => {
       [schema],
     );
     expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(mentionsTable.columns.map((c) => c.name));
+  });
+});
+
+describe('postgres destination: views', () => {
+  const tables = [websitesTable, analyticsLatestTable, analyticsProvidersTable, analyticsCompetitorsTable];
+
+  it("refuses (exit 2) a user's own view of a view's name, and leaves it alone", async () => {
+    const schema = unique('myview');
+    const d = await openDestination(schema);
+    await d.ensureTables(tables);
+    await admin.query(`CREATE VIEW "${schema}".websites_current AS SELECT 1 AS mine`);
+    const refused = d.ensureViews(VIEWS);
+    await expect(refused).rejects.toThrow(
+      `"${schema}"."websites_current" is a view aivis did not create (its comment lacks aivis's description), so sync will not replace it with aivis's view websites_current: rename or drop your view, then run sync again`,
+    );
+    await expect(refused).rejects.toMatchObject({ exitCode: 2 });
+    const { rows } = await admin.query(`SELECT mine FROM "${schema}".websites_current`);
+    expect(rows).toEqual([{ mine: 1 }]);
+  });
+
+  it('replaces its own view whose columns changed (an older aivis), keeping nothing of the old one', async () => {
+    const schema = unique('oldview');
+    const d = await openDestination(schema);
+    await d.ensureTables(tables);
+    await admin.query(`CREATE VIEW "${schema}".websites_current AS SELECT 'x' AS old_column`);
+    await admin.query(`COMMENT ON VIEW "${schema}".websites_current IS 'Old. ${VIEW_MARKER}'`);
+    await d.ensureViews(VIEWS);
+    await d.ensureViews(VIEWS);
+    const { rows } = await admin.query(
+      'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
+      [schema, websitesCurrentView.name],
+    );
+    expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(
+      websitesCurrentView.columns.map((c) => c.name),
+    );
+    const { rows: comment } = await admin.query('SELECT obj_description($1::regclass) AS comment', [
+      `"${schema}".websites_current`,
+    ]);
+    expect(comment).toEqual([{ comment: websitesCurrentView.description }]);
   });
 });
 

@@ -126,7 +126,7 @@ export async function openWorld(
 
 /**
  * Asserts every data table's rows of `workspace` equal the sandbox's truth for the websites it
- * lists now (`rows` reads a table of the destination).
+ * lists now (`rows` reads a table of the destination), and so do the views' rows.
  */
 export async function expectTruth(
   rows: (table: TableSpec) => Promise<LogicalRow[]>,
@@ -148,6 +148,7 @@ export async function expectTruth(
       comparable(table, expected.get(table.name) ?? []),
     );
   }
+  await expectViews(rows, sandbox, workspace);
 }
 
 /** A view read like a table: its columns, keyed as the table it shows. */
@@ -159,8 +160,12 @@ function viewTable(view: ViewSpec, keyedAs: TableSpec): TableSpec {
  * Asserts each view equals the truth: the listed websites, and the snapshot, providers and
  * competitors of each one's current analysis (what `expectedTables` holds for the base tables).
  */
-async function expectViews(world: SyncWorld): Promise<void> {
-  const expected = expectedTables(world.sandbox, 'default');
+async function expectViews(
+  rows: (table: TableSpec) => Promise<LogicalRow[]>,
+  sandbox: Sandbox,
+  workspace: string,
+): Promise<void> {
+  const expected = expectedTables(sandbox, workspace);
   const pairs: [ViewSpec, TableSpec][] = [
     [websitesCurrentView, websitesTable],
     [analyticsCurrentView, analyticsLatestTable],
@@ -168,8 +173,8 @@ async function expectViews(world: SyncWorld): Promise<void> {
     [analyticsCompetitorsCurrentView, analyticsCompetitorsTable],
   ];
   for (const [view, table] of pairs) {
-    const actual = await world.rows(viewTable(view, table));
-    expect(comparable(table, actual), `${view.name} equals the sandbox's truth`).toEqual(
+    const actual = (await rows(viewTable(view, table))).filter((r) => r._workspace === workspace);
+    expect(comparable(table, actual), `${view.name} of workspace ${workspace} equals the sandbox's truth`).toEqual(
       comparable(table, expected.get(table.name) ?? []),
     );
   }
@@ -468,13 +473,13 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
       'the four views equal the truth of the listed websites and their current analysis, after a removal and a new analysis too',
       async () => {
         await world.sync();
-        await expectViews(world);
+        await world.expectTruth();
         const latestBefore = await world.rows(analyticsLatestTable);
         const [gone] = world.sandbox.truth.websites() as { id: string }[];
         world.sandbox.removeWebsite(gone!.id);
         world.sandbox.clock.advance({ days: 2 });
         await world.sync();
-        await expectViews(world);
+        await world.expectTruth();
         // A new analysis replaced some snapshots, and the base tables keep what the views leave out:
         // the removed website's snapshot and the breakdown of earlier analyses.
         const latestAfter = await world.rows(analyticsLatestTable);
