@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { mentionsTable } from '../../src/tables/index.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
 
 let sandbox: Sandbox;
@@ -104,7 +105,10 @@ describe('aivis with a BigQuery destination', () => {
     const { code, stdout } = await aivis('streams', '--config', await config('cli_streams'));
     expect(code).toBe(0);
     expect(stdout).toContain('CREATE TABLE IF NOT EXISTS `aivis-test.cli_streams.mentions` (');
-    expect(stdout).toContain('PARTITION BY DATE(`observed_at`)\nCLUSTER BY `website_id`, `analysis_id`;');
+    expect(stdout).toContain(
+      `PARTITION BY DATE(\`observed_at\`)\nCLUSTER BY \`website_id\`, \`analysis_id\`\nOPTIONS (description = ${JSON.stringify(mentionsTable.description)});`,
+    );
+    expect(stdout).toContain('CREATE OR REPLACE VIEW `aivis-test.cli_streams.websites_current` (');
   });
 
   it('sync loads every website and reports the warehouse jobs; the key never shows; every job names the run', async () => {

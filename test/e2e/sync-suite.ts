@@ -166,6 +166,8 @@ async function expectViews(
   workspace: string,
 ): Promise<void> {
   const expected = expectedTables(sandbox, workspace);
+  // A website whose listing record was quarantined has no websites row, so no view shows it.
+  const listed = new Set((expected.get(websitesTable.name) ?? []).map((w) => w.id as string));
   const pairs: [ViewSpec, TableSpec][] = [
     [websitesCurrentView, websitesTable],
     [analyticsCurrentView, analyticsLatestTable],
@@ -175,7 +177,10 @@ async function expectViews(
   for (const [view, table] of pairs) {
     const actual = (await rows(viewTable(view, table))).filter((r) => r._workspace === workspace);
     expect(comparable(table, actual), `${view.name} of workspace ${workspace} equals the sandbox's truth`).toEqual(
-      comparable(table, expected.get(table.name) ?? []),
+      comparable(
+        table,
+        (expected.get(table.name) ?? []).filter((r) => listed.has((r.website_id ?? r.id) as string)),
+      ),
     );
   }
 }
