@@ -1,7 +1,8 @@
 /**
  * `aivis check` on Snowflake: proves the role can create and write a table in the configured
  * schema by doing it (a probe table, created, written, dropped), and turns Snowflake's
- * refusal into the GRANT that fixes it.
+ * refusal into the GRANT that fixes it; every run's table set-up explains its refusals the
+ * same way, so each verb names the same GRANT.
  */
 import { DestinationError } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
@@ -15,55 +16,86 @@ const NOT_ALLOWED = '003001';
 const NOT_FOUND = '002003';
 const NO_WAREHOUSE = '000606';
 
-export async function checkSnowflakeAccess(
-  client: SnowflakeClient,
-  at: SnowflakeLocation,
-  warehouse: string,
-): Promise<void> {
+/** Who is refused, as the messages name them. */
+function names(at: SnowflakeLocation) {
   // "role AIVIS_LOADER", or the user's default role when the config names none.
-  const role = at.role ? `role ${at.role}` : "this user's default role";
-  const grantee = at.role ? `ROLE ${at.role}` : 'ROLE <role>';
-  const schema = `${at.database}.${at.schema}`;
-  const step = async (work: () => Promise<unknown>, explain: (code: string | undefined) => string | undefined) => {
-    try {
-      await work();
-    } catch (error) {
-      const advice = explain(snowflakeCode(error));
-      if (advice === undefined) throw error;
-      throw new DestinationError(`${advice} (${(error as Error).message})`);
-    }
+  return {
+    role: at.role ? `role ${at.role}` : "this user's default role",
+    grantee: at.role ? `ROLE ${at.role}` : 'ROLE <role>',
+    schema: `${at.database}.${at.schema}`,
   };
-  const common = (code: string | undefined) =>
-    code === NO_WAREHOUSE
-      ? `warehouse ${warehouse} does not exist or ${role} cannot use it: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}`
-      : undefined;
+}
 
-  await step(
+/**
+ * Runs `work`; a refusal `explain` knows becomes a DestinationError naming the role, the
+ * privilege, the object and the GRANT, Snowflake's own words after it.
+ */
+async function explained<T>(
+  work: () => Promise<T>,
+  explain: (code: string | undefined) => string | undefined,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const advice = explain(snowflakeCode(error));
+    if (advice === undefined) throw error;
+    throw new DestinationError(`${advice} (${(error as Error).message})`);
+  }
+}
+
+function warehouseRefusal(at: SnowflakeLocation, warehouse: string, code: string | undefined): string | undefined {
+  const { role, grantee } = names(at);
+  return code === NO_WAREHOUSE
+    ? `warehouse ${warehouse} does not exist or ${role} cannot use it: GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee}`
+    : undefined;
+}
+
+/** Creating the schema if missing, as `check` and every run's table set-up do. */
+export function ensureSchemaExplained(client: SnowflakeClient, at: SnowflakeLocation, warehouse: string) {
+  const { role, grantee, schema } = names(at);
+  return explained(
     () => ensureSchema(client, at),
     (code) =>
       code === NOT_ALLOWED
         ? `${role} lacks CREATE SCHEMA on database ${at.database} and schema ${schema} does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE ${at.database} TO ${grantee}`
         : code === NOT_FOUND
           ? `database ${at.database} does not exist or ${role} cannot use it: GRANT USAGE ON DATABASE ${at.database} TO ${grantee}`
-          : common(code),
+          : warehouseRefusal(at, warehouse, code),
   );
+}
+
+/** Creating (or altering) a table in the schema, as `check` and every run's table set-up do. */
+export function createTableExplained<T>(work: () => Promise<T>, at: SnowflakeLocation, warehouse: string): Promise<T> {
+  const { role, grantee, schema } = names(at);
+  return explained(work, (code) =>
+    code === NOT_ALLOWED
+      ? `${role} lacks CREATE TABLE on schema ${schema}: GRANT CREATE TABLE ON SCHEMA ${schemaName(at)} TO ${grantee}`
+      : code === NOT_FOUND
+        ? `${role} cannot use schema ${schema}: GRANT USAGE ON SCHEMA ${schemaName(at)} TO ${grantee}`
+        : warehouseRefusal(at, warehouse, code),
+  );
+}
+
+export async function checkSnowflakeAccess(
+  client: SnowflakeClient,
+  at: SnowflakeLocation,
+  warehouse: string,
+): Promise<void> {
+  const { role, schema } = names(at);
+  await ensureSchemaExplained(client, at, warehouse);
   const probe = tableName(at, PROBE_TABLE);
-  await step(
+  await createTableExplained(
     () => client.execute(`CREATE TABLE IF NOT EXISTS ${probe} (${ident('id')} VARCHAR)`),
-    (code) =>
-      code === NOT_ALLOWED
-        ? `${role} lacks CREATE TABLE on schema ${schema}: GRANT CREATE TABLE ON SCHEMA ${schemaName(at)} TO ${grantee}`
-        : code === NOT_FOUND
-          ? `${role} cannot use schema ${schema}: GRANT USAGE ON SCHEMA ${schemaName(at)} TO ${grantee}`
-          : common(code),
+    at,
+    warehouse,
   );
   try {
-    await step(
+    await explained(
       () => client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']),
       (code) =>
         code === NOT_ALLOWED
           ? `${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there`
-          : common(code),
+          : warehouseRefusal(at, warehouse, code),
     );
   } finally {
     await client.execute(`DROP TABLE IF EXISTS ${probe}`);

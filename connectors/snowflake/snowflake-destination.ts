@@ -18,7 +18,7 @@ import { serialByKey } from '../../src/destination/serial-by-key.ts';
 import { assertOwnView } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { checkSnowflakeAccess } from './snowflake-check.ts';
+import { checkSnowflakeAccess, createTableExplained, ensureSchemaExplained } from './snowflake-check.ts';
 import { connectSnowflake, queryTag, type SnowflakeClient } from './snowflake-client.ts';
 import {
   ARRAY_BINDING_THRESHOLD,
@@ -113,7 +113,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async ensureTables(tables) {
       const c = session();
-      await sql.ensureSchema(c, at);
+      await ensureSchemaExplained(c, at, config.warehouse);
       const existing = new Map<string, Set<string>>();
       for (const row of await c.execute(sql.existingColumnsSql(at), where())) {
         const name = String(row.TABLE_NAME);
@@ -123,11 +123,12 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       for (const table of tables) {
         const columns = existing.get(table.name.toUpperCase());
         if (!columns) {
-          await c.execute(sql.createTableSql(at, table));
+          await createTableExplained(() => c.execute(sql.createTableSql(at, table)), at, config.warehouse);
           continue;
         }
         for (const column of table.columns) {
-          if (!columns.has(column.name.toUpperCase())) await c.execute(sql.addColumnSql(at, table, column));
+          if (columns.has(column.name.toUpperCase())) continue;
+          await createTableExplained(() => c.execute(sql.addColumnSql(at, table, column)), at, config.warehouse);
         }
       }
       // A staging table made before a column was added would lack it.
@@ -190,6 +191,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
           client: await connectSnowflake(options, tag),
           dataSession: String(current?.ID),
           at,
+          warehouse: config.warehouse,
           logger: deps.logger,
           now,
         },

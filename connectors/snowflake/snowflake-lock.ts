@@ -15,13 +15,13 @@ import { type LeaseLock, leaseLockTable, takeLease } from '../../src/destination
 import { type LockHolder, lockHeldError, syncLockName } from '../../src/destination/run-lock.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import { createTableExplained, ensureSchemaExplained } from './snowflake-check.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
 import { SNOWFLAKE_LEASE_MS, type SnowflakeLocation } from './snowflake-config.ts';
 import {
   createLockRowSql,
   createTableSql,
   endLeaseSql,
-  ensureSchema,
   renewLeaseSql,
   selectAllSql,
   takeLeaseSql,
@@ -45,6 +45,8 @@ export interface SnowflakeLockDeps {
   /** `CURRENT_SESSION()` of the session that writes the data. */
   readonly dataSession: string;
   readonly at: SnowflakeLocation;
+  /** The config's warehouse, named when the role may not use it. */
+  readonly warehouse: string;
   readonly logger: Logger;
   readonly now: () => Date;
   readonly repeat?: (ms: number, fire: () => void) => () => void;
@@ -60,8 +62,9 @@ export async function acquireSnowflakeLock(deps: SnowflakeLockDeps, owner: LockO
   const lockName = syncLockName(owner.workspace);
   const updated = (rows: Record<string, unknown>[]) => Number(rows[0]?.['number of rows updated'] ?? 0) > 0;
   try {
-    await ensureSchema(client, at);
-    await client.execute(createTableSql(at, snowflakeLockTable));
+    // The first statements of a run: a role without the grants hears the same GRANT check names.
+    await ensureSchemaExplained(client, at, deps.warehouse);
+    await createTableExplained(() => client.execute(createTableSql(at, snowflakeLockTable)), at, deps.warehouse);
     await client.execute(createLockRowSql(at, snowflakeLockTable), [lockName]);
     return await takeLease(
       {

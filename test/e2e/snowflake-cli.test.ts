@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { jsonLines } from '../support/json-lines.ts';
 import { runCli } from '../support/cli-process.ts';
 import {
   configYaml,
@@ -81,6 +82,23 @@ describe('aivis CLI with a Snowflake destination', () => {
       'FAIL destination snowflake: role AIVIS_READER_ROLE lacks CREATE SCHEMA on database analytics and schema analytics.cli_readonly does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE analytics TO ROLE AIVIS_READER_ROLE',
     );
     expect(result.stdout + result.stderr).not.toContain(READER.password);
+  });
+
+  it('sync and backfill with a read-only role fail with the same GRANT check names, and no stack frame', async () => {
+    const file = configFile('cli_readonly_sync', {
+      username: READER.name,
+      password: READER.password,
+      role: 'AIVIS_READER_ROLE',
+    });
+    for (const verb of [['sync'], ['backfill', '--streams', 'mentions', '--since', '2020-01-01T00:00:00Z']]) {
+      const result = await runCli([...verb, '--config', file], env).done;
+      expect({ verb, code: result.code }).toEqual({ verb, code: 1 });
+      expect(String(jsonLines(result.stderr).at(-1)?.msg)).toMatch(
+        /^role AIVIS_READER_ROLE lacks CREATE SCHEMA on database analytics and schema analytics\.cli_readonly_sync does not exist: create it, or GRANT CREATE SCHEMA ON DATABASE analytics TO ROLE AIVIS_READER_ROLE \(Snowflake: /,
+      );
+      expect(result.stdout + result.stderr).not.toMatch(/^\s+at /m);
+      expect(result.stdout + result.stderr).not.toContain(READER.password);
+    }
   });
 
   describe('check against a Snowflake that does not answer fails within source.timeout_seconds', () => {
