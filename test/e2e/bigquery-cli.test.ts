@@ -101,6 +101,25 @@ describe('aivis with a BigQuery destination', () => {
     }
   });
 
+  it('every verb that reads or writes names the missing permission and its role, with no stack frame', async () => {
+    const file = await config('cli_denied');
+    expect((await aivis('sync', '--config', file)).code).toBe(0);
+    standIn.deny('bigquery.jobs.create');
+    try {
+      for (const verb of [['sync'], ['status'], ['state', 'show'], ['state', 'reset']]) {
+        const denied = await aivis(...verb, '--config', file);
+        const last = denied.stderr.trim().split('\n').at(-1) ?? '';
+        expect({ verb, code: denied.code }).toEqual({ verb, code: 1 });
+        expect(JSON.parse(last).msg).toMatch(
+          /permission denied: bigquery\.jobs\.create on project aivis-test: grant roles\/bigquery\.jobUser on the project$/,
+        );
+        expect(denied.stdout + denied.stderr).not.toMatch(/^\s+at /m);
+      }
+    } finally {
+      standIn.allowAll();
+    }
+  });
+
   it('streams prints BigQuery DDL with the partitioning and clustering', async () => {
     const { code, stdout } = await aivis('streams', '--config', await config('cli_streams'));
     expect(code).toBe(0);
