@@ -13,7 +13,12 @@ import type { Destination, FlushResult, RunIdentity } from '../../src/destinatio
 import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { releaseOnce } from '../../src/destination/run-lock.ts';
 import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
-import { assertOwnView, type ViewDialect, type ViewSpec } from '../../src/destination/view-spec.ts';
+import {
+  assertOwnView,
+  storedViewDescription,
+  type ViewDialect,
+  type ViewSpec,
+} from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { type BigqueryClient, openBigqueryClient } from './bigquery-client.ts';
@@ -99,9 +104,10 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       `${config.dataset}.${view.name}`,
     );
     const query = view.query(viewDialect);
-    if (!existing) await c.createView(view.name, query, view.description);
-    else if (existing.viewQuery !== query || existing.description !== view.description)
-      await c.patchTable(view.name, { viewQuery: query, description: view.description });
+    const description = storedViewDescription(view, query);
+    if (!existing) await c.createView(view.name, query, description);
+    else if (existing.viewQuery !== query || existing.description !== description)
+      await c.patchTable(view.name, { viewQuery: query, description });
     // BigQuery derives a view's fields from its query; their descriptions are set on them after.
     const current = existing && existing.viewQuery === query ? existing : await c.tableMetadata(view.name);
     const fields = schemaPatch(current?.fields ?? [], view.columns);

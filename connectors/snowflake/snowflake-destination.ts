@@ -15,7 +15,7 @@ import type { LeaseLock } from '../../src/destination/lease-lock.ts';
 import { type Description, descriptionsOf, staleDescriptions } from '../../src/destination/descriptions.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { serialByKey } from '../../src/destination/serial-by-key.ts';
-import { assertOwnView } from '../../src/destination/view-spec.ts';
+import { assertOwnView, storedViewDescription } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { checkSnowflakeAccess, createTableExplained, ensureSchemaExplained } from './snowflake-check.ts';
@@ -163,8 +163,16 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
         );
         for (const view of views)
           assertOwnView(view, objects.get(view.name.toUpperCase()), sql.tableName(at, view.name));
-        for (const view of views) await c.execute(sql.createViewSql(at, view));
-        await describe(descriptionsOf(views, true));
+        const wanted: Description[] = [];
+        for (const view of views) {
+          const stored = storedViewDescription(view, view.query(sql.snowflakeViewDialect(at)));
+          wanted.push(
+            ...descriptionsOf([view], true).map((d) => (d.column === undefined ? { ...d, text: stored } : d)),
+          );
+          // Current already: replacing it would cost every column's comment again.
+          if (objects.get(view.name.toUpperCase())?.comment !== stored) await c.execute(sql.createViewSql(at, view));
+        }
+        await describe(wanted);
       });
     },
 

@@ -12,7 +12,7 @@ import {
   createViewSql,
 } from './sql-statements.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
-import { assertOwnView, type ExistingObject, type ViewSpec } from './view-spec.ts';
+import { assertOwnView, type ExistingObject, storedViewDescription, type ViewSpec } from './view-spec.ts';
 
 export interface SchemaChanges {
   /** Tables the destination lacks: create them whole. */
@@ -79,22 +79,27 @@ export async function ensureAnsiTables(catalog: AnsiCatalog, tables: readonly Ta
 
 /**
  * Creates or replaces `views` and sets their comments; refuses (exit 2) an object of a view's
- * name that aivis did not make. A view whose columns changed is dropped first (Postgres
- * replaces a view only when its old columns stay in place). Runs in the caller's transaction.
+ * name that aivis did not make. A view whose comment says it was made from this very query is
+ * current and left alone; a view whose columns changed is dropped first (Postgres replaces a
+ * view only when its old columns stay in place). Runs in the caller's transaction.
  */
 export async function ensureAnsiViews(catalog: AnsiCatalog, views: readonly ViewSpec[]): Promise<void> {
   if (!views.length) return;
   const objects = await catalog.existingObjects();
   for (const view of views) assertOwnView(view, objects.get(view.name), catalog.table(view.name));
   const columns = columnsByTable(await catalog.existingColumns());
+  const wanted: Description[] = [];
   for (const view of views) {
     const target = catalog.table(view.name);
+    const stored = storedViewDescription(view, view.query(catalog.viewDialect));
+    wanted.push(...descriptionsOf([view], true).map((d) => (d.column === undefined ? { ...d, text: stored } : d)));
+    if (objects.get(view.name)?.comment === stored) continue;
     const existing = [...(columns.get(view.name) ?? [])];
     const same = existing.join(',') === view.columns.map((c) => c.name).join(',');
     if (objects.has(view.name) && !same) await catalog.run(`DROP VIEW ${target}`);
     await catalog.run(createViewSql(target, view, catalog.viewDialect));
   }
-  await describeAnsi(catalog, descriptionsOf(views, true));
+  await describeAnsi(catalog, wanted);
 }
 
 /** Sets the comments the catalog does not hold yet. */

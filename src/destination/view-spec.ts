@@ -4,6 +4,7 @@
  * the tables it reads, and its query written over a destination's way of naming tables and
  * columns. Each connector creates them with its own DDL (`ensureViews`).
  */
+import { createHash } from 'node:crypto';
 import { DestinationError, ExitCode } from '../errors.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 
@@ -32,6 +33,15 @@ export interface ViewSpec {
  * comment: an object of a view's name without it is not aivis's, and is never replaced.
  */
 export const VIEW_MARKER = 'Kept current by aivis sync.';
+
+/**
+ * The comment a destination stores on the view: its description and a fingerprint of the
+ * query it was created with, so a sync whose view is already current leaves it alone (on
+ * Snowflake a replaced view would need each column's comment set again, every run).
+ */
+export function storedViewDescription(view: ViewSpec, query: string): string {
+  return `${view.description} (definition ${createHash('sha256').update(query).digest('hex').slice(0, 12)})`;
+}
 
 /** The views whose tables are all among `tables` (a sync of some streams only creates some tables). */
 export function viewsOver(views: readonly ViewSpec[], tables: readonly TableSpec[]): ViewSpec[] {

@@ -19,7 +19,16 @@ import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { analyticsLatestTable, ENGINE_TABLES, mentionsTable, stateTable } from '../../src/tables/index.ts';
+import {
+  analyticsCompetitorsTable,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+  ENGINE_TABLES,
+  mentionsTable,
+  stateTable,
+  VIEWS,
+  websitesTable,
+} from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable } from '../conformance/fixtures.ts';
 import { keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { until } from '../support/until.ts';
@@ -210,6 +219,20 @@ describe('Snowflake loading', () => {
     expect(Math.floor(ARRAY_BINDING_THRESHOLD / mentionsTable.columns.length) * mentionsTable.columns.length).toBe(
       setup.standIn.stats.maxBindValues,
     );
+  });
+
+  it('leaves current views alone: a second ensureViews is two catalog reads, not a replace and every comment again', async () => {
+    const destination = await open('views_current');
+    await destination.ensureTables([
+      websitesTable,
+      analyticsLatestTable,
+      analyticsProvidersTable,
+      analyticsCompetitorsTable,
+    ]);
+    await destination.ensureViews(VIEWS);
+    const before = setup.standIn.stats.statements;
+    await destination.ensureViews(VIEWS);
+    expect(setup.standIn.stats.statements - before).toBe(2);
   });
 
   it('keeps JSON integers up to 38 digits and plain decimals exact; a number in exponent form comes back a 16-digit DOUBLE', async () => {

@@ -506,8 +506,17 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
         async () => {
           await world.sync();
           const tables = syncTables(testConfig(world.sandbox));
-          const wanted = [...descriptionsOf(tables, false), ...descriptionsOf(VIEWS, true)];
-          expect(staleDescriptions(wanted, await comments(world.schema))).toEqual([]);
+          // A view's own comment is its description and the fingerprint of its query.
+          const viewColumns = descriptionsOf(VIEWS, true).filter((d) => d.column !== undefined);
+          const wanted = [...descriptionsOf(tables, false), ...viewColumns];
+          const stored = await comments(world.schema);
+          expect(staleDescriptions(wanted, stored)).toEqual([]);
+          for (const view of VIEWS) {
+            const own = stored.find((c) => c.table_name.toLowerCase() === view.name && c.column_name === null);
+            expect(own?.comment).toMatch(
+              new RegExp(`^${escapeRegExp(view.description)} \\(definition [0-9a-f]{12}\\)$`),
+            );
+          }
           const before = await world.rows(websitesTable);
           const changed: TableSpec = {
             ...websitesTable,
@@ -517,9 +526,9 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
             ),
           };
           await world.destination.ensureTables([changed]);
-          const stored = (await comments(world.schema)).filter((c) => c.table_name.toLowerCase() === 'websites');
-          expect(stored.find((c) => c.column_name === null)?.comment).toBe('Changed.');
-          expect(stored.find((c) => c.column_name?.toLowerCase() === 'country')?.comment).toBe('Changed too.');
+          const now = (await comments(world.schema)).filter((c) => c.table_name.toLowerCase() === 'websites');
+          expect(now.find((c) => c.column_name === null)?.comment).toBe('Changed.');
+          expect(now.find((c) => c.column_name?.toLowerCase() === 'country')?.comment).toBe('Changed too.');
           expect(await world.rows(websitesTable)).toEqual(before);
         },
       );
@@ -555,4 +564,8 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
       }
     });
   });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
