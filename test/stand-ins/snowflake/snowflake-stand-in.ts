@@ -22,6 +22,7 @@ import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
 import { type QueryHistoryEntry, StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
 import { WarehouseMeter } from './stand-in-warehouse.ts';
+import { serialByKey } from '../../../src/destination/serial-by-key.ts';
 import { SessionTokens } from './stand-in-tokens.ts';
 
 export type { StandInUser } from './stand-in-login.ts';
@@ -91,6 +92,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   const meter = new WarehouseMeter(options.warehouseClock ?? (() => clock.now()));
   const history: QueryHistoryEntry[] = [];
   const databases = new Set(options.databases);
+  const catalog = serialByKey();
   const locks = new TableLocks(clock);
   const endSession = async (session: Session) => {
     await session.queue;
@@ -137,6 +139,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       meter,
       databases,
       history,
+      catalogChange: (work) => catalog('account', work),
     });
     const tokens = sessions.issue({ id, user: user.name.toUpperCase(), handler, queue: Promise.resolve() });
     return {

@@ -75,6 +75,8 @@ export interface SessionContext {
   readonly databases: ReadonlySet<string>;
   /** Every statement with its session's QUERY_TAG, as QUERY_HISTORY shows them. */
   readonly history: QueryHistoryEntry[];
+  /** Runs a DDL statement after every other session's DDL in flight (the account's catalog queue). */
+  readonly catalogChange: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** One row of QUERY_HISTORY, as much of it as tests read. */
@@ -232,7 +234,10 @@ export class StandInSession implements LockingSession {
     });
     const executed: Executed[] = [];
     try {
-      const result = await this.#statement(keyword, sql, rows, executed);
+      // Snowflake serializes catalog changes itself (two CREATE TABLE IF NOT EXISTS at once both
+      // succeed); DuckDB fails the later one, so the account runs DDL one statement at a time.
+      const run = () => this.#statement(keyword, sql, rows, executed);
+      const result = await (DDL.has(keyword) ? this.#ctx.catalogChange(run) : run());
       this.#journal?.push(...executed);
       return { ...result, statementTypeId: typeId };
     } catch (error) {
