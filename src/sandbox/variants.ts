@@ -5,6 +5,8 @@
  * sandbox's own reading of the spec. `sandbox.truth` follows the variants that change data.
  */
 
+import { closestMatch } from '../config/closest-match.ts';
+
 /** Every variant with the one line `aivis sandbox --help` and docs/sandbox.md print for it. */
 export const SANDBOX_VARIANTS = {
   timestamps_without_seconds:
@@ -31,8 +33,11 @@ export const VARIANT_NAMES = Object.keys(SANDBOX_VARIANTS) as SandboxVariant[];
 /** The variants a caller asked for, or a RangeError naming the unknown one and the known ones. */
 export function checkVariants(names: readonly string[] | undefined): ReadonlySet<SandboxVariant> {
   for (const name of names ?? []) {
-    if (!(name in SANDBOX_VARIANTS))
-      throw new RangeError(`unknown sandbox variant "${name}" (variants: ${VARIANT_NAMES.join(', ')})`);
+    if (name in SANDBOX_VARIANTS) continue;
+    const closest = closestMatch(name, VARIANT_NAMES);
+    throw new RangeError(
+      `unknown sandbox variant "${name}"${closest ? `, did you mean ${closest}?` : ''} (variants: ${VARIANT_NAMES.join(', ')})`,
+    );
   }
   return new Set((names ?? []) as SandboxVariant[]);
 }

@@ -119,6 +119,20 @@ describe('aivis sandbox', () => {
     ]);
   });
 
+  it('a misspelt --variant names the closest one', async () => {
+    child = spawnCli(['sandbox', '--variant', 'nanosecond_timestamp']);
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(jsonLines(stderr)).toEqual([
+      failureLine(
+        `--variant: unknown sandbox variant "nanosecond_timestamp", did you mean nanosecond_timestamps? (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`,
+        2,
+      ),
+    ]);
+  });
+
   it('refuses a bad flag with exit 2 and a message naming it', async () => {
     child = spawnCli(['sandbox', '--websites', '-3']);
     let stderr = '';
