@@ -94,6 +94,23 @@ describe('Snowflake warehouse time follows the flushes', () => {
   });
 });
 
+describe('Snowflake statements that outlast their request', () => {
+  it('a statement answered "query in progress" is polled until its result comes, and the flush lands', async () => {
+    const { standIn } = setup;
+    const d = await open('in_progress');
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    const before = standIn.inProgressAnswers;
+    standIn.faults = { inProgressPolls: 2 };
+    try {
+      await commitFlush(d, flush('a'));
+      expect((await d.readState('default')).map((s) => s.scope)).toEqual(['web_1']);
+    } finally {
+      standIn.faults = {};
+    }
+    expect(standIn.inProgressAnswers - before).toBeGreaterThan(10);
+  });
+});
+
 describe('Snowflake QUERY_TAG', () => {
   it('every statement of the run, data and lock sessions alike, carries aivis:<workspace>:<run id>', async () => {
     const { standIn } = setup;

@@ -52,6 +52,14 @@ export interface SnowflakeStandIn {
   readonly warehouse: WarehouseMeter;
   /** Every statement with its session's QUERY_TAG. */
   readonly queryHistory: readonly QueryHistoryEntry[];
+  /**
+   * Faults in force. `inProgressPolls`: each statement is first answered "query in progress"
+   * (code 333333, with a `getResultUrl`) and its result only on that many polls later, as
+   * Snowflake answers a statement that outlasts the request.
+   */
+  faults: { inProgressPolls?: number };
+  /** "Query in progress" answers given so far. */
+  readonly inProgressAnswers: number;
   /** Statements waiting for a table lock another session holds. */
   waitingStatements(): number;
   /** Open sessions (a connector that forgets `destroy()` leaves one behind). */
@@ -157,7 +165,36 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
 
   const sessionOf = (req: http.IncomingMessage): Session => sessions.sessionOf(tokenOf(req));
 
+  let faults: { inProgressPolls?: number } = {};
+  let inProgressAnswers = 0;
+  /** Results of statements answered "in progress", by query id, with the polls still to refuse. */
+  const pending = new Map<string, { data: unknown; polls: number }>();
+  const inProgress = (queryId: string) => {
+    inProgressAnswers++;
+    return new QueryInProgress(queryId);
+  };
+  const result = (queryId: string) => {
+    const waiting = pending.get(queryId);
+    if (!waiting) throw new SnowflakeStandInError('000709', '02000', `Statement ${queryId} not found.`);
+    if (waiting.polls-- > 0) return inProgress(queryId);
+    pending.delete(queryId);
+    return waiting.data;
+  };
+
   const query = async (
+    req: http.IncomingMessage,
+    body: { sqlText: string; bindings?: Record<string, WireBind> },
+    queryId: string,
+  ) => {
+    const polls = faults.inProgressPolls ?? 0;
+    if (polls > 0) {
+      pending.set(queryId, { data: await answer(req, body, queryId), polls: polls - 1 });
+      return inProgress(queryId);
+    }
+    return answer(req, body, queryId);
+  };
+
+  const answer = async (
     req: http.IncomingMessage,
     body: { sqlText: string; bindings?: Record<string, WireBind> },
     queryId: string,
@@ -187,6 +224,8 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
         return login(url, (body as { data: LoginData }).data);
       case '/queries/v1/query-request':
         return query(req, body as { sqlText: string; bindings?: Record<string, WireBind> }, queryId);
+      case `/queries/${url.pathname.split('/')[2]}/result`:
+        return result(url.pathname.split('/')[2]!);
       case '/session': {
         if (url.searchParams.get('delete') !== 'true') return {};
         const session = sessionOf(req);
@@ -227,7 +266,18 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       };
       const queryId = randomUUID();
       route(req, url, text ? JSON.parse(text) : {}, queryId)
-        .then((data) => reply({ success: true, code: null, message: null, data }))
+        .then((data) =>
+          reply(
+            data instanceof QueryInProgress
+              ? {
+                  success: true,
+                  code: '333333',
+                  message: 'Query execution is in progress',
+                  data: { queryId: data.queryId, getResultUrl: `/queries/${data.queryId}/result` },
+                }
+              : { success: true, code: null, message: null, data },
+          ),
+        )
         .catch((error: unknown) => {
           const e =
             error instanceof SnowflakeStandInError
@@ -253,6 +303,15 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     clock,
     warehouse: meter,
     queryHistory: history,
+    get faults() {
+      return faults;
+    },
+    set faults(next) {
+      faults = next;
+    },
+    get inProgressAnswers() {
+      return inProgressAnswers;
+    },
     waitingStatements: () => locks.waiting,
     openSessions: () => sessions.sessions().length,
     openTransactions: () => sessions.sessions().filter((s) => s.handler.transactionId !== undefined).length,
@@ -269,6 +328,14 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       instance.closeSync();
     },
   };
+}
+
+/** The answer "query in progress": the driver polls `getResultUrl` until the result comes. */
+class QueryInProgress {
+  readonly queryId: string;
+  constructor(queryId: string) {
+    this.queryId = queryId;
+  }
 }
 
 /** A name as Snowflake resolves it: `"Name"` exactly, anything else upper-case. */
