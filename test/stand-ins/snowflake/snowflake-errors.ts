@@ -67,6 +67,8 @@ export function fromDuckDb(error: unknown): SnowflakeStandInError {
       '02000',
       `SQL compilation error:\nDatabase '${database[1]}' does not exist or not authorized.`,
     );
+  const json = /^Invalid Input Error: (Error parsing JSON: .*)$/.exec(first);
+  if (json) return new SnowflakeStandInError('100069', '22P02', json[1]!);
   const conversion = /^Conversion Error: Could not convert string "(.*)" to /.exec(first);
   if (conversion)
     return new SnowflakeStandInError('100038', '22018', `Numeric value '${conversion[1]}' is not recognized`);

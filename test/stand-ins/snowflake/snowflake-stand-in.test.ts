@@ -133,6 +133,39 @@ describe('Snowflake stand-in', () => {
     await destroy(c);
   });
 
+  it.each([
+    ['a lone high surrogate escape', '{"a":"x\\ud800y"}', 'invalid Unicode escape (lone high surrogate), pos 7'],
+    ['a lone low surrogate escape', '["\\udc00"]', 'invalid Unicode escape (lone low surrogate), pos 2'],
+    ['NaN', '{"a":NaN}', 'unknown keyword "NaN", pos 5'],
+    ['-Infinity', '[1,-Infinity]', 'invalid number, pos 3'],
+    ['trailing content', '{"a":1} x', 'more than one document in the input, pos 8'],
+    ['a number beyond double range', '{"huge":1e400}', 'number out of range, pos 8'],
+    ['a duplicate key', '{"a":1,"a":2}', 'duplicate object attribute "a", pos 7'],
+    ['a trailing comma', '[1,]', 'unexpected character, pos 3'],
+    ['an unfinished string', '{"a":"b', 'unfinished string, pos 5'],
+  ])('PARSE_JSON refuses %s with Snowflake’s error 100069 (22P02), bound or from a table', async (_what, text, why) => {
+    const c = await connect();
+    const refused = { code: '100069', sqlState: '22P02', message: `Error parsing JSON: ${why}` };
+    await expect(run(c, 'SELECT PARSE_JSON(?) AS v', [text])).rejects.toMatchObject(refused);
+    await run(c, 'CREATE TEMPORARY TABLE staged (t VARCHAR)');
+    await run(c, 'INSERT INTO staged (t) VALUES (?), (?)', ['{"ok":1}', text]);
+    await expect(run(c, 'SELECT PARSE_JSON(t) AS v FROM staged')).rejects.toMatchObject(refused);
+    await destroy(c);
+  });
+
+  it('PARSE_JSON of an empty or whitespace-only text is NULL; valid JSON with every escape is taken', async () => {
+    const c = await connect();
+    const rows = await run(c, 'SELECT PARSE_JSON(?) AS a, PARSE_JSON(?) AS b, PARSE_JSON(?) AS c', [
+      '',
+      ' \n\t ',
+      '{"p":"\\ud83d\\ude00","e":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9","n":[-0,1e-400,1.5E+3]}',
+    ]);
+    expect(rows[0]!.A).toBeNull();
+    expect(rows[0]!.B).toBeNull();
+    expect(JSON.parse(rows[0]!.C as string)).toEqual({ p: '😀', e: '"\\/\b\f\n\r\té', n: [0, 0, 1500] });
+    await destroy(c);
+  });
+
   it('returns a FLOAT with 15 significant digits, as Snowflake’s JSON result format does', async () => {
     const c = await connect();
     const floats = [

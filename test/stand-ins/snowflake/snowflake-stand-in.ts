@@ -15,6 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { PARSE_JSON_CHECK, parseJsonCheckFunction } from './parse-json-function.ts';
 import { SnowflakeStandInError } from './snowflake-errors.ts';
 import { accountStatement, type AccountSession } from './stand-in-account.ts';
 import { StandInClock } from './stand-in-clock.ts';
@@ -84,6 +85,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   const setup = await instance.connect();
   await setup.run(`SET GLOBAL TimeZone = 'UTC'`);
   for (const db of options.databases) await setup.run(`ATTACH ':memory:' AS "${db}"`);
+  setup.registerScalarFunction(parseJsonCheckFunction());
   setup.closeSync();
   const stats: StandInStats = {
     logins: 0,
@@ -114,8 +116,9 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     const user = authenticate(options.users, data);
     stats.logins++;
     const connection = await instance.connect();
-    // PARSE_JSON keeps the text as written; variant-text.ts types its numbers as Snowflake does.
-    await connection.run('CREATE TEMP MACRO PARSE_JSON(text) AS CAST(text AS JSON)');
+    // PARSE_JSON refuses what Snowflake's does (parse-json-check.ts), then keeps the text as
+    // written; variant-text.ts types its numbers as Snowflake does.
+    await connection.run(`CREATE TEMP MACRO PARSE_JSON(text) AS CAST(${PARSE_JSON_CHECK}(text) AS JSON)`);
     // The driver sends names as configured: quoted ones exactly, others resolve upper-case.
     const database = resolvedName(url.searchParams.get('databaseName'));
     const schema = resolvedName(url.searchParams.get('schemaName'));
