@@ -52,8 +52,8 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
   let client: SnowflakeClient | undefined;
   /** The run lock this destination holds, checked before each flush writes. */
   let lease: LeaseLock | undefined;
-  /** Staging tables this session has created (temporary tables live as long as the session). */
-  const staged = new Set<string>();
+  /** Whether this session's current schema is aivis's (where its staging tables live). */
+  let inSchema = false;
 
   const session = (): SnowflakeClient => {
     if (!client) throw new DestinationError('Snowflake destination used before open() or after close()');
@@ -74,19 +74,19 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     for (const description of staleDescriptions(wanted, stored)) await c.execute(sql.commentSql(at, description));
   };
 
-  /** Creates staging tables before the transaction: DDL would commit an open Snowflake transaction. */
+  /**
+   * Makes each staging table afresh and empty before the transaction (DDL would commit an open
+   * Snowflake transaction). DDL runs in cloud services, so emptying a stage this way keeps a
+   * DELETE per table off the warehouse (docs/destinations/snowflake.md#cost).
+   */
   const prepareStages = async (tables: readonly TableSpec[]) => {
-    for (const table of tables) {
-      if (staged.has(table.name)) continue;
-      if (!staged.size) await session().execute(sql.useSchemaSql(at));
-      await session().execute(sql.createStageSql(table));
-      staged.add(table.name);
-    }
+    if (!inSchema) await session().execute(sql.useSchemaSql(at));
+    inSchema = true;
+    for (const table of tables) await session().execute(sql.createStageSql(table));
   };
 
   const upsert = async (table: TableSpec, rows: readonly Row[]): Promise<number> => {
     const c = session();
-    await c.execute(sql.clearStageSql(table));
     const perBatch = Math.max(1, Math.floor(ARRAY_BINDING_THRESHOLD / table.columns.length));
     for (let start = 0; start < rows.length; start += perBatch) {
       const batch = rows
@@ -131,8 +131,6 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
           await createTableExplained(() => c.execute(sql.addColumnSql(at, table, column)), at, config.warehouse);
         }
       }
-      // A staging table made before a column was added would lack it.
-      for (const table of tables) staged.delete(table.name);
       await describe(descriptionsOf(tables, false));
     },
 
@@ -180,8 +178,9 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       views.flatMap((v) => [sql.createViewSql(at, v), ...descriptionsOf([v], true).map((d) => sql.commentSql(at, d))]),
 
     async commit(parts): Promise<FlushResult> {
-      await lease?.assertHeld();
+      // The stages first: until the lease check, nothing needs a running warehouse.
       await prepareStages(parts.map((p) => p.table));
+      await lease?.assertHeld();
       const rowsWritten: Record<string, number> = {};
       await session().transaction(async () => {
         for (const part of parts) rowsWritten[part.table.name] = await upsert(part.table, part.rows);
@@ -217,7 +216,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
     async close() {
       const c = client;
       client = undefined;
-      staged.clear();
+      inSchema = false;
       await c?.close();
     },
   };

@@ -143,10 +143,6 @@ export function createStageSql(table: TableSpec): string {
   return `CREATE OR REPLACE TEMPORARY TABLE ${stageName(table)} (${columns.join(', ')})`;
 }
 
-export function clearStageSql(table: TableSpec): string {
-  return `DELETE FROM ${stageName(table)}`;
-}
-
 /** One row per bind row: the table's columns in order. */
 export function insertStageSql(table: TableSpec): string {
   const names = table.columns.map((c) => ident(c.name));

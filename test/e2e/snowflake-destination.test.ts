@@ -360,7 +360,7 @@ describe('Snowflake sessions', () => {
     await commitFlush(destination, { tables: [], state: [state('before')] });
     await setup.standIn.clock.advance(4 * HOUR); // no request reached Snowflake (the heartbeat never fired here)
     await expect(commitFlush(destination, { tables: [], state: [state('after')] })).rejects.toThrow(
-      'Snowflake: BEGIN failed: Unable to perform operation using terminated connection. (code 407002, SQL state 08003); the Snowflake session has ended (Snowflake ends one after 4 hours without a request, which the keep-alive heartbeat prevents unless Snowflake was out of reach that long, or an administrator ended it); run aivis again: it resumes from the last committed flush',
+      'Snowflake: CREATE OR REPLACE failed: Unable to perform operation using terminated connection. (code 407002, SQL state 08003); the Snowflake session has ended (Snowflake ends one after 4 hours without a request, which the keep-alive heartbeat prevents unless Snowflake was out of reach that long, or an administrator ended it); run aivis again: it resumes from the last committed flush',
     );
     const next = await open('session_lost');
     expect((await readStateEntries(next)).map((e) => e.scope)).toEqual(['before']);

@@ -15,7 +15,8 @@ import { commitFlush } from '../../src/state/state-rows.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
 import { type StandInSetup, startStandIn } from '../stand-ins/snowflake/stand-in-fixture.ts';
-import { WarehouseMeter } from '../stand-ins/snowflake/stand-in-warehouse.ts';
+import { needsWarehouse, WarehouseMeter } from '../stand-ins/snowflake/stand-in-warehouse.ts';
+import { snowflakeRowReader } from '../stand-ins/snowflake/row-reader.ts';
 
 let setup: StandInSetup;
 const opened: Destination[] = [];
@@ -91,6 +92,28 @@ describe('Snowflake warehouse time follows the flushes', () => {
     expect(standIn.queryHistory.filter((q) => q.queryText === renewal)).toHaveLength(3);
     // Setup, the take and the first flush share one resume; each later flush (its renewal included) one more.
     expect(standIn.warehouse.resumes - resumesBefore).toBe(4);
+  });
+
+  it('a flush runs two statements a table on the warehouse (stage INSERT, MERGE); its stages are made afresh in cloud services', async () => {
+    const { standIn } = setup;
+    const d = await open('flush_statements');
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    for (const id of ['a', 'b']) {
+      const from = standIn.queryHistory.length;
+      await commitFlush(d, flush(id));
+      const statements = standIn.queryHistory.slice(from).map((q) => q.queryText);
+      // Two tables: the rows' and _aivis_state.
+      expect(statements.filter(needsWarehouse)).toEqual([
+        expect.stringMatching(/^INSERT INTO _aivis_stage_conformance_kinds /),
+        expect.stringMatching(/^MERGE INTO .*\bconformance_kinds\b/),
+        expect.stringMatching(/^INSERT INTO _aivis_stage__aivis_state /),
+        expect.stringMatching(/^MERGE INTO .*\b_aivis_state\b/),
+      ]);
+      expect(statements.filter((s) => s.startsWith('CREATE OR REPLACE TEMPORARY TABLE'))).toHaveLength(2);
+    }
+    const reader = await snowflakeRowReader(setup);
+    expect((await reader.rows('flush_statements', kindsTable)).map((r) => r.id)).toEqual(['a', 'b']);
+    await reader.close();
   });
 });
 
