@@ -172,10 +172,6 @@ export class StandInSession implements LockingSession {
     } finally {
       if (needsWarehouse(sqlText) && this.#ctx.warehouse)
         this.#ctx.meter.use(started, started + (performance.now() - real));
-      if (process.env.TMP_METER_LOG)
-        process.stderr.write(
-          `METER ${started} ${needsWarehouse(sqlText) ? 'WH' : '--'} ${sqlText.replace(/\s+/g, ' ').slice(0, 110)}\n`,
-        );
       this.#running = false;
       this.#lastActive = this.#ctx.clock.now();
       // An autocommit statement held its table only while it ran.
