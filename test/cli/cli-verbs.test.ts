@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { queryDuckDbFile } from '../support/duckdb-file.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
@@ -64,16 +64,7 @@ function config(extra: string[] = [], keyVariable = 'AIVIS_TEST_KEY'): { path: s
   return { path: file, database };
 }
 
-async function query(database: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(database);
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
+const query = queryDuckDbFile;
 
 describe('aivis check', () => {
   it('proves the config, the key and the destination, and exits 0', async () => {

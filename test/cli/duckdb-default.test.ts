@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { queryDuckDbFile } from '../support/duckdb-file.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -47,16 +47,7 @@ function configIn(destination: readonly string[]): { dir: string; config: string
 const aivis = (args: string[]) => runCli(args, { AIVIS_API_KEY: sandbox.apiKey }).done;
 
 /** A query in a fresh DuckDB session opened on `file`, as `duckdb file` opens it. */
-async function freshSession(file: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
+const freshSession = queryDuckDbFile;
 
 describe('the DuckDB default', () => {
   it('destination: { type: duckdb } alone: aivis.websites and the views resolve in a fresh session on the file', async () => {

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { queryDuckDbFile } from '../support/duckdb-file.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -68,14 +68,7 @@ function config(): { file: string; database: string } {
 }
 
 async function websiteRows(database: string): Promise<number> {
-  const instance = await DuckDBInstance.create(database);
-  const connection = await instance.connect();
-  try {
-    return Number((await connection.runAndReadAll('SELECT count(*) AS n FROM aivis.websites')).getRowObjectsJS()[0]!.n);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  return Number((await queryDuckDbFile(database, 'SELECT count(*) AS n FROM aivis.websites'))[0]!.n);
 }
 
 describe('aivis behind an HTTPS proxy', () => {
