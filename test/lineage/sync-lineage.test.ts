@@ -32,6 +32,7 @@ afterAll(async () => {
 
 const LINEAGE_KEY = 'ol-key-5d1f0c9a7b';
 const AN_HOUR = 3_600_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 type Event = {
@@ -68,6 +69,19 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
       '',
     ];
     writeFileSync(configPath, lines.join('\n'));
+  };
+
+  /** A mentions-only config whose second website's mentions body stalls for an hour, so a run is caught mid-read. */
+  const configWithOneStalledWebsite = () => {
+    writeConfig(['streams:', '  mentions: {}']);
+    const [, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
+    world.sandbox.faults.set({
+      kind: 'slow_body',
+      routes: ['mentions'],
+      websites: [slow!],
+      chunks: 2,
+      chunkDelayMs: AN_HOUR,
+    });
   };
 
   beforeEach(async () => {
@@ -153,15 +167,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
   it('sends ABORT when SIGTERM stops the run, and the run row says stopped', async () => {
     const receiver = await startLineageReceiver();
     try {
-      writeConfig(['streams:', '  mentions: {}']);
-      const [, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
-      world.sandbox.faults.set({
-        kind: 'slow_body',
-        routes: ['mentions'],
-        websites: [slow!],
-        chunks: 2,
-        chunkDelayMs: AN_HOUR,
-      });
+      configWithOneStalledWebsite();
       const { child, done } = runCli(['sync', '--config', configPath], { ...env, OPENLINEAGE_URL: receiver.url });
       await until(
         () => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2 && receiver.received.length === 1,
@@ -287,15 +293,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
   it('an endpoint that never answers does not hold up SIGTERM: lineage gets 1 s after the stop', async () => {
     const receiver = await startLineageReceiver('hang');
     try {
-      writeConfig(['streams:', '  mentions: {}']);
-      const [, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
-      world.sandbox.faults.set({
-        kind: 'slow_body',
-        routes: ['mentions'],
-        websites: [slow!],
-        chunks: 2,
-        chunkDelayMs: AN_HOUR,
-      });
+      configWithOneStalledWebsite();
       // The default timeout (5 s) is longer than the grace a stop leaves lineage.
       const { child, done } = runCli(['sync', '--config', configPath], { ...env, OPENLINEAGE_URL: receiver.url });
       await until(() => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2, "the slow website's request");
