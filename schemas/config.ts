@@ -152,7 +152,7 @@ export const snowflakeConfigSchema = z
       .max(3600)
       .optional()
       .describe(
-        'Longest a flush waits for more rows (default 600): each flush resumes the warehouse for a billed minute; a kill loses at most this long of reading.',
+        'Longest a flush waits for more rows (default 900): each flush resumes the warehouse for a billed minute; a kill loses at most this long of reading.',
       ),
     access_url: z.url().optional().describe('Override of the account URL (private link, local stand-ins).'),
     allow_insecure_http: allowInsecureHttp,

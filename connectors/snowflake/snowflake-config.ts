@@ -26,7 +26,7 @@ export function snowflakeCapabilities(config: SnowflakeConfig): DestinationCapab
 }
 
 /**
- * The run lock's lease on Snowflake: three flush intervals, so renewals ride on the flushes
+ * The run lock's lease on Snowflake: two default flush intervals, so renewals ride on the flushes
  * (src/destination/lease-lock.ts) and never resume the warehouse on their own. A killed run
  * keeps the next one out for at most this long.
  */

@@ -85,7 +85,7 @@ export async function snowflakeWarehouseTime(
       value,
       ...atMost(0.25)(value),
       measured: `${round(running)} s running (${resumes} resumes) in a run of ${round(wallSeconds)} s; ${summary.counters.rows} rows in ${summary.counters.flushes} flushes, ${sandbox.stats.requests} requests in both runs`,
-      inputs: `${worldInputs(world)}, data clock +6 h after a full sync; budget ${budget}/min, API limit ${API_LIMIT}/min; AUTO_SUSPEND 60 s; flush_interval_seconds default (600); clock x${factor}`,
+      inputs: `${worldInputs(world)}, data clock +6 h after a full sync; budget ${budget}/min, API limit ${API_LIMIT}/min; AUTO_SUSPEND 60 s; flush_interval_seconds default (${destination.capabilities.maxSecondsPerFlush}); clock x${factor}`,
       detail: { runningSeconds: round(running), wallSeconds: round(wallSeconds), resumes, budget, factor },
     };
   } finally {

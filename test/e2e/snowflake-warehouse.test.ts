@@ -65,8 +65,8 @@ describe('Snowflake warehouse time follows the flushes', () => {
     });
   });
 
-  it('flushes by time only every 10 minutes by default, as configured otherwise', async () => {
-    expect((await open('flush_default')).capabilities.maxSecondsPerFlush).toBe(600);
+  it('flushes by time only every 15 minutes by default, as configured otherwise', async () => {
+    expect((await open('flush_default')).capabilities.maxSecondsPerFlush).toBe(900);
     expect((await open('flush_set', { flush_interval_seconds: 120 })).capabilities.maxSecondsPerFlush).toBe(120);
   });
 
