@@ -2,35 +2,65 @@
  * The live BigQuery check, run by `bigquery-live.test.ts` as a child process WITHOUT the
  * loopback guard (it is the one test meant to leave the machine, and only when asked to).
  * On a fresh dataset: check, tables, a flush with an in-batch duplicate and an int64 beyond
- * 2^53, state, the lock; then drops the dataset. Prints one JSON line of what it saw.
+ * 2^53, state, the lock, flushes of three workspaces at once (concurrent MERGEs into one
+ * table, which BigQuery may fail and aivis then retries), and the labels, timeout and ids of
+ * the run's jobs as BigQuery lists them; then drops the dataset. Prints one JSON line of what
+ * it saw.
  */
 import { randomBytes } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
+import type { RunIdentity } from '../../src/destination/destination.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { kindsTable } from '../conformance/fixtures.ts';
-import { exerciseLiveDestination } from '../support/live-destination.ts';
+import { CONCURRENT_WORKSPACES, exerciseLiveDestination, liveRun } from '../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT!;
 const location = process.env.AIVIS_TEST_BIGQUERY_LOCATION ?? 'US';
 const keyFile = process.env.AIVIS_TEST_BIGQUERY_KEY_FILE;
 const dataset = `aivis_live_${randomBytes(4).toString('hex')}`;
 const config = { type: 'bigquery' as const, project, dataset, location, ...(keyFile ? { key_file: keyFile } : {}) };
+const run = liveRun();
+const started = Date.now();
 
-const destination = createBigqueryDestination(config, { logger: silentLogger });
-const other = createBigqueryDestination(config, { logger: silentLogger });
+const open = (as: RunIdentity) => createBigqueryDestination(config, { logger: silentLogger, run: as });
+const destinations = {
+  run,
+  main: open(run),
+  other: open(run),
+  concurrent: CONCURRENT_WORKSPACES.map((workspace) => open({ ...run, workspace })),
+};
 const admin = new BigQuery({ projectId: project, location, ...(keyFile ? { keyFilename: keyFile } : {}) });
+
+/** The run's query jobs as `jobs.list` shows them: their distinct labels and timeouts, and how many. */
+async function recordedJobs() {
+  const [jobs] = await admin.getJobs({ minCreationTime: String(started), projection: 'full', autoPaginate: true });
+  const query = jobs.filter((job) => job.id?.startsWith(`aivis_${run.runId}_`) && job.metadata.configuration?.query);
+  const labels = new Map<string, unknown>();
+  for (const job of query) {
+    const set: Record<string, string> = job.metadata.configuration?.labels ?? {};
+    labels.set(JSON.stringify(Object.entries(set).sort()), set);
+  }
+  return {
+    queryJobs: query.length,
+    labels: [...labels.keys()].sort().map((key) => labels.get(key)),
+    jobTimeoutMs: [...new Set(query.map((job) => job.metadata.configuration?.jobTimeoutMs ?? null))],
+  };
+}
+
 try {
-  await exerciseLiveDestination(destination, other, async () => {
-    const [rows] = await admin.query({
-      query: `SELECT id, CAST(i AS STRING) AS i, TO_JSON_STRING(j) AS j, FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', t) AS t FROM \`${project}.${dataset}.${kindsTable.name}\``,
-      location,
-    });
-    return rows as unknown[];
+  await exerciseLiveDestination(destinations, {
+    async readKinds() {
+      const [rows] = await admin.query({
+        query: `SELECT id, CAST(i AS STRING) AS i, TO_JSON_STRING(j) AS j, FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', t) AS t FROM \`${project}.${dataset}.${kindsTable.name}\` ORDER BY id`,
+        location,
+      });
+      return rows as { id: unknown }[];
+    },
+    recorded: recordedJobs,
   });
 } finally {
-  await destination.close();
-  await other.close();
+  for (const d of [destinations.main, destinations.other, ...destinations.concurrent]) await d.close();
   await admin
     .dataset(dataset)
     .delete({ force: true })

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLiveScript } from '../support/live-destination.ts';
+import { CONCURRENT_WORKSPACES, runLiveScript, TOGETHER } from '../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT;
 const credentials =
@@ -27,7 +27,7 @@ const missing = !project
 
 describe('BigQuery live', () => {
   it.skipIf(missing !== undefined)(
-    `check, load, MERGE, state and lock on a throwaway dataset${missing ? ` (skipped: ${missing})` : ''}`,
+    `check, load, MERGE, state, lock, concurrent workspaces and job labels on a throwaway dataset${missing ? ` (skipped: ${missing})` : ''}`,
     { timeout: 300_000 },
     async () => {
       const seen = await runLiveScript('test/e2e/bigquery-live-run.ts');
@@ -44,6 +44,20 @@ describe('BigQuery live', () => {
           updatedAt: '2026-03-01T12:00:00.123456Z',
         },
       ]);
+      // Three workspaces' MERGEs into the same tables at once all land (a conflict BigQuery's own reruns leave is retried).
+      expect(seen.together).toEqual(TOGETHER);
+      // Every query job of the run, as BigQuery lists it, carries the run's labels and the default jobTimeoutMs.
+      const runId = (seen.runId as string).toLowerCase();
+      expect(seen.recorded).toEqual({
+        queryJobs: expect.any(Number),
+        labels: ['default', ...CONCURRENT_WORKSPACES].map((workspace) => ({
+          aivis_command: 'sync',
+          aivis_run_id: runId,
+          aivis_workspace: workspace,
+        })),
+        jobTimeoutMs: ['600000'],
+      });
+      expect((seen.recorded as { queryJobs: number }).queryJobs).toBeGreaterThan(0);
     },
   );
 });

@@ -2,12 +2,14 @@
  * Against real Snowflake, only when asked: `AIVIS_TEST_SNOWFLAKE_ACCOUNT`, `_USER`,
  * `_WAREHOUSE`, `_DATABASE`, optional `_ROLE` and `_ACCESS_URL`, and `_PASSWORD` or `_PRIVATE_KEY_FILE` (+
  * `_PRIVATE_KEY_PASSPHRASE`). The work runs in a child process without the loopback guard;
- * every other test stays on loopback.
+ * every other test stays on loopback. The same script and expectations run against the
+ * stand-in on every `npm test` (guarded), so the live check cannot rot unseen.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOADER, type StandInSetup, startStandIn } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { realAsRead, realText } from '../stand-ins/snowflake/number-text.ts';
 import { variantText } from '../stand-ins/snowflake/variant-text.ts';
-import { LIVE_ROW_VALUES, runLiveScript } from '../support/live-destination.ts';
+import { CONCURRENT_WORKSPACES, LIVE_ROW_VALUES, runLiveScript, TOGETHER } from '../support/live-destination.ts';
 import { PROBE_FLOAT, PROBE_JSON } from './snowflake-live-probe.ts';
 
 const env = (name: string) => process.env[`AIVIS_TEST_SNOWFLAKE_${name}`];
@@ -20,36 +22,69 @@ const missing = !env('ACCOUNT')
       ? 'no Snowflake credentials (AIVIS_TEST_SNOWFLAKE_PASSWORD or AIVIS_TEST_SNOWFLAKE_PRIVATE_KEY_FILE)'
       : undefined));
 
+const WHAT =
+  'check, load, MERGE, state, lock, concurrent workspaces, QUERY_TAG and value encodings on a throwaway mixed-case schema';
+
 describe('Snowflake live', () => {
   it.skipIf(missing !== undefined)(
-    `check, load, MERGE, state, lock and value encodings on a throwaway schema${missing ? ` (skipped: ${missing})` : ''}`,
+    `${WHAT}${missing ? ` (skipped: ${missing})` : ''}`,
     { timeout: 300_000 },
-    async () => {
-      const seen = await runLiveScript('test/e2e/snowflake-live-run.ts');
-      expect(seen.refused).toBe('refused');
-      // Floats as the driver returns them: Snowflake's JSON results carry 15 significant digits.
-      expect(seen.rows).toEqual([
-        {
-          id: 'r1',
-          s: null,
-          i: '9007199254740993',
-          f: realAsRead(LIVE_ROW_VALUES.f),
-          b: true,
-          t: '2026-01-02T03:04:05.123456Z',
-          j: { a: [1, 2] },
-        },
-      ]);
-      // The stand-in's encodings of a FLOAT and a VARIANT are Snowflake's own.
-      expect(seen.probe).toEqual({ float: realText(PROBE_FLOAT), variant: variantText(PROBE_JSON) });
-      expect((seen.result as { rowsWritten: unknown }).rowsWritten).toEqual({ conformance_kinds: 1 });
-      expect(seen.state).toEqual([
-        {
-          stream: 'mentions',
-          scope: 'web_1',
-          state: { frontier: 'f1', cursor: null, pending_upper_bound: null },
-          updatedAt: '2026-03-01T12:00:00.123456Z',
-        },
-      ]);
-    },
+    async () => expectLiveRun(await runLiveScript('test/e2e/snowflake-live-run.ts')),
   );
 });
+
+describe('Snowflake live script against the stand-in', () => {
+  let setup: StandInSetup;
+  beforeAll(async () => {
+    setup = await startStandIn();
+  });
+  afterAll(() => setup?.standIn.close());
+
+  it(WHAT, async () => {
+    const config = setup.config('unused');
+    const env = {
+      AIVIS_TEST_SNOWFLAKE_ACCOUNT: config.account,
+      AIVIS_TEST_SNOWFLAKE_USER: config.username,
+      AIVIS_TEST_SNOWFLAKE_PASSWORD: LOADER.password,
+      AIVIS_TEST_SNOWFLAKE_WAREHOUSE: config.warehouse,
+      AIVIS_TEST_SNOWFLAKE_DATABASE: config.database,
+      AIVIS_TEST_SNOWFLAKE_ROLE: config.role!,
+      AIVIS_TEST_SNOWFLAKE_ACCESS_URL: config.access_url!,
+    };
+    expectLiveRun(await runLiveScript('test/e2e/snowflake-live-run.ts', { env }));
+  });
+});
+
+/** What the live script must have seen, on Snowflake and on the stand-in alike. */
+function expectLiveRun(seen: Record<string, unknown>): void {
+  expect(seen.refused).toBe('refused');
+  // Floats as the driver returns them: Snowflake's JSON results carry 15 significant digits.
+  expect(seen.rows).toEqual([
+    {
+      id: 'r1',
+      s: null,
+      i: '9007199254740993',
+      f: realAsRead(LIVE_ROW_VALUES.f),
+      b: true,
+      t: '2026-01-02T03:04:05.123456Z',
+      j: { a: [1, 2] },
+    },
+  ]);
+  // The stand-in's encodings of a FLOAT and a VARIANT are Snowflake's own.
+  expect(seen.probe).toEqual({ float: realText(PROBE_FLOAT), variant: variantText(PROBE_JSON) });
+  expect((seen.result as { rowsWritten: unknown }).rowsWritten).toEqual({ conformance_kinds: 1 });
+  expect(seen.state).toEqual([
+    {
+      stream: 'mentions',
+      scope: 'web_1',
+      state: { frontier: 'f1', cursor: null, pending_upper_bound: null },
+      updatedAt: '2026-03-01T12:00:00.123456Z',
+    },
+  ]);
+  // Three workspaces' MERGEs into the same tables at once all land, queued on the tables' locks.
+  expect(seen.together).toEqual(TOGETHER);
+  // Every session's statements carry aivis:<workspace>:<run id>; each workspace's flush MERGEd its rows and its state.
+  const tags = (seen.recorded as { tag: string; merges: number }[]).map((r) => r.tag);
+  expect(tags).toEqual(['default', ...CONCURRENT_WORKSPACES].map((w) => `aivis:${w}:${seen.runId}`));
+  for (const { merges } of seen.recorded as { merges: number }[]) expect(merges).toBeGreaterThanOrEqual(2);
+}

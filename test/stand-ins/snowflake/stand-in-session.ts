@@ -15,6 +15,7 @@
 import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import { duplicateSourceCheck } from './merge-check.ts';
 import { appendRows } from './stand-in-append.ts';
+import { withQueryHistory } from './stand-in-query-history.ts';
 import type { StandInClock } from './stand-in-clock.ts';
 import type { LockingSession, TableLocks } from './stand-in-locks.ts';
 import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
@@ -224,7 +225,8 @@ export class StandInSession implements LockingSession {
       this.#checkWritable(sqlText);
       await this.#endTransaction('COMMIT');
     }
-    const sql = rewriteSql(sqlText.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
+    const reading = await withQueryHistory(sqlText, this.#ctx.connection, this.#ctx.history);
+    const sql = rewriteSql(reading.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
     const transaction = this.#transactionId ?? this.#ctx.nextTransactionId();
     await this.#ctx.locks.acquire(sql, {
       session: this,
