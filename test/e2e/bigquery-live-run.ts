@@ -10,26 +10,19 @@
 import { randomBytes } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import type { RunIdentity } from '../../src/destination/destination.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { kindsTable } from '../conformance/fixtures.ts';
-import { CONCURRENT_WORKSPACES, exerciseLiveDestination, liveRun } from '../support/live-destination.ts';
+import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT!;
 const location = process.env.AIVIS_TEST_BIGQUERY_LOCATION ?? 'US';
 const keyFile = process.env.AIVIS_TEST_BIGQUERY_KEY_FILE;
 const dataset = `aivis_live_${randomBytes(4).toString('hex')}`;
 const config = { type: 'bigquery' as const, project, dataset, location, ...(keyFile ? { key_file: keyFile } : {}) };
-const run = liveRun();
 const started = Date.now();
 
-const open = (as: RunIdentity) => createBigqueryDestination(config, { logger: silentLogger, run: as });
-const destinations = {
-  run,
-  main: open(run),
-  other: open(run),
-  concurrent: CONCURRENT_WORKSPACES.map((workspace) => open({ ...run, workspace })),
-};
+const destinations = liveDestinations((run) => createBigqueryDestination(config, { logger: silentLogger, run }));
+const { run } = destinations;
 const admin = new BigQuery({ projectId: project, location, ...(keyFile ? { keyFilename: keyFile } : {}) });
 
 /** The run's query jobs as `jobs.list` shows them: their distinct labels and timeouts, and how many. */
@@ -60,7 +53,7 @@ try {
     recorded: recordedJobs,
   });
 } finally {
-  for (const d of [destinations.main, destinations.other, ...destinations.concurrent]) await d.close();
+  await closeLiveDestinations(destinations);
   await admin
     .dataset(dataset)
     .delete({ force: true })

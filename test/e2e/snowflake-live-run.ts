@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SnowflakeConfig } from '../../schemas/config.ts';
-import type { RunIdentity } from '../../src/destination/destination.ts';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
 import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
@@ -17,7 +16,7 @@ import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
 import { ident, schemaName, selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { kindsTable } from '../conformance/fixtures.ts';
-import { CONCURRENT_WORKSPACES, exerciseLiveDestination, liveRun } from '../support/live-destination.ts';
+import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../support/live-destination.ts';
 import { PROBE_FLOAT, PROBE_JSON, PROBE_SQL } from './snowflake-live-probe.ts';
 
 const env = (name: string) => process.env[`AIVIS_TEST_SNOWFLAKE_${name}`];
@@ -36,14 +35,8 @@ const config: SnowflakeConfig = {
   access_url: env('ACCESS_URL'), // private link; unset for the account's public URL
 };
 
-const run = liveRun();
-const open = (as: RunIdentity) => createSnowflakeDestination(config, { logger: silentLogger, run: as });
-const destinations = {
-  run,
-  main: open(run),
-  other: open(run),
-  concurrent: CONCURRENT_WORKSPACES.map((workspace) => open({ ...run, workspace })),
-};
+const destinations = liveDestinations((run) => createSnowflakeDestination(config, { logger: silentLogger, run }));
+const { run } = destinations;
 const admin = await connectSnowflake(connectionOptions(config), 'aivis-test');
 try {
   await exerciseLiveDestination(destinations, {
@@ -75,7 +68,7 @@ try {
     },
   });
 } finally {
-  for (const d of [destinations.main, destinations.other, ...destinations.concurrent]) await d.close();
+  await closeLiveDestinations(destinations);
   await admin.execute(`DROP SCHEMA IF EXISTS ${schemaName(snowflakeLocation(config))} CASCADE`).catch(() => undefined);
   await admin.close();
 }

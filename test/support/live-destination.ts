@@ -51,6 +51,21 @@ export interface LiveDestinations {
   readonly concurrent: readonly Destination[];
 }
 
+/** The destinations for a fresh `liveRun()`, each made by `open` for the run it serves. */
+export function liveDestinations(open: (run: RunIdentity) => Destination): LiveDestinations {
+  const run = liveRun();
+  return {
+    run,
+    main: open(run),
+    other: open(run),
+    concurrent: CONCURRENT_WORKSPACES.map((workspace) => open({ ...run, workspace })),
+  };
+}
+
+export async function closeLiveDestinations({ main, other, concurrent }: LiveDestinations): Promise<void> {
+  for (const d of [main, other, ...concurrent]) await d.close();
+}
+
 /** How a live script reads the warehouse back, with a connection of its own. */
 export interface LiveReads {
   /** Every row of `kindsTable`. */
@@ -131,9 +146,3 @@ export async function runLiveScript(
   if (code !== 0 || err !== '') throw new Error(`${script} exited ${code}: ${err}`);
   return JSON.parse(out) as Record<string, unknown>;
 }
-
-/** What the tests expect of `together`: every workspace's row and state landed. */
-export const TOGETHER = {
-  ids: [...CONCURRENT_WORKSPACES.map((_, k) => `c${k}`), 'r1'],
-  state: CONCURRENT_WORKSPACES.map((_, k) => [`web_c${k}`]),
-};
