@@ -5,25 +5,44 @@
  * 2^53, state, the lock, flushes of three workspaces at once (concurrent MERGEs into one
  * table, which BigQuery may fail and aivis then retries), and the labels, timeout and ids of
  * the run's jobs as BigQuery lists them; then drops the dataset. Prints one JSON line of what
- * it saw.
+ * it saw. With `AIVIS_TEST_BIGQUERY_API_ENDPOINT` and `_ACCESS_TOKEN` it runs against the
+ * stand-in, as `npm test` does (guarded).
  */
 import { randomBytes } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { kindsTable } from '../conformance/fixtures.ts';
+import { accessTokenClient } from '../stand-ins/bigquery/fake-auth.ts';
 import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT!;
 const location = process.env.AIVIS_TEST_BIGQUERY_LOCATION ?? 'US';
 const keyFile = process.env.AIVIS_TEST_BIGQUERY_KEY_FILE;
+const accessToken = process.env.AIVIS_TEST_BIGQUERY_ACCESS_TOKEN;
+const apiEndpoint = process.env.AIVIS_TEST_BIGQUERY_API_ENDPOINT;
+const authClient = accessToken ? accessTokenClient(accessToken) : undefined;
 const dataset = `aivis_live_${randomBytes(4).toString('hex')}`;
-const config = { type: 'bigquery' as const, project, dataset, location, ...(keyFile ? { key_file: keyFile } : {}) };
+const config = {
+  type: 'bigquery' as const,
+  project,
+  dataset,
+  location,
+  ...(keyFile ? { key_file: keyFile } : {}),
+  ...(apiEndpoint ? { api_endpoint: apiEndpoint } : {}),
+};
 const started = Date.now();
 
-const destinations = liveDestinations((run) => createBigqueryDestination(config, { logger: silentLogger, run }));
+const destinations = liveDestinations((run) =>
+  createBigqueryDestination(config, { logger: silentLogger, run, ...(authClient ? { authClient } : {}) }),
+);
 const { run } = destinations;
-const admin = new BigQuery({ projectId: project, location, ...(keyFile ? { keyFilename: keyFile } : {}) });
+const admin = new BigQuery({
+  projectId: project,
+  location,
+  ...(apiEndpoint ? { apiEndpoint } : {}),
+  ...(authClient ? { authClient } : keyFile ? { keyFilename: keyFile } : {}),
+});
 
 /** The run's query jobs as `jobs.list` shows them: their distinct labels and timeouts, and how many. */
 async function recordedJobs() {

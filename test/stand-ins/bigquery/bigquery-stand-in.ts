@@ -339,6 +339,11 @@ export async function startBigqueryStandIn(
       requirePermission('bigquery.datasets.get', p[1]!);
       return [200, datasetResource(p[1]!)];
     }
+    if ((p = /^\/datasets\/(\w+)$/.exec(rest)) && method === 'DELETE') {
+      requirePermission('bigquery.datasets.delete', p[1]!);
+      await engine.deleteDataset(p[1]!, url.searchParams.get('deleteContents') === 'true');
+      return [204, undefined];
+    }
     if ((p = /^\/datasets\/(\w+)\/tables$/.exec(rest)) && method === 'GET') {
       // tables.list: references and types only, as BigQuery lists them (no schema, no description).
       requirePermission('bigquery.tables.list', p[1]!);
@@ -392,6 +397,20 @@ export async function startBigqueryStandIn(
       await runQueryJob(job);
       hooks.onJobDone?.(job);
       return wire === 'lostResponse' ? RESET : [200, jobResource(job)];
+    }
+    if (method === 'GET' && rest === '/jobs') {
+      // jobs.list: newest first, from minCreationTime on; the full projection carries each
+      // job's configuration (labels, jobTimeoutMs). One page: the stand-in's jobs are few.
+      const since = Number(url.searchParams.get('minCreationTime') ?? 0);
+      const full = url.searchParams.get('projection') === 'full';
+      const listed = jobs
+        .filter((job) => Number(job.statistics.creationTime) >= since)
+        .reverse()
+        .map((job) => {
+          const { configuration, ...resource } = jobResource(job);
+          return { ...resource, state: job.status.state, ...(full ? { configuration } : {}) };
+        });
+      return [200, { kind: 'bigquery#jobList', jobs: listed }];
     }
     if ((p = /^\/jobs\/([\w-]+)\/cancel$/.exec(rest)) && method === 'POST') {
       const job = byId.get(p[1]!);

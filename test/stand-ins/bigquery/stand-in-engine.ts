@@ -129,6 +129,17 @@ export class StandInEngine {
     this.datasets.set(dataset, { location });
   }
 
+  /** `datasets.delete`: refused while the dataset holds tables unless `deleteContents`, as BigQuery does. */
+  async deleteDataset(dataset: string, deleteContents: boolean): Promise<void> {
+    this.dataset(dataset);
+    const held = [...this.tables.keys()].filter((key) => key.startsWith(`${dataset}.`));
+    if (held.length && !deleteContents)
+      throw new BigqueryFault(400, 'resourceInUse', `Dataset ${this.project}:${dataset} is still in use`);
+    await this.#serial(() => this.#catalog.run(`DROP SCHEMA "${dataset}" CASCADE`));
+    for (const key of held) this.tables.delete(key);
+    this.datasets.delete(dataset);
+  }
+
   dataset(dataset: string): { location: string } {
     const found = this.datasets.get(dataset);
     if (!found) throw notFound(`Dataset ${this.project}:${dataset}`);

@@ -9,6 +9,9 @@
  *    DuckDB alone would keep the text as given).
  * 4. `IN UNNEST(@list)` -> `IN (SELECT UNNEST(<list literal>))`.
  * 5. `@name` -> a typed DuckDB literal of the named query parameter.
+ * 6. `TO_JSON_STRING(json)` -> `CAST(json AS VARCHAR)` (the stand-in keeps JSON as BigQuery writes it back).
+ * 7. `FORMAT_TIMESTAMP('format', ts)` -> `strftime(ts, 'format')`, for the elements DuckDB shares
+ *    with BigQuery plus `%F`, `%T` and `%E6S`; any other element is refused.
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
  * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
  * Anything else goes to DuckDB as written (QUALIFY, MERGE, ROW_NUMBER, COUNT(*) all exist there).
@@ -58,8 +61,27 @@ export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] 
       /PARSE_JSON\(([^()]+?)(?:,\s*wide_number_mode\s*=>\s*'(\w+)')?\)/gi,
       (_, value: string, mode = 'exact') => `CAST(bq_parse_json(${value}, '${mode}') AS JSON)`,
     )
+    .replace(/TO_JSON_STRING\(([^()]+)\)/gi, 'CAST($1 AS VARCHAR)')
+    .replace(
+      /FORMAT_TIMESTAMP\('([^']*)',\s*([^()]+?)\)/gi,
+      (_, format: string, value: string) => `strftime(${value}, '${strftimeFormat(format)}')`,
+    )
     .replace(/IN\s+UNNEST\(@(\w+)\)/gi, (_, name: string) => `IN (SELECT UNNEST(${literal(name)}))`)
     .replace(/@(\w+)/g, (_, name: string) => literal(name));
+}
+
+/** BigQuery's format elements that read the same in DuckDB's strftime, and those that must be spelled out. */
+const SAME_ELEMENTS = new Set(['%Y', '%m', '%d', '%H', '%M', '%S', '%%']);
+const SPELLED_OUT: Readonly<Record<string, string>> = { '%F': '%Y-%m-%d', '%T': '%H:%M:%S', '%E6S': '%S.%f' };
+
+function strftimeFormat(format: string): string {
+  return format.replace(/%(?:E6S|.)/g, (element) => {
+    if (SAME_ELEMENTS.has(element)) return element;
+    const spelled = SPELLED_OUT[element];
+    if (spelled === undefined)
+      throw new ParameterError(`The stand-in does not know FORMAT_TIMESTAMP element ${element}`);
+    return spelled;
+  });
 }
 
 const DUCKDB_TYPES: Readonly<Record<string, string>> = {

@@ -196,6 +196,36 @@ describe('BigQuery stand-in', () => {
   });
 });
 
+describe('BigQuery stand-in: what the live check reads', () => {
+  it('refuses to delete a dataset that holds tables unless deleteContents, as BigQuery does', async () => {
+    await bigquery.dataset('doomed').create({ location: 'US' });
+    await bigquery.dataset('doomed').createTable('x', { schema: { fields: [{ name: 'id', type: 'STRING' }] } });
+    await expect(bigquery.dataset('doomed').delete()).rejects.toThrow('Dataset aivis-test:doomed is still in use');
+    await bigquery.dataset('doomed').delete({ force: true });
+    expect((await bigquery.dataset('doomed').exists())[0]).toBe(false);
+  });
+
+  it('lists jobs newest first from minCreationTime, with their configuration only in the full projection', async () => {
+    const since = Date.now();
+    await raw("SELECT 'listed' AS x");
+    const [full] = await bigquery.getJobs({ minCreationTime: String(since), projection: 'full' });
+    const [minimal] = await bigquery.getJobs({ minCreationTime: String(since) });
+    expect(full.map((job) => job.metadata.configuration?.query?.query)).toContain("SELECT 'listed' AS x");
+    expect(minimal.every((job) => job.metadata.configuration === undefined)).toBe(true);
+    expect(minimal.map((job) => job.id)).toEqual(full.map((job) => job.id));
+  });
+
+  it('formats timestamps and JSON as BigQuery does, and refuses a format element it does not know', async () => {
+    const { rows } = await raw(
+      "SELECT FORMAT_TIMESTAMP('%FT%H:%M:%E6SZ', TIMESTAMP '2026-01-02 03:04:05.123456+00'), TO_JSON_STRING(JSON '{\"a\":[1,2]}')",
+    );
+    expect(rows).toEqual([['2026-01-02T03:04:05.123456Z', '{"a":[1,2]}']]);
+    await expect(raw("SELECT FORMAT_TIMESTAMP('%Q', TIMESTAMP '2026-01-02 03:04:05+00')")).rejects.toThrow(
+      'The stand-in does not know FORMAT_TIMESTAMP element %Q',
+    );
+  });
+});
+
 describe('BigQuery stand-in: descriptions and views', () => {
   it('keeps table and field descriptions through tables.patch, a metadata change with no job', async () => {
     await bigquery.dataset('ds').createTable('described', {
