@@ -3,11 +3,11 @@ import { vi } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { DATABASE } from '../stand-ins/snowflake/stand-in-fixture.ts';
-import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
+import { SUITE_FAULTS, useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
 import { runVerifySuite } from './verify-suite.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
-const sf = useSnowflakeStandIn();
+const sf = useSnowflakeStandIn({ faults: SUITE_FAULTS });
 
 runVerifySuite({
   name: 'snowflake',

@@ -2,13 +2,13 @@
 import { vi } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
+import { SUITE_FAULTS, useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
 import type { SyncTarget } from './sync-suite.ts';
 import { runWorkspacesSuite } from './workspaces-suite.ts';
 
 // Each test syncs several workspaces, each through its own data and lock sessions.
 vi.setConfig({ testTimeout: 180_000 });
-const sf = useSnowflakeStandIn();
+const sf = useSnowflakeStandIn({ faults: SUITE_FAULTS });
 
 const target: SyncTarget = {
   name: 'snowflake',
