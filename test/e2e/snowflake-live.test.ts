@@ -47,6 +47,8 @@ describe('Snowflake live script against the stand-in', () => {
       AIVIS_TEST_SNOWFLAKE_ACCOUNT: config.account,
       AIVIS_TEST_SNOWFLAKE_USER: config.username,
       AIVIS_TEST_SNOWFLAKE_PASSWORD: LOADER.password,
+      // A key file set for the live test would take precedence over the stand-in's password.
+      AIVIS_TEST_SNOWFLAKE_PRIVATE_KEY_FILE: '',
       AIVIS_TEST_SNOWFLAKE_WAREHOUSE: config.warehouse,
       AIVIS_TEST_SNOWFLAKE_DATABASE: config.database,
       AIVIS_TEST_SNOWFLAKE_ROLE: config.role!,
