@@ -81,6 +81,9 @@ try {
   progress('9/9 Snowflake warehouse-running seconds of a rate-limited incremental sync');
   const warehouse = sizes.snowflakeWarehouse;
   figures.push(await snowflakeWarehouseTime(warehouse.world, warehouse.budget, warehouse.clockFactor));
+  progress('9/9 the same, a run just longer than one flush interval');
+  const worstCase = { ...warehouse.world, websites: warehouse.worstCaseWebsites };
+  figures.push(await snowflakeWarehouseTime(worstCase, warehouse.budget, warehouse.clockFactor, 'worst case'));
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(
