@@ -31,7 +31,8 @@ const config = {
   ...(keyFile ? { key_file: keyFile } : {}),
   ...(apiEndpoint ? { api_endpoint: apiEndpoint } : {}),
 };
-const started = Date.now();
+// A minute's slack for this machine's clock against BigQuery's: the job ids pick the run's jobs out.
+const listFrom = Date.now() - 60_000;
 
 const destinations = liveDestinations((run) =>
   createBigqueryDestination(config, { logger: silentLogger, run, ...(authClient ? { authClient } : {}) }),
@@ -46,7 +47,7 @@ const admin = new BigQuery({
 
 /** The run's query jobs as `jobs.list` shows them: their distinct labels and timeouts, and how many. */
 async function recordedJobs() {
-  const [jobs] = await admin.getJobs({ minCreationTime: String(started), projection: 'full', autoPaginate: true });
+  const [jobs] = await admin.getJobs({ minCreationTime: String(listFrom), projection: 'full', autoPaginate: true });
   const query = jobs.filter((job) => job.id?.startsWith(`aivis_${run.runId}_`) && job.metadata.configuration?.query);
   const labels = new Map<string, unknown>();
   for (const job of query) {
