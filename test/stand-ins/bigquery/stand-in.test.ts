@@ -213,6 +213,8 @@ describe('BigQuery stand-in: what the live check reads', () => {
     expect(full.map((job) => job.metadata.configuration?.query?.query)).toContain("SELECT 'listed' AS x");
     expect(minimal.every((job) => job.metadata.configuration === undefined)).toBe(true);
     expect(minimal.map((job) => job.id)).toEqual(full.map((job) => job.id));
+    const created = full.map((job) => Number(job.metadata.statistics?.creationTime));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
   });
 
   it('formats timestamps and JSON as BigQuery does, and refuses a format element it does not know', async () => {
