@@ -149,10 +149,10 @@ export const snowflakeConfigSchema = z
       .number()
       .int()
       .min(5)
-      .max(3600)
+      .max(1200)
       .optional()
       .describe(
-        'Longest a flush waits for more rows (default 900): each flush resumes the warehouse for a billed minute; a kill loses at most this long of reading.',
+        'Longest a flush waits for more rows (default 900): each flush resumes the warehouse for a billed minute; a kill loses at most this long of reading. At most 1200: the 30-minute run lock lease is renewed by the flushes, and after 20 minutes without one its timer renews it on its own, resuming a suspended warehouse.',
       ),
     access_url: z.url().optional().describe('Override of the account URL (private link, local stand-ins).'),
     allow_insecure_http: allowInsecureHttp,

@@ -139,6 +139,30 @@ describe('loadConfig: schema issues in plain words', () => {
     ]);
   });
 
+  it('refuses a Snowflake flush interval past the 20 minutes the lease timer leaves to the flushes', async () => {
+    // The lease lasts 30 minutes and its timer renews it after 20 without a flush, resuming the
+    // warehouse on its own: docs/destinations/snowflake.md#cost.
+    const { file, lines } = await configErrorLines(
+      yaml`
+        source:
+          base_url: https://api.example.com
+          api_key: \${AIVIS_API_KEY}
+        destination:
+          type: snowflake
+          account: xy12345
+          username: AIVIS_LOADER
+          password: \${SF_PASSWORD}
+          warehouse: LOAD_WH
+          database: ANALYTICS
+          flush_interval_seconds: 1201
+      `,
+      { ...env, SF_PASSWORD: 'sf-password-1' },
+    );
+    expect(lines).toEqual([
+      `${file}:11: destination.flush_interval_seconds must be a whole number from 5 to 1200 (got 1201)`,
+    ]);
+  });
+
   it('explains an empty file and a file that is not a mapping', async () => {
     const empty = await configErrorLines('# nothing yet\n');
     expect(empty.lines).toEqual([
