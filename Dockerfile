@@ -62,8 +62,8 @@ COPY schemas/*.json ./schemas/
 RUN printf '%s\n' '#!/bin/sh' 'exec /usr/bin/tini -s -g -- node /app/dist/src/cli/main.js "$@"' > /usr/local/bin/aivis \
  && chmod 0755 /usr/local/bin/aivis
 
-# A small young generation and a 256 MB old space keep RSS flat (about 180 MB for a million
-# mentions, README "Performance"): V8 otherwise grows its heap by the machine's memory, not the
+# A small young generation and a 256 MB old space keep RSS flat (186-217 MB for a million
+# mentions, docs/performance.md, row 9): V8 otherwise grows its heap by the machine's memory, not the
 # run's live data (~40 MB plus one flush, itself bounded to 32 M characters). Override as needed.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--enable-source-maps --max-semi-space-size=1 --max-old-space-size=256" \

@@ -125,8 +125,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
 
   /**
    * The partitions a flush's MERGE must read: those its rows fall in, plus those where a staged
-   * key is already stored under another value of the partitioning column (README, BigQuery,
-   * "Cost and quotas").
+   * key is already stored under another value of the partitioning column (docs/destinations/bigquery.md#cost-and-quotas).
    */
   const partitionsToMerge = async (table: TableSpec, staging: string, rows: readonly Row[]) => {
     const range = partitionRange(rows, table.partitionBy!);

@@ -8,7 +8,7 @@ in both (test/examples/airflow-dags.test.ts imports it against stubs of each). T
   - Secret ``aivis-api-key`` (key ``api-key``), mounted as a file for ``api_key_file``
   - Secret ``aivis-database`` (key ``url``), passed as the DATABASE_URL env var
 
-Exit codes (README, "Use it"): 0 success, 1 failure, 2 bad config or usage, 3 finished with
+Exit codes (docs/operations.md#exit-codes): 0 success, 1 failure, 2 bad config or usage, 3 finished with
 rejected records or failed websites, 143 stopped by SIGTERM (a killed task: what was read is
 committed). Exit 3 marks the task *skipped* rather than failed:
 the rows that loaded are durable and downstream models can still run, while the

@@ -1,7 +1,7 @@
 """
 aivis for many workspaces from Airflow: one config names every workspace under ``sources:``,
 and dynamic task mapping runs ``aivis sync --workspace NAME`` once per workspace, each in its
-own pod with its own rate budget, retried and shown on its own (README, "Many workspaces").
+own pod with its own rate budget, retried and shown on its own (docs/operations.md#many-workspaces).
 
 Works on Airflow 2.10+ and 3.x alike (on_skipped_callback needs 2.10), with
 apache-airflow-providers-cncf-kubernetes (>= 8), and aivis_pods.py beside this file; every

@@ -7,7 +7,7 @@
  * so `_raw` holds the record as the API sent it even where a JS number cannot. A number no
  * double holds (`1e400`, `-1e400`, `1e-400`: parsed as infinity or zero) is kept in `raw` as a
  * JSON string of its exact text: not every warehouse's JSON type holds such a number, and a
- * string keeps every digit on all of them (README: our reading where the spec is silent). V8 runs a
+ * string keeps every digit on all of them (docs/spec-reading.md#odd-values-in-records). V8 runs a
  * reviver recursively, so a body nested deeper than `REVIVER_DEPTH` is parsed without one
  * (`JSON.parse` itself is iterative): a record that deep is quarantined anyway, and the other
  * records of such a page keep their big integers only as JS numbers.

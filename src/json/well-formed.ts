@@ -2,8 +2,8 @@
  * Text every destination can store: an unpaired UTF-16 surrogate (`"\udc00"` in JSON, which a
  * server may send in any field) has no UTF-8 form, and each warehouse fails on it its own way
  * (DuckDB's JSON reader refuses the whole flush, Postgres' JSONB refuses the escape). aivis
- * stores U+FFFD in its place on every destination, in text columns and JSON alike (README:
- * our reading where the spec is silent); every other character is kept.
+ * stores U+FFFD in its place on every destination, in text columns and JSON alike
+ * (docs/spec-reading.md#odd-values-in-records); every other character is kept.
  */
 
 /** JSON escapes from the left in whole units (a surrogate pair, one `\uXXXX`, or a backslash and its character). */

@@ -30,7 +30,7 @@ import { round } from './bench-figure.ts';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
 const FLUSH_ROWS = FLUSH_SIZING.postgres.maxRowsPerFlush; // DuckDB's too
-/** The V8 flags the image runs aivis with (Dockerfile `NODE_OPTIONS`; README "Performance", figure 4). */
+/** The V8 flags the image runs aivis with (Dockerfile `NODE_OPTIONS`; docs/performance.md, row 9). */
 const HEAP_CAP = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 
 const unknown = process.argv.slice(2).filter((arg) => arg !== '--quick');

@@ -67,7 +67,7 @@ async function groupRaws(sql: string): Promise<Map<string, string[]>> {
 
 /**
  * What BigQuery returns for a record the API served: aivis stores the record as compact JSON
- * and BigQuery's JSON type writes the value back its own way (README, BigQuery, "`_raw`").
+ * and BigQuery's JSON type writes the value back its own way (docs/destinations/bigquery.md#types, "What `_raw` keeps").
  */
 const asBigqueryReturnsIt = (records: Iterable<unknown>) =>
   [...records].map((r) => bigqueryJson(JSON.stringify(r), 'round')).sort();

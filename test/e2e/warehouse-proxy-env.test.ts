@@ -1,6 +1,5 @@
 /**
- * What the warehouse SDKs do with the same proxy variables as the API client (README
- * "Networks"), checked where it is cheap: the real SDKs against the local stand-ins on
+ * What the warehouse SDKs do with the same proxy variables as the API client (docs/configuration.md#networks), checked where it is cheap: the real SDKs against the local stand-ins on
  * loopback, a forward proxy on loopback logging what it forwarded. (The https paths,
  * CONNECT through the proxy, are the SDKs' own code and are described from it.)
  */
