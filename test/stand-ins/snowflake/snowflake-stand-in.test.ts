@@ -245,6 +245,22 @@ describe('Snowflake stand-in', () => {
     await destroy(c);
   });
 
+  it('refuses CREATE VIEW to a role without that privilege (003001), as Snowflake does, though it may create tables', async () => {
+    const c = await connect({ role: 'AIVIS_TABLES_ONLY_ROLE' });
+    await run(c, 'CREATE SCHEMA analytics.no_views');
+    await run(c, 'CREATE TABLE analytics.no_views.t (id VARCHAR)');
+    const refused = { code: '003001', sqlState: '42501', message: expect.stringContaining('Insufficient privileges') };
+    await expect(
+      run(c, 'CREATE OR REPLACE VIEW analytics.no_views.v COPY GRANTS AS SELECT id FROM analytics.no_views.t'),
+    ).rejects.toMatchObject(refused);
+    await expect(
+      run(c, 'CREATE VIEW analytics.no_views.v AS SELECT id FROM analytics.no_views.t'),
+    ).rejects.toMatchObject(refused);
+    const loader = await connect();
+    await run(loader, 'CREATE VIEW analytics.no_views.v AS SELECT id FROM analytics.no_views.t');
+    await Promise.all([destroy(c), destroy(loader)]);
+  });
+
   it('a failed statement inside a transaction undoes only itself; the transaction stays open until ROLLBACK', async () => {
     const c = await connect();
     await run(c, 'CREATE SCHEMA analytics.tx');

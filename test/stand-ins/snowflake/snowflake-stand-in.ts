@@ -21,7 +21,13 @@ import { accountStatement, type AccountSession } from './stand-in-account.ts';
 import { StandInClock } from './stand-in-clock.ts';
 import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
-import { type QueryHistoryEntry, StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
+import {
+  type CreatedObject,
+  type QueryHistoryEntry,
+  StandInSession,
+  type StandInStats,
+  type WireBind,
+} from './stand-in-session.ts';
 import { WarehouseMeter } from './stand-in-warehouse.ts';
 import { serialByKey } from '../../../src/destination/serial-by-key.ts';
 import { SessionTokens } from './stand-in-tokens.ts';
@@ -36,8 +42,10 @@ export interface SnowflakeStandInOptions {
   readonly databases: readonly string[];
   /** Warehouses (upper-case) every role may use. */
   readonly warehouses: readonly string[];
-  /** Roles (upper-case) that may read and write but not create schemas or tables. */
+  /** Roles (upper-case) that may read and write but not create schemas, tables or views. */
   readonly readOnlyRoles?: readonly string[];
+  /** Roles (upper-case) granted CREATE SCHEMA and CREATE TABLE but not CREATE VIEW. */
+  readonly noViewRoles?: readonly string[];
   /** The clock of the warehouse meter (default: the stand-in's own clock); a bench passes its scaled clock. */
   readonly warehouseClock?: () => number;
 }
@@ -110,6 +118,11 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
   };
   const sessions = new SessionTokens<Session>(clock, endSession);
   const readOnlyRoles = new Set(options.readOnlyRoles ?? []);
+  const noViewRoles = new Set(options.noViewRoles ?? []);
+  const cannotCreate = (role: string): ReadonlySet<CreatedObject> =>
+    new Set<CreatedObject>(
+      readOnlyRoles.has(role) ? ['SCHEMA', 'TABLE', 'VIEW'] : noViewRoles.has(role) ? ['VIEW'] : [],
+    );
   const warehouses = new Set(options.warehouses);
 
   const login = async (url: URL, data: LoginData) => {
@@ -144,7 +157,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       connection,
       locks,
       clock,
-      readOnly: readOnlyRoles.has(role),
+      cannotCreate: cannotCreate(role),
       warehouse: warehouses.has(url.searchParams.get('warehouse')?.toUpperCase() ?? ''),
       stats,
       meter,

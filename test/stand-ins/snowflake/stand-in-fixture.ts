@@ -39,6 +39,7 @@ export async function startStandIn(
     databases: [DATABASE, ...extraDatabases],
     warehouses: [WAREHOUSE],
     readOnlyRoles: ['AIVIS_READER_ROLE'],
+    noViewRoles: ['AIVIS_TABLES_ONLY_ROLE'],
   });
   return {
     standIn,

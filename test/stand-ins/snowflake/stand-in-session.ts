@@ -56,6 +56,9 @@ export interface StandInStats {
   tokenRenewals: number;
 }
 
+/** What a CREATE statement makes, as Snowflake's privileges name it (CREATE SCHEMA, CREATE TABLE, CREATE VIEW). */
+export type CreatedObject = 'SCHEMA' | 'TABLE' | 'VIEW';
+
 /** What a session gets from the account: its id, its DuckDB connection, shared locks and counters. */
 export interface SessionContext {
   /** Snowflake's session id (`CURRENT_SESSION()`, the `session` column of SHOW TRANSACTIONS). */
@@ -66,7 +69,11 @@ export interface SessionContext {
   /** The account's table locks, shared by every session. */
   readonly locks: TableLocks;
   readonly clock: StandInClock;
-  readonly readOnly: boolean;
+  /**
+   * The objects the session's role may not create (it lacks CREATE SCHEMA on the database, or
+   * CREATE TABLE / CREATE VIEW on the schema); temporary ones need no grant.
+   */
+  readonly cannotCreate: ReadonlySet<CreatedObject>;
   /** Whether the session has a warehouse it may use; DML needs one. */
   readonly warehouse: boolean;
   readonly stats: StandInStats;
@@ -375,9 +382,11 @@ export class StandInSession implements LockingSession {
   }
 
   #checkWritable(sqlText: string): void {
-    if (!this.#ctx.readOnly || /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?TEMP(?:ORARY)?\s/i.test(sqlText)) return;
-    const object = /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(SCHEMA|TABLE)\b/i.exec(sqlText)?.[1]?.toUpperCase();
-    if (object) throw insufficientPrivileges(object === 'SCHEMA' ? 'database' : 'schema');
+    if (/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?TEMP(?:ORARY)?\s/i.test(sqlText)) return;
+    const object = /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(SCHEMA|TABLE|VIEW)\b/i.exec(sqlText)?.[1]?.toUpperCase();
+    // Snowflake names the container whose privilege is missing: a schema's database, a table's or view's schema.
+    if (object && this.#ctx.cannotCreate.has(object as CreatedObject))
+      throw insufficientPrivileges(object === 'SCHEMA' ? 'database' : 'schema');
   }
 
   async #run(sql: string, params: DuckDBValue[] = []): Promise<DuckDBResultReader> {
