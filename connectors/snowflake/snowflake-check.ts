@@ -1,8 +1,8 @@
 /**
- * `aivis check` on Snowflake: proves the role can create and write a table in the configured
- * schema by doing it (a probe table, created, written, dropped), and turns Snowflake's
- * refusal into the GRANT that fixes it; every run's table set-up explains its refusals the
- * same way, so each verb names the same GRANT.
+ * `aivis check` on Snowflake: proves the role can create and write a table and create a view in
+ * the configured schema by doing it (a probe table, created, written, a probe view over it,
+ * both dropped), and turns Snowflake's refusal into the GRANT that fixes it; every run's table
+ * and view set-up explains its refusals the same way, so each verb names the same GRANT.
  */
 import { DestinationError } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
@@ -10,6 +10,7 @@ import type { SnowflakeLocation } from './snowflake-config.ts';
 import { ensureSchema, ident, schemaName, tableName } from './snowflake-sql.ts';
 
 const PROBE_TABLE = '_aivis_check';
+const PROBE_VIEW = '_aivis_check_view';
 
 /** Snowflake's codes for "not allowed" and "does not exist or not authorized". */
 const NOT_ALLOWED = '003001';
@@ -64,16 +65,34 @@ export function ensureSchemaExplained(client: SnowflakeClient, at: SnowflakeLoca
   );
 }
 
-/** Creating (or altering) a table in the schema, as `check` and every run's table set-up do. */
-export function createTableExplained<T>(work: () => Promise<T>, at: SnowflakeLocation, warehouse: string): Promise<T> {
+/**
+ * Creating an object in the schema; CREATE TABLE and CREATE VIEW are separate privileges on it
+ * (docs/destinations/snowflake.md#setup).
+ */
+function createExplained<T>(
+  privilege: 'TABLE' | 'VIEW',
+  work: () => Promise<T>,
+  at: SnowflakeLocation,
+  warehouse: string,
+): Promise<T> {
   const { role, grantee, schema } = names(at);
   return explained(work, (code) =>
     code === NOT_ALLOWED
-      ? `${role} lacks CREATE TABLE on schema ${schema}: GRANT CREATE TABLE ON SCHEMA ${schemaName(at)} TO ${grantee}`
+      ? `${role} lacks CREATE ${privilege} on schema ${schema}: GRANT CREATE ${privilege} ON SCHEMA ${schemaName(at)} TO ${grantee}`
       : code === NOT_FOUND
         ? `${role} cannot use schema ${schema}: GRANT USAGE ON SCHEMA ${schemaName(at)} TO ${grantee}`
         : warehouseRefusal(at, warehouse, code),
   );
+}
+
+/** Creating (or altering) a table in the schema, as `check` and every run's table set-up do. */
+export function createTableExplained<T>(work: () => Promise<T>, at: SnowflakeLocation, warehouse: string): Promise<T> {
+  return createExplained('TABLE', work, at, warehouse);
+}
+
+/** Creating (or replacing) a view in the schema, as `check` and every run's view set-up do. */
+export function createViewExplained<T>(work: () => Promise<T>, at: SnowflakeLocation, warehouse: string): Promise<T> {
+  return createExplained('VIEW', work, at, warehouse);
 }
 
 export async function checkSnowflakeAccess(
@@ -89,6 +108,7 @@ export async function checkSnowflakeAccess(
     at,
     warehouse,
   );
+  const probeView = tableName(at, PROBE_VIEW);
   try {
     await explained(
       () => client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']),
@@ -97,7 +117,14 @@ export async function checkSnowflakeAccess(
           ? `${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there`
           : warehouseRefusal(at, warehouse, code),
     );
+    // Every sync replaces its views; CREATE VIEW is a grant of its own, so prove it here too.
+    await createViewExplained(
+      () => client.execute(`CREATE OR REPLACE VIEW ${probeView} AS SELECT ${ident('id')} FROM ${probe}`),
+      at,
+      warehouse,
+    );
   } finally {
+    await client.execute(`DROP VIEW IF EXISTS ${probeView}`);
     await client.execute(`DROP TABLE IF EXISTS ${probe}`);
   }
 }

@@ -18,7 +18,12 @@ import { serialByKey } from '../../src/destination/serial-by-key.ts';
 import { assertOwnView, storedViewDescription } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { checkSnowflakeAccess, createTableExplained, ensureSchemaExplained } from './snowflake-check.ts';
+import {
+  checkSnowflakeAccess,
+  createTableExplained,
+  createViewExplained,
+  ensureSchemaExplained,
+} from './snowflake-check.ts';
 import { connectSnowflake, queryTag, type SnowflakeClient } from './snowflake-client.ts';
 import {
   ARRAY_BINDING_THRESHOLD,
@@ -168,7 +173,8 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
             ...descriptionsOf([view], true).map((d) => (d.column === undefined ? { ...d, text: stored } : d)),
           );
           // Current already: replacing it would cost every column's comment again.
-          if (objects.get(view.name.toUpperCase())?.comment !== stored) await c.execute(sql.createViewSql(at, view));
+          if (objects.get(view.name.toUpperCase())?.comment !== stored)
+            await createViewExplained(() => c.execute(sql.createViewSql(at, view)), at, config.warehouse);
         }
         await describe(wanted);
       });

@@ -14,6 +14,7 @@ import { runCli } from '../support/cli-process.ts';
 import {
   configYaml,
   keyPairFiles,
+  LOADER,
   READER,
   startStandIn,
   type StandInSetup,
@@ -99,6 +100,18 @@ describe('aivis CLI with a Snowflake destination', () => {
       expect(result.stdout + result.stderr).not.toMatch(/^\s+at /m);
       expect(result.stdout + result.stderr).not.toContain(READER.password);
     }
+  });
+
+  it('sync with a role that may create tables but not views fails with exit 1 naming GRANT CREATE VIEW, and no stack frame', async () => {
+    const file = configFile('cli_no_views', { role: 'AIVIS_TABLES_ONLY_ROLE' });
+    const result = await runCli(['sync', '--config', file], { ...env, AIVIS_E2E_SNOWFLAKE_PASSWORD: LOADER.password })
+      .done;
+    expect(result.code).toBe(1);
+    expect(String(jsonLines(result.stderr).at(-1)?.msg)).toMatch(
+      /^role AIVIS_TABLES_ONLY_ROLE lacks CREATE VIEW on schema analytics\.cli_no_views: GRANT CREATE VIEW ON SCHEMA analytics\.cli_no_views TO ROLE AIVIS_TABLES_ONLY_ROLE \(Snowflake: /,
+    );
+    expect(result.stdout + result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stdout + result.stderr).not.toContain(LOADER.password);
   });
 
   describe('check against a Snowflake that does not answer fails within source.timeout_seconds', () => {

@@ -125,6 +125,29 @@ describe('Snowflake check', () => {
     );
   });
 
+  it('names the missing CREATE VIEW grant: a role that may create tables but not views fails check, not a later sync', async () => {
+    const tablesOnly = await open('check_view_grant', { role: 'AIVIS_TABLES_ONLY_ROLE' });
+    await expect(tablesOnly.check()).rejects.toThrow(
+      'role AIVIS_TABLES_ONLY_ROLE lacks CREATE VIEW on schema analytics.check_view_grant: GRANT CREATE VIEW ON SCHEMA analytics.check_view_grant TO ROLE AIVIS_TABLES_ONLY_ROLE (Snowflake: CREATE OR REPLACE failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
+    );
+    expect(await tablesIn('check_view_grant')).toEqual([]); // neither probe is left behind
+  });
+
+  it('ensureViews names the same CREATE VIEW grant', async () => {
+    const tablesOnly = await open('views_grant', { role: 'AIVIS_TABLES_ONLY_ROLE' });
+    await tablesOnly.ensureTables([
+      websitesTable,
+      analyticsLatestTable,
+      analyticsProvidersTable,
+      analyticsCompetitorsTable,
+    ]);
+    const error = await tablesOnly.ensureViews(VIEWS).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DestinationError);
+    expect((error as Error).message).toMatch(
+      /^role AIVIS_TABLES_ONLY_ROLE lacks CREATE VIEW on schema analytics\.views_grant: GRANT CREATE VIEW ON SCHEMA analytics\.views_grant TO ROLE AIVIS_TABLES_ONLY_ROLE \(Snowflake: CREATE OR REPLACE failed: SQL access control error: Insufficient privileges to operate on schema \(code 003001, SQL state 42501, query /,
+    );
+  });
+
   it('names a warehouse the role cannot use', async () => {
     const destination = await open('check_wh', { warehouse: 'nope' });
     await expect(destination.check()).rejects.toThrow(
