@@ -58,6 +58,14 @@ function tableEntry(
 }
 
 /**
+ * The website a completeness scope belongs to: a scope is a website id, or the id with a scan
+ * filter (`web_1?provider=gemini`, `web_1?analysis_id=...`), as `aivis status` reads it.
+ */
+function scopeWebsite(type: string): string {
+  return type === 'bigquery' ? `split(scope, '?')[offset(0)]` : `split_part(scope, '?', 1)`;
+}
+
+/**
  * The oldest `complete_through` of the stream over the websites still listed (what
  * `aivis status` judges by): one website stuck behind makes the source stale.
  */
@@ -68,7 +76,7 @@ function loadedAtQuery(input: DbtSourcesInput, stream: string): string {
     input.workspace === undefined
       ? ''
       : ` and coalesce(${WORKSPACE_COLUMN.name}, '${DEFAULT_WORKSPACE}') = '${input.workspace}'`;
-  return `select min(complete_through) from ${completeness} where stream = '${stream}'${workspace} and scope in (select id from ${current})`;
+  return `select min(complete_through) from ${completeness} where stream = '${stream}'${workspace} and ${scopeWebsite(input.type)} in (select id from ${current})`;
 }
 
 export function dbtSources(input: DbtSourcesInput): Json {

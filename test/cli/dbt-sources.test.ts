@@ -145,11 +145,12 @@ describe('aivis dbt-sources', () => {
     }
     const fresh = tables.filter((t) => t.freshness !== undefined).map((t) => t.name);
     expect(fresh.sort()).toEqual(['analytics_history', 'citations', 'mentions']);
+    // A scope is a website id, or the id with a scan filter (`web_1?provider=gemini`): its website part is compared.
+    const website = type === 'bigquery' ? "split(scope, '?')[offset(0)]" : "split_part(scope, '?', 1)";
     expect(tables.find((t) => t.name === 'mentions')).toMatchObject({
       freshness: { warn_after: { count: 6, period: 'hour' }, error_after: { count: 24, period: 'hour' } },
       config: {
-        loaded_at_query:
-          "select min(complete_through) from {{ source('aivis', '_aivis_completeness') }} where stream = 'mentions' and scope in (select id from {{ source('aivis', 'websites_current') }})",
+        loaded_at_query: `select min(complete_through) from {{ source('aivis', '_aivis_completeness') }} where stream = 'mentions' and ${website} in (select id from {{ source('aivis', 'websites_current') }})`,
       },
     });
   });
@@ -178,36 +179,54 @@ describe('aivis dbt-sources', () => {
     expect(unknown.stderr).toContain('brand_c');
   });
 
-  it("its SQL runs on DuckDB after a sync, as dbt renders it: the freshness query and each composite key's uniqueness", async () => {
-    const config = writeConfig([...SOURCE, ...DESTINATIONS.duckdb!.lines]);
-    const sync = await runCli(['sync', '--config', config], {
-      ...ENV,
-      AIVIS_API_KEY: sandbox.apiKey,
-      BASE_URL: sandbox.baseUrl,
-    }).done;
-    expect(sync.stderr.split('\n').filter((line) => line.includes('"level":"error"'))).toEqual([]);
-    expect(sync.code).toBe(0);
-    const { file } = await dbtSources(config);
-    const render = (sql: string) => sql.replace(/\{\{ source\('aivis', '(\w+)'\) \}\}/g, 'aivis.$1');
-    const instance = await DuckDBInstance.create(path.join(dir, 'warehouse.duckdb'));
-    const connection = await instance.connect();
-    try {
-      const run = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJS();
-      for (const table of file.sources[0].tables as Json[]) {
-        if (table.config?.loaded_at_query) {
-          const [row] = await run(render(table.config.loaded_at_query));
-          expect(Object.values(row!)[0], `${table.name} freshness`).not.toBeNull();
+  /** Every stream, mentions read per provider: each provider's scan has its own scope, `web_1?provider=chatgpt`. */
+  const PER_PROVIDER = [
+    'streams:',
+    '  websites: {}',
+    '  analytics: {}',
+    '  analytics_history: {}',
+    '  mentions: { providers: [chatgpt, gemini] }',
+    '  citations: {}',
+  ];
+  it.each([
+    ['every provider in one scan', 'warehouse', []],
+    ['a scan per provider', 'per_provider', PER_PROVIDER],
+  ])(
+    "its SQL runs on DuckDB after a sync (%s), as dbt renders it: the freshness query and each composite key's uniqueness",
+    async (_, database, streams) => {
+      const lines = DESTINATIONS.duckdb!.lines.map((line) =>
+        line.replace('./warehouse.duckdb', `./${database}.duckdb`),
+      );
+      const config = writeConfig([...SOURCE, ...lines, ...streams]);
+      const sync = await runCli(['sync', '--config', config], {
+        ...ENV,
+        AIVIS_API_KEY: sandbox.apiKey,
+        BASE_URL: sandbox.baseUrl,
+      }).done;
+      expect(sync.stderr.split('\n').filter((line) => line.includes('"level":"error"'))).toEqual([]);
+      expect(sync.code).toBe(0);
+      const { file } = await dbtSources(config);
+      const render = (sql: string) => sql.replace(/\{\{ source\('aivis', '(\w+)'\) \}\}/g, 'aivis.$1');
+      const instance = await DuckDBInstance.create(path.join(dir, `${database}.duckdb`));
+      const connection = await instance.connect();
+      try {
+        const run = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJS();
+        for (const table of file.sources[0].tables as Json[]) {
+          if (table.config?.loaded_at_query) {
+            const [row] = await run(render(table.config.loaded_at_query));
+            expect(Object.values(row!)[0], `${table.name} freshness`).not.toBeNull();
+          }
+          for (const test of table.data_tests ?? []) {
+            const [row] = await run(
+              `select count(*) - count(distinct ${test.unique.column_name}) as duplicates from aivis.${table.name}`,
+            );
+            expect(Number(row!.duplicates), `${table.name} key`).toBe(0);
+          }
         }
-        for (const test of table.data_tests ?? []) {
-          const [row] = await run(
-            `select count(*) - count(distinct ${test.unique.column_name}) as duplicates from aivis.${table.name}`,
-          );
-          expect(Number(row!.duplicates), `${table.name} key`).toBe(0);
-        }
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
       }
-    } finally {
-      connection.closeSync();
-      instance.closeSync();
-    }
-  });
+    },
+  );
 });
