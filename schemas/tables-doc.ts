@@ -136,7 +136,7 @@ export function buildTablesDoc(): string {
     '',
     'The bookkeeping every sync keeps beside the data; read them, never write them.',
     '',
-    ...ENGINE_TABLES.flatMap((t) => tableSection(t, 'every `aivis sync`, `backfill` and `verify`')),
+    ...ENGINE_TABLES.flatMap((t) => tableSection(t, 'every `aivis sync` and `backfill`')),
     ...tableSection(
       lockTable,
       'the run lock',

@@ -44,22 +44,40 @@ export interface StoredStateRow {
   readonly _workspace: string | null;
 }
 
+/** The commands that record a run in `_aivis_runs` (`verify --repair` writes rows but no run row). */
+export const RUN_COMMANDS = ['sync', 'backfill'] as const;
+export type RunCommand = (typeof RUN_COMMANDS)[number];
+
+/** How a run ended, as `_aivis_runs.status` records it, each with what it means when that is not plain. */
+const RUN_OUTCOME_NOTES = {
+  succeeded: '',
+  partial: 'records rejected or websites failed',
+  failed: '',
+  stopped: 'by a stop signal',
+} as const;
+export type RunOutcome = keyof typeof RUN_OUTCOME_NOTES;
+
+const code = (text: string) => `\`${text}\``;
+/** `a`, `b` or `c`. */
+const either = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
 /** One row per run: written when it starts, rewritten when it ends. */
 export const runsTable: TableSpec = {
   name: '_aivis_runs',
-  description:
-    'Engine table: one row per run of `sync`, `backfill` or `verify`, written when it starts and when it ends.',
+  description: `Engine table: one row per run of ${either(RUN_COMMANDS.map(code))}, written when it starts and when it ends.`,
   primaryKey: ['id'],
   columns: [
     column('id', 'string', false, 'The run id (the `_run_id` of the rows it wrote).'),
-    column('command', 'string', false, 'The command that ran (`sync`, `backfill`, `verify`).'),
+    column('command', 'string', false, `The command that ran: ${either(RUN_COMMANDS.map(code))}.`),
     column('started_at', 'timestamp', false, 'When the run started.'),
     column('finished_at', 'timestamp', 'When the run ended; NULL while running, or when it was killed (`abandoned`).'),
     column(
       'status',
       'string',
       false,
-      '`running`, `success`, `partial` (records rejected or websites failed), `failed`, `stopped` or `abandoned`.',
+      `\`running\` while it runs; then how it ended: ${either(
+        Object.entries(RUN_OUTCOME_NOTES).map(([status, note]) => (note ? `${code(status)} (${note})` : code(status))),
+      )}; \`abandoned\` when a later run found it still \`running\` (the process was killed).`,
     ),
     column('counts', 'json', false, 'Rows, requests, rejections and metric version notices per stream, as JSON.'),
     column('error', 'string', 'Why the run failed; NULL otherwise.'),

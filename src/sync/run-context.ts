@@ -2,13 +2,14 @@
  * What every step of one run shares: the caller's options with their defaults applied, and
  * what the run learns as it goes. Built once by `runSync`.
  */
+import type { RunCommand } from '../destination/engine-tables.ts';
 import type { StreamName } from '../streams/index.ts';
 import type { RunCounters } from './run-counters.ts';
 import type { RunSyncOptions } from './run-sync.ts';
 
 export interface RunContext extends RunSyncOptions {
   readonly workspace: string;
-  readonly command: 'sync' | 'backfill';
+  readonly command: RunCommand;
   readonly runId: string;
   readonly streams: readonly StreamName[];
   readonly counters: RunCounters;

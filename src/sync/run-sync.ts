@@ -17,6 +17,7 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { Destination } from '../destination/destination.ts';
 import { flushParts } from '../destination/flush-parts.ts';
+import type { RunCommand, RunOutcome } from '../destination/engine-tables.ts';
 import type { TableSpec } from '../destination/table-spec.ts';
 import { viewsOver } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
@@ -47,7 +48,7 @@ export interface RunSyncOptions {
    * its lock, state, reconciliation and run row are its own (docs/architecture.md#many-workspaces).
    */
   readonly workspace?: string;
-  readonly command?: 'sync' | 'backfill';
+  readonly command?: RunCommand;
   /** Streams to run; default: the configured ones (all when the config names none). */
   readonly streams?: readonly StreamName[];
   /** Only these websites (intersected with the config's `websites.include`). */
@@ -73,12 +74,13 @@ export interface RunSyncOptions {
   readonly signal?: AbortSignal;
 }
 
-export type RunStatus = 'succeeded' | 'partial' | 'failed' | 'stopped';
+/** How a run ended: the `_aivis_runs.status` it leaves. */
+export type RunStatus = RunOutcome;
 
 export interface RunSummary {
   readonly runId: string;
   readonly workspace: string;
-  readonly command: 'sync' | 'backfill';
+  readonly command: RunCommand;
   readonly status: RunStatus;
   readonly exitCode: ExitCode;
   readonly startedAt: string;

@@ -290,6 +290,10 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
         const runs = await world.rows(runsTable);
         expect(runs).toHaveLength(1);
         expect(runs[0]).toMatchObject({ id: summary.runId, command: 'sync', status: 'succeeded' });
+        // docs/tables.md names the values a run writes.
+        const described = (name: string) => runsTable.columns.find((c) => c.name === name)!.description;
+        expect(described('status')).toContain(`\`${runs[0]!.status}\``);
+        expect(described('command')).toContain(`\`${runs[0]!.command}\``);
         const counts = runs[0]!.counts as { streams: Record<string, { rows: number }> };
         expect(counts.streams.mentions!.rows).toBe(summary.counters.stream('mentions').rows);
         const state = await world.rows(stateTable);
