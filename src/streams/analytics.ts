@@ -1,6 +1,6 @@
 /**
- * The latest finalized snapshot of a website, with its provider and competitor breakdowns
- * (docs/architecture.md#tables). One GET per website; a 404 means "tracked, not yet measured":
+ * The latest published snapshot of a website (possibly partial: `is_partial`), with its
+ * provider and competitor breakdowns (docs/architecture.md#tables). One GET per website; a 404 means "tracked, not yet measured":
  * no rows.
  */
 import {

@@ -61,11 +61,11 @@ const SNAPSHOT_VALUE_COLUMNS = [
   ...LOAD_COLUMNS,
 ] as const;
 
-/** The latest finalized snapshot of each website: one row per website. */
+/** The latest published snapshot of each website, partial ones included: one row per website. */
 export const analyticsLatestTable = tableSpec({
   name: 'analytics_latest',
   description:
-    "The latest finalized analytics snapshot of each website (spec 2.3), one row per website, replaced when a newer analysis is published. Removed websites keep their last row: `analytics_current` holds the listed websites' rows.",
+    "The latest published analytics snapshot of each website (spec 2.3), one row per website, rewritten by each sync that reads it. It may be partial, published before its post-processing finished: `is_partial` says so. Removed websites keep their last row: `analytics_current` holds the listed websites' rows.",
   primaryKey: ['website_id'],
   clusterBy: ['website_id'],
   columns: [

@@ -23,11 +23,7 @@ export const mentionsTable = tableSpec({
       'int64',
       'Where in the response the mention comes, >= 1 (1 is first); NULL when not measured.',
     ),
-    column(
-      'sentiment',
-      'float64',
-      'Sentiment of the sentence, 0 to 100 (higher is more positive); NULL when not scored.',
-    ),
+    column('sentiment', 'float64', 'Sentiment of the sentence, 0 to 100; NULL when not scored.'),
     column(
       'mention_spans',
       'json',

@@ -13,9 +13,9 @@ const NOT_MEASURED = 'NULL when not measured (never 0): `unavailable_reasons` na
 export const METRIC_DESCRIPTIONS: Readonly<Record<MetricKey, string>> = {
   visibility: `Visibility, 0 to 100: the share of eligible AI responses that mention the brand. ${NOT_MEASURED}`,
   share_of_voice: `Share of voice, 0 to 100: brand mentions among the mentions of brand and competitors. ${NOT_MEASURED}`,
-  sentiment: `Sentiment, 0 to 100 (higher is more positive), over the scored responses. ${NOT_MEASURED}`,
+  sentiment: `Sentiment, 0 to 100, over the scored responses. ${NOT_MEASURED}`,
   citation_share: `Citation share, 0 to 100: citations of the brand among brand and competitor citations. ${NOT_MEASURED}`,
-  average_mention_position: `Average position of the brand's mention in a response, >= 1 (1 is first; lower is better). ${NOT_MEASURED}`,
+  average_mention_position: `Average position of the brand's mention in a response, >= 1 (1 is first). ${NOT_MEASURED}`,
 };
 
 const COUNT = 'Integer 0 to 9007199254740991; NULL when the service did not count it.';
