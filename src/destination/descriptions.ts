@@ -37,7 +37,7 @@ export function staleDescriptions(wanted: readonly Description[], stored: readon
   const key = (table: string, column: string | null | undefined) =>
     `${table.toLowerCase()}\u0000${column?.toLowerCase() ?? ''}`;
   const held = new Map(stored.map((s) => [key(s.table_name, s.column_name), s.comment ?? '']));
-  return wanted.filter((d) => d.text !== '' && held.get(key(d.table, d.column)) !== d.text);
+  return wanted.filter((d) => held.get(key(d.table, d.column)) !== d.text);
 }
 
 /** A SQL string literal with `'` doubled (ANSI); `backslash` also doubles `\` (Snowflake escapes with it). */

@@ -94,12 +94,11 @@ export function column<const Name extends string, Type extends ColumnType, Nulla
 export function column(
   name: string,
   type: ColumnType,
-  nullableOrDescription: boolean | string,
-  description?: string,
+  ...rest: [description: string] | [nullable: boolean, description: string]
 ): ColumnSpec {
-  return typeof nullableOrDescription === 'string'
-    ? { name, type, nullable: true, description: nullableOrDescription }
-    : { name, type, nullable: nullableOrDescription, description: description ?? '' };
+  return rest.length === 1
+    ? { name, type, nullable: true, description: rest[0] }
+    : { name, type, nullable: rest[0], description: rest[1] };
 }
 
 /**
