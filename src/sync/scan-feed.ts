@@ -53,8 +53,10 @@ export async function scanFeed(input: ScanFeedInput): Promise<void> {
     return;
   }
   // A resumed scan ends at the bound it began under, maybe long ago: read on from the frontier
-  // it reached, so a run that succeeds is complete through a bound read during the run.
-  if (start.cursor !== null && end.cursor === null) await readPages(input, end);
+  // it reached, so a run that succeeds is complete through a bound read during the run. Only
+  // when that frontier moved: a scan without `scan_upper_bound` (optional) leaves it where it
+  // was, and a second scan would read the same window again.
+  if (start.cursor !== null && end.cursor === null && end.frontier !== start.frontier) await readPages(input, end);
 }
 
 /** Reads one scan from `start`; returns the state after its last page. */

@@ -1,0 +1,69 @@
+/**
+ * When a resumed scan is followed by a catch-up scan in the same run: only when finishing it
+ * moved the frontier. `scan_upper_bound` is optional (spec 4.10); without it the frontier stays,
+ * and a catch-up would read the same window again (from no frontier: the whole feed).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StreamState } from '../../src/state/state-entry.ts';
+import { mentionsStream } from '../../src/streams/index.ts';
+import { UNFILTERED_SCAN } from '../../src/streams/stream.ts';
+import { RunCounters } from '../../src/sync/run-counters.ts';
+import { scanFeed } from '../../src/sync/scan-feed.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { clientFixture, type ClientFixture } from '../client/support/client-fixture.ts';
+import { json } from '../client/support/scripted-server.ts';
+
+const BOUND = '2026-03-01T00:00:00Z';
+const lastPage = (requestId: string, bound?: string) =>
+  json(200, {
+    data: [],
+    meta: { request_id: requestId, has_more: false, next_cursor: null, ...(bound ? { scan_upper_bound: bound } : {}) },
+  });
+
+describe('scanFeed after a resumed scan', () => {
+  let f: ClientFixture;
+  afterEach(async () => {
+    await f.close();
+  });
+
+  async function resume(saved: StreamState): Promise<StreamState[]> {
+    const states: StreamState[] = [];
+    await scanFeed({
+      client: f.client,
+      buffer: { add: async (part) => void (part.state && states.push(part.state.state)) },
+      counters: new RunCounters(),
+      logger: silentLogger,
+      stream: mentionsStream,
+      scan: UNFILTERED_SCAN[0]!,
+      scope: 'web_1',
+      context: { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-03-01T00:00:00Z', workspace: 'default' },
+      saved,
+      now: () => new Date('2026-03-01T00:00:00Z'),
+    });
+    return states;
+  }
+
+  for (const frontier of [null, '2026-02-01T00:00:00Z']) {
+    it(`makes no second scan when the API sends no scan_upper_bound (frontier ${frontier})`, async () => {
+      // Any further request would be answered (an empty, finished scan): only the count tells.
+      f = await clientFixture({ fallback: lastPage('fallback') });
+      f.server.script(lastPage('r1'));
+      const states = await resume({ frontier, cursor: 'c5', pending_upper_bound: null });
+      expect(f.server.received).toHaveLength(1);
+      expect(f.server.received[0]!.url).toContain('cursor=c5');
+      expect(states).toEqual([{ frontier, cursor: null, pending_upper_bound: null }]);
+    });
+  }
+
+  it('catches up from the frontier the resumed scan reached when that scan moved it', async () => {
+    f = await clientFixture({ fallback: lastPage('fallback') });
+    f.server.script(lastPage('r1', BOUND), lastPage('r2'));
+    const states = await resume({ frontier: '2026-02-01T00:00:00Z', cursor: 'c5', pending_upper_bound: BOUND });
+    expect(f.server.received.map((r) => new URL(r.url, 'http://x').searchParams.get('updated_since'))).toEqual([
+      '2026-02-01T00:00:00Z',
+      BOUND,
+    ]);
+    expect(f.server.received[1]!.url).not.toContain('cursor=');
+    expect(states.at(-1)).toEqual({ frontier: BOUND, cursor: null, pending_upper_bound: null });
+  });
+});
