@@ -21,11 +21,14 @@ export const pageLimitSchema = z
   )
   .default(100);
 
+/** The spec's longest cursor (part 8, `cursor`: 1 to 22,000 characters). */
+export const MAX_CURSOR_LENGTH = 22_000;
+
 /** An opaque cursor; bound to the filters it was issued with (spec 4.10). */
 export const cursorSchema = z
-  .string({ error: mustBe('a cursor of 1 to 22000 characters') })
+  .string({ error: mustBe(`a cursor of 1 to ${MAX_CURSOR_LENGTH} characters`) })
   .min(1)
-  .max(22000);
+  .max(MAX_CURSOR_LENGTH);
 
 /** `include` of the analytics read: a comma list of providers/competitors, spaces tolerated. */
 export const includeParamSchema = z

@@ -3,7 +3,8 @@
  * "Broken scans"): a cursor must lead forward, so a page of records that hands back a cursor
  * already sent in this scan (the same one, or an earlier one: a loop) is refused; a page whose
  * records are exactly those of an earlier page of the scan (fresh cursors, same ids) is refused;
- * a `next_cursor` over the spec's 22,000 characters is refused before it is saved or sent.
+ * a `next_cursor` outside the spec's 1 to 22,000 characters (`cursorSchema`) is refused before it
+ * is saved or sent.
  *
  * Memory is bounded whatever the scan's length: a 16-byte digest per cursor sent and per page
  * of records, the last `REMEMBERED_PAGES` of each (about 2 MB at most; a million-row scan of
@@ -11,11 +12,10 @@
  * spec lets a scan pass them); `MAX_EMPTY_PAGES_IN_A_ROW` bounds those.
  */
 import { createHash } from 'node:crypto';
+import { cursorSchema, MAX_CURSOR_LENGTH } from '../../schemas/query.ts';
 import { serializeJson } from '../json/serialize-json.ts';
 import { ApiError } from './api-error.ts';
 
-/** The spec's longest cursor (part 8, `cursor`: 1 to 22,000 characters). */
-export const MAX_CURSOR_LENGTH = 22_000;
 /** Digests kept of cursors sent and of pages read, per scan: loops and repeats shorter than this are seen. */
 export const REMEMBERED_PAGES = 10_000;
 /** Empty pages in a row that end a scan as broken (the spec lets a scan pass a few, not forever). */
@@ -62,10 +62,12 @@ export class ScanGuard {
   /** @throws ApiError (status 200, `invalid_response`) when the page breaks the scan; nothing of it may be kept. */
   check(page: GuardedPage): void {
     const { nextCursor, records } = page;
-    if (nextCursor !== null && nextCursor.length > MAX_CURSOR_LENGTH)
+    if (nextCursor !== null && !cursorSchema.safeParse(nextCursor).success)
       throw broken(
         page,
-        `sent a next_cursor of ${nextCursor.length} characters, more than the spec's ${MAX_CURSOR_LENGTH}`,
+        nextCursor.length === 0
+          ? `sent an empty next_cursor (the spec's cursors have 1 to ${MAX_CURSOR_LENGTH} characters)`
+          : `sent a next_cursor of ${nextCursor.length} characters, more than the spec's ${MAX_CURSOR_LENGTH}`,
       );
     const continues = page.hasMore && nextCursor !== null;
     if (records.length === 0) {

@@ -26,6 +26,17 @@ async function collect<T>(pages: AsyncIterable<Page<T>>): Promise<Page<T>[]> {
   return out;
 }
 
+/** The pages handed on before a scan failed, and its error. */
+async function collectUntilFailure<T>(pages: AsyncIterable<Page<T>>): Promise<{ seen: Page<T>[]; error: unknown }> {
+  const seen: Page<T>[] = [];
+  try {
+    for await (const p of pages) seen.push(p);
+  } catch (error) {
+    return { seen, error };
+  }
+  return { seen, error: undefined };
+}
+
 describe('paginate', () => {
   let f: ClientFixture;
   afterEach(async () => {
@@ -162,11 +173,9 @@ describe('paginate', () => {
   it('hands on the page of a broken scan (has_more without a cursor), then fails it naming the request_id', async () => {
     f = await clientFixture();
     f.server.script(page([website(1)], { has_more: true, next_cursor: null }, 'r-odd'));
-    const seen: Page<unknown>[] = [];
-    const error = await (async () => {
-      for await (const p of f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }))
-        seen.push(p);
-    })().catch((e: unknown) => e);
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
     expect(seen.map((p) => p.records.length)).toEqual([1]);
     expect(f.server.received).toHaveLength(1);
     expect(error).toBeInstanceOf(ApiError);
@@ -176,6 +185,27 @@ describe('paginate', () => {
         'the rows read so far are kept, the saved frontier stays where it was, and the next run reads this scan again',
     );
   });
+
+  it.each([
+    ['', "the API sent an empty next_cursor (the spec's cursors have 1 to 22000 characters)"],
+    ['c'.repeat(22_001), "the API sent a next_cursor of 22001 characters, more than the spec's 22000"],
+  ])(
+    'refuses a page whose next_cursor is outside 1 to 22000 characters (%#), before it is handed on or sent',
+    async (cursor, what) => {
+      f = await clientFixture();
+      f.server.script(page([website(1)], { has_more: true, next_cursor: cursor }, 'r-cursor'));
+      const { seen, error } = await collectUntilFailure(
+        f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+      );
+      expect(seen).toEqual([]);
+      expect(f.server.received).toHaveLength(1);
+      expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-cursor' });
+      expect((error as Error).message).toBe(
+        `broken scan (200, request_id r-cursor): GET /public/v2/websites: ${what}; ` +
+          'the page is refused, the saved frontier and position stay where they were, and the next run reads on from there',
+      );
+    },
+  );
 
   it('fails on an envelope that breaks the contract, naming what is wrong and the request_id', async () => {
     f = await clientFixture();

@@ -4,14 +4,13 @@
  * a bound or cursor it must not keep. Each takes the route's honest reply; error replies and
  * non-list bodies pass through unchanged.
  */
+import { MAX_CURSOR_LENGTH } from '../../../schemas/query.ts';
 import type { Route, RouteContext } from '../router.ts';
 import type { FaultProfile } from './fault-injector.ts';
 import type { Reply } from './reply.ts';
 
 type ListBody = { data: unknown[]; meta: Record<string, unknown> };
 
-/** Longest cursor the spec allows (part 8); `long_cursor` sends one character more. */
-const MAX_CURSOR_LENGTH = 22_000;
 /** The bound `bound_future` reports: decades ahead of any data clock. */
 export const FUTURE_BOUND = '2099-01-01T00:00:00Z';
 
@@ -72,7 +71,7 @@ export async function withScanFault(
     }
     case 'bound_future':
       return withMeta(reply, (meta) => ({ ...meta, scan_upper_bound: FUTURE_BOUND }));
-    case 'long_cursor':
+    case 'long_cursor': // one character more than the spec's longest cursor
       return withMeta(reply, (meta) =>
         typeof meta.next_cursor === 'string'
           ? { ...meta, next_cursor: meta.next_cursor.padEnd(MAX_CURSOR_LENGTH + 1, 'A') }
