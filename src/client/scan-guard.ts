@@ -17,9 +17,9 @@ import { serializeJson } from '../json/serialize-json.ts';
 import { ApiError } from './api-error.ts';
 
 /** Digests kept of cursors sent and of pages read, per scan: loops and repeats shorter than this are seen. */
-export const REMEMBERED_PAGES = 10_000;
+const REMEMBERED_PAGES = 10_000;
 /** Empty pages in a row that end a scan as broken (the spec lets a scan pass a few, not forever). */
-export const MAX_EMPTY_PAGES_IN_A_ROW = 100;
+const MAX_EMPTY_PAGES_IN_A_ROW = 100;
 
 /** One page as the guard judges it: the records as sent and the envelope's continuation. */
 export interface GuardedPage {
