@@ -10,7 +10,7 @@ import type { Workspace } from '../config/workspaces.ts';
 import type { Destination } from '../destination/destination.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { DestinationStateStore } from '../state/destination-state-store.ts';
-import { FileStateStore, stateFilePath } from '../state/file-state-store.ts';
+import { FileStateStore, stateFilePath, type FileStateStoreOptions } from '../state/file-state-store.ts';
 import { checkStatePath } from '../state/state-path.ts';
 import { newRunId } from '../sync/run-sync.ts';
 import type { StateStore } from '../state/state-store.ts';
@@ -51,9 +51,15 @@ export function createClient(workspace: Workspace, logger: Logger, run: ClientRu
   });
 }
 
-export function createStateStore(config: AivisConfig, destination: Destination, workspace: string): StateStore {
+/** `pathChecked`: `checkStatePath` already passed for this workspace's state file (see `FileStateStoreOptions`). */
+export function createStateStore(
+  config: AivisConfig,
+  destination: Destination,
+  workspace: string,
+  options: FileStateStoreOptions = {},
+): StateStore {
   return config.state.store === 'file'
-    ? new FileStateStore(config.state.path, workspace)
+    ? new FileStateStore(config.state.path, workspace, options)
     : new DestinationStateStore(destination, workspace);
 }
 
@@ -93,7 +99,8 @@ export async function openCommandResources(
     logger,
     client,
     destination: opened,
-    stateStore: createStateStore(config, opened, workspace.name),
+    // state.path was checked above: the store does not check it again.
+    stateStore: createStateStore(config, opened, workspace.name, { pathChecked: true }),
     async close() {
       await opened.close();
       await client.close();

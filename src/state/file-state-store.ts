@@ -30,14 +30,24 @@ export function stateFilePath(configured: string, workspace: string): string {
   return path.join(dir, `${name}.${workspace}${ext}`);
 }
 
+export interface FileStateStoreOptions {
+  /**
+   * The caller already ran `checkStatePath` on this workspace's file (the CLI does, before
+   * anything opens: `openCommandResources`). Otherwise the store checks it before its first read.
+   */
+  readonly pathChecked?: boolean;
+}
+
 export class FileStateStore implements StateStore {
   readonly #path: string;
   readonly #workspace: string;
+  #pathChecked: boolean;
   #entries: Map<string, StateEntry> | undefined;
 
-  constructor(configuredPath: string, workspace = DEFAULT_WORKSPACE) {
+  constructor(configuredPath: string, workspace = DEFAULT_WORKSPACE, options: FileStateStoreOptions = {}) {
     this.#path = stateFilePath(configuredPath, workspace);
     this.#workspace = workspace;
+    this.#pathChecked = options.pathChecked ?? false;
   }
 
   async load(): Promise<StateEntry[]> {
@@ -69,7 +79,10 @@ export class FileStateStore implements StateStore {
 
   async #read(): Promise<Map<string, StateEntry>> {
     if (this.#entries) return this.#entries;
-    await checkStatePath(this.#path);
+    if (!this.#pathChecked) {
+      await checkStatePath(this.#path);
+      this.#pathChecked = true;
+    }
     let text: string;
     try {
       text = await readFile(this.#path, 'utf8');
