@@ -77,9 +77,18 @@ export const sourcesConfigSchema = z
     'One API workspace per name (lowercase letters, digits, "_" and "-"), each with the keys of source:. Give sources or source, not both.',
   );
 
+/**
+ * Why a Postgres `url` that no URL parser reads is refused, after its key (`destination.url
+ * is not a URL: ...`): the loader says it, and the connector if handed one directly.
+ */
+export const POSTGRES_URL_UNPARSABLE = 'is not a URL: write it as postgres://user:password@host:5432/database';
+
 export const postgresConfigSchema = z.strictObject({
   type: z.literal('postgres'),
-  url: nonEmpty.describe('postgres://user:password@host:5432/db; write it as ${DATABASE_URL}'),
+  // Refused at load, so every verb says it alike before anything parses the URL.
+  url: nonEmpty
+    .refine((url) => URL.canParse(url), POSTGRES_URL_UNPARSABLE)
+    .describe('postgres://user:password@host:5432/db; write it as ${DATABASE_URL}'),
   schema: identifier.default('aivis'),
 });
 

@@ -2,7 +2,7 @@
  * Connection options derived from the `destination` block of a postgres config (its zod
  * schema is `postgresConfigSchema` in schemas/config.ts), and the connector's capabilities.
  */
-import type { PostgresConfig } from '../../schemas/config.ts';
+import { POSTGRES_URL_UNPARSABLE, type PostgresConfig } from '../../schemas/config.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
 import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,8 @@ export function postgresOptions(config: PostgresConfig): PostgresOptions {
   try {
     url = new URL(config.url);
   } catch {
-    throw new ConfigError('destination.url is not a URL: write it as postgres://user:password@host:5432/database');
+    // The config's schema refuses it at load; a config built in code may still hold one.
+    throw new ConfigError(`destination.url ${POSTGRES_URL_UNPARSABLE}`);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     throw new ConfigError(`destination.url must start with postgres:// (got ${url.protocol}//)`);

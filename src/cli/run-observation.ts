@@ -43,10 +43,33 @@ export interface ObserveRunInput {
   readonly logger: Logger;
 }
 
+/**
+ * Starts the observation. Whatever goes wrong in it, at the start or at the finish, is a
+ * warning: it never replaces what the run returns or throws.
+ */
 export function observeRun(input: ObserveRunInput): ObservedRun {
+  const lineageRunId = randomUUID();
+  const unobserved = (error: unknown) =>
+    input.logger.warn('lineage and metrics of the run not published; the run goes on without them', {
+      workspace: input.workspace,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  let observed: ObservedRun;
+  try {
+    observed = startObservation(input, lineageRunId);
+  } catch (error) {
+    unobserved(error);
+    return { lineageRunId, finish: async () => {} };
+  }
+  return {
+    lineageRunId,
+    finish: (outcome) => observed.finish(outcome).catch(unobserved),
+  };
+}
+
+function startObservation(input: ObserveRunInput, lineageRunId: string): ObservedRun {
   const { config, counters } = input;
   const startedAt = Date.now();
-  const lineageRunId = randomUUID();
   const streams = selectedStreams(config, input.streams);
   // Announced: the selected streams' tables. At the end: those, and any other table the run's
   // flushes put rows into (_aivis_rejected, _aivis_completeness, metric_versions, websites).

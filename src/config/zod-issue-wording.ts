@@ -82,6 +82,8 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
       if (issue.message.startsWith('must')) return `${subject} ${issue.message}${got}`;
       return `${subject} must be a valid ${issue.format === 'url' ? 'URL such as https://example.com' : issue.format}${got}`;
     default:
+      // A rule of our schema that reads as a sentence after its key: `destination.url is not a URL: ...`.
+      if (path.length && /^(?:is|must) /.test(issue.message)) return `${subject} ${issue.message}`;
       return path.length ? `${subject}: ${issue.message}` : issue.message;
   }
 }
