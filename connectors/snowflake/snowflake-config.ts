@@ -40,7 +40,7 @@ export const SNOWFLAKE_LEASE_MS = 30 * 60_000;
  */
 export const ARRAY_BINDING_THRESHOLD = 65_280;
 
-/** Where the tables live, named as configured (`locationIdent` and `storedName` in snowflake-sql.ts say how Snowflake reads them). */
+/** Where the tables live, named as configured (`locationIdent` in snowflake-sql.ts and `storedName` in schemas/snowflake-names.ts say how Snowflake reads them). */
 export interface SnowflakeLocation {
   readonly database: string;
   readonly schema: string;

@@ -3,6 +3,7 @@
  * plain, so Snowflake folds them to upper case). Values always travel as binds (`?`), never
  * inside the SQL text.
  */
+import { isQuotedName, storedName } from '../../schemas/snowflake-names.ts';
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { LEASE_EPOCH } from '../../src/destination/lease-lock.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
@@ -36,9 +37,6 @@ export function ident(name: string): string {
   return PLAIN.test(name) && !RESERVED.has(name.toUpperCase()) ? name : quoteIdentifier(name.toUpperCase());
 }
 
-/** A configured name in double quotes: Snowflake's case-sensitive form, kept exactly. */
-const QUOTED = /^"(?:[^"]|"")+"$/;
-
 /**
  * The configured database or schema as SQL (docs/destinations/snowflake.md, "Names"): a name
  * written in double quotes is used exactly, case and all; any other as `ident` writes it, so
@@ -46,13 +44,11 @@ const QUOTED = /^"(?:[^"]|"")+"$/;
  * @example locationIdent('"Analytics"') // '"Analytics"'; locationIdent('analytics') // 'analytics' (ANALYTICS)
  */
 export function locationIdent(name: string): string {
-  return QUOTED.test(name) ? name : ident(name);
+  return isQuotedName(name) ? name : ident(name);
 }
 
-/** The name the catalog stores for a configured one: a quoted name's text, any other upper-case. */
-export function storedName(name: string): string {
-  return QUOTED.test(name) ? name.slice(1, -1).replaceAll('""', '"') : name.toUpperCase();
-}
+/** The name the catalog stores for a configured one (schemas/snowflake-names.ts). */
+export { storedName };
 
 export const schemaName = (at: SnowflakeLocation): string =>
   `${locationIdent(at.database)}.${locationIdent(at.schema)}`;

@@ -2,12 +2,13 @@
  * OpenLineage dataset names (its naming conventions, as the Python client's
  * `naming/dataset.py` writes them), so aivis's tables meet the same datasets another tool's
  * events name: Postgres `postgres://host:port` + `db.schema.table`, BigQuery `bigquery` +
- * `project.dataset.table`, Snowflake `snowflake://<account>` + `DB.SCHEMA.TABLE`, DuckDB
+ * `project.dataset.table`, Snowflake `snowflake://<account>` + `DB.SCHEMA.TABLE` (as Snowflake stores them), DuckDB
  * `duckdb://<absolute file path>` + `schema.table`. The API's streams, and a website's prompt
  * library that `import-prompts` writes, are datasets too: the base URL is their namespace.
  * No credential is ever part of a name.
  */
 import type { DestinationConfig } from '../../schemas/config.ts';
+import { storedName } from '../../schemas/snowflake-names.ts';
 
 export interface DatasetName {
   readonly namespace: string;
@@ -31,10 +32,10 @@ export function tableDataset(destination: DestinationConfig, table: string): Dat
     case 'bigquery':
       return { namespace: 'bigquery', name: `${destination.project}.${destination.dataset}.${table}` };
     case 'snowflake':
-      // Snowflake stores the names aivis writes unquoted in upper case (connectors/snowflake/snowflake-sql.ts).
+      // The names Snowflake stores: a quoted database or schema exactly, any other upper-case.
       return {
         namespace: `snowflake://${destination.account.toLowerCase()}`,
-        name: [destination.database, destination.schema, table].map((part) => part.toUpperCase()).join('.'),
+        name: [destination.database, destination.schema, table].map(storedName).join('.'),
       };
   }
 }

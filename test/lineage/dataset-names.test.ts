@@ -49,6 +49,24 @@ describe('dataset names', () => {
     });
   });
 
+  it('name a Snowflake table by the names Snowflake stores: a quoted database or schema exactly', () => {
+    const snowflake = (database: string, schema: string) =>
+      destination({
+        type: 'snowflake',
+        account: 'acme',
+        username: 'u',
+        password: 'p',
+        warehouse: 'WH',
+        database,
+        schema,
+      });
+    expect(tableDataset(snowflake('"MyDb"', '"Mixed Case"'), 'websites')).toEqual({
+      namespace: 'snowflake://acme',
+      name: 'MyDb.Mixed Case.WEBSITES',
+    });
+    expect(tableDataset(snowflake('"My""Db"', 'raw_aivis'), 'mentions').name).toBe('My"Db.RAW_AIVIS.MENTIONS');
+  });
+
   it('name a stream by the API base URL, without credentials', () => {
     expect(streamDataset('https://user:pw@api.example.com/', 'mentions')).toEqual({
       namespace: 'https://api.example.com',
