@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { MetricsConfig } from '../../schemas/metrics-config.ts';
+import { maskUrlCredentials } from '../log/redact.ts';
 import { PUSH_TIMEOUT_MS } from './pushgateway-push.ts';
 
 export interface TargetCheck {
@@ -22,9 +23,11 @@ export async function checkMetricsTargets(metrics: MetricsConfig): Promise<Targe
 }
 
 async function checkPushgateway(url: string): Promise<TargetCheck> {
-  const named = `metrics: Pushgateway ${url}`;
+  const named = `metrics: Pushgateway ${maskUrlCredentials(url)}`;
   try {
-    const response = await fetch(new URL('-/ready', url.endsWith('/') ? url : `${url}/`), {
+    const ready = new URL('-/ready', url.endsWith('/') ? url : `${url}/`);
+    const response = await fetch(withoutCredentials(ready), {
+      headers: basicAuthorization(ready),
       signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
     });
     await response.body?.cancel();
@@ -34,6 +37,23 @@ async function checkPushgateway(url: string): Promise<TargetCheck> {
     const why = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     return { ok: false, text: `${named}: not reachable (${why}); runs will warn and go on` };
   }
+}
+
+/**
+ * The URL's `user:password` as the `Authorization` header a push sends (prom-client passes
+ * them to http.request): fetch refuses a URL that carries credentials.
+ */
+function basicAuthorization(url: URL): Record<string, string> {
+  if (url.username === '' && url.password === '') return {};
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+function withoutCredentials(url: URL): URL {
+  const bare = new URL(url);
+  bare.username = '';
+  bare.password = '';
+  return bare;
 }
 
 async function checkTextfile(file: string): Promise<TargetCheck> {

@@ -17,11 +17,20 @@ declare module 'vitest' {
 const BINARY = 'prometheus-pushgateway';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const gateway = await startPushgateway();
+  project.provide('pushgatewayUrl', gateway.url);
+  return gateway.stop;
+}
+
+/** A gateway of its own, e.g. one behind basic auth (`--web.config.file`), for a test that needs it. */
+export async function startPushgateway(args: readonly string[] = []): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const gateway = spawn(BINARY, [`--web.listen-address=127.0.0.1:${port}`, '--persistence.file=', '--log.level=warn'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const gateway = spawn(
+    BINARY,
+    [`--web.listen-address=127.0.0.1:${port}`, '--persistence.file=', '--log.level=warn', ...args],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   gateway.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<never>((_, reject) => {
@@ -31,19 +40,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
     gateway.once('exit', (code) => reject(new Error(`${BINARY} exited with ${code}: ${stderr}`)));
   });
   await Promise.race([ready(url), exited]);
-  project.provide('pushgatewayUrl', url);
-  return async () => {
-    gateway.removeAllListeners('exit');
-    gateway.kill('SIGTERM');
-    await new Promise((resolve) => gateway.once('close', resolve));
+  return {
+    url,
+    async stop() {
+      gateway.removeAllListeners('exit');
+      gateway.kill('SIGTERM');
+      await new Promise((resolve) => gateway.once('close', resolve));
+    },
   };
 }
 
-/** Polls `/-/ready` until the gateway answers (it starts in milliseconds). */
+/** Polls `/-/ready` until the gateway answers (it starts in milliseconds); behind basic auth, a 401 is an answer. */
 async function ready(url: string): Promise<void> {
   for (;;) {
     try {
-      if ((await fetch(`${url}/-/ready`)).ok) return;
+      const response = await fetch(`${url}/-/ready`);
+      if (response.ok || response.status === 401) return;
     } catch {
       // not listening yet
     }
