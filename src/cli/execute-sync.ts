@@ -87,18 +87,25 @@ export async function executeSync(
         : { clientStats: createClientStats(), logger: createLogger() }),
     });
   const opened: CommandResources[] = [];
+  /**
+   * What fails before any run starts (a destination that cannot be opened, the shared tables
+   * that cannot be created) fails every workspace's run: lineage and metrics say so too.
+   * `resources` are the workspaces' own when they were all opened.
+   */
+  const failEveryRun = async (error: unknown, resources: readonly CommandResources[] = []): Promise<never> => {
+    await Promise.all(
+      selected.map((workspace, i) =>
+        observe(resources[i], workspace, new RunCounters()).finish({ error, signal: stop.signal }),
+      ),
+    );
+    throw error;
+  };
   try {
     try {
       for (const workspace of selected)
         opened.push(await openCommandResources(loaded.config, workspace, verb, { signal: stop.signal }));
     } catch (error) {
-      // A destination that cannot be opened fails every workspace's run: lineage and metrics say so too.
-      await Promise.all(
-        selected.map((workspace) =>
-          observe(undefined, workspace, new RunCounters()).finish({ error, signal: stop.signal }),
-        ),
-      );
-      throw error;
+      await failEveryRun(error);
     }
     const [first] = opened as [CommandResources];
     for (const warning of first.destination.configWarnings?.() ?? []) first.logger.warn(`destination: ${warning}`);
@@ -110,7 +117,9 @@ export async function executeSync(
     if (opened.length === 1)
       return await runOne(first, choices, stop.signal, (counters) => observe(first, selected[0]!, counters));
     // Created once, before the runs start: their DDL would otherwise race on one schema.
-    await ensureSyncTables(first.destination, loaded.config, choices.streams);
+    await ensureSyncTables(first.destination, loaded.config, choices.streams).catch((error) =>
+      failEveryRun(error, opened),
+    );
     const codes = await Promise.all(
       selected.map((workspace, i) => {
         const resources = opened[i] as CommandResources;

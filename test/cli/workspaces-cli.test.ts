@@ -2,12 +2,13 @@
  * --workspace and --shard as a user runs them: the real `aivis` process against the sandbox
  * over loopback and a DuckDB file, checking exit codes and the messages on stderr.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
+import { queryDuckDbFile } from '../support/duckdb-file.ts';
 import { failureLine, jsonLines } from '../support/json-lines.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-workspaces-'));
@@ -152,5 +153,34 @@ describe('workspace flags: usage errors exit 2 naming the flag', () => {
     const result = await aivis([...args, '--config', file]);
     expect(result.code).toBe(2);
     expect(jsonLines(result.stderr)).toEqual([failureLine(message, 2)]);
+  });
+});
+
+describe('a failure before the runs of several workspaces start', () => {
+  it('the shared tables cannot be created: every workspace gets its FAIL event and its metrics', async () => {
+    const { file, database } = config(['acme', 'globex']);
+    const lineageFile = path.join(dir, 'before-runs-lineage.jsonl');
+    const textfile = path.join(dir, 'before-runs.prom');
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}metrics:\n  textfile: ${textfile}\nopenlineage:\n  transport: { type: file, path: ${lineageFile} }\n`,
+    );
+    // A table where sync keeps a view: DuckDB refuses to replace it, so the views cannot be created.
+    await queryDuckDbFile(database, 'CREATE SCHEMA aivis; CREATE TABLE aivis.websites_current (id INTEGER)');
+    const result = await aivis(['sync', '--streams', 'websites', '--config', file]);
+    expect(jsonLines(result.stderr).at(-1), result.stderr).toEqual(
+      failureLine(/websites_current" is a table, so sync will not replace it/, 2),
+    );
+    const events = jsonLines(readFileSync(lineageFile, 'utf8')).map((e) => [
+      (e.job as { name: string }).name,
+      e.eventType,
+    ]);
+    expect(events.filter(([, type]) => type === 'FAIL').sort()).toEqual([
+      ['acme.sync', 'FAIL'],
+      ['globex.sync', 'FAIL'],
+    ]);
+    const prom = readFileSync(textfile, 'utf8');
+    for (const workspace of ['acme', 'globex'])
+      expect(prom).toContain(`aivis_last_run_success{workspace="${workspace}"} 0`);
   });
 });
