@@ -6,11 +6,11 @@
  * a `DestinationError` that says what failed and, for a permission error, which role grants
  * the missing permission.
  *
- * Jobs (docs/destinations/bigquery.md, "Retries, deadlines and labels"): each has an id of
- * its own per attempt (`aivis_<run id>_<client token>_<n>_<attempt>`), so an insert or upload whose answer was
- * lost is found by that id (409 `duplicate`) instead of run twice; a transient failure
- * (`bigquery-retry.ts`) is retried with backoff, under the same id while the job may still
- * exist and under the next one once it failed. Every query job carries the run's labels and
+ * Jobs (docs/destinations/bigquery.md, "Retries, deadlines and labels"): each has a deterministic
+ * id (`aivis_<run id>_<client token>_<n>_<k>`, `<k>` counting the attempts known to have failed),
+ * so an insert or upload whose answer was lost is found by that id (409 `duplicate`) instead of
+ * run twice; a transient failure (`bigquery-retry.ts`) is retried with backoff, under the same
+ * id while the job may still exist and under the next one once it failed. Every query job carries the run's labels and
  * `jobTimeoutMs`, and the client stops waiting (and cancels the job) a minute after it.
  */
 import { Readable } from 'node:stream';
