@@ -22,7 +22,7 @@ import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts'
 import type { Logger } from '../../src/log/logger.ts';
 import type { BigqueryClientOptions, BigqueryJobSettings } from './bigquery-config.ts';
 import { DestinationError, ExitCode } from '../../src/errors.ts';
-import { MAX_ATTEMPTS, MAX_RETRY_MS, retryDelayMs, transientReason } from './bigquery-retry.ts';
+import { type ErrorLike, MAX_ATTEMPTS, MAX_RETRY_MS, retryDelayMs, transientReason } from './bigquery-retry.ts';
 import { decodeCell, type BigqueryField } from './bigquery-types.ts';
 
 /** A named query parameter: its BigQuery type and value (`ARRAY<STRING>` for id lists). */
@@ -466,25 +466,10 @@ const ROLE_FOR_PERMISSION: Readonly<Record<string, string>> = {
   'bigquery.tables.delete': 'grant roles/bigquery.dataEditor',
 };
 
-interface ApiErrorLike {
-  code?: number;
-  message?: string;
-  errors?: { reason?: string; message?: string }[];
-}
-
+/** The HTTP status of an SDK error (a network error's string code is not one). */
 export function apiErrorCode(error: unknown): number | undefined {
-  return (error as ApiErrorLike | null)?.code;
-}
-
-/**
- * BigQuery's answer to a mutating statement that lost to a concurrent one on the same table,
- * once its own reruns are used up (DML documentation, "DML statement conflicts").
- */
-export function isConcurrentUpdate(error: unknown): boolean {
-  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  return /Could not serialize access to table \S+ due to concurrent update/.test(
-    (cause as ApiErrorLike | null)?.message ?? '',
-  );
+  const code = (error as ErrorLike | null)?.code;
+  return typeof code === 'number' ? code : undefined;
 }
 
 /**
@@ -498,7 +483,7 @@ const PERMISSION_MESSAGES = [
 ];
 
 export function missingPermission(error: unknown): { permission: string; resource: string } | undefined {
-  const message = (error as ApiErrorLike | null)?.message ?? '';
+  const message = (error as ErrorLike | null)?.message ?? '';
   for (const pattern of PERMISSION_MESSAGES) {
     const match = pattern.exec(message);
     if (match) return { permission: match[1]!, resource: match[2]! };
@@ -521,7 +506,7 @@ export function bigqueryError(what: string, error: unknown, dataset: string): De
       { cause: error },
     );
   }
-  const e = (error ?? {}) as ApiErrorLike;
+  const e = (error ?? {}) as ErrorLike;
   const reason = e.errors?.[0]?.reason;
   const message = e.message ?? String(error);
   return new DestinationError(`BigQuery ${what} failed: ${message}${reason ? ` (${reason})` : ''}`, ExitCode.Failure, {

@@ -10,7 +10,8 @@ import { LEASE_EPOCH, type LeaseLock, leaseLockTable, takeLease } from '../../sr
 import { lockHeldError, SYNC_LOCK_NAME, syncLockName } from '../../src/destination/run-lock.ts';
 import { LockHeldError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
-import { apiErrorCode, type BigqueryClient, isConcurrentUpdate, type QueryParam } from './bigquery-client.ts';
+import { apiErrorCode, type BigqueryClient, type QueryParam } from './bigquery-client.ts';
+import { isConcurrentUpdate } from './bigquery-retry.ts';
 import {
   acquireLockSql,
   createLockRowSql,

@@ -20,8 +20,12 @@ const RETRIED_REASONS: ReadonlySet<string> = new Set([
   'rateLimitExceeded',
   'jobRateLimitExceeded',
 ]);
-/** Messages worth another attempt whatever their reason (BigQuery words the DML conflict as `invalidQuery`). */
-const RETRIED_MESSAGES: readonly RegExp[] = [/Could not serialize access to table \S+ due to concurrent update/];
+/**
+ * BigQuery's answer to a DML statement that lost to a concurrent one on its table once its own
+ * reruns are used up (DML documentation, "DML statement conflicts"), worth another attempt
+ * whatever its reason (BigQuery words it as `invalidQuery`).
+ */
+const CONCURRENT_UPDATE = /Could not serialize access to table \S+ due to concurrent update/;
 const RETRIED_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 /** Node's and undici's names for a connection that broke mid-request. */
 const RETRIED_NETWORK_CODES: ReadonlySet<string> = new Set([
@@ -39,11 +43,31 @@ export const MAX_RETRY_MS = 10 * 60_000;
 /** Full jitter from 1 s doubling to 32 s, as Google's client libraries back off. */
 export const RETRY_BACKOFF = { baseDelayMs: 1_000, maxDelayMs: 32_000 } as const;
 
-interface ErrorLike {
+/** An error as the SDK or Node shapes it: HTTP status or network code, message, BigQuery's `errors[]`, cause. */
+export interface ErrorLike {
   code?: number | string;
   message?: string;
   errors?: { reason?: string; message?: string }[];
   cause?: unknown;
+}
+
+/** `error` and its causes, at most three deep (a `DestinationError` wraps the SDK's error). */
+function* errorChain(error: unknown): Generator<ErrorLike> {
+  for (let e = error as ErrorLike | undefined, depth = 0; e && depth < 3; e = e.cause as ErrorLike, depth++) yield e;
+}
+
+/** Whether this one error (not its causes) is BigQuery's concurrent-update conflict. */
+function concurrentUpdateAt(e: ErrorLike): boolean {
+  return [e.message ?? '', ...(e.errors ?? []).map((x) => x.message ?? '')].some((m) => CONCURRENT_UPDATE.test(m));
+}
+
+/**
+ * Whether `error` (or one of its causes) is a DML statement that lost to a concurrent one on
+ * the same table: retried here, and taken by the lease's statements as "not taken".
+ */
+export function isConcurrentUpdate(error: unknown): boolean {
+  for (const e of errorChain(error)) if (concurrentUpdateAt(e)) return true;
+  return false;
 }
 
 /**
@@ -52,9 +76,8 @@ interface ErrorLike {
  * @example transientReason({ code: 400, errors: [{ reason: 'invalidQuery', message: 'Could not serialize access to table p:d.t due to concurrent update' }] }) // 'concurrent update'
  */
 export function transientReason(error: unknown): string | undefined {
-  for (let e = error as ErrorLike | undefined, depth = 0; e && depth < 3; e = e.cause as ErrorLike, depth++) {
-    const messages = [e.message ?? '', ...(e.errors ?? []).map((x) => x.message ?? '')];
-    if (messages.some((m) => RETRIED_MESSAGES.some((pattern) => pattern.test(m)))) return 'concurrent update';
+  for (const e of errorChain(error)) {
+    if (concurrentUpdateAt(e)) return 'concurrent update';
     const reason = e.errors?.find((x) => x.reason !== undefined)?.reason;
     if (reason !== undefined) return RETRIED_REASONS.has(reason) ? reason : undefined;
     if (typeof e.code === 'number' && RETRIED_STATUSES.has(e.code)) return `HTTP ${e.code}`;
