@@ -11,7 +11,7 @@
  * in `backendError` (or another reason), every n-th upload answered 503, reset before the job
  * exists, or reset after it ran (the response lost), the same for `jobs.insert`, and DML
  * reruns (`dmlReruns`, BigQuery's 3) down to 0. A job whose location is not its dataset's is
- * refused as BigQuery refuses it.
+ * refused as BigQuery refuses it, and so are job ids and labels BigQuery would not take.
  *
  * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job;
  * `hold(matches)` stops the next matching query job between its work and its commit (its
@@ -31,6 +31,7 @@ import {
   BigqueryFault,
   accessDenied,
   duplicate,
+  invalidJobRequest,
   notFound,
   transientFault,
   wrongLocation,
@@ -171,6 +172,8 @@ export async function startBigqueryStandIn(
   };
 
   const insertJob = (body: Partial<StandInJob>, location: string): StandInJob => {
+    const refused = invalidJobRequest(body.jobReference?.jobId, body.configuration?.labels);
+    if (refused) throw refused;
     const jobId = body.jobReference?.jobId ?? randomUUID();
     if (byId.has(jobId)) throw duplicate(`Job ${projectId}:${location}.${jobId}`);
     const job: StandInJob = {

@@ -98,6 +98,34 @@ export function transientFault(reason: TransientReason): BigqueryFault {
   return new BigqueryFault(status, reason === 'unavailable' ? 'backendError' : reason, message);
 }
 
+/**
+ * What BigQuery refuses in a job's id and labels before it makes the job, in its words, or
+ * undefined. Job ids (JobReference): letters, digits, `_`, `-`, at most 1,024 characters.
+ * Labels ("Labels" requirements): at most 64; keys 1-63 characters starting with a lowercase
+ * letter, values up to 63; both only lowercase letters, digits, `_` and `-` (BigQuery also
+ * allows international characters, which nothing here sends).
+ */
+export function invalidJobRequest(
+  jobId: string | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): BigqueryFault | undefined {
+  if (jobId !== undefined && !/^[A-Za-z0-9_-]{1,1024}$/.test(jobId))
+    return invalid(
+      `Invalid job ID "${jobId}". Job IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
+    );
+  const entries = Object.entries(labels ?? {});
+  if (entries.length > MAX_LABELS)
+    return invalid(`Too many labels: ${entries.length} given, at most ${MAX_LABELS} allowed.`);
+  for (const [key, value] of entries) {
+    if (!/^[a-z][a-z0-9_-]{0,62}$/.test(key)) return invalid(`Label key "${key}" has invalid characters.`);
+    if (typeof value !== 'string' || !/^[a-z0-9_-]{0,63}$/.test(value))
+      return invalid(`Label value "${String(value)}" has invalid characters.`);
+  }
+  return undefined;
+}
+
+const MAX_LABELS = 64;
+
 /** A job run in one location that reads a dataset of another. */
 export function wrongLocation(project: string, dataset: string, location: string): BigqueryFault {
   return notFound(`Dataset ${project}:${dataset} was not found in location ${location}`);

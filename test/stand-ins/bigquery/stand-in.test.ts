@@ -462,6 +462,50 @@ describe('BigQuery stand-in: bytes processed, as on-demand BigQuery bills them',
   });
 });
 
+describe('BigQuery stand-in: job ids and labels, as BigQuery checks them', () => {
+  const query = (options: { jobId?: string; labels?: Record<string, string> }) =>
+    bigquery.createQueryJob({ query: 'SELECT 1', ...options });
+  const invalid = (message: string) => ({ code: 400, errors: [{ reason: 'invalid', message }] });
+
+  it('takes job ids of letters, digits, _ and - up to 1,024 characters and labels as BigQuery allows them', async () => {
+    const labels = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`k${i}_-`, i ? `v${i}` : '']));
+    await query({ jobId: `Job_-9${'x'.repeat(1018)}`, labels });
+    await query({ labels: { ['k'.repeat(63)]: 'v'.repeat(63) } });
+  });
+
+  it('refuses a job id with other characters or over 1,024 characters, on jobs.insert and on an upload', async () => {
+    const words = (id: string) =>
+      `Invalid job ID "${id}". Job IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`;
+    await expect(query({ jobId: 'aivis.run:1' })).rejects.toMatchObject(invalid(words('aivis.run:1')));
+    await expect(query({ jobId: 'x'.repeat(1025) })).rejects.toMatchObject(invalid(words('x'.repeat(1025))));
+    const { Readable } = await import('node:stream');
+    const { pipeline } = await import('node:stream/promises');
+    const upload = bigquery
+      .dataset('ds')
+      .table('s')
+      .createWriteStream({ sourceFormat: 'NEWLINE_DELIMITED_JSON', jobId: 'load job' } as object);
+    await expect(pipeline(Readable.from(['{"id":"j"}\n']), upload)).rejects.toMatchObject({ code: 400 });
+    expect(standIn.jobs.some((job) => /[^\w-]/.test(job.jobReference.jobId))).toBe(false);
+  });
+
+  it('refuses label keys and values BigQuery refuses, and more than 64 labels', async () => {
+    const key = (k: string) => invalid(`Label key "${k}" has invalid characters.`);
+    const value = (v: string) => invalid(`Label value "${v}" has invalid characters.`);
+    await expect(query({ labels: { Run: 'a' } })).rejects.toMatchObject(key('Run'));
+    await expect(query({ labels: { '1run': 'a' } })).rejects.toMatchObject(key('1run'));
+    await expect(query({ labels: { _run: 'a' } })).rejects.toMatchObject(key('_run'));
+    await expect(query({ labels: { '': 'a' } })).rejects.toMatchObject(key(''));
+    await expect(query({ labels: { ['k'.repeat(64)]: 'a' } })).rejects.toMatchObject(key('k'.repeat(64)));
+    await expect(query({ labels: { run: 'A' } })).rejects.toMatchObject(value('A'));
+    await expect(query({ labels: { run: 'a.b' } })).rejects.toMatchObject(value('a.b'));
+    await expect(query({ labels: { run: 'v'.repeat(64) } })).rejects.toMatchObject(value('v'.repeat(64)));
+    const many = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v']));
+    await expect(query({ labels: many })).rejects.toMatchObject(
+      invalid('Too many labels: 65 given, at most 64 allowed.'),
+    );
+  });
+});
+
 describe('BigQuery stand-in: faults, as BigQuery shows them', () => {
   afterEach(() => {
     standIn.faults = {};
