@@ -131,6 +131,8 @@ class SdkClient implements BigqueryClient {
   /** `aivis_<run id>_<token>`: job ids of this client start with it. */
   readonly #idPrefix: string;
   #sequence = 0;
+  /** Query jobs whose bytes are in `usage`: a retry that reads a job's results again adds nothing. */
+  readonly #billedJobs = new Set<string>();
 
   constructor(
     bigquery: BigQuery,
@@ -158,26 +160,32 @@ class SdkClient implements BigqueryClient {
 
   /**
    * Runs `attempt` with the job id of each attempt until it succeeds, fails for good, or
-   * the retries are used up (`bigquery-retry.ts`).
+   * the retries are used up (`bigquery-retry.ts`). `exists` tells an attempt that BigQuery
+   * already has a job of that id (running or done well): it waits for that job instead of
+   * sending it again.
    */
-  async #retrying<T>(what: string, attempt: (jobId: string) => Promise<T>): Promise<T> {
+  async #retrying<T>(what: string, attempt: (jobId: string, exists: boolean) => Promise<T>): Promise<T> {
     const base = `${this.#idPrefix}_${++this.#sequence}`;
     const started = this.#jobs.now().getTime();
     let n = 1;
     let counted: string | undefined;
+    let exists = false;
     for (let retries = 0; ; retries++) {
       const jobId = `${base}_${n}`;
       if (jobId !== counted) this.usage.jobs += 1;
       counted = jobId;
       try {
-        return await attempt(jobId);
+        return await attempt(jobId, exists);
       } catch (error) {
         const reason = error instanceof JobDeadlineError ? undefined : transientReason(error);
         const spent = this.#jobs.now().getTime() - started;
         if (reason === undefined || retries + 1 >= MAX_ATTEMPTS || spent >= MAX_RETRY_MS) throw error;
-        // A job that failed keeps its id: the next attempt needs a new one. One that may not
-        // exist, or may still run, is asked for again under the same id (409 finds it).
-        if (await this.#jobFailed(jobId)) n += 1;
+        // A job that failed keeps its id: the next attempt needs a new one. One that runs or
+        // ran well is waited for under its id; one that may not exist is sent again under
+        // the same id (409 finds it if it does).
+        const state = await this.#jobState(jobId);
+        if (state === 'failed') n += 1;
+        exists = state === 'exists';
         const delayMs = retryDelayMs(retries, this.#jobs.random);
         this.#logger.warn('BigQuery job failed with a transient error; retrying', {
           what,
@@ -192,13 +200,17 @@ class SdkClient implements BigqueryClient {
     }
   }
 
-  /** Whether the job exists and ended in an error (so its id is spent). */
-  async #jobFailed(jobId: string): Promise<boolean> {
+  /**
+   * What `jobs.get` says of the job: `failed` (DONE with an error, so its id is spent),
+   * `exists` (pending, running or done well), or `unknown` (not found, or no answer).
+   */
+  async #jobState(jobId: string): Promise<'failed' | 'exists' | 'unknown'> {
     try {
       const [metadata] = await this.#bigquery.job(jobId, { location: this.#location }).getMetadata();
-      return metadata.status?.state === 'DONE' && metadata.status.errorResult !== undefined;
+      if (metadata.status?.state === 'DONE' && metadata.status.errorResult) return 'failed';
+      return metadata.status?.state ? 'exists' : 'unknown';
     } catch {
-      return false;
+      return 'unknown';
     }
   }
 
@@ -298,7 +310,10 @@ class SdkClient implements BigqueryClient {
   async load(table: string, lines: () => Iterable<string> | AsyncIterable<string>): Promise<void> {
     const what = `load into ${this.dataset}.${table}`;
     try {
-      await this.#retrying(what, async (jobId) => {
+      await this.#retrying(what, async (jobId, exists) => {
+        // BigQuery has this load job (an earlier upload's answer was lost): wait for it
+        // rather than send up to 50,000 rows again for a 409.
+        if (exists) return this.#loadOutcome(jobId);
         // createWriteStream holds back 'finish' until the load job is DONE and destroys the
         // stream with the job's errorResult, so the pipeline settles with the job's outcome.
         // (Its metadata all goes under configuration.load: a load job carries no labels, its
@@ -373,7 +388,11 @@ class SdkClient implements BigqueryClient {
     };
     const what = `query (${sql.split('\n')[0]!.slice(0, 80)})`;
     try {
-      return await this.#retrying(what, async (jobId) => this.#results(await this.#queryJob(jobId, request)));
+      return await this.#retrying(what, async (jobId, exists) =>
+        this.#results(
+          exists ? this.#bigquery.job(jobId, { location: this.#location }) : await this.#queryJob(jobId, request),
+        ),
+      );
     } catch (error) {
       throw bigqueryError(what, error, this.dataset);
     }
@@ -398,7 +417,11 @@ class SdkClient implements BigqueryClient {
       // Every page of a finished job repeats its statistics: count them once.
       if (response.jobComplete !== false && affectedRows === undefined) {
         affectedRows = Number(response.numDmlAffectedRows ?? 0);
-        this.usage.bytesProcessed += Number(response.totalBytesProcessed ?? 0);
+        // A retry that reads this job's results again (a page fetch failed) bills nothing more.
+        if (!this.#billedJobs.has(job.id!)) {
+          this.#billedJobs.add(job.id!);
+          this.usage.bytesProcessed += Number(response.totalBytesProcessed ?? 0);
+        }
       }
       page = next ? { ...next, skipParsing: true, autoPaginate: false } : null;
     }

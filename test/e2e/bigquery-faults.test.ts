@@ -6,6 +6,8 @@
  * must land every row exactly once, or fail saying why.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openBigqueryClient } from '../../connectors/bigquery/bigquery-client.ts';
+import { clientOptions } from '../../connectors/bigquery/bigquery-config.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -159,7 +161,7 @@ describe('BigQuery faults: failed jobs are retried with backoff, under a new job
 
 describe('BigQuery faults: uploads and inserts that fail on the wire', () => {
   it.each(['unavailable', 'reset', 'lostResponse'] as const)(
-    'an upload that fails (%s) is sent again; rows are loaded once',
+    'an upload that fails (%s) is retried; rows are loaded once',
     async (kind) => {
       const { d, dataset } = await destination();
       standIn.faults = { uploadFailures: { every: 1, times: 1, kind } };
@@ -173,6 +175,21 @@ describe('BigQuery faults: uploads and inserts that fail on the wire', () => {
     },
   );
 
+  it('a load job whose upload answer was lost is waited for by its id, its rows not sent again', async () => {
+    const { d, dataset } = await destination();
+    standIn.faults = { uploadFailures: { every: 1, times: 1, kind: 'lostResponse' } };
+    await commitFlush(d, flush(['a', 'b']));
+    expect(standIn.injected).toEqual({ 'upload:lostResponse': 1 });
+    // One upload per load job the flush made: none was sent twice.
+    const loads = standIn.jobs.filter((j) => j.configuration.load?.destinationTable.datasetId === dataset);
+    expect(loads).toHaveLength(2);
+    expect(standIn.uploads).toBe(loads.length);
+    expect(await rowsOf(dataset)).toEqual([
+      ['a', '0'],
+      ['b', '1'],
+    ]);
+  });
+
   it('a job whose insert answer was lost is found by its id (409 duplicate), not run twice', async () => {
     const { d, dataset } = await destination();
     standIn.faults = { insertFailures: { every: 1, times: 1, kind: 'lostResponse' } };
@@ -180,6 +197,30 @@ describe('BigQuery faults: uploads and inserts that fail on the wire', () => {
     expect(standIn.injected).toEqual({ 'insert:lostResponse': 1 });
     expect(merges(dataset, kindsTable.name)).toHaveLength(1);
     expect(await rowsOf(dataset)).toEqual([['a', '0']]);
+  });
+});
+
+describe('BigQuery faults: results read again', () => {
+  it("counts a job's bytes once when a later page of its results failed and they were read again", async () => {
+    const { d, dataset } = await destination();
+    await commitFlush(d, flush(['a', 'b']));
+    const client = await openBigqueryClient(
+      clientOptions(
+        { type: 'bigquery', project: standIn.projectId, dataset, location: 'EU', api_endpoint: standIn.url },
+        fakeAuthClient(),
+      ),
+      dataset,
+      { labels: {}, jobTimeoutMs: 600_000, now: () => new Date(), sleep: async () => undefined, random: () => 0 },
+      recording,
+    );
+    standIn.faults = { pageRows: 1, pageFailures: { every: 1, times: 1, reason: 'jobRateLimitExceeded' } };
+    const outcome = await client.query(`SELECT id FROM \`aivis-test.${dataset}.${kindsTable.name}\` ORDER BY id`);
+    expect(outcome.rows).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(standIn.injected).toEqual({ jobRateLimitExceeded: 1 });
+    expect(retries()).toMatchObject([{ fields: { reason: 'jobRateLimitExceeded' } }]);
+    const job = standIn.jobs.at(-1)!;
+    expect(Number(job.statistics.totalBytesProcessed)).toBeGreaterThan(0);
+    expect(client.usage).toEqual({ jobs: 1, bytesProcessed: Number(job.statistics.totalBytesProcessed) });
   });
 });
 

@@ -9,9 +9,10 @@
  * Faults (`faults`, settable at start or at any time; docs/architecture.md#warehouse-faults):
  * query jobs that answer RUNNING for N polls, results in pages, every n-th query job ending
  * in `backendError` (or another reason), every n-th upload answered 503, reset before the job
- * exists, or reset after it ran (the response lost), the same for `jobs.insert`, and DML
- * reruns (`dmlReruns`, BigQuery's 3) down to 0. A job whose location is not its dataset's is
- * refused as BigQuery refuses it, and so are job ids and labels BigQuery would not take.
+ * exists, or reset after it ran (the response lost), the same for `jobs.insert`, the fetch of
+ * a later page of results failing, and DML reruns (`dmlReruns`, BigQuery's 3) down to 0. A
+ * job whose location is not its dataset's is refused as BigQuery refuses it, and so are job
+ * ids and labels BigQuery would not take.
  *
  * Test hooks: `deny(permission)` answers 403 as BigQuery words it; `jobs` records every job;
  * `hold(matches)` stops the next matching query job between its work and its commit (its
@@ -78,6 +79,12 @@ export interface BigqueryFaults {
   uploadFailures?: Fault & { readonly kind: WireFault };
   /** Every n-th `jobs.insert` of a query job fails on the wire. */
   insertFailures?: Fault & { readonly kind: WireFault };
+  /**
+   * Every n-th fetch of a later page of query results (after the job ran and its first page
+   * was read) answers this error; `jobRateLimitExceeded` (HTTP 400) reaches aivis, as the SDK
+   * resends 5xx and `rateLimitExceeded` itself.
+   */
+  pageFailures?: Fault & { readonly reason: TransientReason };
 }
 
 /** What `route` answers when the connection is to be reset instead of answered. */
@@ -103,6 +110,8 @@ export interface BigqueryStandIn {
   readonly injected: Readonly<Record<string, number>>;
   /** Token exchanges served on `POST /token`. */
   readonly tokenExchanges: number;
+  /** Multipart uploads (each carrying its rows) received since `faults` was last set. */
+  readonly uploads: number;
   /** Called when a job has finished, before its insert is answered (e.g. to kill a client right there). */
   onJobDone: ((job: StandInJob) => void) | undefined;
   /** Stops the next query job `matches` accepts before its commit, until released. */
@@ -125,7 +134,7 @@ export async function startBigqueryStandIn(
   /** The faults in force now: none while a test's own statements run (`withoutFaults`). */
   const active = (): BigqueryFaults => (paused > 0 ? {} : faults);
   const injected: Record<string, number> = {};
-  const seen = { jobs: 0, uploads: 0, inserts: 0 };
+  const seen = { jobs: 0, uploads: 0, inserts: 0, pages: 0 };
   /** Whether the `count`-th request hits `fault`, counted in `injected` under `name`. */
   const hits = (fault: Fault | undefined, count: number, name: () => string): boolean => {
     if (!fault || count % fault.every !== 0) return false;
@@ -447,7 +456,10 @@ export async function startBigqueryStandIn(
     if ((p = /^\/queries\/([\w-]+)$/.exec(rest)) && method === 'GET') {
       const job = byId.get(p[1]!);
       if (!job) throw notFound(`Job ${projectId}:${p[1]}`);
-      return [200, queryResponse(job, url.searchParams.get('pageToken'))];
+      const pageToken = url.searchParams.get('pageToken');
+      if (pageToken !== null && hits(active().pageFailures, ++seen.pages, () => active().pageFailures!.reason))
+        throw transientFault(active().pageFailures!.reason);
+      return [200, queryResponse(job, pageToken)];
     }
     throw notFound(`${method} ${url.pathname}`);
   }
@@ -516,7 +528,7 @@ export async function startBigqueryStandIn(
     },
     set faults(next) {
       faults = next;
-      Object.assign(seen, { jobs: 0, uploads: 0, inserts: 0 });
+      Object.assign(seen, { jobs: 0, uploads: 0, inserts: 0, pages: 0 });
       for (const key of Object.keys(injected)) delete injected[key];
     },
     injected,
@@ -530,6 +542,9 @@ export async function startBigqueryStandIn(
     },
     get tokenExchanges() {
       return tokenExchanges;
+    },
+    get uploads() {
+      return seen.uploads;
     },
     get onJobDone() {
       return hooks.onJobDone;
