@@ -46,7 +46,11 @@ export function jobLabels(
   return { aivis_run_id: value(run.runId), aivis_workspace: value(run.workspace), aivis_command: value(run.command) };
 }
 
-/** Options for `new BigQuery(...)`; no `authClient` means Application Default Credentials. */
+/**
+ * Options for `new BigQuery(...)`; no `authClient` means Application Default Credentials. The
+ * SDK's own request retries stay on: calls that are not jobs have no others
+ * (docs/destinations/bigquery.md, "Retries, deadlines and labels").
+ */
 export interface BigqueryClientOptions {
   projectId: string;
   location: string;
