@@ -43,7 +43,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     async check() {
       const s = open();
       try {
-        await sql.ensurePostgresTables(s, schema, []);
+        await sql.ensurePostgresTables(s, schema, [], logger);
       } catch (error) {
         throw failure(`to create schema "${schema}"`, error);
       }
@@ -57,7 +57,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     async ensureTables(tables) {
       const s = open();
       try {
-        await sql.ensurePostgresTables(s, schema, tables);
+        await sql.ensurePostgresTables(s, schema, tables, logger);
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
       }
@@ -68,7 +68,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     async ensureViews(views) {
       const s = open();
       try {
-        await sql.ensurePostgresViews(s, schema, views);
+        await sql.ensurePostgresViews(s, schema, views, logger);
       } catch (error) {
         throw failure(`to create views in schema "${schema}"`, error);
       }

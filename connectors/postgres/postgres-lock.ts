@@ -34,7 +34,7 @@ export async function acquirePostgresLock(
   try {
     const { rows } = await session.query<{ locked: boolean }>(TRY_ADVISORY_LOCK, [key]);
     if (!rows[0]?.locked) throw lockHeldError(schema, workspace, await readHolder(session, schema, name));
-    await ensurePostgresTables(session, schema, [lockTable]);
+    await ensurePostgresTables(session, schema, [lockTable], logger);
     const row = lockRow(owner);
     await session.query(
       upsertLockRowSql(qualifiedName(schema, lockTable.name), lockTable),

@@ -1,14 +1,18 @@
 /**
  * Postgres's "permission denied" (SQLSTATE 42501) turned into the one message every verb gives
  * (docs/architecture.md#cli): the object, the privilege the statement needed and the GRANT that
- * fixes it, for the user the config connects as.
+ * fixes it, for the user the config connects as; or, when only the owner may run the statement
+ * (ALTER TABLE, COMMENT ON), the object's owner and how to change it (docs/troubleshooting.md#permission-denied).
  */
 import { DestinationError, ExitCode } from '../../src/errors.ts';
 import { redact } from '../../src/log/redact.ts';
 import type { PostgresOptions } from './postgres-config.ts';
 
 /** What node-postgres says: `permission denied for schema aivis`, `... for table websites`. */
-const DENIED = /permission denied for (schema|table|relation|database|sequence) "?([^"\s]+)"?/;
+const DENIED = /permission denied for (schema|table|view|relation|database|sequence) "?([^"\s]+)"?/;
+
+/** What it says when only the owner may: `must be owner of table websites` (`relation` before Postgres 15). */
+const NOT_OWNER = /must be owner of (schema|table|view|materialized view|relation|sequence) "?([^"\s]+)"?/;
 
 /** The row privileges a statement uses, by its first word. */
 const STATEMENT_PRIVILEGE: Readonly<Record<string, string>> = {
@@ -24,12 +28,32 @@ export function isPermissionDenied(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === '42501';
 }
 
+/** A `permissionError` (or the error it wraps) saying the statement needed the object's owner. */
+export function isNotOwner(error: unknown): boolean {
+  const pgError = error instanceof DestinationError ? error.cause : error;
+  return isPermissionDenied(pgError) && NOT_OWNER.test((pgError as Error).message);
+}
+
 /** @param sql the statement Postgres refused, whose kind says which privilege was missing */
 export function permissionError(error: unknown, sql: string, options: PostgresOptions): DestinationError {
   const { schema, user, database } = options;
   const said = (error as Error).message;
-  const [, kind = 'schema', name = schema] = DENIED.exec(said) ?? [];
   const grantee = quoteRole(user);
+  const owned = NOT_OWNER.exec(said);
+  if (owned) {
+    const [, saidKind = 'table', name = ''] = owned;
+    const kind = saidKind === 'relation' ? 'table' : saidKind;
+    const object = kind === 'schema' ? name : `${schema}.${name}`;
+    return new DestinationError(
+      redact(
+        `permission denied: Postgres user "${user}" does not own ${kind} ${object} in database ${database}, and only its owner may change it; ` +
+          `as the owner run: ALTER ${kind.toUpperCase()} ${object} OWNER TO ${grantee}; or grant the owning role to ${grantee}`,
+      ),
+      ExitCode.Failure,
+      { cause: error },
+    );
+  }
+  const [, kind = 'schema', name = schema] = DENIED.exec(said) ?? [];
   const fix = ((): { privilege: string; object: string; grant: string } => {
     switch (kind) {
       case 'database':

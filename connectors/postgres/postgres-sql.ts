@@ -17,7 +17,9 @@ import {
 } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { ExistingObject, ViewSpec } from '../../src/destination/view-spec.ts';
+import type { Logger } from '../../src/log/logger.ts';
 import type { PostgresSession } from './postgres-client.ts';
+import { isNotOwner } from './postgres-permission.ts';
 import { postgresType, readExpression } from './postgres-types.ts';
 
 /** Parameters: schema name. Rows: `table_name`, `column_name`, in column order. */
@@ -83,7 +85,6 @@ export function postgresNames(schema: string): AnsiNames {
   };
 }
 
-/** The catalog `ensureAnsiTables` reads and changes, on `session`. */
 /**
  * `ensureAnsiTables` in a transaction of its own that first waits for the schema's DDL lock
  * (released when it ends): runs of several workspaces on one schema start at once, and two
@@ -93,8 +94,9 @@ export function ensurePostgresTables(
   session: PostgresSession,
   schema: string,
   tables: readonly TableSpec[],
+  logger: Logger,
 ): Promise<void> {
-  return underDdlLock(session, schema, (catalog) => ensureAnsiTables(catalog, tables));
+  return underDdlLock(session, schema, logger, (catalog) => ensureAnsiTables(catalog, tables));
 }
 
 /** `ensureAnsiViews` the same way: its own transaction, after the schema's DDL lock. */
@@ -102,25 +104,44 @@ export function ensurePostgresViews(
   session: PostgresSession,
   schema: string,
   views: readonly ViewSpec[],
+  logger: Logger,
 ): Promise<void> {
-  return underDdlLock(session, schema, (catalog) => ensureAnsiViews(catalog, views));
+  return underDdlLock(session, schema, logger, (catalog) => ensureAnsiViews(catalog, views));
 }
 
 function underDdlLock(
   session: PostgresSession,
   schema: string,
+  logger: Logger,
   work: (catalog: AnsiCatalog) => Promise<void>,
 ): Promise<void> {
   return session.transaction(async () => {
     await session.query(DDL_LOCK, [`aivis-ddl:${schema}`]);
-    await work(postgresCatalog(session, schema));
+    await work(postgresCatalog(session, schema, logger));
   });
 }
 
-export function postgresCatalog(session: PostgresSession, schema: string): AnsiCatalog {
+/**
+ * The catalog `ensureAnsiTables` reads and changes, on `session`, inside a transaction. A
+ * COMMENT on an object another role owns is a warning, not a failure: descriptions are not
+ * data, and a table someone else made must not stop the rows loading. The savepoint keeps the
+ * transaction usable after Postgres refuses it.
+ */
+export function postgresCatalog(session: PostgresSession, schema: string, logger: Logger): AnsiCatalog {
   return {
     ...postgresNames(schema),
     run: (sql) => session.query(sql),
+    async comment(sql) {
+      await session.query('SAVEPOINT aivis_comment');
+      try {
+        await session.query(sql);
+      } catch (error) {
+        if (!isNotOwner(error)) throw error;
+        await session.query('ROLLBACK TO SAVEPOINT aivis_comment');
+        logger.warn('description not set', { error: (error as Error).message });
+      }
+      await session.query('RELEASE SAVEPOINT aivis_comment');
+    },
     schemaExists: async () => (await session.query(SCHEMA_EXISTS, [schema])).rowCount > 0,
     existingColumns: async () =>
       (await session.query<{ table_name: string; column_name: string }>(EXISTING_COLUMNS, [schema])).rows,

@@ -53,6 +53,8 @@ export function columnsByTable(rows: readonly { table_name: string; column_name:
 /** An ANSI destination's session as `ensureAnsiTables` uses it (Postgres, DuckDB). */
 export interface AnsiCatalog extends AnsiNames {
   run(sql: string): Promise<unknown>;
+  /** Runs a COMMENT statement; `run` when absent. Postgres's warns instead of failing when the user does not own the object. */
+  comment?(sql: string): Promise<unknown>;
   schemaExists(): Promise<boolean>;
   /** Every column of the schema's tables and views, in each one's column order. */
   existingColumns(): Promise<{ table_name: string; column_name: string }[]>;
@@ -105,6 +107,7 @@ export async function ensureAnsiViews(catalog: AnsiCatalog, views: readonly View
 /** Sets the comments the catalog does not hold yet. */
 async function describeAnsi(catalog: AnsiCatalog, wanted: readonly Description[]): Promise<void> {
   if (!wanted.length) return;
+  const comment = catalog.comment?.bind(catalog) ?? catalog.run.bind(catalog);
   for (const description of staleDescriptions(wanted, await catalog.existingComments()))
-    await catalog.run(commentSql(catalog.table(description.table), description));
+    await comment(commentSql(catalog.table(description.table), description));
 }

@@ -96,6 +96,69 @@ describe('postgres destination: check()', () => {
   });
 });
 
+describe('postgres destination: tables another role owns', () => {
+  /** `websites` made by the admin role; the loader role may use the schema and write rows, but owns nothing. */
+  async function ownedByAnother(): Promise<{ schema: string; role: string; loaderUrl: string }> {
+    const schema = unique('owned');
+    await (await openDestination(schema)).ensureTables([websitesTable]);
+    const { role, password } = await restrictedRole((r) => [
+      `GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${r}`,
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${r}`,
+    ]);
+    return { schema, role, loaderUrl: withUser(role, password) };
+  }
+
+  it('a column to add names the owner as the fix, not a schema grant the user has', async () => {
+    const { schema, role, loaderUrl } = await ownedByAnother();
+    await admin.query(`ALTER TABLE ${schema}.websites DROP COLUMN industry_niche`);
+    const refused = (await openDestination(schema, loaderUrl)).ensureTables([websitesTable]);
+    await expect(refused).rejects.toThrow(
+      new DestinationError(
+        `permission denied: Postgres user "${role}" does not own table ${schema}.websites in database postgres, and only its owner may change it; as the owner run: ALTER TABLE ${schema}.websites OWNER TO ${role}; or grant the owning role to ${role}`,
+      ),
+    );
+    await expect(refused).rejects.toMatchObject({ exitCode: 1 });
+  });
+
+  it('a description it may not set is a warning naming the owner, and the sync goes on', async () => {
+    const { schema, role, loaderUrl } = await ownedByAnother();
+    await admin.query(`COMMENT ON TABLE ${schema}.websites IS NULL`);
+    const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const d = createPostgresDestination(
+      { type: 'postgres', url: loaderUrl, schema },
+      { logger: { ...silentLogger, warn: (msg, fields) => warnings.push({ msg, fields }) } },
+    );
+    opened.push(d);
+    await d.open();
+    await d.ensureTables([websitesTable]);
+    expect(warnings).toEqual([
+      {
+        msg: 'description not set',
+        fields: {
+          error: `permission denied: Postgres user "${role}" does not own table ${schema}.websites in database postgres, and only its owner may change it; as the owner run: ALTER TABLE ${schema}.websites OWNER TO ${role}; or grant the owning role to ${role}`,
+        },
+      },
+    ]);
+    // The failed COMMENT did not spoil the transaction: the rows of a flush still load.
+    const row = {
+      id: 'web_1',
+      domain_url: 'https://example.com',
+      country: 'US',
+      language: null,
+      industry_niche: null,
+      last_analysis_at: null,
+      _first_seen_at: '2026-03-01T00:00:00Z',
+      _removed_at: null,
+      _synced_at: '2026-03-01T00:00:00Z',
+      _run_id: 'run_1',
+      _raw: '{}',
+    };
+    await commitFlush(d, { tables: [{ table: websitesTable, rows: [row] }], state: [] });
+    const { rows } = await admin.query(`SELECT id FROM ${schema}.websites`);
+    expect(rows).toEqual([{ id: 'web_1' }]);
+  });
+});
+
 describe('postgres destination: connecting', () => {
   it('says it cannot reach a server that is not there', async () => {
     const port = await closedPort();
