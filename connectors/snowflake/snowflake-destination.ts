@@ -207,6 +207,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
           warehouse: config.warehouse,
           logger: deps.logger,
           now,
+          ...(deps.repeat ? { repeat: deps.repeat } : {}),
         },
         owner,
       );

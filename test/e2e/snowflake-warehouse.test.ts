@@ -4,8 +4,10 @@
  * quoted as configured. Through the real driver against the stand-in, whose warehouse meter
  * counts resumes and running seconds with AUTO_SUSPEND = 60.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
+import type { SnowflakeDeps } from '../../connectors/snowflake/snowflake-destination.ts';
+import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
 import { snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
 import { snowflakeLockTable } from '../../connectors/snowflake/snowflake-lock.ts';
 import { renewLeaseSql } from '../../connectors/snowflake/snowflake-sql.ts';
@@ -25,7 +27,6 @@ beforeAll(async () => {
   setup = await startStandIn([], ['Mixed_Case']);
 });
 afterEach(async () => {
-  vi.useRealTimers();
   for (const d of opened.splice(0)) await d.close();
 });
 afterAll(() => setup?.standIn.close());
@@ -36,15 +37,33 @@ async function open(
   schema: string,
   overrides: Parameters<StandInSetup['config']>[1] = {},
   run: RunIdentity | undefined = RUN,
+  repeat?: SnowflakeDeps['repeat'],
 ): Promise<Destination> {
   const destination = createSnowflakeDestination(setup.config(schema, overrides), {
     logger: silentLogger,
     now: () => new Date(setup.standIn.clock.now()),
     ...(run ? { run } : {}),
+    ...(repeat ? { repeat } : {}),
   });
   opened.push(destination);
   await destination.open();
   return destination;
+}
+
+/** A renewal timer on the test's clock: `tick(ms)` fires what falls due, as the stand-in's clock moves. */
+function testTimers() {
+  const timers = new Set<{ ms: number; fire: () => void; next: number }>();
+  let elapsed = 0;
+  const repeat: NonNullable<SnowflakeDeps['repeat']> = (ms, fire) => {
+    const timer = { ms, fire, next: elapsed + ms };
+    timers.add(timer);
+    return () => timers.delete(timer);
+  };
+  const tick = (ms: number) => {
+    elapsed += ms;
+    for (const timer of timers) for (; timer.next <= elapsed && timers.has(timer); timer.next += timer.ms) timer.fire();
+  };
+  return { repeat, tick, timers };
 }
 
 const flush = (id: string) => flushOf(kindsTable, [kindsRow(id, { i: 1 })], [stateEntry('mentions', 'web_1', id)]);
@@ -71,19 +90,19 @@ describe('Snowflake warehouse time follows the flushes', () => {
   });
 
   it('the run lock rides on the flushes: 30 minutes with a flush every 10 renew it 3 times and resume the warehouse 4 times', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { repeat, tick } = testTimers();
     const { standIn } = setup;
     // Ten quiet minutes first: the warehouse has suspended after whatever ran before.
     await standIn.clock.advance(600_000);
     const resumesBefore = standIn.warehouse.resumes;
-    const d = await open('lease_rides');
+    const d = await open('lease_rides', {}, RUN, repeat);
     await d.ensureTables([...ENGINE_TABLES, kindsTable]);
     const lock = await d.acquireLock(owner('run-rides', 7));
     await commitFlush(d, flush('a'));
     for (const id of ['b', 'c', 'd']) {
       for (let minute = 0; minute < 10; minute++) {
         await standIn.clock.advance(60_000);
-        vi.advanceTimersByTime(60_000);
+        tick(60_000);
       }
       await commitFlush(d, flush(id));
     }
@@ -92,6 +111,26 @@ describe('Snowflake warehouse time follows the flushes', () => {
     expect(standIn.queryHistory.filter((q) => q.queryText === renewal)).toHaveLength(3);
     // Setup, the take and the first flush share one resume; each later flush (its renewal included) one more.
     expect(standIn.warehouse.resumes - resumesBefore).toBe(4);
+  });
+
+  it("the lease's renewal timer is the one the destination is given, and renews a lease no write renewed", async () => {
+    const { repeat, tick, timers } = testTimers();
+    const { standIn } = setup;
+    const d = await open('lease_timer', {}, RUN, repeat);
+    await d.ensureTables([...ENGINE_TABLES, kindsTable]);
+    const lock = await d.acquireLock(owner('run-timer', 7));
+    expect([...timers].map((t) => t.ms)).toEqual([SNOWFLAKE_LEASE_MS / 6]);
+    const renewal = renewLeaseSql(snowflakeLocation(setup.config('lease_timer')), snowflakeLockTable);
+    const renewals = () => standIn.queryHistory.filter((q) => q.queryText === renewal).length;
+    // No writes for two thirds of the lease: the timer renews it.
+    for (let minute = 0; minute < 20; minute++) {
+      await standIn.clock.advance(60_000);
+      tick(60_000);
+    }
+    await commitFlush(d, flush('a'));
+    expect(renewals()).toBe(1);
+    await lock.release();
+    expect(timers.size).toBe(0);
   });
 
   it('a flush runs two statements a table on the warehouse (stage INSERT, MERGE); its stages are made afresh in cloud services', async () => {
