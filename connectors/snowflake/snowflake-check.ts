@@ -4,7 +4,7 @@
  * both dropped), and turns Snowflake's refusal into the GRANT that fixes it; every run's table
  * and view set-up explains its refusals the same way, so each verb names the same GRANT.
  */
-import { DestinationError } from '../../src/errors.ts';
+import { DestinationError, ExitCode } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import { ensureSchema, ident, schemaName, tableName } from './snowflake-sql.ts';
@@ -40,7 +40,7 @@ async function explained<T>(
   } catch (error) {
     const advice = explain(snowflakeCode(error));
     if (advice === undefined) throw error;
-    throw new DestinationError(`${advice} (${(error as Error).message})`);
+    throw new DestinationError(`${advice} (${(error as Error).message})`, ExitCode.Failure, { cause: error });
   }
 }
 
@@ -85,7 +85,7 @@ function createExplained<T>(
   );
 }
 
-/** Creating (or altering) a table in the schema, as `check` and every run's table set-up do. */
+/** Creating a table in the schema, as `check` and every run's table set-up do. */
 export function createTableExplained<T>(work: () => Promise<T>, at: SnowflakeLocation, warehouse: string): Promise<T> {
   return createExplained('TABLE', work, at, warehouse);
 }
@@ -93,6 +93,47 @@ export function createTableExplained<T>(work: () => Promise<T>, at: SnowflakeLoc
 /** Creating (or replacing) a view in the schema, as `check` and every run's view set-up do. */
 export function createViewExplained<T>(work: () => Promise<T>, at: SnowflakeLocation, warehouse: string): Promise<T> {
   return createExplained('VIEW', work, at, warehouse);
+}
+
+/** The advice when Snowflake refuses a change to an existing table or view: only its owner may alter it or comment on it. */
+function notOwner(at: SnowflakeLocation, object: ExistingObject): string {
+  const { role, grantee } = names(at);
+  const target = tableName(at, object.name);
+  return `${role} does not own ${object.kind} ${target}, and only its owner may alter it or set its comments: as its owner, GRANT OWNERSHIP ON ${object.kind.toUpperCase()} ${target} TO ${grantee} COPY CURRENT GRANTS`;
+}
+
+interface ExistingObject {
+  readonly kind: 'table' | 'view';
+  readonly name: string;
+}
+
+/** Changing a table that exists (ADD COLUMN), as every run's table set-up does. */
+export function alterExplained<T>(
+  work: () => Promise<T>,
+  at: SnowflakeLocation,
+  warehouse: string,
+  object: ExistingObject,
+): Promise<T> {
+  return explained(work, (code) =>
+    code === NOT_ALLOWED ? notOwner(at, object) : warehouseRefusal(at, warehouse, code),
+  );
+}
+
+/**
+ * Setting a table's or view's comment. Refused for want of ownership, it is `warn`ed, not
+ * thrown: descriptions are not data, and the rows the role may write should still load.
+ */
+export async function commentExplained(
+  work: () => Promise<unknown>,
+  at: SnowflakeLocation,
+  warehouse: string,
+  object: ExistingObject,
+  warn: (advice: string) => void,
+): Promise<void> {
+  await alterExplained(work, at, warehouse, object).catch((error: unknown) => {
+    if (!(error instanceof DestinationError && snowflakeCode(error.cause) === NOT_ALLOWED)) throw error;
+    warn(error.message);
+  });
 }
 
 export async function checkSnowflakeAccess(

@@ -19,7 +19,9 @@ import { assertOwnView, storedViewDescription } from '../../src/destination/view
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import {
+  alterExplained,
   checkSnowflakeAccess,
+  commentExplained,
   createTableExplained,
   createViewExplained,
   ensureSchemaExplained,
@@ -76,7 +78,14 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       column_name: nullableText(row.COLUMN_NAME),
       comment: nullableText(row.COMMENT),
     }));
-    for (const description of staleDescriptions(wanted, stored)) await c.execute(sql.commentSql(at, description));
+    for (const description of staleDescriptions(wanted, stored))
+      await commentExplained(
+        () => c.execute(sql.commentSql(at, description)),
+        at,
+        config.warehouse,
+        { kind: description.view ? 'view' : 'table', name: description.table },
+        (advice) => deps.logger.warn('description not set', { error: advice }),
+      );
   };
 
   /**
@@ -133,7 +142,10 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
         }
         for (const column of table.columns) {
           if (columns.has(column.name.toUpperCase())) continue;
-          await createTableExplained(() => c.execute(sql.addColumnSql(at, table, column)), at, config.warehouse);
+          await alterExplained(() => c.execute(sql.addColumnSql(at, table, column)), at, config.warehouse, {
+            kind: 'table',
+            name: table.name,
+          });
         }
       }
       await describe(descriptionsOf(tables, false));

@@ -18,7 +18,7 @@ import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/log/logger.ts';
+import { type Logger, silentLogger } from '../../src/log/logger.ts';
 import {
   analyticsCompetitorsTable,
   analyticsLatestTable,
@@ -51,9 +51,10 @@ async function open(
   schema: string,
   overrides: Parameters<StandInSetup['config']>[1] = {},
   now?: () => Date,
+  logger: Logger = silentLogger,
 ): Promise<Destination> {
   const destination = createSnowflakeDestination(setup.config(schema, overrides), {
-    logger: silentLogger,
+    logger,
     ...(now ? { now } : {}),
   });
   opened.push(destination);
@@ -161,6 +162,42 @@ describe('Snowflake check', () => {
     await expect(destination.check()).rejects.toThrow(
       'database missing_db does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON DATABASE missing_db TO ROLE AIVIS_LOADER_ROLE',
     );
+  });
+});
+
+describe('Snowflake tables another role owns', () => {
+  // The reader role owns nothing: Snowflake lets only a table's owner alter it or set its comments.
+  const asReader = { username: READER.name, password: READER.password, role: 'AIVIS_READER_ROLE' };
+
+  it('a column to add names the ownership it needs, not CREATE TABLE', async () => {
+    await (await open('alter_owner')).ensureTables([
+      { ...stateTable, columns: stateTable.columns.filter((c) => c.name !== 'updated_at') },
+    ]);
+    const refused = (await open('alter_owner', asReader)).ensureTables([stateTable]);
+    await expect(refused).rejects.toThrow(
+      "role AIVIS_READER_ROLE does not own table analytics.alter_owner._aivis_state, and only its owner may alter it or set its comments: as its owner, GRANT OWNERSHIP ON TABLE analytics.alter_owner._aivis_state TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS (Snowflake: ALTER TABLE analytics.alter_owner._aivis_state failed: SQL access control error: Insufficient privileges to operate on table '_AIVIS_STATE' (code 003001",
+    );
+    await expect(refused).rejects.toMatchObject({ exitCode: 1 });
+  });
+
+  it('a description it may not set is a warning naming the ownership it needs, and the tables are ready', async () => {
+    await (await open('comment_owner')).ensureTables([{ ...stateTable, description: 'An older description.' }]);
+    const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const reader = await open('comment_owner', asReader, undefined, {
+      ...silentLogger,
+      warn: (msg, fields) => warnings.push({ msg, fields }),
+    });
+    await reader.ensureTables([stateTable]);
+    expect(warnings).toEqual([
+      {
+        msg: 'description not set',
+        fields: {
+          error: expect.stringMatching(
+            /^role AIVIS_READER_ROLE does not own table analytics\.comment_owner\._aivis_state, and only its owner may alter it or set its comments: as its owner, GRANT OWNERSHIP ON TABLE analytics\.comment_owner\._aivis_state TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS \(Snowflake: COMMENT ON TABLE failed: SQL access control error: Insufficient privileges to operate on table '_AIVIS_STATE' \(code 003001,/,
+          ),
+        },
+      },
+    ]);
   });
 });
 

@@ -387,6 +387,20 @@ export class StandInSession implements LockingSession {
     // Snowflake names the container whose privilege is missing: a schema's database, a table's or view's schema.
     if (object && this.#ctx.cannotCreate.has(object as CreatedObject))
       throw insufficientPrivileges(object === 'SCHEMA' ? 'database' : 'schema');
+    // A role that may not create tables (views) here owns none, and only the owner may alter one or set its comments.
+    const changed = /^\s*(?:ALTER\s+(TABLE|VIEW)|COMMENT\s+ON\s+(TABLE|VIEW|COLUMN))\s+(?:IF\s+EXISTS\s+)?(\S+)/i.exec(
+      sqlText,
+    );
+    if (changed) {
+      const [, altered, commented, target = ''] = changed;
+      const kind = (altered ?? commented ?? '').toUpperCase() === 'VIEW' ? 'VIEW' : 'TABLE';
+      if (!this.#ctx.cannotCreate.has(kind)) return;
+      const parts = target.split('.');
+      if (commented?.toUpperCase() === 'COLUMN') parts.pop();
+      const name = parts.at(-1) ?? '';
+      const stored = name.startsWith('"') ? name.slice(1, -1).replaceAll('""', '"') : name.toUpperCase();
+      throw insufficientPrivileges(`${kind.toLowerCase()} '${stored}'`);
+    }
   }
 
   async #run(sql: string, params: DuckDBValue[] = []): Promise<DuckDBResultReader> {
