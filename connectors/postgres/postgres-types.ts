@@ -3,12 +3,13 @@
  *
  * U+0000 rule: Postgres TEXT and JSONB cannot hold U+0000, so it is stored as U+FFFD (the
  * replacement character), in text columns and inside JSON strings and keys alike. Documented
- * in the README's Postgres section; the conformance suite checks it. JSONB also refuses
- * escapes of unpaired UTF-16 surrogates (`"\ud800"`); they become U+FFFD too.
+ * in docs/destinations/postgres.md; the conformance suite checks it. (JSONB also refuses escapes
+ * of unpaired UTF-16 surrogates, `"\ud800"`: `flushParts` has made those U+FFFD already, for
+ * every destination, before a value reaches here.)
  */
 import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { isLoneSurrogateEscape, mapJsonEscapes } from '../../src/json/well-formed.ts';
+import { mapJsonEscapes } from '../../src/json/well-formed.ts';
 
 const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   string: 'TEXT',
@@ -31,18 +32,14 @@ export function storedText(text: string): string {
 }
 
 /**
- * JSON text JSONB accepts: every `\u0000` escape, and every escape of an unpaired UTF-16
- * surrogate (JSONB refuses both), becomes `\ufffd`. Escapes are matched from the left in
- * whole units (a surrogate pair, one escape, or a backslash and its character), so an escaped
- * backslash followed by `u0000` is literal text and stays.
+ * JSON text JSONB accepts: every `\u0000` escape (JSONB refuses it) becomes `\ufffd`. Escapes
+ * are matched from the left in whole units, so an escaped backslash followed by `u0000` is
+ * literal text and stays. Unpaired surrogates are gone already (`flushParts`, which every
+ * commit goes through, applies `wellFormedJson`).
  */
 export function storedJson(json: string): string {
-  return UNSTORABLE_ESCAPE_HINT.test(json)
-    ? mapJsonEscapes(json, (m) => (m === '\\u0000' || isLoneSurrogateEscape(m) ? '\\ufffd' : m))
-    : json;
+  return json.includes('\\u0000') ? mapJsonEscapes(json, (m) => (m === '\\u0000' ? '\\ufffd' : m)) : json;
 }
-
-const UNSTORABLE_ESCAPE_HINT = /\\u(?:0000|d[89a-f])/i;
 
 /** One CSV field: NULL is an empty unquoted field, every text is quoted (so '' stays ''). */
 export function csvField(type: ColumnType, value: CellValue | undefined): string {
