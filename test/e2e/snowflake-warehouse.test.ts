@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import type { SnowflakeDeps } from '../../connectors/snowflake/snowflake-destination.ts';
 import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
-import { snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
+import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
+import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
 import { snowflakeLockTable } from '../../connectors/snowflake/snowflake-lock.ts';
 import { renewLeaseSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
@@ -185,6 +186,16 @@ describe('Snowflake QUERY_TAG', () => {
     const statements = standIn.queryHistory.slice(from).filter((q) => !/QUERY_TAG/.test(q.queryText));
     expect(new Set(statements.map((q) => q.session)).size).toBe(2);
     expect(new Set(statements.map((q) => q.queryTag))).toEqual(new Set(['aivis:acme:run_20261125T080000_0badf00d']));
+  });
+
+  it('a tag with a quote and a backslash reaches Snowflake exactly (its string literals escape with both)', async () => {
+    const { standIn } = setup;
+    const tag = "aivis:o'brien\\n:run";
+    const client = await connectSnowflake(connectionOptions(setup.config('tag_escape')), tag);
+    const from = standIn.queryHistory.length;
+    await client.execute('SELECT 1');
+    await client.close();
+    expect(standIn.queryHistory.slice(from).map((q) => q.queryTag)).toEqual([tag]);
   });
 });
 

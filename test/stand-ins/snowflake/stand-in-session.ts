@@ -127,7 +127,16 @@ const SESSION_DEFAULTS =
 /** `ALTER SESSION SET LOCK_TIMEOUT = <seconds>`: how long this session's statements wait for a lock. */
 const LOCK_TIMEOUT = /^\s*ALTER\s+SESSION\s+SET\s+LOCK_TIMEOUT\s*=\s*(\d+)\s*;?\s*$/i;
 /** `ALTER SESSION SET QUERY_TAG = '...'`: the tag QUERY_HISTORY shows on this session's statements. */
-const QUERY_TAG = /^\s*ALTER\s+SESSION\s+SET\s+QUERY_TAG\s*=\s*'((?:[^']|'')*)'\s*;?\s*$/i;
+const QUERY_TAG = /^\s*ALTER\s+SESSION\s+SET\s+QUERY_TAG\s*=\s*'((?:[^'\\]|''|\\[\s\S])*)'\s*;?\s*$/i;
+
+/** A Snowflake string literal's body as its text: `''` and `\'` are a quote, `\\` a backslash, `\n`, `\t`, `\r`, `\b`, `\0` what C means. */
+function stringLiteralText(body: string): string {
+  const escapes: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', '0': '\0' };
+  return body.replace(/''|\\([\s\S])/g, (_unit, escaped?: string) =>
+    escaped === undefined ? "'" : (escapes[escaped] ?? escaped),
+  );
+}
+
 /** A three-part name's database part: `DB.SCHEMA.NAME`, each part quoted or not. */
 const PART = `(?:"(?:[^"]|"")+"|[A-Za-z_][\\w$]*)`;
 const THREE_PART = new RegExp(`(?<![\\w".])(${PART})\\s*\\.\\s*${PART}\\s*\\.\\s*${PART}`, 'g');
@@ -201,7 +210,7 @@ export class StandInSession implements LockingSession {
     if (SESSION_DEFAULTS.test(sqlText)) return status(0x6000);
     const tag = QUERY_TAG.exec(sqlText);
     if (tag) {
-      this.#queryTag = tag[1]!.replaceAll("''", "'");
+      this.#queryTag = stringLiteralText(tag[1]!);
       return status(0x6000);
     }
     this.#checkDatabases(sqlText);
