@@ -49,17 +49,18 @@ export function postgresOptions(config: PostgresConfig): PostgresOptions {
 }
 
 /**
- * libpq's `sslmode` values, read the way psql and every libpq client read them: `require`
- * encrypts without checking the certificate, `verify-ca` checks it against `sslrootcert`,
- * `verify-full` checks the host name too.
+ * libpq's `sslmode` values, read as node-postgres's libpq compatibility reads them: `require`
+ * encrypts without checking the certificate (unless `sslrootcert` is given), `verify-ca` checks
+ * it against `sslrootcert`, `verify-full` checks the host name too; `prefer` never falls back
+ * to plain text (docs/destinations/postgres.md#tls).
  */
 const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
 /**
  * The URL with its TLS parameters checked (docs/destinations/postgres.md#tls): node-postgres
  * reads `require` as `verify-full` and warns about it in a multi-line SECURITY WARNING; with
- * `uselibpqcompat=true` it means what it means to libpq. A CA file that cannot be read, or
- * `verify-ca` without one, is a config error here rather than a failure at connect time.
+ * `uselibpqcompat=true` it reads each mode as that page's table says. A CA file that cannot be
+ * read, or `verify-ca` without one, is a config error here rather than a failure at connect time.
  */
 function withTls(url: URL, connectionString: string): string {
   const params = url.searchParams;
