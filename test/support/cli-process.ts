@@ -1,5 +1,6 @@
 /** `aivis <args>` as a user runs it: a child process, loopback guard loaded, output collected. */
 import { spawn } from 'node:child_process';
+import { childEnv } from './child-env.ts';
 
 /** How the process ended and what it printed. */
 export interface CliResult {
@@ -11,7 +12,7 @@ export interface CliResult {
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
-    env: { ...process.env, AIVIS_CONFIG: '', ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

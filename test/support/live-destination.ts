@@ -18,6 +18,7 @@ import { LockHeldError } from '../../src/errors.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
 import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
+import { childEnv } from './child-env.ts';
 
 /** The row the flush leaves: the second of two rows with id `r1` (last wins). */
 export const LIVE_ROW_VALUES = {
@@ -136,7 +137,9 @@ export async function runLiveScript(
   const child = spawn(process.execPath, args, {
     cwd: process.cwd(),
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...standIn?.env },
+    // Against a stand-in, nothing from the developer's shell (a proxy, an AIVIS_* setting) joins in;
+    // a live run keeps the shell's environment, proxy included, to reach the real service.
+    env: standIn ? childEnv(standIn.env) : process.env,
   });
   let out = '';
   let err = '';

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import { childEnv } from './child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -22,6 +23,7 @@ export async function spawnLockHolder(
     ['--import', './test/setup/loopback-guard.ts', 'test/support/hold-lock.ts', type, location, schema],
     {
       cwd: ROOT,
+      env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
