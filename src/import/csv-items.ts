@@ -46,15 +46,43 @@ interface ParsedRow {
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
+const CRLF = /\r\n/g;
 
-/** The line a row starts on: the line it ends on, less the breaks inside it (quoted fields may hold some). */
-function startLine(row: ParsedRow): number {
-  const inside = row.raw.replace(/(?:\r\n|\r|\n)$/, '').match(LINE_BREAK)?.length ?? 0;
-  return row.info.lines - inside;
+/**
+ * Line numbers in the file's own terms. csv-parse counts a CRLF inside a quoted field as two
+ * lines, which puts that row and every later one a line too far per such CRLF; `overcount` is
+ * how far it has gone so far, kept in parse order (a row's raw text holds its CRLFs).
+ */
+function lineCounter() {
+  let overcount = 0;
+  const crlfs = (text: string) => text.match(CRLF)?.length ?? 0;
+  return {
+    /** The line a row starts on: the line it ends on, less the breaks inside it (quoted fields may hold some). */
+    row(row: ParsedRow): number {
+      const inside = row.raw.replace(/(?:\r\n|\r|\n)$/, '');
+      const doubled = crlfs(inside);
+      const line = row.info.lines - overcount - doubled - (inside.match(LINE_BREAK)?.length ?? 0);
+      overcount += doubled;
+      return line;
+    },
+    /** The line of a skipped row's error; `raw` is the row's text up to the error. */
+    error(error: CsvError, raw: string): number {
+      const doubled = crlfs(raw.replace(/\r\n$/, ''));
+      const line = Number(error.lines) - overcount - doubled;
+      overcount += doubled;
+      return line;
+    },
+  };
+}
+
+/** A row csv-parse skipped: its error and the line it happened on. */
+interface SkippedRow {
+  error: CsvError;
+  line: number;
 }
 
 /** csv-parse's error of a skipped row, in the words of our other line problems. */
-function rowProblem(error: CsvError, header: readonly string[] | undefined): InputRecord {
+function rowProblem({ error, line }: SkippedRow, header: readonly string[] | undefined): InputRecord {
   const column = typeof error.column === 'number' ? header?.[error.column] : undefined;
   const field = column ?? '';
   const issues: Record<string, string> = {
@@ -63,13 +91,14 @@ function rowProblem(error: CsvError, header: readonly string[] | undefined): Inp
     CSV_INVALID_CLOSING_QUOTE: 'goes on after the closing quote of a quoted field; double a quote inside one ("")',
     CSV_QUOTE_NOT_CLOSED: 'ends the file inside a quoted field that is never closed (missing ")',
   };
-  return { line: Number(error.lines), problem: { field, issue: issues[error.code] ?? error.message } };
+  return { line, problem: { field, issue: issues[error.code] ?? error.message } };
 }
 
 export async function* readCsvItems(path: string): AsyncGenerator<InputRecord> {
   let header: string[] | undefined;
-  // Errors of skipped rows, reported in order once the header (read before them) names their fields.
-  const skipped: CsvError[] = [];
+  // Errors of skipped rows, reported in line order once the header (read before them) names their fields.
+  const skipped: SkippedRow[] = [];
+  const lines = lineCounter();
   const rows = pipeline(
     await openInputFile(path),
     parse({
@@ -77,22 +106,28 @@ export async function* readCsvItems(path: string): AsyncGenerator<InputRecord> {
       relax_column_count: true,
       skip_empty_lines: true,
       skip_records_with_error: true,
-      on_skip: (error) => {
-        if (error) skipped.push(error);
+      on_skip: (error, raw) => {
+        if (error) skipped.push({ error, line: lines.error(error, raw ?? '') });
+      },
+      // Called in parse order, with on_skip, so the line count follows the file.
+      on_record: (record) => {
+        const row = record as unknown as ParsedRow;
+        return { ...row, line: lines.row(row) } as unknown as string[];
       },
       info: true,
       raw: true,
     }),
     () => {},
   );
-  for await (const row of rows as AsyncIterable<ParsedRow>) {
+  for await (const row of rows as AsyncIterable<ParsedRow & { line: number }>) {
     if (!header) {
       header = row.record.map((name) => name.trim());
       checkHeader(path, header);
       continue;
     }
-    yield* skipped.splice(0).map((error) => rowProblem(error, header));
-    const line = startLine(row);
+    const { line } = row;
+    // The parser reads ahead, so skipped rows after this one may already be here.
+    while (skipped[0] && skipped[0].line < line) yield rowProblem(skipped.shift()!, header);
     if (row.record.length !== header.length) {
       yield { line, problem: { field: '', issue: `has ${row.record.length} fields; the header has ${header.length}` } };
       continue;

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readCsvItems } from '../../src/import/csv-items.ts';
 import { startHarness, type Harness } from './import-harness.ts';
 
 let h: Harness;
@@ -96,6 +97,44 @@ describe('input check', () => {
     const crOnly = await h.file('mac.csv', 'prompt_text\rWhat is the best CRM?\rhey\r');
     expect((await h.run({ file: crOnly })).error).toBe(
       `${crOnly}: 1 problem; nothing was sent:\n  line 3, field prompt_text: must be 5 to 2000 characters after trimming (got 3)`,
+    );
+  });
+
+  it('reads a spreadsheet export: a BOM before a quoted header, CRLF rows, doubled quotes, CRLF inside a quoted field', async () => {
+    const file = await h.file(
+      'excel.csv',
+      [
+        '\uFEFF"prompt_text",client_id,tags',
+        '"What is the best\r\nCRM?",c1,Discovery|Comparison',
+        '"Is ""Acme"" a good CRM?",c2,',
+        '"A cell over\r\nthree\r\nlines",c3',
+        '"hey",c4,',
+        'What is "the best crm,c5,',
+        '',
+      ].join('\r\n'),
+    );
+    const records = [];
+    for await (const record of readCsvItems(file)) records.push(record);
+    expect(records).toEqual([
+      {
+        line: 2,
+        item: { prompt_text: 'What is the best\r\nCRM?', client_id: 'c1', tags: ['Discovery', 'Comparison'] },
+      },
+      { line: 4, item: { prompt_text: 'Is "Acme" a good CRM?', client_id: 'c2' } },
+      { line: 5, problem: { field: '', issue: 'has 2 fields; the header has 3' } },
+      { line: 8, item: { prompt_text: 'hey', client_id: 'c4' } },
+      {
+        line: 9,
+        problem: { field: 'prompt_text', issue: expect.stringMatching(/^has a quote inside an unquoted field/) },
+      },
+    ]);
+    expect((await h.run({ file })).error).toBe(
+      [
+        `${file}: 3 problems; nothing was sent:`,
+        'line 5: has 2 fields; the header has 3',
+        'line 8, field prompt_text: must be 5 to 2000 characters after trimming (got 3)',
+        'line 9, field prompt_text: has a quote inside an unquoted field; quote the whole field and double the quote inside ("What is ""the best"" crm")',
+      ].join('\n  '),
     );
   });
 
