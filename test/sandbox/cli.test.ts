@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema, listMetaSchema, websiteSchema } from '../../schemas/index.ts';
 import { SANDBOX_VARIANTS } from '../../src/sandbox/index.ts';
+import { runCli } from '../support/cli-process.ts';
 import { failureLine, jsonLines } from '../support/json-lines.ts';
 
 let child: ChildProcess | undefined;
@@ -15,10 +16,11 @@ afterEach(async () => {
   }
 });
 
-function spawnCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Starts `aivis <args>` (stopped after the test if still running); `done` waits for its output to close. */
+function spawnCli(args: string[]) {
+  const started = runCli(args, {});
+  child = started.child;
+  return started;
 }
 
 /** The `base_url:` and `api_key:` lines the command prints first. */
@@ -34,7 +36,7 @@ async function printed(proc: ChildProcess): Promise<{ baseUrl: string; apiKey: s
 
 describe('aivis sandbox', () => {
   it('prints a base URL and a ready key; the key lists websites, no key is a 401 envelope; SIGTERM stops it', async () => {
-    child = spawnCli(['sandbox', '--port', '0', '--websites', '3', '--seed', '7']);
+    const { child, done } = spawnCli(['sandbox', '--port', '0', '--websites', '3', '--seed', '7']);
     const { baseUrl, apiKey } = await printed(child);
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const ok = await request(`${baseUrl}/public/v2/websites`, { headers: { authorization: `Bearer ${apiKey}` } });
@@ -48,12 +50,11 @@ describe('aivis sandbox', () => {
     const error = errorEnvelopeSchema.parse(await denied.body.json());
     expect(error.error.code).toBe('unauthorized');
     child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(0);
+    expect((await done).code).toBe(0);
   });
 
   it('prints the restricted keys, labelled, and each gets the answer its label says', async () => {
-    child = spawnCli(['sandbox', '--port', '0', '--seed', '3']);
+    const { child } = spawnCli(['sandbox', '--port', '0', '--seed', '3']);
     const lines: string[] = [];
     for await (const line of createInterface({ input: child.stdout! })) {
       lines.push(line);
@@ -91,53 +92,34 @@ describe('aivis sandbox', () => {
     );
   });
 
-  it('says nothing of --config in its help: it reads none', async () => {
-    child = spawnCli(['sandbox', '--help']);
-    let help = '';
-    child.stdout!.on('data', (chunk) => (help += chunk));
-    await once(child, 'exit');
+  it('lists every variant in its help and says nothing of --config: it reads none', async () => {
+    const help = (await spawnCli(['sandbox', '--help']).done).stdout;
     expect(help).toContain('--seed');
     expect(help).not.toContain('--config');
-  });
-
-  it('lists every variant in --help and refuses an unknown --variant with exit 2, naming the known ones', async () => {
-    child = spawnCli(['sandbox', '--help']);
-    let help = '';
-    child.stdout!.on('data', (chunk) => (help += chunk));
-    await once(child, 'exit');
     for (const name of Object.keys(SANDBOX_VARIANTS)) expect(help).toContain(`  ${name}: `);
-    child = spawnCli(['sandbox', '--variant', 'nanosecond_timestamps,bogus']);
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(2);
-    expect(jsonLines(stderr)).toEqual([
-      failureLine(
-        `--variant: unknown sandbox variant "bogus" (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`,
-        2,
-      ),
-    ]);
   });
 
-  it('a misspelt --variant names the closest one', async () => {
-    child = spawnCli(['sandbox', '--variant', 'nanosecond_timestamp']);
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const [code] = await once(child, 'exit');
+  it.each([
+    [
+      'an unknown --variant with exit 2, naming the known ones',
+      'nanosecond_timestamps,bogus',
+      'unknown sandbox variant "bogus"',
+    ],
+    [
+      'a misspelt --variant with exit 2, naming the closest one',
+      'nanosecond_timestamp',
+      'unknown sandbox variant "nanosecond_timestamp", did you mean nanosecond_timestamps?',
+    ],
+  ])('refuses %s', async (_, variant, message) => {
+    const { code, stderr } = await spawnCli(['sandbox', '--variant', variant]).done;
     expect(code).toBe(2);
     expect(jsonLines(stderr)).toEqual([
-      failureLine(
-        `--variant: unknown sandbox variant "nanosecond_timestamp", did you mean nanosecond_timestamps? (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`,
-        2,
-      ),
+      failureLine(`--variant: ${message} (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`, 2),
     ]);
   });
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {
-    child = spawnCli(['sandbox', '--websites', '-3']);
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const [code] = await once(child, 'exit');
+    const { code, stderr } = await spawnCli(['sandbox', '--websites', '-3']).done;
     expect(code).toBe(2);
     expect(jsonLines(stderr)).toEqual([failureLine('--websites must be an integer from 0 to 10000 (got -3).', 2)]);
   });
