@@ -53,14 +53,22 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
   let lineageFile: string;
   let env: NodeJS.ProcessEnv;
 
-  const writeConfig = (pushgateway: string) => {
+  /** The config: one source per entry (by default this test's workspace on its sandbox), metrics to `pushgateway`. */
+  const writeConfig = (
+    pushgateway: string,
+    sources: readonly { name: string; baseUrl: string; keyVariable: string }[] = [
+      { name: workspace, baseUrl: sandbox.baseUrl, keyVariable: 'AIVIS_E2E_API_KEY' },
+    ],
+  ) => {
     const lines = [
       'sources:',
-      `  ${workspace}:`,
-      `    base_url: ${sandbox.baseUrl}`,
-      '    api_key: ${AIVIS_E2E_API_KEY}',
-      '    requests_per_minute: 6000',
-      '    max_retries: 8',
+      ...sources.flatMap((source) => [
+        `  ${source.name}:`,
+        `    base_url: ${source.baseUrl}`,
+        `    api_key: \${${source.keyVariable}}`,
+        '    requests_per_minute: 6000',
+        '    max_retries: 8',
+      ]),
       'destination:',
       '  type: duckdb',
       `  path: ./${workspace}.duckdb`,
@@ -168,26 +176,10 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
     const other = await startSandbox({ ...SANDBOX, seed: 11, websites: 1, mentionsPerAnalysis: 40 });
     try {
       const second = `${workspace}b`;
-      const lines = [
-        'sources:',
-        ...[
-          [workspace, sandbox, 'A'],
-          [second, other, 'B'],
-        ].flatMap(([name, s, key]) => [
-          `  ${name}:`,
-          `    base_url: ${(s as Sandbox).baseUrl}`,
-          `    api_key: \${AIVIS_KEY_${key}}`,
-          '    requests_per_minute: 6000',
-        ]),
-        'destination:',
-        '  type: duckdb',
-        `  path: ./${workspace}.duckdb`,
-        'metrics:',
-        `  pushgateway: ${gateway}`,
-        `  textfile: ./${workspace}.prom`,
-        '',
-      ];
-      writeFileSync(configPath, lines.join('\n'));
+      writeConfig(gateway, [
+        { name: workspace, baseUrl: sandbox.baseUrl, keyVariable: 'AIVIS_KEY_A' },
+        { name: second, baseUrl: other.baseUrl, keyVariable: 'AIVIS_KEY_B' },
+      ]);
       const result = await runCli(['sync', '--config', configPath], {
         AIVIS_KEY_A: sandbox.apiKey,
         AIVIS_KEY_B: other.apiKey,
@@ -212,7 +204,6 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
   });
 
   it('a destination that cannot be opened: the run fails, and lineage and metrics say so', async () => {
-    writeConfig(gateway);
     writeFileSync(
       configPath,
       readFileSync(configPath, 'utf8').replace(`path: ./${workspace}.duckdb`, `path: ./${workspace}.yaml/aivis.duckdb`),
