@@ -44,8 +44,11 @@ export async function startPushgateway(args: readonly string[] = []): Promise<{ 
     url,
     async stop() {
       gateway.removeAllListeners('exit');
+      // A gateway that died during the run has already closed: nothing to stop or wait for.
+      if (gateway.exitCode !== null || gateway.signalCode !== null) return;
+      const closed = new Promise((resolve) => gateway.once('close', resolve));
       gateway.kill('SIGTERM');
-      await new Promise((resolve) => gateway.once('close', resolve));
+      await closed;
     },
   };
 }
