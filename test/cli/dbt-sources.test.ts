@@ -44,8 +44,8 @@ afterAll(async () => {
 const SOURCE = ['source:', '  base_url: ${BASE_URL}', '  api_key: ${AIVIS_API_KEY}', '  requests_per_minute: 6000'];
 const ENV = {
   AIVIS_API_KEY: 'aivis_test_key_0123456789',
-  PG_URL: 'postgres://loader:secret@db.example.com:5432/warehouse',
-  SF_PASSWORD: 'pw',
+  PG_URL: 'postgres://loader:pg-secret-5f3a9c@db.example.com:5432/warehouse',
+  SF_PASSWORD: 'sf-secret-8d21e7',
 };
 
 const DESTINATIONS: Record<string, { lines: string[]; database: string; schema: string }> = {
@@ -111,9 +111,11 @@ const expectedObjects = () => {
 describe('aivis dbt-sources', () => {
   it.each(Object.keys(DESTINATIONS))('prints a property file for %s that dbt’s JSON Schema accepts', async (type) => {
     const destination = DESTINATIONS[type]!;
-    const { code, file, stderr } = await dbtSources(writeConfig([...SOURCE, ...destination.lines]));
+    const { code, file, stdout, stderr } = await dbtSources(writeConfig([...SOURCE, ...destination.lines]));
     expect(stderr).toBe('');
     expect(code).toBe(0);
+    // The config's secrets stay out of the printed file.
+    for (const secret of [ENV.AIVIS_API_KEY, 'pg-secret-5f3a9c', ENV.SF_PASSWORD]) expect(stdout).not.toContain(secret);
     expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
     expect(file.version).toBe(2);
     const [source] = file.sources as Json[];
