@@ -2,7 +2,7 @@
  * An in-process sync as the CLI runs it (sandbox over loopback -> ApiClient -> runSync ->
  * Postgres), with the seams a figure needs to observe it passed in rather than built in.
  */
-import { configSchema, type AivisConfig } from '../../schemas/config.ts';
+import { configSchema, type AivisConfig, type DestinationConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../../src/client/api-client.ts';
 import { createPostgresDestination } from '../../connectors/postgres/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
@@ -10,11 +10,11 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { runSync, type RunSummary } from '../../src/sync/run-sync.ts';
 
-export interface BenchTarget {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  readonly databaseUrl: string;
-}
+/** The sandbox to read, and where to load: a Postgres URL, or a figure's own destination config. */
+export type BenchTarget = { readonly baseUrl: string; readonly apiKey: string } & (
+  | { readonly databaseUrl: string }
+  | { readonly destination: DestinationConfig }
+);
 
 export function benchConfig(
   target: BenchTarget,
@@ -23,7 +23,8 @@ export function benchConfig(
 ): AivisConfig {
   return configSchema.parse({
     source: { base_url: target.baseUrl, api_key: target.apiKey, requests_per_minute: 6000, ...source },
-    destination: { type: 'postgres', url: target.databaseUrl, schema: 'aivis' },
+    destination:
+      'destination' in target ? target.destination : { type: 'postgres', url: target.databaseUrl, schema: 'aivis' },
     ...(streams ? { streams } : {}),
   });
 }

@@ -33,14 +33,18 @@ async function syncInto(world: SandboxOptions, count: number): Promise<Usage> {
       sandboxes.push(await startSandbox({ ...world, seed: (world.seed ?? 1) + i, requestsPerMinute: 0 }));
     const runs = await Promise.all(
       sandboxes.map(async (sandbox, i) => {
-        const destination = createBigqueryDestination(
-          { type: 'bigquery', project: standIn.projectId, dataset: 'bench', location: 'US', api_endpoint: standIn.url },
-          { logger: silentLogger, authClient: fakeAuthClient() },
-        );
+        const target = {
+          type: 'bigquery',
+          project: standIn.projectId,
+          dataset: 'bench',
+          location: 'US',
+          api_endpoint: standIn.url,
+        } as const;
+        const destination = createBigqueryDestination(target, { logger: silentLogger, authClient: fakeAuthClient() });
         await destination.open();
         const client = new ApiClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, requestsPerMinute: 6000 });
         opened.push(destination, client);
-        const config = benchConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, databaseUrl: 'unused' });
+        const config = benchConfig({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, destination: target });
         return { config, client, destination, workspace: `w${i}` };
       }),
     );

@@ -39,35 +39,33 @@ export async function snowflakeWarehouseTime(
     warehouseClock: clock.now,
   });
   const sandbox = await startSandbox({ ...world, requestsPerMinute: API_LIMIT, now: clock.now });
-  const destination = createSnowflakeDestination(
-    {
-      type: 'snowflake',
-      account: 'bench',
-      username: LOADER.name,
-      password: LOADER.password,
-      warehouse: WAREHOUSE,
-      database: DATABASE,
-      schema: 'AIVIS',
-      access_url: standIn.url,
-      allow_insecure_http: true,
+  const target = {
+    type: 'snowflake',
+    account: 'bench',
+    username: LOADER.name,
+    password: LOADER.password,
+    warehouse: WAREHOUSE,
+    database: DATABASE,
+    schema: 'AIVIS',
+    access_url: standIn.url,
+    allow_insecure_http: true,
+  } as const;
+  const destination = createSnowflakeDestination(target, {
+    logger: silentLogger,
+    now: () => new Date(clock.now()),
+    repeat: (ms, fire) => {
+      let stop = clock.deadline(ms, function again() {
+        fire();
+        stop = clock.deadline(ms, again);
+      });
+      return () => stop();
     },
-    {
-      logger: silentLogger,
-      now: () => new Date(clock.now()),
-      repeat: (ms, fire) => {
-        let stop = clock.deadline(ms, function again() {
-          fire();
-          stop = clock.deadline(ms, again);
-        });
-        return () => stop();
-      },
-    },
-  );
+  });
   const client = new ApiClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, requestsPerMinute: budget, clock });
   try {
     await destination.open();
     const config = benchConfig(
-      { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, databaseUrl: 'unused' },
+      { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, destination: target },
       { requests_per_minute: budget },
     );
     const run = () => syncOnce({ config, client, destination, now: () => new Date(clock.now()) });
