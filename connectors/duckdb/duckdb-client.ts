@@ -27,6 +27,11 @@ export interface DuckdbSession {
 /** DuckDB's message when another process has the file: `... (PID 1234) ...`. */
 const FILE_LOCKED = /Could not set lock on file .*\(PID (\d+)\)/;
 
+/** The pid of the process that holds the file, when DuckDB refused to open it for that. */
+export function fileLockHolder(error: unknown): string | undefined {
+  return FILE_LOCKED.exec((error as Error).message)?.[1];
+}
+
 export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSession> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   let instance: DuckDBInstance;
@@ -71,12 +76,11 @@ export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSessi
 }
 
 function openError(error: unknown, file: string): Error {
-  const message = (error as Error).message;
-  const locked = FILE_LOCKED.exec(message);
-  if (locked) {
+  const holder = fileLockHolder(error);
+  if (holder) {
     return new LockHeldError(
-      `another process holds the DuckDB file "${file}": pid ${locked[1]} (DuckDB lets one process open a file at a time)`,
+      `another process holds the DuckDB file "${file}": pid ${holder} (DuckDB lets one process open a file at a time)`,
     );
   }
-  return new DestinationError(`cannot open the DuckDB file "${file}": ${message}`);
+  return new DestinationError(`cannot open the DuckDB file "${file}": ${(error as Error).message}`);
 }

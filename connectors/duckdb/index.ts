@@ -3,3 +3,4 @@
  * `@duckdb/node-api` is imported by `open()`.
  */
 export { createDuckdbDestination } from './duckdb-destination.ts';
+export { openDuckdbQuery } from './duckdb-query.ts';

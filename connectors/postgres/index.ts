@@ -3,3 +3,4 @@
  * are imported by `open()`.
  */
 export { createPostgresDestination } from './postgres-destination.ts';
+export { openPostgresQuery } from './postgres-query.ts';

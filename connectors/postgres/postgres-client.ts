@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Client } from 'pg';
+import type { Client, Submittable } from 'pg';
 import { inTransaction } from '../../src/destination/transaction.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -22,6 +22,8 @@ export interface PostgresSession {
   copyFrom(sql: string, chunks: Iterable<string>): Promise<void>;
   /** Runs `work` between BEGIN and COMMIT; any error rolls back and is rethrown. */
   transaction<T>(work: () => Promise<T>): Promise<T>;
+  /** Sends a query object that reads its own result (a pg-cursor `Cursor`, which pages it). */
+  submit<T extends Submittable>(query: T): T;
   /** False once the connection has closed or failed, unless `end()` closed it. */
   isAlive(): boolean;
   end(): Promise<void>;
@@ -64,6 +66,7 @@ export async function connectPostgres(options: PostgresOptions, logger: Logger):
       await pipeline(Readable.from(chunks), client.query(copyFrom(sql))).catch(refused(sql));
     },
     transaction: (work) => inTransaction((sql) => client.query(sql), work),
+    submit: (query) => client.query(query),
     isAlive: () => alive,
     async end() {
       if (ended) return;

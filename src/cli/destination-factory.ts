@@ -5,6 +5,7 @@
  */
 import type { DestinationConfig } from '../../schemas/config.ts';
 import type { Destination, RunIdentity } from '../destination/destination.ts';
+import type { QueryRole } from '../destination/read-only-query.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** What every connector gets besides its config. */
@@ -30,5 +31,22 @@ export async function createDestination(config: DestinationConfig, deps: Destina
       return (await import('../../connectors/bigquery/index.ts')).createBigqueryDestination(config, deps);
     case 'snowflake':
       return (await import('../../connectors/snowflake/index.ts')).createSnowflakeDestination(config, deps);
+  }
+}
+
+/**
+ * The configured destination's query role, connected and ready (`aivis query`, `import-prompts
+ * --from-query`): what reads it with a user's statement once `assertReadOnlyStatement` passed it.
+ */
+export async function openQueryRole(config: DestinationConfig, deps: DestinationDeps): Promise<QueryRole> {
+  switch (config.type) {
+    case 'postgres':
+      return (await import('../../connectors/postgres/index.ts')).openPostgresQuery(config, deps);
+    case 'duckdb':
+      return (await import('../../connectors/duckdb/index.ts')).openDuckdbQuery(config);
+    case 'bigquery':
+      return (await import('../../connectors/bigquery/index.ts')).openBigqueryQuery(config, deps);
+    case 'snowflake':
+      return (await import('../../connectors/snowflake/index.ts')).openSnowflakeQuery(config, deps);
   }
 }

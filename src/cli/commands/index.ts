@@ -4,6 +4,7 @@ import { checkCommand } from './check.ts';
 import type { CliCommand } from './cli-command.ts';
 import { dbtSourcesCommand } from './dbt-sources.ts';
 import { importPromptsCommand } from './import-prompts.ts';
+import { queryCommand } from './query.ts';
 import { sandboxCommand } from './sandbox.ts';
 import { stateCommand } from './state.ts';
 import { statusCommand } from './status.ts';
@@ -23,4 +24,5 @@ export const commands: CliCommand<any>[] = [
   sandboxCommand,
   importPromptsCommand,
   dbtSourcesCommand,
+  queryCommand,
 ];

@@ -1,0 +1,101 @@
+/**
+ * Reading the DuckDB file with a user's statement (`aivis query`; src/destination/read-only-query.ts).
+ * The file is opened read-only, so DuckDB itself refuses any write, and the statement's type is
+ * the prepared statement's (`StatementType.SELECT` only; `SHOW`, `DESCRIBE` and `FROM t` prepare as
+ * SELECT). A sync in another process holds the file: that is said, with what to do.
+ */
+import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
+import type { QueryCell, QueryRole } from '../../src/destination/read-only-query.ts';
+import { fileLockHolder } from './duckdb-client.ts';
+import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
+
+type NodeApi = typeof import('@duckdb/node-api');
+
+export async function openDuckdbQuery(config: DuckdbConfig): Promise<QueryRole> {
+  const api = await import('@duckdb/node-api');
+  const { path: file, schema } = duckdbOptions(config);
+  let instance: DuckDBInstance;
+  try {
+    instance = await api.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  } catch (error) {
+    throw openError(error, file);
+  }
+  const connection = await instance.connect();
+  // Unqualified names resolve in the configured schema, as in the docs' examples; a file that
+  // has no such schema yet (never synced) keeps DuckDB's default.
+  await connection.run(`SET search_path = '${schema.replaceAll("'", "''")}'`).catch(() => undefined);
+  let closed = false;
+  return {
+    engine: 'DuckDB',
+    async inspect(sql) {
+      try {
+        const extracted = await connection.extractStatements(sql);
+        const prepared = await extracted.prepare(0);
+        const type = prepared.statementType;
+        prepared.destroySync();
+        return {
+          several: extracted.count > 1,
+          kind: api.StatementType[type] ?? String(type),
+          reads: type === api.StatementType.SELECT,
+        };
+      } catch (error) {
+        throw new ConfigError(`DuckDB cannot run the statement: ${(error as Error).message}`);
+      }
+    },
+    async run(statement, pageRows) {
+      const result = await connection.stream(statement.sql);
+      const columns = result.columnNames();
+      const json = result.columnTypes().map((type) => type.alias === 'JSON');
+      async function* pages() {
+        let page: QueryCell[][] = [];
+        for await (const rows of result.yieldRows()) {
+          for (const row of rows) {
+            page.push(row.map((value, i) => (json[i] && typeof value === 'string' ? JSON.parse(value) : cell(api, value))));
+            if (page.length >= pageRows) {
+              yield page;
+              page = [];
+            }
+          }
+        }
+        if (page.length > 0) yield page;
+      }
+      return { columns, pages: pages() };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** A DuckDB value as a result cell: nested values as JSON values, the rest as DuckDB prints them. */
+function cell(api: NodeApi, value: DuckDBValue): QueryCell {
+  if (value === null || typeof value !== 'object') return value as QueryCell;
+  if (value instanceof api.DuckDBListValue || value instanceof api.DuckDBArrayValue)
+    return value.items.map((item) => cell(api, item));
+  if (value instanceof api.DuckDBStructValue)
+    return Object.fromEntries(Object.entries(value.entries).map(([key, item]) => [key, cell(api, item)]));
+  return String(value);
+}
+
+function openError(error: unknown, file: string): Error {
+  const holder = fileLockHolder(error);
+  if (holder) {
+    return new LockHeldError(
+      `the DuckDB file "${file}" is in use by another process (pid ${holder}), most likely a running aivis sync: ` +
+        'DuckDB lets one process open a file while it writes; wait for the sync to finish, or query a copy of the file ' +
+        '(copy it, then point destination.path of a second config at the copy)',
+    );
+  }
+  const message = (error as Error).message;
+  if (/database does not exist/.test(message)) {
+    return new DestinationError(
+      `there is no DuckDB file at "${file}" (destination.path): run aivis sync first, or fix destination.path`,
+      ExitCode.Usage,
+    );
+  }
+  return new DestinationError(`cannot open the DuckDB file "${file}" to read it: ${message}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * Reading Postgres with a user's statement (`aivis query`; src/destination/read-only-query.ts).
+ * Postgres judges the statement itself, before anything runs: it goes through the extended
+ * protocol (a pg-cursor portal), which takes one statement only, inside a `READ ONLY`
+ * transaction, which refuses any write (a data-modifying CTE, `SELECT INTO`, a function that
+ * writes). The cursor pages the rows, so nothing holds the whole result.
+ */
+import type Cursor from 'pg-cursor';
+import { notReadOnly, severalStatements, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
+import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
+import { ConfigError, DestinationError } from '../../src/errors.ts';
+import type { Logger } from '../../src/log/logger.ts';
+import { redact } from '../../src/log/redact.ts';
+import { connectPostgres, errorCode } from './postgres-client.ts';
+import { type PostgresConfig, postgresOptions } from './postgres-config.ts';
+import { isPermissionDenied, permissionError } from './postgres-permission.ts';
+
+/** Type OIDs whose text becomes another kind of cell; every other type stays as Postgres prints it. */
+const INT8 = 20;
+const SMALL_INTEGERS = new Set([21, 23, 26]); // int2, int4, oid
+const FLOATS = new Set([700, 701]);
+const BOOL = 16;
+const JSON_TYPES = new Set([114, 3802]); // json, jsonb
+
+/** `cannot execute DELETE in a read-only transaction` (SQLSTATE 25006): the kind is the word after "execute". */
+const READ_ONLY_REFUSAL = /cannot execute (.+?) in a read-only transaction/;
+
+export async function openPostgresQuery(config: PostgresConfig, deps: { logger: Logger }): Promise<QueryRole> {
+  const { default: CursorClass } = await import('pg-cursor');
+  const options = postgresOptions(config);
+  const session = await connectPostgres(options, deps.logger);
+  let cursor: Cursor | undefined;
+  return {
+    engine: 'Postgres',
+    // Postgres reads a statement only when it is sent; `run` sends it where Postgres refuses
+    // several statements and any write before either runs.
+    inspect: async () => ({ several: false, kind: 'SELECT', reads: true }),
+    async run(statement, pageRows) {
+      await session.query('BEGIN TRANSACTION READ ONLY');
+      // Unqualified names resolve in the configured schema first, as in the docs' examples.
+      await session.query(`SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public`);
+      const opened = session.submit(
+        new CursorClass(statement.sql, [], { rowMode: 'array', types: { getTypeParser: () => (text: string) => text } }),
+      );
+      cursor = opened;
+      const refused = (error: unknown): Error => {
+        const code = errorCode(error);
+        const message = (error as Error).message;
+        if (code === '42601' && /multiple commands/.test(message)) return severalStatements(statement.caller);
+        if (code === '25006') return notReadOnly(statement.caller, READ_ONLY_REFUSAL.exec(message)?.[1] ?? 'writing');
+        if (isPermissionDenied(error)) return permissionError(error, statement.sql, options);
+        // Class 42: the statement's own fault (a syntax error, an unknown table or column).
+        if (code?.startsWith('42')) return new ConfigError(redact(`Postgres cannot run the statement: ${message}`));
+        return new DestinationError(redact(`Postgres failed the statement: ${message}`));
+      };
+      const read = () =>
+        new Promise<{ rows: (string | null)[][]; types: number[]; names: string[] }>((resolve, reject) =>
+          opened.read(pageRows, (error, rows, result) => {
+            if (error) return reject(refused(error));
+            const { fields } = result;
+            resolve({ rows, types: fields.map((f) => f.dataTypeID), names: fields.map((f) => f.name) });
+          }),
+        );
+      const first = await read();
+      async function* pages() {
+        let page = first;
+        while (page.rows.length > 0) {
+          yield page.rows.map((row) => row.map((text, i) => cell(page.types[i]!, text)));
+          if (page.rows.length < pageRows) return;
+          page = await read();
+        }
+      }
+      return { columns: first.names, pages: pages() };
+    },
+    async close() {
+      await cursor?.close().catch(() => undefined);
+      cursor = undefined;
+      await session.end();
+    },
+  };
+}
+
+function cell(type: number, text: string | null): QueryCell {
+  if (text === null) return null;
+  if (type === INT8) return BigInt(text);
+  if (SMALL_INTEGERS.has(type)) return Number(text);
+  if (FLOATS.has(type)) return Number.isFinite(Number(text)) ? Number(text) : text;
+  if (type === BOOL) return text === 't';
+  if (JSON_TYPES.has(type)) return JSON.parse(text) as QueryCell;
+  return text;
+}

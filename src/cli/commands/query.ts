@@ -1,0 +1,50 @@
+/**
+ * `aivis query [--format table|csv|json] SQL` (docs/cli.md#query): runs one read-only statement
+ * on the configured destination and prints its rows. The statement passes the read-only gate
+ * (src/destination/read-only-query.ts) before anything runs; the API key is not needed.
+ */
+import { loadConfig } from '../../config/load-config.ts';
+import { assertReadOnlyStatement } from '../../destination/read-only-query.ts';
+import { ExitCode } from '../../errors.ts';
+import { createLogger } from '../../log/logger.ts';
+import { openQueryRole } from '../destination-factory.ts';
+import { QUERY_FORMATS, type QueryFormat, writeQueryResult } from '../query-output.ts';
+import type { CliCommand } from './cli-command.ts';
+
+interface QueryArgs {
+  config?: string;
+  format?: QueryFormat;
+  sql: string;
+}
+
+/** Rows asked of the engine at a time: a page is what the process holds while it prints. */
+const PAGE_ROWS = 1000;
+
+export const queryCommand: CliCommand<QueryArgs> = {
+  command: 'query <sql>',
+  describe: 'Run one read-only statement (SELECT) on the configured destination and print the rows',
+  builder: (yargs) =>
+    yargs
+      .positional('sql', { type: 'string', describe: 'One read-only statement, in quotes', demandOption: true })
+      .option('format', {
+        choices: QUERY_FORMATS,
+        describe: 'table, csv or json (default: table on a terminal, csv otherwise)',
+      }) as never,
+  handler: async (argv) => {
+    // Reads the destination only: the API key is not needed, so not read.
+    const { config } = await loadConfig(argv.config, process.env, createLogger(), 'none');
+    const format = argv.format ?? (process.stdout.isTTY ? 'table' : 'csv');
+    // A reader that stops early (`| head`) has what it wanted: end quietly, nothing to report.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(ExitCode.Success);
+    });
+    const role = await openQueryRole(config.destination, { logger: createLogger({ level: 'warn' }) });
+    try {
+      const statement = await assertReadOnlyStatement(String(argv.sql), role, 'aivis query');
+      await writeQueryResult(await role.run(statement, PAGE_ROWS), format, process.stdout);
+    } finally {
+      await role.close();
+    }
+    return ExitCode.Success;
+  },
+};
