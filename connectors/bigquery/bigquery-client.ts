@@ -98,6 +98,10 @@ export interface BigqueryClient {
   load(table: string, lines: () => Iterable<string> | AsyncIterable<string>): Promise<void>;
   /** One query job; waits for it and reads every page of its result. */
   query(sql: string, params?: Readonly<Record<string, QueryParam>>): Promise<QueryOutcome>;
+  /** BigQuery's own reading of `sql`, from a dry run (nothing runs): `SELECT`, `INSERT`, `SCRIPT` for several statements ... */
+  statementType(sql: string): Promise<string>;
+  /** One query job whose result is read `pageRows` rows at a time, as BigQuery sends them. */
+  queryPages(sql: string, pageRows: number): Promise<QueryPages>;
 }
 
 export async function openBigqueryClient(
@@ -379,13 +383,7 @@ class SdkClient implements BigqueryClient {
   }
 
   async query(sql: string, params: Readonly<Record<string, QueryParam>> = {}): Promise<QueryOutcome> {
-    const request: Query = {
-      query: sql,
-      location: this.#location,
-      labels: { ...this.#jobs.labels },
-      jobTimeoutMs: this.#jobs.jobTimeoutMs,
-      ...sdkParams(params, (v) => this.#bigquery.timestamp(v)),
-    };
+    const request: Query = { ...this.#queryRequest(sql), ...sdkParams(params, (v) => this.#bigquery.timestamp(v)) };
     const what = `query (${sql.split('\n')[0]!.slice(0, 80)})`;
     try {
       return await this.#retrying(what, async (jobId, exists) =>
@@ -398,11 +396,74 @@ class SdkClient implements BigqueryClient {
     }
   }
 
-  /** Every page of the job's result, polling while it runs, up to the client's deadline. */
+  async statementType(sql: string): Promise<string> {
+    const what = `dry run (${sql.split('\n')[0]!.slice(0, 80)})`;
+    try {
+      const [job] = await this.#bigquery.createQueryJob({ ...this.#queryRequest(sql), dryRun: true });
+      const statistics = job.metadata?.statistics as { query?: { statementType?: string } } | undefined;
+      return statistics?.query?.statementType ?? 'UNKNOWN';
+    } catch (error) {
+      throw bigqueryError(what, error, this.dataset);
+    }
+  }
+
+  async queryPages(sql: string, pageRows: number): Promise<QueryPages> {
+    const what = `query (${sql.split('\n')[0]!.slice(0, 80)})`;
+    const failed = (error: unknown) =>
+      error instanceof DestinationError ? error : bigqueryError(what, error, this.dataset);
+    try {
+      const job = await this.#retrying(what, async (jobId, exists) =>
+        exists
+          ? this.#bigquery.job(jobId, { location: this.#location })
+          : await this.#queryJob(jobId, this.#queryRequest(sql)),
+      );
+      const pages = this.#pages(job, pageRows);
+      const first = await pages.next();
+      const fields = first.done ? [] : first.value.fields;
+      async function* rest(): AsyncGenerator<readonly RawRow[]> {
+        try {
+          if (!first.done) yield first.value.rows;
+          for await (const page of pages) yield page.rows;
+        } catch (error) {
+          throw failed(error);
+        }
+      }
+      return { fields, pages: rest() };
+    } catch (error) {
+      throw failed(error);
+    }
+  }
+
+  /** A query job's request: its location, the run's labels and the job deadline. */
+  #queryRequest(sql: string): Query {
+    return {
+      query: sql,
+      location: this.#location,
+      labels: { ...this.#jobs.labels },
+      jobTimeoutMs: this.#jobs.jobTimeoutMs,
+    };
+  }
+
+  /** Every page of the job's result, in order. */
   async #results(job: Job): Promise<QueryOutcome> {
-    const deadline = this.#jobs.now().getTime() + this.#deadlineMs;
     const rows: Record<string, CellValue>[] = [];
-    let page: Record<string, unknown> | null = { skipParsing: true, autoPaginate: false };
+    let affectedRows = 0;
+    for await (const page of this.#pages(job)) {
+      for (const row of page.rows) rows.push(decodeRow(page.fields, row));
+      affectedRows = page.affectedRows;
+    }
+    this.#logger.debug('bigquery query job done', { job: job.id, affectedRows });
+    return { rows, affectedRows };
+  }
+
+  /**
+   * The job's result a page at a time (`maxResults` rows, or BigQuery's page size), polling
+   * while it runs, up to the client's deadline; its bytes are counted once.
+   */
+  async *#pages(job: Job, maxResults?: number): AsyncGenerator<ResultPage> {
+    const deadline = this.#jobs.now().getTime() + this.#deadlineMs;
+    const paging = { skipParsing: true, autoPaginate: false, ...(maxResults ? { maxResults } : {}) };
+    let page: Record<string, unknown> | null = paging;
     let affectedRows: number | undefined;
     while (page) {
       const [raw, next, response] = (await job.getQueryResults(page)) as unknown as [
@@ -412,8 +473,6 @@ class SdkClient implements BigqueryClient {
       ];
       if (response.jobComplete === false && this.#jobs.now().getTime() > deadline)
         throw await this.#deadlinePassed(job);
-      const fields = response.schema?.fields ?? [];
-      for (const row of raw ?? []) rows.push(decodeRow(fields, row));
       // Every page of a finished job repeats its statistics: count them once.
       if (response.jobComplete !== false && affectedRows === undefined) {
         affectedRows = Number(response.numDmlAffectedRows ?? 0);
@@ -423,25 +482,47 @@ class SdkClient implements BigqueryClient {
           this.usage.bytesProcessed += Number(response.totalBytesProcessed ?? 0);
         }
       }
-      page = next ? { ...next, skipParsing: true, autoPaginate: false } : null;
+      if (response.jobComplete !== false)
+        yield { fields: response.schema?.fields ?? [], rows: raw ?? [], affectedRows: affectedRows ?? 0 };
+      page = next ? { ...next, ...paging } : null;
     }
-    this.#logger.debug('bigquery query job done', { job: job.id, affectedRows });
-    return { rows, affectedRows: affectedRows ?? 0 };
   }
 }
 
-interface RawRow {
+/** One page of a query's result as BigQuery sends it. */
+interface ResultPage {
+  readonly fields: readonly ResultField[];
+  readonly rows: readonly RawRow[];
+  readonly affectedRows: number;
+}
+
+/** A result row as the REST API sends it: `{f: [{v}]}`, every scalar a string. */
+export interface RawRow {
   f: { v: unknown }[];
+}
+
+/** A field of a result's schema; a RECORD has its own `fields`, a REPEATED one holds an array. */
+export interface ResultField {
+  readonly name: string;
+  readonly type: string;
+  readonly mode?: string;
+  readonly fields?: readonly ResultField[];
+}
+
+/** A query's result read a page at a time (`BigqueryClient.queryPages`). */
+export interface QueryPages {
+  readonly fields: readonly ResultField[];
+  readonly pages: AsyncIterable<readonly RawRow[]>;
 }
 
 interface QueryResponse {
   jobComplete?: boolean;
-  schema?: { fields?: { name: string; type: string }[] };
+  schema?: { fields?: ResultField[] };
   numDmlAffectedRows?: string;
   totalBytesProcessed?: string;
 }
 
-function decodeRow(fields: readonly { name: string; type: string }[], row: RawRow): Record<string, CellValue> {
+function decodeRow(fields: readonly ResultField[], row: RawRow): Record<string, CellValue> {
   const out: Record<string, CellValue> = {};
   fields.forEach((field, i) => {
     out[field.name] = decodeCell(field.type, row.f[i]?.v);

@@ -61,6 +61,27 @@ export interface BigqueryDeps {
   readonly random?: () => number;
 }
 
+/** The configured client: its credentials (the metadata server probed only when ADC needs it), labels and job settings. */
+export async function connectBigquery(config: BigqueryConfig, deps: BigqueryDeps): Promise<BigqueryClient> {
+  if (credentialsAvoidMetadataServer(config, process.env, deps.authClient !== undefined)) {
+    process.env.METADATA_SERVER_DETECTION ??= 'none';
+  }
+  const authClient = deps.authClient ?? (config.key_file ? await keyFileAuthClient(config.key_file) : undefined);
+  return openBigqueryClient(
+    clientOptions(config, authClient),
+    config.dataset,
+    {
+      labels: jobLabels(deps.run),
+      jobTimeoutMs: (config.job_timeout_seconds ?? DEFAULT_JOB_TIMEOUT_SECONDS) * 1000,
+      ...(deps.run ? { runId: deps.run.runId } : {}),
+      now: deps.now ?? (() => new Date()),
+      sleep: deps.sleep ?? ((ms) => sleep(ms)),
+      random: deps.random ?? Math.random,
+    },
+    deps.logger,
+  );
+}
+
 export function createBigqueryDestination(config: BigqueryConfig, deps: BigqueryDeps): Destination {
   const { logger } = deps;
   const now = deps.now ?? (() => new Date());
@@ -167,24 +188,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     namespace: { database: config.project, schema: config.dataset },
 
     async open() {
-      if (client) return;
-      if (credentialsAvoidMetadataServer(config, process.env, deps.authClient !== undefined)) {
-        process.env.METADATA_SERVER_DETECTION ??= 'none';
-      }
-      const authClient = deps.authClient ?? (config.key_file ? await keyFileAuthClient(config.key_file) : undefined);
-      client = await openBigqueryClient(
-        clientOptions(config, authClient),
-        config.dataset,
-        {
-          labels: jobLabels(deps.run),
-          jobTimeoutMs: (config.job_timeout_seconds ?? DEFAULT_JOB_TIMEOUT_SECONDS) * 1000,
-          ...(deps.run ? { runId: deps.run.runId } : {}),
-          now,
-          sleep: deps.sleep ?? ((ms) => sleep(ms)),
-          random: deps.random ?? Math.random,
-        },
-        logger,
-      );
+      client ??= await connectBigquery(config, deps);
     },
 
     async check() {

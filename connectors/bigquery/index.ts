@@ -3,3 +3,4 @@
  * loads no SDK: `@google-cloud/bigquery` and `google-auth-library` are imported by `open()`.
  */
 export { type BigqueryDeps, createBigqueryDestination } from './bigquery-destination.ts';
+export { openBigqueryQuery } from './bigquery-query.ts';

@@ -6,7 +6,7 @@
  */
 import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
-import type { QueryCell, QueryRole } from '../../src/destination/read-only-query.ts';
+import { inPages, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
 import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 
@@ -47,20 +47,12 @@ export async function openDuckdbQuery(config: DuckdbConfig): Promise<QueryRole> 
       const result = await connection.stream(statement.sql);
       const columns = result.columnNames();
       const json = result.columnTypes().map((type) => type.alias === 'JSON');
-      async function* pages() {
-        let page: QueryCell[][] = [];
-        for await (const rows of result.yieldRows()) {
-          for (const row of rows) {
-            page.push(row.map((value, i) => (json[i] && typeof value === 'string' ? JSON.parse(value) : cell(api, value))));
-            if (page.length >= pageRows) {
-              yield page;
-              page = [];
-            }
-          }
-        }
-        if (page.length > 0) yield page;
+      async function* cells() {
+        for await (const rows of result.yieldRows())
+          for (const row of rows)
+            yield row.map((value, i) => (json[i] && typeof value === 'string' ? JSON.parse(value) : cell(api, value)));
       }
-      return { columns, pages: pages() };
+      return { columns, pages: inPages(cells(), pageRows) };
     },
     async close() {
       if (closed) return;

@@ -6,7 +6,12 @@
  * writes). The cursor pages the rows, so nothing holds the whole result.
  */
 import type Cursor from 'pg-cursor';
-import { notReadOnly, severalStatements, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
+import {
+  notReadOnly,
+  severalStatements,
+  type QueryCell,
+  type QueryRole,
+} from '../../src/destination/read-only-query.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { ConfigError, DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -40,7 +45,10 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
       // Unqualified names resolve in the configured schema first, as in the docs' examples.
       await session.query(`SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public`);
       const opened = session.submit(
-        new CursorClass(statement.sql, [], { rowMode: 'array', types: { getTypeParser: () => (text: string) => text } }),
+        new CursorClass(statement.sql, [], {
+          rowMode: 'array',
+          types: { getTypeParser: () => (text: string) => text },
+        }),
       );
       cursor = opened;
       const refused = (error: unknown): Error => {

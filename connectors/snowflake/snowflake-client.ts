@@ -22,10 +22,26 @@ export interface SnowflakeClient {
     sql: string,
     binds?: readonly (string | null)[] | readonly (readonly (string | null)[])[],
   ): Promise<SnowflakeRow[]>;
+  /**
+   * Has Snowflake compile one statement without running it (`describeOnly`); Snowflake refuses
+   * a text of several statements (MULTI_STATEMENT_COUNT is 1 unless a request says otherwise).
+   */
+  describe(sql: string): Promise<void>;
+  /**
+   * Runs one statement and streams its rows (arrays, in column order) as Snowflake hands them:
+   * numbers and dates as Snowflake's text, variants as JSON text.
+   */
+  stream(sql: string): Promise<StreamedResult>;
   /** Runs `work` inside BEGIN ... COMMIT; any error rolls back (Snowflake would keep the transaction open). */
   transaction<T>(work: () => Promise<T>): Promise<T>;
   /** Ends the session (`destroy`); safe to call twice. */
   close(): Promise<void>;
+}
+
+/** A streamed result: its columns (Snowflake's name and type: `fixed`, `real`, `text`, `variant` ...) and rows. */
+export interface StreamedResult {
+  readonly columns: readonly { readonly name: string; readonly type: string; readonly scale: number }[];
+  readonly rows: AsyncIterable<unknown[]>;
 }
 
 /** `aivis:<workspace>:<run id>` for a command's run, else `aivis` (docs/destinations/snowflake.md, "Cost"). */
@@ -110,6 +126,40 @@ function createClient(connection: Connection): SnowflakeClient {
     });
   return {
     execute,
+    describe: (sql) =>
+      new Promise((resolve, reject) => {
+        connection.execute({
+          sqlText: sql,
+          describeOnly: true,
+          complete: (error) => (error ? reject(snowflakeError(error, firstWords(sql))) : resolve()),
+        });
+      }),
+    stream: (sql) =>
+      new Promise((resolve, reject) => {
+        connection.execute({
+          sqlText: sql,
+          streamResult: true,
+          rowMode: 'array',
+          fetchAsString: ['Number', 'Date', 'JSON'],
+          complete: (error, statement) => {
+            if (error) return reject(snowflakeError(error, firstWords(sql)));
+            const columns = (statement.getColumns() ?? []).map((c) => ({
+              name: c.getName(),
+              type: c.getType(),
+              scale: c.getScale(),
+            }));
+            const rows = statement.streamRows();
+            async function* failures() {
+              try {
+                for await (const row of rows) yield row as unknown[];
+              } catch (error) {
+                throw snowflakeError(error as SnowflakeError, firstWords(sql));
+              }
+            }
+            resolve({ columns, rows: failures() });
+          },
+        });
+      }),
     // Snowflake leaves a transaction open after a failed statement: the shared helper rolls it back.
     transaction: (work) => inTransaction(execute, work),
     async close() {

@@ -129,3 +129,16 @@ export function leadingKeyword(sql: string): string | undefined {
   if (word !== undefined) return word.toUpperCase();
   return rest.length === 0 ? undefined : rest.slice(0, 1);
 }
+
+/** `rows` in pages of `size` rows (the last one shorter), for engines that hand rows one at a time. */
+export async function* inPages<T>(rows: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let page: T[] = [];
+  for await (const row of rows) {
+    page.push(row);
+    if (page.length >= size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
+}

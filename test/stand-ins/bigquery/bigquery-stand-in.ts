@@ -200,6 +200,29 @@ export async function startBigqueryStandIn(
     return job;
   };
 
+  /**
+   * `jobs.insert` with `dryRun`: BigQuery checks the query and answers a DONE job with its
+   * statement type and the bytes it would bill; no job is created (none to get or list), nothing runs.
+   */
+  const dryRunJob = async (body: Partial<StandInJob>) => {
+    const query = body.configuration?.query;
+    if (!query) throw new BigqueryFault(400, 'invalid', 'The stand-in dry-runs query jobs only');
+    const location = body.jobReference?.location ?? 'US';
+    checkLocation({ jobReference: { projectId, jobId: '', location } } as StandInJob, referencedDatasets(query.query));
+    const statementType = await engine.dryRun(query.query);
+    return {
+      kind: 'bigquery#job',
+      jobReference: { projectId, location },
+      configuration: { ...body.configuration, dryRun: true },
+      status: { state: 'DONE' },
+      statistics: {
+        creationTime: String(Date.now()),
+        totalBytesProcessed: '0',
+        query: { totalBytesProcessed: '0', statementType },
+      },
+    };
+  };
+
   const fail = (job: StandInJob, fault: BigqueryFault) => {
     job.fault = fault;
     job.status = { ...job.status, errorResult: fault.proto, errors: [fault.proto] };
@@ -403,6 +426,8 @@ export async function startBigqueryStandIn(
         : undefined;
       if (wire === 'unavailable') throw transientFault('unavailable');
       if (wire === 'reset') return RESET;
+      const dryRun = (json.configuration as { dryRun?: boolean } | undefined)?.dryRun === true;
+      if (dryRun) return [200, await dryRunJob(json as Partial<StandInJob>)];
       const job = insertJob(json as Partial<StandInJob>, 'US');
       if (!job.configuration.query)
         throw new BigqueryFault(400, 'invalid', 'The stand-in runs query jobs and multipart load jobs only');

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBScalarFunction, StatementType, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { bytesProcessed as billedBytes, type ReferencedTable } from './stand-in-billing.ts';
 import { bigqueryType, encodeCell } from './stand-in-cells.ts';
 import {
@@ -80,6 +80,19 @@ export interface QueryControl {
 }
 
 const MUTATING = /^\s*(UPDATE|DELETE|MERGE)\b/i;
+/** BigQuery's `statistics.query.statementType` for what DuckDB prepares. */
+const DRY_RUN_TYPES: Readonly<Record<string, string>> = {
+  SELECT: 'SELECT',
+  INSERT: 'INSERT',
+  UPDATE: 'UPDATE',
+  DELETE: 'DELETE',
+  MERGE_INTO: 'MERGE',
+  CREATE: 'CREATE_TABLE',
+  DROP: 'DROP_TABLE',
+  ALTER: 'ALTER_TABLE',
+  EXPORT: 'EXPORT_DATA',
+  CALL: 'CALL',
+};
 const DML = /^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i;
 /** What `#attempt` returns when the job lost a conflict and may be rerun. */
 const CONFLICT = Symbol('conflict');
@@ -323,6 +336,30 @@ export class StandInEngine {
       await rm(file, { force: true });
     }
     return lines.length;
+  }
+
+  /**
+   * A dry run, as BigQuery answers `configuration.dryRun`: the statement is read and its tables
+   * resolved, nothing runs. Its type is BigQuery's name for what DuckDB prepares (several
+   * statements are a `SCRIPT`).
+   */
+  async dryRun(sql: string): Promise<string> {
+    if (translated(() => parseCreateTableAs(sql))) return 'CREATE_TABLE_AS_SELECT';
+    for (const ref of referencedTables(sql)) this.table(ref.dataset, ref.table);
+    const duck = translated(() => toDuckdb(sql, []));
+    const connection = await this.#instance.connect();
+    try {
+      const statements = await connection.extractStatements(duck);
+      if (statements.count > 1) return 'SCRIPT';
+      const prepared = await statements.prepare(0);
+      const type = StatementType[prepared.statementType];
+      prepared.destroySync();
+      return DRY_RUN_TYPES[type ?? ''] ?? `${type}`;
+    } catch (error) {
+      throw error instanceof BigqueryFault ? error : fromDuckdb(error);
+    } finally {
+      connection.closeSync();
+    }
   }
 
   async query(

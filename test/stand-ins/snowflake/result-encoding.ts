@@ -85,14 +85,19 @@ function encodeValue(value: DuckDBValue, type: string): string | null {
  * (DuckDB would name `SELECT table_name` after the catalog's stored, lower-case column).
  */
 export function encodeResult(result: DuckDBResultReader, sql: string): EncodedResult {
-  const rowtype = result.columnNames().map((name, i) => ({
+  const rowtype = rowTypes(result.columnNames(), result.columnTypes(), sql);
+  const rowset = result.getRows().map((row) => row.map((value, i) => encodeValue(value, rowtype[i]!.type)));
+  return { rowtype, rowset };
+}
+
+/** The `rowtype` of DuckDB columns (`encodeResult` says how `sql` decides a name's case). */
+export function rowTypes(names: readonly string[], types: readonly DuckDBType[], sql: string): RowType[] {
+  return names.map((name, i) => ({
     name: sql.includes(`"${name}"`) ? name : name.toUpperCase(),
-    ...snowflakeType(result.columnType(i)),
+    ...snowflakeType(types[i]!),
     length: null,
     nullable: true,
   }));
-  const rowset = result.getRows().map((row) => row.map((value, i) => encodeValue(value, rowtype[i]!.type)));
-  return { rowtype, rowset };
 }
 
 /** A result built here rather than by DuckDB: DDL status text, DML counts, SHOW output. */

@@ -49,6 +49,14 @@ export const insufficientPrivileges = (object: string) =>
     `SQL access control error:\nInsufficient privileges to operate on ${object}`,
   );
 
+/** Several statements in one request while MULTI_STATEMENT_COUNT is 1 (Snowflake's default). */
+export const statementCount = (count: number) =>
+  new SnowflakeStandInError(
+    '000008',
+    '0A000',
+    `Actual statement count ${count} did not match the desired statement count 1.`,
+  );
+
 /** DuckDB's error text as the Snowflake error a connector would see for the same mistake. */
 export function fromDuckDb(error: unknown): SnowflakeStandInError {
   const message = error instanceof Error ? error.message : String(error);

@@ -83,6 +83,13 @@ export interface SnowflakeStandIn {
   close(): Promise<void>;
 }
 
+/** A `query-request` body: one statement, its binds, and whether Snowflake is only to describe it. */
+interface QueryRequest {
+  readonly sqlText: string;
+  readonly bindings?: Record<string, WireBind>;
+  readonly describeOnly?: boolean;
+}
+
 interface Session extends AccountSession {
   /** Statements of one session run one at a time, as on one Snowflake session. */
   queue: Promise<unknown>;
@@ -197,11 +204,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     return waiting.data;
   };
 
-  const query = async (
-    req: http.IncomingMessage,
-    body: { sqlText: string; bindings?: Record<string, WireBind> },
-    queryId: string,
-  ) => {
+  const query = async (req: http.IncomingMessage, body: QueryRequest, queryId: string) => {
     const polls = faults.inProgressPolls ?? 0;
     if (polls > 0) {
       pending.set(queryId, { data: await answer(req, body, queryId), polls: polls - 1 });
@@ -210,17 +213,14 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     return answer(req, body, queryId);
   };
 
-  const answer = async (
-    req: http.IncomingMessage,
-    body: { sqlText: string; bindings?: Record<string, WireBind> },
-    queryId: string,
-  ) => {
+  const answer = async (req: http.IncomingMessage, body: QueryRequest, queryId: string) => {
     const session = sessionOf(req);
     statementHook?.(body.sqlText);
-    const run = session.queue.then(
-      async () =>
-        (await accountStatement(body.sqlText, body.bindings, sessions.sessions(), session)) ??
-        session.handler.execute(body.sqlText, body.bindings, queryId),
+    const run = session.queue.then(async () =>
+      body.describeOnly
+        ? session.handler.describe(body.sqlText)
+        : ((await accountStatement(body.sqlText, body.bindings, sessions.sessions(), session)) ??
+          session.handler.execute(body.sqlText, body.bindings, queryId)),
     );
     session.queue = run.catch(() => undefined);
     const result = await run;
@@ -239,7 +239,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
       case '/session/v1/login-request':
         return login(url, (body as { data: LoginData }).data);
       case '/queries/v1/query-request':
-        return query(req, body as { sqlText: string; bindings?: Record<string, WireBind> }, queryId);
+        return query(req, body as QueryRequest, queryId);
       case `/queries/${url.pathname.split('/')[2]}/result`:
         return result(url.pathname.split('/')[2]!);
       case '/session': {

@@ -18,7 +18,14 @@ import { appendRows } from './stand-in-append.ts';
 import { withQueryHistory } from './stand-in-query-history.ts';
 import type { StandInClock } from './stand-in-clock.ts';
 import type { LockingSession, TableLocks } from './stand-in-locks.ts';
-import { encodeResult, singleRow, type EncodedResult } from './result-encoding.ts';
+import {
+  encodeResult,
+  literalResult,
+  rowTypes,
+  singleRow,
+  type EncodedResult,
+  type RowType,
+} from './result-encoding.ts';
 import {
   duplicateMergeRow,
   fromDuckDb,
@@ -27,6 +34,7 @@ import {
   noWarehouse,
   SnowflakeStandInError,
   stageBindRefused,
+  statementCount,
 } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
 import { needsWarehouse, type WarehouseMeter } from './stand-in-warehouse.ts';
@@ -118,6 +126,24 @@ const TYPE_IDS: Readonly<Record<string, number>> = {
   DROP: 0x6300,
   COMMENT: 0x6200,
 };
+/** The columns Snowflake describes for a statement that returns no query result: its counts, or its status. */
+const DESCRIBED_COLUMNS: Readonly<Record<string, readonly RowType[]>> = Object.fromEntries(
+  Object.entries({
+    INSERT: ['number of rows inserted'],
+    UPDATE: ['number of rows updated', 'number of multi-joined rows updated'],
+    DELETE: ['number of rows deleted'],
+    MERGE: ['number of rows inserted', 'number of rows updated'],
+    CREATE: ['status'],
+    ALTER: ['status'],
+    DROP: ['status'],
+  }).map(([keyword, columns]) => [
+    keyword,
+    literalResult(
+      columns.map((name) => ({ name, type: name === 'status' ? 'text' : 'fixed' })),
+      [],
+    ).rowtype,
+  ]),
+);
 /** Statements that commit an open transaction first, as Snowflake's DDL does. */
 const DDL = new Set(['CREATE', 'ALTER', 'DROP', 'COMMENT']);
 const DML = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
@@ -194,6 +220,30 @@ export class StandInSession implements LockingSession {
       // An autocommit statement held its table only while it ran.
       if (this.#journal) this.#ctx.locks.activity();
       else this.#ctx.locks.release(this.#ctx.id);
+    }
+  }
+
+  /**
+   * A describe-only request (`describeOnly: true`): Snowflake compiles the statement and answers
+   * its columns and statement type with no rows; nothing runs. Several statements are refused as
+   * Snowflake refuses them when MULTI_STATEMENT_COUNT is 1, its default.
+   */
+  async describe(sqlText: string): Promise<StatementResult> {
+    this.#ctx.stats.statements++;
+    this.#checkDatabases(sqlText);
+    const keyword = leadingKeyword(sqlText);
+    const sql = rewriteSql(sqlText);
+    try {
+      const statements = await this.#ctx.connection.extractStatements(sql);
+      if (statements.count > 1) throw statementCount(statements.count);
+      const prepared = await statements.prepare(0);
+      const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+      const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
+      prepared.destroySync();
+      const rowtype = (DESCRIBED_COLUMNS[keyword] ?? rowTypes(names, types, sqlText)) as RowType[];
+      return { rowtype, rowset: [], statementTypeId: TYPE_IDS[keyword] ?? 0x6000 };
+    } catch (error) {
+      throw error instanceof SnowflakeStandInError ? error : fromDuckDb(error);
     }
   }
 
