@@ -1,0 +1,140 @@
+/**
+ * `aivis query` on DuckDB: the real engine on a file, opened read-only; the prepared
+ * statement's type refuses what the leading keyword lets through; a sync in another process
+ * holds the file.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli-process.ts';
+import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
+import { describeQuery, lastMessage } from './query-suite.ts';
+
+let dir: string;
+const file = () => path.join(dir, 'warehouse.duckdb');
+
+/** Runs statements on the file with a connection of its own, closed after. */
+async function onFile<T>(work: (run: (sql: string) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(file());
+  const connection = await instance.connect();
+  try {
+    return await work(async (sql) => (await connection.runAndReadAll(sql)).getRows());
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+async function writeConfig(name: string, destination: string[]): Promise<string> {
+  const config = path.join(dir, name);
+  await writeFile(
+    config,
+    [
+      'source:',
+      '  base_url: http://127.0.0.1:9/public/v2',
+      '  api_key: ${AIVIS_API_KEY}',
+      'destination:',
+      ...destination,
+      '',
+    ].join('\n'),
+  );
+  return config;
+}
+
+describeQuery('DuckDB', {
+  table: 'aivis_q.query_fixture',
+  column: (name) => name,
+  async setup() {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-query-duckdb-'));
+    await onFile(async (run) => {
+      await run('CREATE SCHEMA aivis_q');
+      await run('CREATE TABLE aivis_q.query_fixture (id BIGINT, big BIGINT, name VARCHAR, payload JSON, ok BOOLEAN)');
+      await run(
+        `INSERT INTO aivis_q.query_fixture VALUES (1, 9007199254740993, 'comma, "quote"', '{"k":[1,2]}', true), (2, 9007199254740991, NULL, NULL, false)`,
+      );
+    });
+    const config = await writeConfig('aivis.yaml', [
+      '  type: duckdb',
+      '  path: ./warehouse.duckdb',
+      '  schema: aivis_q',
+    ]);
+    return { config, env: {} };
+  },
+  teardown: () => rm(dir, { recursive: true, force: true }),
+  rowCount: () => onFile(async (run) => Number((await run('SELECT count(*) FROM aivis_q.query_fixture'))[0]![0])),
+  tableExists: (name) =>
+    onFile(
+      async (run) =>
+        (await run(`SELECT 1 FROM information_schema.tables WHERE table_schema = 'aivis_q' AND table_name = '${name}'`))
+          .length > 0,
+    ),
+  engineRefusals: [
+    { sql: "ATTACH '/tmp/aivis-query-attached.duckdb' AS other", kind: 'ATTACH' },
+    { sql: "PRAGMA table_info('aivis_q.query_fixture')", kind: 'PRAGMA' },
+    { sql: 'SET threads = 1', kind: 'SET' },
+    { sql: 'CALL pragma_version()', kind: 'CALL' },
+    { sql: 'EXPLAIN SELECT 1', kind: 'EXPLAIN' },
+    // The leading WITH passes the keyword check; DuckDB's prepared statement says INSERT.
+    { sql: 'WITH n AS (SELECT 3 AS id) INSERT INTO aivis_q.query_fixture (id) SELECT id FROM n', kind: 'INSERT' },
+    { sql: 'SELECT 1;\nINSERT INTO aivis_q.query_fixture (id) VALUES (4)' },
+  ],
+});
+
+describe('aivis query on DuckDB, the file itself', () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-query-duckdb-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('resolves unqualified names in the configured schema, and leaves no file behind for a refused ATTACH or COPY', async () => {
+    await onFile(async (run) => {
+      await run('CREATE SCHEMA IF NOT EXISTS aivis_u');
+      await run('CREATE TABLE IF NOT EXISTS aivis_u.websites AS SELECT 7 AS id');
+    });
+    const config = await writeConfig('unqualified.yaml', [
+      '  type: duckdb',
+      '  path: ./warehouse.duckdb',
+      '  schema: aivis_u',
+    ]);
+    const result = await runCli(['query', '--config', config, 'SELECT id FROM websites'], {}).done;
+    expect(result.stdout).toBe('id\n7\n');
+    expect(result.code).toBe(0);
+    expect(existsSync('/tmp/aivis-query-attached.duckdb')).toBe(false);
+    expect(existsSync('/tmp/aivis-query-copy.csv')).toBe(false);
+  });
+
+  it('says a sync holds the file, and what to do, with exit 1', async () => {
+    await onFile(async (run) => run('CREATE SCHEMA IF NOT EXISTS aivis_l'));
+    const config = await writeConfig('locked.yaml', [
+      '  type: duckdb',
+      '  path: ./warehouse.duckdb',
+      '  schema: aivis_l',
+    ]);
+    const holder = await spawnLockHolder('duckdb', file(), 'aivis_l');
+    try {
+      const result = await runCli(['query', '--config', config, 'SELECT 1'], {}).done;
+      expect(lastMessage(result)).toBe(
+        `the DuckDB file "${file()}" is in use by another process (pid ${holder.pid}), most likely a running aivis sync: ` +
+          'DuckDB lets one process open a file while it writes; wait for the sync to finish, or query a copy of the file ' +
+          '(copy it, then point destination.path of a second config at the copy)',
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await holder.kill();
+    }
+  });
+
+  it('names a file that does not exist, with exit 2, and creates none', async () => {
+    const config = await writeConfig('missing.yaml', ['  type: duckdb', '  path: ./typo.duckdb', '  schema: aivis']);
+    const result = await runCli(['query', '--config', config, 'SELECT 1'], {}).done;
+    expect(lastMessage(result)).toBe(
+      `there is no DuckDB file at "${path.join(dir, 'typo.duckdb')}" (destination.path): run aivis sync first, or fix destination.path`,
+    );
+    expect(result.code).toBe(2);
+    expect(existsSync(path.join(dir, 'typo.duckdb'))).toBe(false);
+  });
+});
