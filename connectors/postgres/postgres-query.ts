@@ -55,7 +55,7 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
         const code = errorCode(error);
         const message = (error as Error).message;
         if (code === '42601' && /multiple commands/.test(message)) return severalStatements(statement.caller);
-        if (code === '25006') return notReadOnly(statement.caller, READ_ONLY_REFUSAL.exec(message)?.[1] ?? 'writing');
+        if (code === '25006') return notReadOnly(statement.caller, refusedKind(message));
         if (isPermissionDenied(error)) return permissionError(error, statement.sql, options);
         // Class 42: the statement's own fault (a syntax error, an unknown table or column).
         if (code?.startsWith('42')) return new ConfigError(redact(`Postgres cannot run the statement: ${message}`));
@@ -86,6 +86,15 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
       await session.end();
     },
   };
+}
+
+/**
+ * What Postgres refused in the read-only transaction: the command it names (`DELETE` when a
+ * function deletes). A query with a data-modifying WITH is named by its top command, `SELECT`.
+ */
+function refusedKind(message: string): string {
+  const command = READ_ONLY_REFUSAL.exec(message)?.[1] ?? 'writing';
+  return command === 'SELECT' ? 'data-modifying WITH' : command;
 }
 
 function cell(type: number, text: string | null): QueryCell {
