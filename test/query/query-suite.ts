@@ -117,6 +117,13 @@ export function describeQuery(engine: string, target: QueryTarget): void {
       expect((await aivis('--format', 'json', empty)).stdout).toBe('[]\n');
     });
 
+    it('names what the engine cannot read in the statement, with exit 2', async () => {
+      const result = await aivis(`SELECT nope FROM ${target.table.replace('query_fixture', 'missing_table')}`);
+      expect(lastMessage(result)).toMatch(new RegExp(`^${engine} cannot run the statement: .*missing_table`, 'is'));
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    });
+
     it('refuses anything but one read-only statement with exit 2, before it runs', async () => {
       const refusals: { sql: string; message: string }[] = [
         { sql: `SELECT 1; DELETE FROM ${target.table}`, message: SEVERAL },
