@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { mentionsTable } from '../../src/tables/index.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
+import { writeAdcFile } from '../stand-ins/bigquery/fake-auth.ts';
 
 let sandbox: Sandbox;
 let standIn: BigqueryStandIn;
@@ -23,20 +24,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ requestsPerMinute: 0, websites: 3, seed: 11 });
   standIn = await startBigqueryStandIn();
   dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-bq-cli-'));
-  await writeFile(path.join(dir, 'subject-token'), 'workload-identity-subject');
-  await writeFile(
-    path.join(dir, 'adc.json'),
-    JSON.stringify({
-      type: 'external_account',
-      audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/aivis/providers/ci',
-      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      token_url: `${standIn.url}/token`,
-      credential_source: { file: path.join(dir, 'subject-token') },
-    }),
-  );
+  const adc = await writeAdcFile(dir, standIn.url);
   env = {
     ...process.env,
-    GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'adc.json'),
+    GOOGLE_APPLICATION_CREDENTIALS: adc,
     AIVIS_TEST_API_KEY: sandbox.apiKey,
     AIVIS_CONFIG: '',
   };

@@ -3,12 +3,13 @@
  * external_account file whose token exchange the stand-in answers). BigQuery's dry run judges
  * the statement (several statements are a SCRIPT) and leaves no job behind.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { type BigqueryStandIn, startBigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { describeQuery } from './query-suite.ts';
+import { writeAdcFile } from '../stand-ins/bigquery/fake-auth.ts';
+import { describeQuery, writeQueryConfig } from './query-suite.ts';
 
 let dir: string;
 let standIn: BigqueryStandIn;
@@ -41,34 +42,14 @@ describeQuery('BigQuery', {
     await standIn.engine.query(
       `INSERT INTO ${FIXTURE} VALUES (1, 9007199254740993, 'comma, "quote"', PARSE_JSON('{"k":[1,2]}'), TRUE), (2, 9007199254740991, NULL, NULL, FALSE)`,
     );
-    await writeFile(path.join(dir, 'subject-token'), 'workload-identity-subject');
-    await writeFile(
-      path.join(dir, 'adc.json'),
-      JSON.stringify({
-        type: 'external_account',
-        audience: '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/aivis/providers/ci',
-        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-        token_url: `${standIn.url}/token`,
-        credential_source: { file: path.join(dir, 'subject-token') },
-      }),
-    );
-    const config = path.join(dir, 'aivis.yaml');
-    await writeFile(
-      config,
-      [
-        'source:',
-        '  base_url: http://127.0.0.1:9/public/v2',
-        '  api_key: ${AIVIS_API_KEY}',
-        'destination:',
-        '  type: bigquery',
-        `  project: ${standIn.projectId}`,
-        '  dataset: aivis_q',
-        '  location: US',
-        `  api_endpoint: ${standIn.url}`,
-        '',
-      ].join('\n'),
-    );
-    return { config, env: { GOOGLE_APPLICATION_CREDENTIALS: path.join(dir, 'adc.json') } };
+    const config = await writeQueryConfig(path.join(dir, 'aivis.yaml'), [
+      '  type: bigquery',
+      `  project: ${standIn.projectId}`,
+      '  dataset: aivis_q',
+      '  location: US',
+      `  api_endpoint: ${standIn.url}`,
+    ]);
+    return { config, env: { GOOGLE_APPLICATION_CREDENTIALS: await writeAdcFile(dir, standIn.url) } };
   },
   async teardown() {
     // No refused statement ever became a job: dry runs leave none, and the gate stopped the rest.

@@ -3,7 +3,7 @@
  * statement's type refuses what the leading keyword lets through; a sync in another process
  * holds the file.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-process.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
-import { describeQuery, lastMessage } from './query-suite.ts';
+import { describeQuery, lastMessage, writeQueryConfig } from './query-suite.ts';
 
 let dir: string;
 const file = () => path.join(dir, 'warehouse.duckdb');
@@ -28,20 +28,8 @@ async function onFile<T>(work: (run: (sql: string) => Promise<unknown[][]>) => P
   }
 }
 
-async function writeConfig(name: string, destination: string[]): Promise<string> {
-  const config = path.join(dir, name);
-  await writeFile(
-    config,
-    [
-      'source:',
-      '  base_url: http://127.0.0.1:9/public/v2',
-      '  api_key: ${AIVIS_API_KEY}',
-      'destination:',
-      ...destination,
-      '',
-    ].join('\n'),
-  );
-  return config;
+function writeConfig(name: string, destination: string[]): Promise<string> {
+  return writeQueryConfig(path.join(dir, name), destination);
 }
 
 describeQuery('DuckDB', {

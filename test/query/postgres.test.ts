@@ -3,12 +3,12 @@
  * `READ ONLY` transaction refuses what the leading keyword lets through (a data-modifying CTE,
  * `SELECT INTO`, a function that writes), before any row changes.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { describeQuery } from './query-suite.ts';
+import { describeQuery, writeQueryConfig } from './query-suite.ts';
 
 const url = new URL(inject('postgresUrl'));
 const database = `aivis_query_${process.pid}`;
@@ -40,21 +40,12 @@ describeQuery('Postgres', {
     await client.query(
       `CREATE FUNCTION aivis_q.forget() RETURNS bigint LANGUAGE sql AS 'DELETE FROM aivis_q.query_fixture RETURNING id'`,
     );
-    const config = path.join(dir, 'aivis.yaml');
     target.password = '';
-    await writeFile(
-      config,
-      [
-        'source:',
-        '  base_url: http://127.0.0.1:9/public/v2',
-        '  api_key: ${AIVIS_API_KEY}',
-        'destination:',
-        '  type: postgres',
-        `  url: ${target.href.replace(/^postgres:\/\/postgres:?@/, 'postgres://postgres:${AIVIS_TEST_PG_PASSWORD}@')}`,
-        '  schema: aivis_q',
-        '',
-      ].join('\n'),
-    );
+    const config = await writeQueryConfig(path.join(dir, 'aivis.yaml'), [
+      '  type: postgres',
+      `  url: ${target.href.replace(/^postgres:\/\/postgres:?@/, 'postgres://postgres:${AIVIS_TEST_PG_PASSWORD}@')}`,
+      '  schema: aivis_q',
+    ]);
     return { config, env: { AIVIS_TEST_PG_PASSWORD: decodeURIComponent(url.password) } };
   },
   async teardown() {

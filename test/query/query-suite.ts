@@ -5,6 +5,7 @@
  * message and exit 2 with the table unchanged. Each destination's file supplies its engine and
  * the refusals only it can meet.
  */
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, runCli } from '../support/cli-process.ts';
 
@@ -35,6 +36,16 @@ const SEVERAL =
 const notReadOnly = (kind: string) =>
   `aivis query runs read-only statements only, and this is ${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind} statement: ` +
   `refused before it ran (read with SELECT; change data with the warehouse's own tools)`;
+
+/**
+ * Writes a config for `destination` (its YAML lines, indented) whose API key comes from
+ * `${AIVIS_API_KEY}`, a variable the tests never set: query must not need it.
+ */
+export async function writeQueryConfig(file: string, destination: readonly string[]): Promise<string> {
+  const source = ['source:', '  base_url: http://127.0.0.1:9/public/v2', '  api_key: ${AIVIS_API_KEY}'];
+  await writeFile(file, [...source, 'destination:', ...destination, ''].join('\n'));
+  return file;
+}
 
 /** The last line on stderr, a JSON log line off a terminal: its message. */
 export function lastMessage(result: CliResult): string {
