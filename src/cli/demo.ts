@@ -1,26 +1,25 @@
 /**
  * `npm run demo`: the whole product in one command, offline. Starts the sandbox in-process,
- * writes a config for it, runs the real `aivis sync` into `./aivis-demo.duckdb`, and prints
- * the latest visibility of each website from the synced tables (read with DuckDB itself: the
- * demo's destination is DuckDB by definition).
+ * writes a config for it (`./aivis-demo.yaml`, kept so `aivis query` can read the file after),
+ * runs the real `aivis sync` into `./aivis-demo.duckdb`, and prints the latest visibility of
+ * each website from the synced tables (read with DuckDB itself: the demo's destination is
+ * DuckDB by definition).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startSandbox } from '../sandbox/index.ts';
 import { main } from './main.ts';
 
 const DATABASE = path.resolve('aivis-demo.duckdb');
+const CONFIG = path.resolve('aivis-demo.yaml');
 const KEY_VARIABLE = 'AIVIS_DEMO_API_KEY';
 
 async function demo(): Promise<number> {
   const sandbox = await startSandbox({ seed: 42, websites: 8 });
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-demo-'));
-  const configPath = path.join(dir, 'aivis.yaml');
   try {
     await writeFile(
-      configPath,
+      CONFIG,
       [
         'source:',
         `  base_url: ${sandbox.baseUrl}`,
@@ -34,14 +33,16 @@ async function demo(): Promise<number> {
     );
     process.env[KEY_VARIABLE] = sandbox.apiKey;
     process.stdout.write(`sandbox of the V2 API at ${sandbox.baseUrl}; syncing into ${DATABASE}\n\n`);
-    const code = await main(['sync', '--config', configPath]);
+    const code = await main(['sync', '--config', CONFIG]);
     if (code !== 0 && code !== 3) return code;
     process.stdout.write('\nlatest visibility per website (aivis.analytics_latest joined to aivis.websites):\n');
     process.stdout.write(`${await latestVisibility()}\n`);
+    process.stdout.write(
+      `\nquery it yourself: npx aivis query --config ${path.basename(CONFIG)} "select id, domain_url from aivis.websites"\n`,
+    );
     return code;
   } finally {
     await sandbox.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 
