@@ -83,7 +83,9 @@ interface ParsedOptions {
 function knownNames(parser: Argv): KnownNames {
   // yargs has `getOptions()` at run time; its types leave it out.
   const { key, choices } = (parser as unknown as { getOptions(): ParsedOptions }).getOptions();
-  const positionals = commands.flatMap((c) => [...String(c.command).matchAll(/[<[](\w+)[\]>]/g)].map((m) => m[1]));
+  const positionals = commands.flatMap((c) =>
+    [...String(c.command).matchAll(/[<[](\w+)(?:\.\.)?[\]>]/g)].map((m) => m[1]),
+  );
   return {
     flags: Object.keys(key).filter((name) => !positionals.includes(name)),
     choices,

@@ -3,12 +3,15 @@
  * statement's type refuses what the leading keyword lets through; a sync in another process
  * holds the file.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../support/child-env.ts';
 import { runCli } from '../support/cli-process.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
 import { describeQuery, lastMessage, writeQueryConfig } from './query-suite.ts';
@@ -74,6 +77,7 @@ describeQuery('DuckDB', {
 describe('aivis query on DuckDB, the file itself', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-query-duckdb-'));
+    await onFile((run) => run('CREATE SCHEMA aivis'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -114,6 +118,58 @@ describe('aivis query on DuckDB, the file itself', () => {
     } finally {
       await holder.kill();
     }
+  });
+
+  it('on a terminal prints a table by default (stdout a TTY, as `script` gives it)', async () => {
+    const config = await writeConfig('tty.yaml', ['  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis']);
+    const command = [
+      process.execPath,
+      '--import',
+      './test/setup/loopback-guard.ts',
+      'src/cli/main.ts',
+      'query',
+      '--config',
+      config,
+      "'SELECT 42 AS answer'",
+    ].join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(out.replaceAll('\r\n', '\n')).toBe(['answer', '------', '    42', '(1 row)', ''].join('\n'));
+    expect(code).toBe(0);
+  });
+
+  it('takes the statement as one argument, and says to quote it', async () => {
+    const config = await writeConfig('words.yaml', ['  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis']);
+    const split = await runCli(['query', '--config', config, 'SELECT', '1'], {}).done;
+    expect(lastMessage(split)).toBe(
+      'aivis query takes the statement as one argument, and got 2 words: put it in quotes, e.g. aivis query --config aivis.yaml "SELECT 1"',
+    );
+    expect(split.code).toBe(2);
+    const none = await runCli(['query', '--config', config], {}).done;
+    expect(lastMessage(none)).toBe(
+      'aivis query needs the statement to run, in quotes: aivis query --config aivis.yaml "SELECT * FROM websites"',
+    );
+    expect(none.code).toBe(2);
+  });
+
+  it('shows the first 1,000 rows as a table and says so; CSV prints every row', async () => {
+    const config = await writeConfig('many.yaml', ['  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis']);
+    const many = 'SELECT range AS n FROM range(2500)';
+    const table = await runCli(['query', '--config', config, '--format', 'table', many], {}).done;
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2 + 1000 + 1);
+    expect(lines.slice(0, 3)).toEqual(['  n', '---', '  0']);
+    expect(lines.at(-2)).toBe('999');
+    expect(lines.at(-1)).toBe('(1000 rows; only the first 1000 are shown: add --format csv to print every row)');
+    const csv = await runCli(['query', '--config', config, many], {}).done;
+    expect(csv.stdout.split('\n').slice(0, 3)).toEqual(['n', '0', '1']);
+    expect(csv.stdout.trimEnd().split('\n')).toHaveLength(1 + 2500);
+    expect(csv.code).toBe(0);
   });
 
   it('names a file that does not exist, with exit 2, and creates none', async () => {

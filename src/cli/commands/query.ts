@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../../config/load-config.ts';
 import { assertReadOnlyStatement } from '../../destination/read-only-query.ts';
-import { ExitCode } from '../../errors.ts';
+import { ConfigError, ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { openQueryRole } from '../destination-factory.ts';
 import { QUERY_FORMATS, type QueryFormat, writeQueryResult } from '../query-output.ts';
@@ -14,23 +14,41 @@ import type { CliCommand } from './cli-command.ts';
 interface QueryArgs {
   config?: string;
   format?: QueryFormat;
-  sql: string;
+  /** The statement's words: one, unless the shell split an unquoted statement. */
+  sql?: string[];
 }
 
 /** Rows asked of the engine at a time: a page is what the process holds while it prints. */
 const PAGE_ROWS = 1000;
 
 export const queryCommand: CliCommand<QueryArgs> = {
-  command: 'query <sql>',
+  command: 'query [sql..]',
   describe: 'Run one read-only statement (SELECT) on the configured destination and print the rows',
   builder: (yargs) =>
     yargs
-      .positional('sql', { type: 'string', describe: 'One read-only statement, in quotes', demandOption: true })
+      .positional('sql', {
+        type: 'string',
+        array: true,
+        default: undefined,
+        describe: 'One read-only statement, in quotes',
+      })
       .option('format', {
         choices: QUERY_FORMATS,
         describe: 'table, csv or json (default: table on a terminal, csv otherwise)',
       }) as never,
   handler: async (argv) => {
+    const words = (argv.sql ?? []).filter((word) => word !== undefined).map(String);
+    if (words.length === 0) {
+      throw new ConfigError(
+        'aivis query needs the statement to run, in quotes: aivis query --config aivis.yaml "SELECT * FROM websites"',
+      );
+    }
+    if (words.length > 1) {
+      throw new ConfigError(
+        `aivis query takes the statement as one argument, and got ${words.length} words: ` +
+          `put it in quotes, e.g. aivis query --config aivis.yaml "${words.join(' ')}"`,
+      );
+    }
     // Reads the destination only: the API key is not needed, so not read.
     const { config } = await loadConfig(argv.config, process.env, createLogger(), 'none');
     const format = argv.format ?? (process.stdout.isTTY ? 'table' : 'csv');
@@ -40,7 +58,7 @@ export const queryCommand: CliCommand<QueryArgs> = {
     });
     const role = await openQueryRole(config.destination, { logger: createLogger({ level: 'warn' }) });
     try {
-      const statement = await assertReadOnlyStatement(String(argv.sql), role, 'aivis query');
+      const statement = await assertReadOnlyStatement(words[0] ?? '', role, 'aivis query');
       await writeQueryResult(await role.run(statement, PAGE_ROWS), format, process.stdout);
     } finally {
       await role.close();
