@@ -163,7 +163,7 @@ describe('aivis query on DuckDB, the file itself', () => {
     const table = await runCli(['query', '--config', config, '--format', 'table', many], {}).done;
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2 + 1000 + 1);
-    expect(lines.slice(0, 3)).toEqual(['  n', '---', '  0']);
+    expect(lines.slice(0, 3)).toEqual(['n', '---', '  0']);
     expect(lines.at(-2)).toBe('999');
     expect(lines.at(-1)).toBe('(1000 rows; only the first 1000 are shown: add --format csv to print every row)');
     const csv = await runCli(['query', '--config', config, many], {}).done;
