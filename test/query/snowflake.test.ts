@@ -54,5 +54,11 @@ describeQuery('Snowflake', {
   engineRefusals: [
     // The leading SELECT passes the keyword check; Snowflake's compile refuses the second statement.
     { sql: `SELECT 1;\nDELETE FROM aivis_q.query_fixture` },
+    // Snowflake's WITH ends in a query; its compile refuses a DML after it as a syntax error.
+    {
+      sql: 'WITH n AS (SELECT 3 AS id) INSERT INTO aivis_q.query_fixture (id) SELECT id FROM n',
+      message:
+        /^Snowflake cannot run the statement: SQL compilation error: syntax error line 1 at position 27 unexpected 'INSERT'\. \(code 001003, SQL state 42000, query [\w-]+\)$/,
+    },
   ],
 });

@@ -57,6 +57,16 @@ export const statementCount = (count: number) =>
     `Actual statement count ${count} did not match the desired statement count 1.`,
   );
 
+/** Snowflake's syntax error at `index` of `sql`, where it met `word`: lines and positions as Snowflake counts them. */
+export function syntaxError(sql: string, index: number, word: string): SnowflakeStandInError {
+  const before = sql.slice(0, index).split('\n');
+  return new SnowflakeStandInError(
+    '001003',
+    '42000',
+    `SQL compilation error:\nsyntax error line ${before.length} at position ${before.at(-1)!.length} unexpected '${word}'.`,
+  );
+}
+
 /** DuckDB's error text as the Snowflake error a connector would see for the same mistake. */
 export function fromDuckDb(error: unknown): SnowflakeStandInError {
   const message = error instanceof Error ? error.message : String(error);

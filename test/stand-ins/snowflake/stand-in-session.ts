@@ -12,7 +12,7 @@
  *   LOCK_TIMEOUT (stand-in-locks.ts);
  * - stage-based binds (`CREATE TEMPORARY STAGE SYSTEM$BIND`, `PUT`) are refused, and counted.
  */
-import type { DuckDBConnection, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import { StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { duplicateSourceCheck } from './merge-check.ts';
 import { appendRows } from './stand-in-append.ts';
 import { withQueryHistory } from './stand-in-query-history.ts';
@@ -35,6 +35,7 @@ import {
   SnowflakeStandInError,
   stageBindRefused,
   statementCount,
+  syntaxError,
 } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
 import { needsWarehouse, type WarehouseMeter } from './stand-in-warehouse.ts';
@@ -237,6 +238,12 @@ export class StandInSession implements LockingSession {
       const statements = await this.#ctx.connection.extractStatements(sql);
       if (statements.count > 1) throw statementCount(statements.count);
       const prepared = await statements.prepare(0);
+      // Snowflake's WITH ends in a query: DuckDB would take `WITH ... INSERT` and run it.
+      const dml = keyword === 'WITH' ? /\b(INSERT|UPDATE|DELETE|MERGE)\b/i.exec(sqlText) : null;
+      if (dml && prepared.statementType !== StatementType.SELECT) {
+        prepared.destroySync();
+        throw syntaxError(sqlText, dml.index, dml[1]!);
+      }
       const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
       const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
       prepared.destroySync();
