@@ -175,6 +175,21 @@ describe('BigQuery stand-in', () => {
     }
   });
 
+  it('answers a dry run with the statement type, runs nothing and keeps no job; several statements are a SCRIPT', async () => {
+    const dryRun = async (query: string) => {
+      const [job] = await bigquery.createQueryJob({ query, dryRun: true });
+      return (job.metadata.statistics as { query: { statementType: string } }).query.statementType;
+    };
+    const jobs = standIn.jobs.length;
+    expect(await dryRun('SELECT id FROM `aivis-test.ds.t`')).toBe('SELECT');
+    expect(await dryRun("INSERT INTO `aivis-test.ds.t` (id) VALUES ('dry')")).toBe('INSERT');
+    expect(await dryRun('DELETE FROM `aivis-test.ds.t` WHERE TRUE')).toBe('DELETE');
+    expect(await dryRun('SELECT 1; SELECT 2')).toBe('SCRIPT');
+    expect(standIn.jobs.length).toBe(jobs);
+    expect((await raw("SELECT COUNT(*) AS n FROM `aivis-test.ds.t` WHERE id = 'dry'")).rows).toEqual([['0']]);
+    await expect(dryRun('SELECT id FROM `aivis-test.ds.missing`')).rejects.toMatchObject({ code: 404 });
+  });
+
   it('adds NULLABLE columns through tables.patch and refuses a REQUIRED one', async () => {
     const table = bigquery.dataset('ds').table('t');
     const [metadata] = await table.getMetadata();

@@ -190,6 +190,39 @@ describe('Snowflake stand-in', () => {
     await destroy(c);
   });
 
+  it('describeOnly compiles without running: the columns, no rows; several statements are 000008, a WITH before DML a syntax error', async () => {
+    const c = await connect({ schema: 'PUBLIC' });
+    try {
+      await run(c, 'CREATE TABLE DESCRIBED (ID NUMBER(38,0), NAME TEXT)');
+      const describe = (sqlText: string) =>
+        new Promise<string[]>((resolve, reject) =>
+          c.execute({
+            sqlText,
+            describeOnly: true,
+            complete: (error, statement, rows) =>
+              error
+                ? reject(error)
+                : resolve([...(statement.getColumns() ?? []).map((col) => col.getName()), `rows ${rows?.length ?? 0}`]),
+          }),
+        );
+      expect(await describe('SELECT id, name FROM described')).toEqual(['ID', 'NAME', 'rows 0']);
+      expect(await describe("INSERT INTO DESCRIBED VALUES (1, 'a')")).toEqual(['number of rows inserted', 'rows 0']);
+      expect(await run(c, 'SELECT COUNT(*) AS N FROM DESCRIBED')).toEqual([{ N: '0' }]);
+      await expect(describe('SELECT 1; DELETE FROM DESCRIBED')).rejects.toMatchObject({
+        code: '000008',
+        message: 'Actual statement count 2 did not match the desired statement count 1.',
+      });
+      await expect(
+        describe('WITH n AS (SELECT 1 AS id)\nINSERT INTO DESCRIBED (ID) SELECT id FROM n'),
+      ).rejects.toMatchObject({
+        code: '001003',
+        message: "SQL compilation error:\nsyntax error line 2 at position 0 unexpected 'INSERT'.",
+      });
+    } finally {
+      await destroy(c);
+    }
+  });
+
   it('runs column-major array binds as one statement per row', async () => {
     const c = await connect();
     await run(c, 'CREATE SCHEMA analytics.binds');
