@@ -26,12 +26,30 @@ const SMALL_INTEGERS = new Set([21, 23, 26]); // int2, int4, oid
 const FLOATS = new Set([700, 701]);
 const BOOL = 16;
 const JSON_TYPES = new Set([114, 3802]); // json, jsonb
+/** Arrays of text (`text[]`, `varchar[]`, `char[]`), of integers and of booleans: JSON arrays of their elements. */
+const ARRAY_ELEMENTS: ReadonlyMap<number, number> = new Map([
+  [1009, 25],
+  [1015, 25],
+  [1014, 25],
+  [1005, 23],
+  [1007, 23],
+  [1016, INT8],
+  [1000, BOOL],
+]);
 
 /** `cannot execute DELETE in a read-only transaction` (SQLSTATE 25006): the kind is the word after "execute". */
 const READ_ONLY_REFUSAL = /cannot execute (.+?) in a read-only transaction/;
 
 export async function openPostgresQuery(config: PostgresConfig, deps: { logger: Logger }): Promise<QueryRole> {
-  const { default: CursorClass } = await import('pg-cursor');
+  const [{ default: CursorClass }, { default: pg }] = await Promise.all([import('pg-cursor'), import('pg')]);
+  // node-postgres's own reading of Postgres's array text (`{a,"b c",NULL}`), elements as text.
+  const arrayOfText = pg.types.getTypeParser(1009 as never) as (text: string) => (string | null)[];
+  const cell = (type: number, text: string | null): QueryCell => {
+    if (text === null) return null;
+    const element = ARRAY_ELEMENTS.get(type);
+    if (element === undefined) return scalar(type, text);
+    return arrayOfText(text).map((item) => (item === null ? null : scalar(element, item)));
+  };
   const options = postgresOptions(config);
   const session = await connectPostgres(options, deps.logger);
   let cursor: Cursor | undefined;
@@ -97,8 +115,7 @@ function refusedKind(message: string): string {
   return command === 'SELECT' ? 'data-modifying WITH' : command;
 }
 
-function cell(type: number, text: string | null): QueryCell {
-  if (text === null) return null;
+function scalar(type: number, text: string): QueryCell {
   if (type === INT8) return BigInt(text);
   if (SMALL_INTEGERS.has(type)) return Number(text);
   if (FLOATS.has(type)) return Number.isFinite(Number(text)) ? Number(text) : text;

@@ -62,6 +62,7 @@ describeQuery('DuckDB', {
         (await run(`SELECT 1 FROM information_schema.tables WHERE table_schema = 'aivis_q' AND table_name = '${name}'`))
           .length > 0,
     ),
+  arrays: "SELECT ['a', 'b c'] AS tags, [1, 2] AS ns",
   engineRefusals: [
     { sql: "ATTACH '/tmp/aivis-query-attached.duckdb' AS other", kind: 'ATTACH' },
     { sql: "PRAGMA table_info('aivis_q.query_fixture')", kind: 'PRAGMA' },

@@ -57,6 +57,7 @@ describeQuery('Postgres', {
   rowCount: async () => Number((await client.query('SELECT count(*) AS n FROM aivis_q.query_fixture')).rows[0].n),
   tableExists: async (name) =>
     (await client.query('SELECT to_regclass($1) IS NOT NULL AS present', [`aivis_q.${name}`])).rows[0].present,
+  arrays: "SELECT ARRAY['a', 'b c']::text[] AS tags, ARRAY[1, 2]::bigint[] AS ns",
   engineRefusals: [
     {
       sql: 'WITH gone AS (DELETE FROM aivis_q.query_fixture RETURNING id) SELECT count(*) FROM gone',
