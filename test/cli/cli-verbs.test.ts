@@ -387,7 +387,7 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     [['synk'], 'unknown command "synk": did you mean sync?\nRun \'aivis --help\' for usage.'],
     [
       ['frobnicate'],
-      'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts, dbt-sources)\nRun \'aivis --help\' for usage.',
+      'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts, dbt-sources, query)\nRun \'aivis --help\' for usage.',
     ],
     [['state', 'sho'], '"sho" is not one of show, reset: did you mean show?\nRun \'aivis --help\' for usage.'],
     [
