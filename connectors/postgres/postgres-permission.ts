@@ -92,6 +92,6 @@ function firstWord(sql: string): string {
 }
 
 /** A role name as a GRANT takes it: bare when it is a plain lower-case identifier. */
-function quoteRole(role: string): string {
+export function quoteRole(role: string): string {
   return /^[a-z_][a-z0-9_$]*$/.test(role) ? role : `"${role.replace(/"/g, '""')}"`;
 }

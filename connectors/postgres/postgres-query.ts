@@ -13,12 +13,12 @@ import {
   type QueryRole,
 } from '../../src/destination/read-only-query.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { ConfigError, DestinationError } from '../../src/errors.ts';
+import { ConfigError, DestinationError, ExitCode } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { connectPostgres, errorCode } from './postgres-client.ts';
-import { type PostgresConfig, postgresOptions } from './postgres-config.ts';
-import { isPermissionDenied, permissionError } from './postgres-permission.ts';
+import { type PostgresConfig, type PostgresOptions, postgresOptions } from './postgres-config.ts';
+import { isPermissionDenied, permissionError, quoteRole } from './postgres-permission.ts';
 
 /** Type OIDs whose text becomes another kind of cell; every other type stays as Postgres prints it. */
 const INT8 = 20;
@@ -36,6 +36,9 @@ const ARRAY_ELEMENTS: ReadonlyMap<number, number> = new Map([
   [1016, INT8],
   [1000, BOOL],
 ]);
+
+/** SQLSTATE of a table the statement names that Postgres cannot find. */
+const UNDEFINED_TABLE = '42P01';
 
 /** `cannot execute DELETE in a read-only transaction` (SQLSTATE 25006): the kind is the word after "execute". */
 const READ_ONLY_REFUSAL = /cannot execute (.+?) in a read-only transaction/;
@@ -59,6 +62,12 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
     // several statements and any write before either runs.
     inspect: async () => ({ several: false, kind: 'SELECT', reads: true }),
     async run(statement, pageRows) {
+      // The configured schema exists but the user may not use it: its tables are missing from the search path.
+      const { rows: usage } = await session.query<{ usage: boolean }>(
+        "SELECT has_schema_privilege(oid, 'USAGE') AS usage FROM pg_namespace WHERE nspname = $1",
+        [options.schema],
+      );
+      const outOfSight = usage[0]?.usage === false;
       await session.query('BEGIN TRANSACTION READ ONLY');
       // Unqualified names resolve in the configured schema first, as in the docs' examples.
       await session.query(`SET LOCAL search_path TO ${quoteIdentifier(options.schema)}, public`);
@@ -75,6 +84,7 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
         if (code === '42601' && /multiple commands/.test(message)) return severalStatements(statement.caller);
         if (code === '25006') return notReadOnly(statement.caller, refusedKind(message));
         if (isPermissionDenied(error)) return permissionError(error, statement.sql, options);
+        if (code === UNDEFINED_TABLE && outOfSight) return schemaUsageError(options, error);
         // Class 42: the statement's own fault (a syntax error, an unknown table or column).
         if (code?.startsWith('42')) return new ConfigError(redact(`Postgres cannot run the statement: ${message}`));
         return new DestinationError(redact(`Postgres failed the statement: ${message}`));
@@ -104,6 +114,20 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
       await session.end();
     },
   };
+}
+
+/** A user without USAGE on the configured schema sees none of its tables: say so, and the GRANT that fixes it. */
+function schemaUsageError(options: PostgresOptions, cause: unknown): DestinationError {
+  const { schema, user, database } = options;
+  const grantee = quoteRole(user);
+  return new DestinationError(
+    redact(
+      `permission denied: Postgres user "${user}" lacks USAGE on schema ${schema} in database ${database}, so its tables are out of sight; ` +
+        `grant it: GRANT USAGE ON SCHEMA ${schema} TO ${grantee}; GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${grantee}`,
+    ),
+    ExitCode.Failure,
+    { cause },
+  );
 }
 
 /**

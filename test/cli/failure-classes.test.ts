@@ -101,6 +101,7 @@ const VERBS: Record<string, () => string[]> = {
   'state reset': () => ['state', 'reset'],
   status: () => ['status'],
   'import-prompts': () => ['import-prompts', '--website', websiteId, '--file', path.join(dir, 'prompts.csv')],
+  query: () => ['query', 'SELECT count(*) FROM websites'],
 };
 
 interface FailureClass {
@@ -145,7 +146,9 @@ const CLASSES: Record<string, FailureClass> = {
     expected: (verb) =>
       verb === 'status'
         ? { code: 4, message: /^ {2}STALE: no run is recorded in _aivis_runs: nothing has been synced yet$/ }
-        : { code: 0 },
+        : verb === 'query'
+          ? { code: 2, message: /^Postgres cannot run the statement: relation "websites" does not exist$/ }
+          : { code: 0 },
   },
   'lock held': {
     target: () => ({ url, schema: synced }),
