@@ -21,9 +21,9 @@
 import { ConfigError } from '../errors.ts';
 
 /**
- * A value of a result row, whatever the engine: integers beyond 2^53 as `bigint`, exact decimals
- * and temporal values as the engine's own text, arrays and objects (JSON, lists, structs) as
- * JSON values.
+ * A value of a result row, whatever the engine: 64-bit integers as `bigint` where the engine
+ * hands them so (always exact), exact decimals and temporal values as the engine's own text,
+ * arrays and objects (JSON, lists, structs, Postgres arrays) as JSON values.
  */
 export type QueryCell = null | boolean | number | bigint | string | readonly QueryCell[] | QueryObject;
 export interface QueryObject {
