@@ -385,6 +385,9 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     ],
     [['sync', '--websits', 'web_1'], "unknown flag --websits: did you mean --websites?\nRun 'aivis --help' for usage."],
     [['synk'], 'unknown command "synk": did you mean sync?\nRun \'aivis --help\' for usage.'],
+    // One dash: yargs reads -c -o -n -f -i -g; the user reads one word, and gets one line.
+    [['sync', '-config', 'x.yaml'], "unknown flag -config: did you mean --config?\nRun 'aivis --help' for usage."],
+    [['-config=x.yaml', 'sync'], "unknown flag -config: did you mean --config?\nRun 'aivis --help' for usage."],
     [
       ['frobnicate'],
       'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts, dbt-sources)\nRun \'aivis --help\' for usage.',
