@@ -310,6 +310,24 @@ describe('aivis verify', () => {
       extra: 0,
       skipped: [],
     });
+    // Two feeds: one JSON object per stream, each on its own line, in the order named.
+    const both = await aivis([
+      'verify',
+      '--config',
+      file,
+      '--streams',
+      'citations,mentions',
+      '--since',
+      since,
+      '--json',
+    ]);
+    expect(both.code).toBe(0);
+    expect(both.stdout.endsWith('\n')).toBe(true);
+    const lines = both.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { stream: string; equal: boolean }).stream)).toEqual([
+      'citations',
+      'mentions',
+    ]);
   });
 });
 
