@@ -169,8 +169,8 @@ describe('ApiClient against the sandbox: keys', () => {
     const c = client({ apiKey: 'aivis_not_a_key_at_all' });
     const error = (await c.getResource('/public/v2/websites', {}, websiteSchema).catch((e: unknown) => e)) as ApiError;
     expect(error.message).toBe(
-      // Redacted like every text we print: "bearer <word>" reads as a token to mask.
-      `API key rejected (401 unauthorized, request_id ${error.requestId}): the API says "Invalid API key: the Authorization header does not carry a known bearer [REDACTED]": check source.api_key or source.api_key_file`,
+      // Redacted like every text we print, and still readable: "bearer key." is prose, not a token.
+      `API key rejected (401 unauthorized, request_id ${error.requestId}): the API says "Invalid API key: the Authorization header does not carry a known bearer key.": check source.api_key or source.api_key_file`,
     );
     expect(error.requestId).toMatch(/^[A-Za-z0-9._-]+$/);
     expect(error.exitCode).toBe(1);

@@ -174,6 +174,7 @@ async function expectViews(
     [analyticsProvidersCurrentView, analyticsProvidersTable],
     [analyticsCompetitorsCurrentView, analyticsCompetitorsTable],
   ];
+  const domains = new Map((expected.get(websitesTable.name) ?? []).map((w) => [w.id, w.domain_url]));
   for (const [view, table] of pairs) {
     const actual = (await rows(viewTable(view, table))).filter((r) => r._workspace === workspace);
     expect(comparable(table, actual), `${view.name} of workspace ${workspace} equals the sandbox's truth`).toEqual(
@@ -182,6 +183,12 @@ async function expectViews(
         (expected.get(table.name) ?? []).filter((r) => listed.has((r.website_id ?? r.id) as string)),
       ),
     );
+    // Each row names its website's address, the one the listing gave.
+    const named = (r: LogicalRow) => [r.website_id ?? r.id, r.domain_url];
+    expect(actual.map(named), `${view.name} carries each website's domain_url`).toEqual(
+      actual.map((r) => [r.website_id ?? r.id, domains.get(r.website_id ?? r.id)]),
+    );
+    expect(actual.every((r) => typeof r.domain_url === 'string')).toBe(true);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,6 +117,25 @@ describe('aivis sandbox', () => {
     expect(jsonLines(stderr)).toEqual([
       failureLine(`--variant: ${message} (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`, 2),
     ]);
+  });
+
+  it('names a port already in use and --port, exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { code, stdout, stderr } = await spawnCli(['sandbox', '--port', String(port)]).done;
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(jsonLines(stderr)).toEqual([
+        failureLine(
+          `port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another with --port (--port 0 takes a free one)`,
+          1,
+        ),
+      ]);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {

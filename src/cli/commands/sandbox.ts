@@ -3,7 +3,7 @@
  * 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL, a ready API key and the keys the
  * API refuses (the first lines on stdout, `name: value`, so scripts and tests can read them).
  */
-import { ConfigError, ExitCode } from '../../errors.ts';
+import { AivisError, ConfigError, ExitCode } from '../../errors.ts';
 import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
 import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
 import { parseList } from '../cli-arguments.ts';
@@ -49,6 +49,16 @@ function checkInteger(name: string, value: number, min: number, max: number): vo
   }
 }
 
+/** A port another process holds is the user's to resolve: say which, and how to pick another (exit 1). */
+function portRefusal(error: unknown, port: number): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') return error;
+  return new AivisError(
+    `port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another with --port (--port 0 takes a free one)`,
+    ExitCode.Failure,
+    { cause: error },
+  );
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
 function untilStopped(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -83,7 +93,11 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
     checkInteger('websites', argv.websites, 0, 10_000);
     checkInteger('seed', argv.seed, 0, 2 ** 32 - 1);
     const variants = variantsOf(argv.variant);
-    const sandbox = await startSandbox({ port: argv.port, websites: argv.websites, seed: argv.seed, variants });
+    const sandbox = await startSandbox({ port: argv.port, websites: argv.websites, seed: argv.seed, variants }).catch(
+      (error: unknown) => {
+        throw portRefusal(error, argv.port);
+      },
+    );
     process.stdout.write(
       [
         `base_url: ${sandbox.baseUrl}`,
