@@ -10,7 +10,7 @@ import { citationRecord, citationRecordWithoutId, mentionRecord } from './data/e
 import { websiteResource } from './data/website-fields.ts';
 import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
 import { hashKey } from './prng.ts';
-import { type VirtualClock, createVirtualClock } from './virtual-clock.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 import { MINUTE } from './timestamps.ts';
 import { type TimestampStyle, timestampStyle } from './timestamp-style.ts';
 import type { SandboxVariant } from './variants.ts';
@@ -22,7 +22,8 @@ import { type WebsiteRecord, type WebsiteRegistry, createWebsiteRegistry } from 
 export interface WorldOptions {
   seed: number;
   websites: number;
-  startMs: number;
+  /** The data clock (pinned or following this machine's); the seeded world is placed relative to its time at start. */
+  clock: VirtualClock;
   analysesPerWebsite: number;
   mentionsPerAnalysis: number;
   citationsPerAnalysis: number;
@@ -53,11 +54,12 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
   const metricVersions = createMetricVersionSchedule();
   return {
     options,
-    clock: createVirtualClock(options.startMs),
+    clock: options.clock,
     keys: createKeyRegistry(seed),
     websites: createWebsiteRegistry({
       seed,
-      startMs: options.startMs,
+      // Whole minutes, so every stamp stays a whole minute on a clock that follows the machine's.
+      startMs: Math.floor(options.clock.nowMs() / MINUTE) * MINUTE,
       primary: options.websites,
       analysesPerWebsite: options.analysesPerWebsite,
     }),
