@@ -28,7 +28,7 @@ export type { AdvanceBy, VirtualClock } from './virtual-clock.ts';
 export { SANDBOX_VARIANTS, type SandboxVariant } from './variants.ts';
 
 /** Where a pinned data clock stands unless `start` says otherwise. */
-export const DEFAULT_START = '2026-01-01T00:00:00Z';
+const DEFAULT_START = '2026-01-01T00:00:00Z';
 
 /** How to start a sandbox; every field is optional. */
 export interface SandboxOptions {

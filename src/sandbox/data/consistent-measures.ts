@@ -84,7 +84,7 @@ function drawProvider(rng: Rng, provider: string, competitors: number): Provider
   };
 }
 
-/** Metrics and their reasons from counts; `citationsFailed`: the analysis's citation facts are unavailable. */
+/** The five metrics of a website or provider from its counts, and the reason of each null (null citation counts: extraction failed). */
 function brandMetrics(
   counts: {
     mentioned: number;
