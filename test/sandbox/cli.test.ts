@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,13 +48,21 @@ async function summary(proc: ChildProcess): Promise<string[]> {
   throw new Error(`aivis sandbox exited after printing:\n${lines.join('\n')}`);
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const printedValue = (lines: string[], label: string) => lines.find((l) => l.startsWith(`${label}: `))!.split(' ')[1]!;
 
 describe('the data clock of aivis sandbox', () => {
   it("follows this machine's clock by default: right after a sync, status --max-staleness 6h is fresh", async () => {
     const before = Math.floor(Date.now() / 1000) * 1000;
-    const lines = await summary(spawnCli(['sandbox', '--port', '0', '--websites', '3']).child);
+    const lines = await summary(spawnCli(['sandbox', '--port', '0', '--seed', '1']).child);
     const after = Date.now();
+    // docs/sandbox.md shows these lines for port 8080, `<...>` where they vary.
+    const shown = /```text\n(Public API V2 at [^`]*)```/.exec(readFileSync('docs/sandbox.md', 'utf8'))![1]!;
+    const port = new URL(printedValue(lines, 'base_url')).port;
+    expect(lines.slice(-4).join('\n')).toMatch(
+      new RegExp(`^${escapeRegExp(shown.trimEnd().replaceAll(':8080', `:${port}`)).replaceAll('<\\.\\.\\.>', '.+')}$`),
+    );
     const dataTime = Date.parse(
       /; data time (\S+)\.$/.exec(lines.find((l) => l.startsWith('Public API V2 at '))!)![1]!,
     );
