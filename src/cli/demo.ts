@@ -15,6 +15,7 @@ const DATABASE = path.resolve('aivis-demo.duckdb');
 const KEY_VARIABLE = 'AIVIS_DEMO_API_KEY';
 
 async function demo(): Promise<number> {
+  // The in-process sandbox's data clock is pinned (2026-01-01): the demo prints the same table every run.
   const sandbox = await startSandbox({ seed: 42, websites: 8 });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-demo-'));
   const configPath = path.join(dir, 'aivis.yaml');

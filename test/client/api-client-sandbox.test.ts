@@ -24,7 +24,8 @@ const clients: ApiClient[] = [];
 
 beforeEach(async () => {
   clock = new TestClock({ autoAdvance: true });
-  sb = await startSandbox({ websites: 12, seed: 7, now: () => clock.now() });
+  // Edge values (counts up to 2^53 - 1, nulls, odd text) must come through the client exactly.
+  sb = await startSandbox({ websites: 12, seed: 7, now: () => clock.now(), variants: ['edge_values'] });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));

@@ -45,9 +45,13 @@ export interface SyncTarget {
   cleanup?(schema: string): Promise<void>;
 }
 
-/** Small, fast sandbox data: 5 websites (one never measured), two pages of mentions each. */
+/**
+ * Small, fast sandbox data: 5 websites (one never measured), two pages of mentions each, with
+ * the edge values a loader must keep exact (counts up to 2^53 - 1, nulls, odd text).
+ */
 export const SANDBOX: SandboxOptions = {
   seed: 7,
+  variants: ['edge_values'],
   websites: 5,
   requestsPerMinute: 0,
   analysesPerWebsite: 4,
@@ -217,7 +221,7 @@ export interface VariantCheck {
 }
 
 export interface SuiteOptions {
-  /** Sandbox variants to serve (default none: the sandbox's own reading of the spec). */
+  /** Sandbox variants to serve besides the suite's `edge_values` (default none). */
   readonly variants?: readonly SandboxVariant[];
   /** Only these tests; default every one. */
   readonly only?: readonly SuiteTest[];
@@ -234,7 +238,7 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
   describe(`end-to-end sync into ${target.name}${title}`, () => {
     let world: Awaited<ReturnType<typeof openWorld>>;
     beforeEach(async () => {
-      world = await openWorld(target, { ...SANDBOX, variants });
+      world = await openWorld(target, { ...SANDBOX, variants: [...SANDBOX.variants!, ...variants] });
     });
     afterEach(async () => {
       await world.close();
