@@ -16,30 +16,74 @@ import { ENGINE_TABLES, VIEWS } from '../src/tables/index.ts';
 import { PROMPT_IMPORT_TABLES } from '../src/tables/prompt-imports.ts';
 
 /** Three questions analysts ask first, answered over the views; each runs on DuckDB and Postgres as written. */
-export const ANALYST_QUERIES: readonly { readonly title: string; readonly sql: string }[] = [
+export const ANALYST_QUERIES: readonly { readonly title: string; readonly sql: string; readonly note?: string }[] = [
   {
     title: 'Current visibility and share of voice of each listed website, best first',
-    sql: `select w.domain_url, a.visibility, a.share_of_voice, a.sentiment, a.as_of, a.is_partial
+    sql: `select a.domain_url, a.visibility, a.share_of_voice, a.sentiment, a.as_of, a.is_partial
 from aivis.analytics_current a
-join aivis.websites_current w on w.id = a.website_id and w._workspace = a._workspace
-order by a.visibility desc nulls last, w.domain_url;`,
+order by a.visibility desc nulls last, a.domain_url;`,
+    note: 'A listed website without a snapshot yet (never measured) has no row here; `websites_current` lists it.',
   },
   {
     title: "Each website's strongest competitors in its current analysis",
-    sql: `select w.domain_url, c.competitor_domain, c.share_of_voice, c.mentions
+    sql: `select c.domain_url, c.competitor_domain, c.share_of_voice, c.mentions
 from aivis.analytics_competitors_current c
-join aivis.websites_current w on w.id = c.website_id and w._workspace = c._workspace
-order by w.domain_url, c.share_of_voice desc nulls last, c.competitor_domain;`,
+order by c.domain_url, c.share_of_voice desc nulls last, c.competitor_domain;`,
   },
   {
-    title: 'Monthly visibility of each listed website from its history, one series per projection version',
-    sql: `select h.website_id, h.projection_version, date_trunc('month', h.as_of) as month,
-  avg(h.visibility) as visibility, count(*) as analyses
+    title:
+      'Monthly visibility of each listed website from its history, one series per projection and visibility definition',
+    sql: `select w.domain_url, h.projection_version,
+  h.metric_definition_versions ->> 'visibility' as visibility_definition,
+  date_trunc('month', h.as_of) as month, avg(h.visibility) as visibility, count(*) as analyses
 from aivis.analytics_history h
 join aivis.websites_current w on w.id = h.website_id and w._workspace = coalesce(h._workspace, 'default')
-group by h.website_id, h.projection_version, date_trunc('month', h.as_of)
-order by h.website_id, month;`,
+group by w.domain_url, h.projection_version, h.metric_definition_versions ->> 'visibility',
+  date_trunc('month', h.as_of)
+order by w.domain_url, visibility_definition, month;`,
+    note: [
+      "A metric's definition can change while `projection_version` stays (the sandbox's fourth analysis",
+      'of every website moves from `visibility_v1` to `visibility_v2`), and a series that averages',
+      "across the change mixes two metrics: split on the plotted metric's entry of",
+      '`metric_definition_versions`, as the run summary\'s "do not mix series across it" notice',
+      "advises. On BigQuery read it with `JSON_VALUE(h.metric_definition_versions, '$.visibility')`,",
+      'on Snowflake with `h.metric_definition_versions:visibility::string`. `metric_versions` lists',
+      'every combination with its first and last `as_of`.',
+    ].join('\n'),
   },
+];
+
+/** Which columns tell time by the machine that runs aivis, and which by the API. */
+const CLOCKS = [
+  '## Two clocks',
+  '',
+  "Timestamps come from two clocks, and only one of them is the data's:",
+  '',
+  "- **The API's clock** (the service's own times, copied as sent): `as_of`, `available_at`,",
+  "  `last_analysis_at`, `observed_at`, the prompt imports' `created_at`, `completed_at` and",
+  '  `expires_at`, `metric_versions.first_as_of` and `last_as_of`, the saved frontier in',
+  '  `_aivis_state.state`, and `_aivis_completeness.complete_through` of a feed',
+  '  (`analytics_history`, `mentions`, `citations`: its committed frontier). Trends, baselines and',
+  '  "how recent is the data" read these.',
+  "- **The sync's clock** (the machine that ran aivis, when it did something): `_synced_at` on every",
+  '  row, `websites._first_seen_at` (when a sync first listed the website, not when the service',
+  "  added it) and `_removed_at` (when a complete listing first lacked it), the runs' `started_at`",
+  '  and `finished_at`, every `updated_at`, and `_aivis_completeness.complete_through` of the',
+  '  listing (`websites`) and of the snapshots (`analytics`): when a sync read them whole.',
+  '',
+  "So `_first_seen_at` of the websites of a first sync is that sync's time, however old the",
+  'websites are, and a schedule that pauses for a week moves `_removed_at` by up to that week.',
+  "Subtracting a sync-clock column from an API-clock one measures aivis's lag, not the data.",
+  '',
+  '## Provider and competitor trends start at the first sync',
+  '',
+  'The API serves history for websites only (`analytics_history`); the per-provider and',
+  'per-competitor breakdowns come with the latest snapshot alone. `analytics_providers` and',
+  '`analytics_competitors` keep the breakdown of every analysis that was the latest when a sync',
+  'ran, so their trends start at your first sync, miss the analyses published and replaced between',
+  'two syncs, and cannot be backfilled: `backfill` re-reads the feeds, and no endpoint returns a',
+  'past breakdown. Sync at least as often as analyses are published to keep every one.',
+  '',
 ];
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -120,7 +164,8 @@ export function buildTablesDoc(): string {
     '',
     '## Queries to start with',
     '',
-    ...ANALYST_QUERIES.flatMap((q) => [`${q.title}:`, '', '```sql', q.sql, '```', '']),
+    ...ANALYST_QUERIES.flatMap((q) => [`${q.title}:`, '', '```sql', q.sql, '```', '', ...(q.note ? [q.note, ''] : [])]),
+    ...CLOCKS,
     '## Views',
     '',
     ...VIEWS.flatMap(viewSection),

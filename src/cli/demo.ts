@@ -16,6 +16,7 @@ const CONFIG = path.resolve('aivis-demo.yaml');
 const KEY_VARIABLE = 'AIVIS_DEMO_API_KEY';
 
 async function demo(): Promise<number> {
+  // The in-process sandbox's data clock is pinned (2026-01-01): the demo prints the same table every run.
   const sandbox = await startSandbox({ seed: 42, websites: 8 });
   try {
     await writeFile(

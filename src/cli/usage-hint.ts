@@ -17,11 +17,11 @@ const INVALID = /^Invalid values:\s+Argument: (\S+), Given: "(.*)", Choices: (.+
 /** `message` reworded, or as it was when it is none of the refusals above. */
 export function usageHint(message: string, argv: readonly string[], known: KnownNames): string {
   const unknown = UNKNOWN.exec(message);
-  if (unknown)
-    return unknown[1]!
-      .split(', ')
-      .map((word) => unknownWord(word, argv, known))
-      .join('\n');
+  if (unknown) {
+    // `-config` reaches yargs as six one-letter flags: one line for the word that was written.
+    const lines = unknown[1]!.split(', ').map((word) => unknownWord(word, argv, known));
+    return [...new Set(lines)].join('\n');
+  }
   const invalid = INVALID.exec(message);
   if (invalid) {
     const [, name, given] = invalid as unknown as [string, string, string];
@@ -33,14 +33,25 @@ export function usageHint(message: string, argv: readonly string[], known: Known
 }
 
 function unknownWord(word: string, argv: readonly string[], known: KnownNames): string {
-  const written = argv.find((a) => a.replace(/^-+/, '').split('=')[0] === word && a.startsWith('-'));
+  const written = writtenFlag(word, argv);
   if (written !== undefined) {
-    const dashes = written.startsWith('--') ? '--' : '-';
     const flags = known.flags.filter((f) => f.length > 1);
-    return `unknown flag ${dashes}${word}${didYouMean(word, flags, '--')}`;
+    return `unknown flag ${written}${didYouMean(written.replace(/^-+/, ''), flags, '--')}`;
   }
   const suggestion = didYouMean(word, known.commands, '');
   return `unknown command "${word}"${suggestion || ` (commands: ${known.commands.join(', ')})`}`;
+}
+
+/**
+ * The flag as the user wrote it (`--websits`, `-x`), value left off; for a letter of a
+ * one-dash group (`-config` is `-c -o -n -f -i -g` to yargs), the group.
+ */
+function writtenFlag(word: string, argv: readonly string[]): string | undefined {
+  const flags = argv.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0]!);
+  return (
+    flags.find((flag) => flag.replace(/^-+/, '') === word) ??
+    (word.length === 1 ? flags.find((flag) => /^-[^-]/.test(flag) && flag.includes(word)) : undefined)
+  );
 }
 
 function didYouMean(word: string, allowed: readonly string[], prefix: string): string {

@@ -12,7 +12,9 @@
  *   characters (a vendor prefix such as `sk_live_` followed by another key) stays readable.
  *   A prefix shorter than 8 characters is never masked: it says too little to be worth the
  *   noise of masking common words.
- * - any bearer token;
+ * - any bearer token, registered or not: `Bearer` followed by a token68 string (RFC 6750's
+ *   credentials) of at least 16 characters; a server's prose ("does not carry a known bearer
+ *   key.") stays readable;
  * - the password of any URL (`postgres://user:secret@host` -> `postgres://user:[REDACTED]@host`),
  *   whatever key or message it came in: a database URL put under the wrong key is not
  *   registered as a secret, and must not be printed either.
@@ -25,6 +27,12 @@ const PREFIX_CHARS = 8;
 /** Characters that continue a token: a prefix touching one is part of some other word. */
 const TOKEN_CHAR = /[A-Za-z0-9_-]/;
 const secrets = new Set<string>();
+/**
+ * `Bearer <token68>` (the scheme is case-insensitive), the token run whole: at least 16
+ * token68 characters. API keys and JWTs are far longer than a word of prose; token68 characters
+ * only, so a JSON line's backslash or closing quote is never eaten with the token.
+ */
+const BEARER_TOKEN = /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi;
 
 /** Registers a secret; values shorter than 4 characters are ignored (they would mask noise). */
 export function registerSecret(value: string | undefined | null): void {
@@ -44,8 +52,7 @@ export function redact(text: string): string {
   for (const secret of secrets) {
     if (secret.length > PREFIX_CHARS) out = maskPrefixes(out, secret);
   }
-  // Not a backslash either: in a JSON line it escapes the quote that ends the token.
-  return maskUrlCredentials(out.replace(/(Bearer\s+)[^\s"',\\]+/gi, `$1${MASK}`));
+  return maskUrlCredentials(out.replace(BEARER_TOKEN, `$1${MASK}`));
 }
 
 /** `scheme://user:password@`: the password runs to the last `@` before the host, without spaces or quotes. */

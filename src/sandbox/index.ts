@@ -15,7 +15,7 @@ import { type SandboxTruth, createTruth } from './sandbox-truth.ts';
 import { createSandboxServer } from './server.ts';
 import { parseTimestamp } from './timestamps.ts';
 import { checkVariants, type SandboxVariant } from './variants.ts';
-import type { VirtualClock } from './virtual-clock.ts';
+import { followingClock, pinnedClock, type VirtualClock } from './virtual-clock.ts';
 import { PRIMARY_WORKSPACE, type SandboxKeys } from './world/api-keys.ts';
 import type { MetricVersionChange } from './world/metric-versions.ts';
 
@@ -27,6 +27,9 @@ export type { SandboxStats } from './sandbox-stats.ts';
 export type { AdvanceBy, VirtualClock } from './virtual-clock.ts';
 export { SANDBOX_VARIANTS, type SandboxVariant } from './variants.ts';
 
+/** Where a pinned data clock stands unless `start` says otherwise. */
+const DEFAULT_START = '2026-01-01T00:00:00Z';
+
 /** How to start a sandbox; every field is optional. */
 export interface SandboxOptions {
   /** 0 (default) = a free port; the host is always 127.0.0.1. */
@@ -37,10 +40,22 @@ export interface SandboxOptions {
   websites?: number;
   /** Per workspace, across its keys (default 100); 0 = no limit. */
   requestsPerMinute?: number;
-  /** Wall clock of the rate limiter, in epoch ms (default `Date.now`), so fake timers work. */
+  /**
+   * This machine's clock in epoch ms (default `Date.now`), read by the rate limiter and by a
+   * data clock that follows it, so a test can inject it.
+   */
   now?: () => number;
-  /** Start of the virtual data clock (default `2026-01-01T00:00:00Z`). */
+  /**
+   * Where the data clock is pinned (default `2026-01-01T00:00:00Z`): it stands there until
+   * `clock.advance`, so output never varies. Not with `followWallClock`.
+   */
   start?: string;
+  /**
+   * Data time follows `now` to the second instead (what `aivis sandbox` does unless given
+   * `--clock`): the seeded data is placed relative to the time at start, and the clock
+   * cannot be advanced. Default false.
+   */
+  followWallClock?: boolean;
   /** Analyses each measured website has at start, one per day (default 6). */
   analysesPerWebsite?: number;
   /** Mentions per analysis, over all its writes (default 24). */
@@ -59,7 +74,7 @@ export interface Sandbox {
   readonly apiKey: string;
   /** Keys for the 401/403/404 and lineage cases. */
   readonly keys: SandboxKeys;
-  /** The virtual data time; `advance` starts and commits writes whose time comes. */
+  /** The virtual data time; `advance` (pinned clocks only) starts and commits writes whose time comes. */
   readonly clock: VirtualClock;
   /** Adds websites to workspace 1 (listed at once, first analysis 2-8 h later); returns their ids. */
   addWebsites(count: number): string[];
@@ -88,17 +103,29 @@ function wholeNumber(options: SandboxOptions, name: keyof SandboxOptions, fallba
   return value;
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const start = options.start ?? '2026-01-01T00:00:00Z';
+/** The data clock the options ask for (see `start` and `followWallClock`). */
+function dataClock(options: SandboxOptions, wallMs: () => number): VirtualClock {
+  if (options.followWallClock) {
+    if (options.start !== undefined)
+      throw new RangeError('startSandbox: start pins the data clock; it cannot be given with followWallClock');
+    return followingClock(wallMs);
+  }
+  const start = options.start ?? DEFAULT_START;
   const startMs = parseTimestamp(start);
   if (startMs === null)
     throw new RangeError(
       `startSandbox: start must be a timestamp like 2026-01-01T00:00:00Z, got ${JSON.stringify(start)}`,
     );
+  return pinnedClock(startMs);
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const wallMs = options.now ?? Date.now;
+  const clock = dataClock(options, wallMs);
   const seed = wholeNumber(options, 'seed', 1);
   const env = createSandboxEnv({
     seed,
-    startMs,
+    clock,
     websites: wholeNumber(options, 'websites', 5),
     analysesPerWebsite: wholeNumber(options, 'analysesPerWebsite', 6),
     mentionsPerAnalysis: wholeNumber(options, 'mentionsPerAnalysis', 24),
@@ -107,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const faults = createFaultInjector(seed);
   const stats = createStats();
-  const limiter = createRateLimiter(wholeNumber(options, 'requestsPerMinute', 100), options.now ?? Date.now);
+  const limiter = createRateLimiter(wholeNumber(options, 'requestsPerMinute', 100), wallMs);
   const routes = [...routeModules, adminRoutes(faults, stats)].flatMap((module) => module(env));
   const server = createSandboxServer({ env, routes, faults, limiter, stats });
   await new Promise<void>((resolve, reject) => {

@@ -6,11 +6,15 @@ import type { FeedFamily } from './feed/feed-batch.ts';
 import { evidenceFamily } from './feed/evidence-family.ts';
 import { historyFamily } from './feed/history-family.ts';
 import { withDeepField } from './data/deep-field.ts';
-import { citationRecord, citationRecordWithoutId, mentionRecord } from './data/evidence-records.ts';
+import { consistentMeasure } from './data/consistent-measures.ts';
+import { edgeCitationRecord, edgeMentionRecord } from './data/edge-evidence-records.ts';
+import { edgeMeasure } from './data/edge-measures.ts';
+import { citationRecord, mentionRecord, withoutId } from './data/evidence-records.ts';
+import { type SnapshotRenderer, snapshotRenderer } from './data/snapshot-parts.ts';
 import { websiteResource } from './data/website-fields.ts';
 import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
 import { hashKey } from './prng.ts';
-import { type VirtualClock, createVirtualClock } from './virtual-clock.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 import { MINUTE } from './timestamps.ts';
 import { type TimestampStyle, timestampStyle } from './timestamp-style.ts';
 import type { SandboxVariant } from './variants.ts';
@@ -22,7 +26,8 @@ import { type WebsiteRecord, type WebsiteRegistry, createWebsiteRegistry } from 
 export interface WorldOptions {
   seed: number;
   websites: number;
-  startMs: number;
+  /** The data clock (pinned or following this machine's); the seeded world is placed relative to its time at start. */
+  clock: VirtualClock;
   analysesPerWebsite: number;
   mentionsPerAnalysis: number;
   citationsPerAnalysis: number;
@@ -38,6 +43,8 @@ export interface SandboxEnv {
   readonly websites: WebsiteRegistry;
   /** The version tags of every analysis, and the changes made to them. */
   readonly metricVersions: MetricVersionSchedule;
+  /** An analysis as the snapshot and history endpoints render it (the variants' numbers, the schedule's tags). */
+  readonly snapshot: SnapshotRenderer;
   readonly feeds: { readonly history: FeedFamily; readonly mentions: FeedFamily; readonly citations: FeedFamily };
   readonly cursors: CursorCodec;
   readonly variants: ReadonlySet<SandboxVariant>;
@@ -50,28 +57,32 @@ export interface SandboxEnv {
 export function createSandboxEnv(options: WorldOptions): SandboxEnv {
   const { seed } = options;
   const deep = options.variants.has('deep_records');
+  const edge = options.variants.has('edge_values');
   const metricVersions = createMetricVersionSchedule();
+  const snapshot = snapshotRenderer(seed, metricVersions, edge ? edgeMeasure : consistentMeasure);
+  const mention = edge ? edgeMentionRecord : mentionRecord;
+  const citation = edge ? edgeCitationRecord : citationRecord;
   return {
     options,
-    clock: createVirtualClock(options.startMs),
+    clock: options.clock,
     keys: createKeyRegistry(seed),
     websites: createWebsiteRegistry({
       seed,
-      startMs: options.startMs,
+      // Whole minutes, so every stamp stays a whole minute on a clock that follows the machine's.
+      startMs: Math.floor(options.clock.nowMs() / MINUTE) * MINUTE,
       primary: options.websites,
       analysesPerWebsite: options.analysesPerWebsite,
     }),
     metricVersions,
+    snapshot,
     feeds: {
-      history: historyFamily(seed, metricVersions),
+      history: historyFamily(snapshot),
       mentions: evidenceFamily(seed, {
         name: 'mentions',
         idPrefix: 'men_',
         perAnalysis: options.mentionsPerAnalysis,
         stampOffsetMs: 0,
-        record: deep
-          ? (row) => (row.firstOfAnalysis ? withDeepField(mentionRecord(row)) : mentionRecord(row))
-          : mentionRecord,
+        record: deep ? (row) => (row.firstOfAnalysis ? withDeepField(mention(row)) : mention(row)) : mention,
       }),
       // One minute after the mention writes, so the two families never share a stamp.
       citations: evidenceFamily(seed, {
@@ -79,7 +90,7 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
         idPrefix: 'cit_',
         perAnalysis: options.citationsPerAnalysis,
         stampOffsetMs: MINUTE,
-        record: options.variants.has('citations_without_ids') ? citationRecordWithoutId : citationRecord,
+        record: options.variants.has('citations_without_ids') ? (row) => withoutId(citation(row)) : citation,
       }),
     },
     // Derived from the seed so two sandboxes of one seed answer byte for byte the same.

@@ -37,11 +37,7 @@ export function createTruth(env: SandboxEnv): SandboxTruth {
         .map((w) => env.timestamps.present(env.website(w, env.clock.nowMs())) as Website),
     snapshot(websiteId, include = []) {
       const website = find(websiteId);
-      return website
-        ? env.timestamps.present(
-            latestSnapshot(env.options.seed, env.metricVersions, website, env.clock.nowMs(), include),
-          )
-        : null;
+      return website ? env.timestamps.present(latestSnapshot(env.snapshot, website, env.clock.nowMs(), include)) : null;
     },
     history: feed(env.feeds.history),
     mentions: feed(env.feeds.mentions),

@@ -1,6 +1,7 @@
 /**
- * Variants: answers a spec-legal server may give where the spec leaves a choice open, and
- * that this sandbox does not give by default. Each one is a switch (`startSandbox({ variants })`,
+ * Variants: answers a spec-legal server may give where the spec leaves a choice open, or
+ * values at the edges of what it allows (`edge_values`), that this sandbox does not give by
+ * default. Each one is a switch (`startSandbox({ variants })`,
  * `aivis sandbox --variant NAME`), so a client can be proven against servers other than the
  * sandbox's own reading of the spec. `sandbox.truth` follows the variants that change data.
  */
@@ -22,6 +23,8 @@ export const SANDBOX_VARIANTS = {
     "import receipts place what the spec does not show differently: provenance as a list under each item's classification, the classifier version in data.classifier, capacity counts in data.capacity, more fields on items, and the import fault quota_window_exhausted (an operation error code the spec does not list)",
   revoked_mid_scan:
     'the first website of the listing is revoked when its mentions scan asks for a second page: 404 for that page and every request about it from then on',
+  edge_values:
+    'values at the edges of what the spec allows instead of data that adds up: counts unrelated to each other and to the metrics, some null, some beyond 2^32, up to 2^53-1; positions up to 2^53-1; mention spans anywhere; odd text (right-to-left, CJK, emoji sequences, combining marks, tabs, backslashes, newlines); citations under a domain made of the website id',
   deep_records:
     'the first mention of every analysis, and the second website of the sandbox in the listing, carry a field extensions nested 5,000 levels deep',
 } as const;

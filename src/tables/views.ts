@@ -1,6 +1,7 @@
 /**
  * The four views for analysts (docs/architecture.md#tables): the websites of the last complete
- * listing, and the snapshot rows of those websites' current analysis. Every view shows
+ * listing, and the snapshot rows of those websites' current analysis, each with the website's
+ * `domain_url`. Every view shows
  * `_workspace` (NULL read as `default`) and joins on it, so a website that moved between
  * workspaces shows only the rows of the workspace that lists it now.
  */
@@ -16,19 +17,32 @@ const WORKSPACE_IN_VIEW: ColumnSpec = {
   description: 'The workspace whose API key read the row; `default` for a single `source:` (never NULL here).',
 };
 
+/**
+ * The website's address beside its `website_id` in the analytics views, from the listed
+ * website the view joins anyway: a chart or a BI tool names the website without a join.
+ */
+const DOMAIN_URL_IN_VIEW: ColumnSpec = {
+  ...websitesTable.columns.find((c) => c.name === 'domain_url')!,
+  description: "The website's address (a URI), from `websites.domain_url`.",
+};
+
 /** The view's columns: the table's, `_workspace` never NULL, without those left out. */
 const viewColumns = (columns: readonly ColumnSpec[], without: readonly string[] = []): ColumnSpec[] =>
   columns
     .filter((c) => !without.includes(c.name))
     .map((c) => (c.name === WORKSPACE_COLUMN.name ? WORKSPACE_IN_VIEW : c));
 
-/** `alias.column` of each column, `_workspace` read as `default` when NULL. */
+/** An analytics view's columns: the table's as `viewColumns` has them, `domain_url` after `website_id`. */
+const analyticsViewColumns = (columns: readonly ColumnSpec[]): ColumnSpec[] =>
+  viewColumns(columns).flatMap((c) => (c.name === 'website_id' ? [c, DOMAIN_URL_IN_VIEW] : [c]));
+
+/** `alias.column` of each column, `_workspace` read as `default` when NULL, `domain_url` the listed website's (`w`). */
 function selectList(d: ViewDialect, alias: string, columns: readonly ColumnSpec[]): string {
   return columns
     .map((c) =>
       c.name === WORKSPACE_COLUMN.name
         ? `${workspaceOf(d, alias)} AS ${d.column(c.name)}`
-        : `${alias}.${d.column(c.name)}`,
+        : `${c === DOMAIN_URL_IN_VIEW ? 'w' : alias}.${d.column(c.name)}`,
     )
     .join(',\n  ');
 }
@@ -51,7 +65,7 @@ export const websitesCurrentView: ViewSpec = {
     `SELECT\n  ${selectList(d, 'w', websitesCurrentColumns)}\nFROM ${d.table(websitesTable.name)} AS w\nWHERE w.${d.column('_removed_at')} IS NULL`,
 };
 
-const analyticsCurrentColumns = viewColumns(analyticsLatestTable.columns);
+const analyticsCurrentColumns = analyticsViewColumns(analyticsLatestTable.columns);
 export const analyticsCurrentView: ViewSpec = {
   name: 'analytics_current',
   description: `The \`analytics_latest\` row of each current website (one row per website of \`websites_current\` that has a snapshot). ${VIEW_MARKER}`,
@@ -80,7 +94,7 @@ function currentBreakdown(
     ].join('\n');
 }
 
-const providersCurrentColumns = viewColumns(analyticsProvidersTable.columns);
+const providersCurrentColumns = analyticsViewColumns(analyticsProvidersTable.columns);
 export const analyticsProvidersCurrentView: ViewSpec = {
   name: 'analytics_providers_current',
   description: `The per-provider rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and provider. ${VIEW_MARKER}`,
@@ -90,7 +104,7 @@ export const analyticsProvidersCurrentView: ViewSpec = {
   query: currentBreakdown(analyticsProvidersTable, providersCurrentColumns),
 };
 
-const competitorsCurrentColumns = viewColumns(analyticsCompetitorsTable.columns);
+const competitorsCurrentColumns = analyticsViewColumns(analyticsCompetitorsTable.columns);
 export const analyticsCompetitorsCurrentView: ViewSpec = {
   name: 'analytics_competitors_current',
   description: `The competitor rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and competitor. ${VIEW_MARKER}`,

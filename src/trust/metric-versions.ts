@@ -36,7 +36,11 @@ export interface AnalyticsObservation extends VersionTags {
 export interface MetricVersionNotice {
   readonly version_key: string;
   readonly first_as_of: string;
-  /** e.g. `new metric definition bundle public_metric_definitions_v13 from 2026-03-01T00:00:00Z: do not mix series across it` */
+  /**
+   * e.g. `new combination of metric versions from 2026-03-01T00:00:00Z: public_metric_definitions_v13,
+   * public_metrics_v2, metric_precision_v1, average_mention_position_v1, citation_share_v1, sentiment_v1,
+   * share_of_voice_v1, visibility_v2 (was public_metric_definitions_v12): do not mix series across it`
+   */
   readonly text: string;
 }
 
@@ -73,20 +77,26 @@ export function versionKey(tags: VersionTags): string {
 /** Instants in any of the API's forms (seconds optional, any fraction) compared as instants. */
 const earlier = (a: string, b: string) => microsecondTimestamp(a) < microsecondTimestamp(b);
 
-/** What changed from one combination to the next, as the notice names it. */
-function describeChange(from: VersionTags, to: VersionTags): string[] {
-  const parts: string[] = [];
-  if (from.metric_definition_bundle_version !== to.metric_definition_bundle_version)
-    parts.push(`metric definition bundle ${to.metric_definition_bundle_version}`);
-  if (from.projection_version !== to.projection_version) parts.push(`projection ${to.projection_version}`);
-  if (from.metric_precision_version !== to.metric_precision_version)
-    parts.push(`metric precision ${to.metric_precision_version}`);
-  const definitions = Object.entries(sortedEntries(to.metric_definition_versions))
-    .filter(([metric, version]) => from.metric_definition_versions[metric] !== version)
-    .map(([, version]) => version);
-  if (definitions.length > 0)
-    parts.push(`metric definition${definitions.length > 1 ? 's' : ''} ${definitions.join(', ')}`);
-  return parts;
+/** A combination's tags in one order, each self-describing (`public_metric_definitions_v2`, `visibility_v2`). */
+function tagList(tags: VersionTags): string[] {
+  return [
+    tags.metric_definition_bundle_version,
+    tags.projection_version,
+    tags.metric_precision_version,
+    ...Object.values(sortedEntries(tags.metric_definition_versions)),
+  ];
+}
+
+/**
+ * The notice of a combination: named whole (a tag it shares with the one before is still part
+ * of what is new: `visibility_v1` under a new bundle is a new series), then the tags that the
+ * combination before it in `first_as_of` order had instead.
+ */
+function noticeText(tags: VersionTags, before: VersionTags, firstAsOf: string): string {
+  const previous = tagList(before);
+  const replaced = previous.filter((tag) => !tagList(tags).includes(tag));
+  const was = replaced.length > 0 ? ` (was ${replaced.join(', ')})` : '';
+  return `new combination of metric versions from ${firstAsOf}: ${tagList(tags).join(', ')}${was}: do not mix series across it`;
 }
 
 export class MetricVersionLedger {
@@ -189,8 +199,8 @@ export class MetricVersionLedger {
   }
 
   /**
-   * A notice for each combination first seen since loading, naming what changed from the
-   * combination before it in `first_as_of` order. The earliest combination of all is the
+   * A notice for each combination first seen since loading, naming it whole and what the
+   * combination before it in `first_as_of` order had instead. The earliest combination of all is the
    * baseline: there is no series before it to mix with, so it gets none.
    */
   notices(): MetricVersionNotice[] {
@@ -199,12 +209,11 @@ export class MetricVersionLedger {
     );
     return ordered.flatMap((combination, i) => {
       if (!combination.isNew || i === 0) return [];
-      const change = describeChange(ordered[i - 1]!.tags, combination.tags);
       return [
         {
           version_key: combination.key,
           first_as_of: combination.firstAsOf,
-          text: `new ${change.join(', ')} from ${combination.firstAsOf}: do not mix series across it`,
+          text: noticeText(combination.tags, ordered[i - 1]!.tags, combination.firstAsOf),
         },
       ];
     });

@@ -59,6 +59,11 @@ export interface StatusReport {
 
 export interface StatusVerdict {
   readonly report: StatusReport;
+  /**
+   * The verdict in words that claim no more than was judged: `fresh` only when every stream's
+   * age was held against `--max-staleness`; without one, ages are shown but not judged.
+   */
+  readonly headline: string;
   /** Why the report is stale, one line each, for the text output and the log. */
   readonly reasons: readonly string[];
   readonly exitCode: typeof ExitCode.Success | typeof ExitCode.Stale;
@@ -137,6 +142,11 @@ export function evaluateStatus(input: StatusInput): StatusVerdict {
   }
   const stale = reasons.length > 0;
   return {
+    headline: stale
+      ? 'STALE'
+      : limit === undefined
+        ? `ok: last run ${run!.status}; stream ages not judged (give --max-staleness, e.g. 6h)`
+        : `fresh: every stream complete within ${formatAge(limit)}; last run ${run!.status}`,
     report: {
       last_run: run === null ? null : lastRunReport(run),
       rejected_since_last_success: input.rejectedSinceLastSuccess,

@@ -310,6 +310,24 @@ describe('aivis verify', () => {
       extra: 0,
       skipped: [],
     });
+    // Two feeds: one JSON object per stream, each on its own line, in the order named.
+    const both = await aivis([
+      'verify',
+      '--config',
+      file,
+      '--streams',
+      'citations,mentions',
+      '--since',
+      since,
+      '--json',
+    ]);
+    expect(both.code).toBe(0);
+    expect(both.stdout.endsWith('\n')).toBe(true);
+    const lines = both.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { stream: string; equal: boolean }).stream)).toEqual([
+      'citations',
+      'mentions',
+    ]);
   });
 });
 
@@ -385,6 +403,9 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     ],
     [['sync', '--websits', 'web_1'], "unknown flag --websits: did you mean --websites?\nRun 'aivis --help' for usage."],
     [['synk'], 'unknown command "synk": did you mean sync?\nRun \'aivis --help\' for usage.'],
+    // One dash: yargs reads -c -o -n -f -i -g; the user reads one word, and gets one line.
+    [['sync', '-config', 'x.yaml'], "unknown flag -config: did you mean --config?\nRun 'aivis --help' for usage."],
+    [['-config=x.yaml', 'sync'], "unknown flag -config: did you mean --config?\nRun 'aivis --help' for usage."],
     [
       ['frobnicate'],
       'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts, dbt-sources, query)\nRun \'aivis --help\' for usage.',

@@ -6,7 +6,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { websiteSchema } from '../../schemas/index.ts';
-import { redact } from '../../src/log/redact.ts';
+import { clearSecrets, redact, registerSecret } from '../../src/log/redact.ts';
 import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json, reset, stall, truncated, type Responder } from './support/scripted-server.ts';
 import { until } from './support/test-clock.ts';
@@ -116,8 +116,44 @@ describe('the API key never leaks', () => {
 
 describe('redaction keeps a JSON line whole', () => {
   it('a bearer token just before an escaped quote is masked without eating the backslash', () => {
-    const line = JSON.stringify({ msg: 'the API says "no known bearer key."' });
+    const line = JSON.stringify({ msg: 'the API says "got Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig_part"' });
     const masked = redact(line);
-    expect(JSON.parse(masked)).toEqual({ msg: 'the API says "no known bearer [REDACTED]"' });
+    expect(JSON.parse(masked)).toEqual({ msg: 'the API says "got Bearer [REDACTED]"' });
+  });
+});
+
+describe('redaction masks secrets, not the words around them', () => {
+  afterEach(() => clearSecrets());
+
+  it('keeps the API\'s own "known bearer key." and masks the key value it names', () => {
+    registerSecret('aivis_sbx_0123456789abcdef');
+    expect(
+      redact(
+        'the API says "Invalid API key: the Authorization header does not carry a known bearer key." (key aivis_sbx_0123456789abcdef)',
+      ),
+    ).toBe(
+      'the API says "Invalid API key: the Authorization header does not carry a known bearer key." (key [REDACTED])',
+    );
+  });
+
+  it.each([
+    ['an unregistered API key', 'Authorization: Bearer sk_live_4f9a8b7c6d5e4f3a', 'Authorization: Bearer [REDACTED]'],
+    [
+      'a JWT, any case of the scheme',
+      'authorization=bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln',
+      'authorization=bearer [REDACTED]',
+    ],
+    ['base64 padding with the token', 'Bearer dGhpcyBpcyBhIHRva2Vu+/8== rest', 'Bearer [REDACTED] rest'],
+    ['exactly 16 token68 characters', 'Bearer abcdefgh12345678 end', 'Bearer [REDACTED] end'],
+  ])('masks %s', (_what, text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it.each([
+    ['a word of prose', 'no known bearer key.'],
+    ['15 characters: too short for a token', 'Bearer abcdefgh1234567 here'],
+    ['a long word that is not after Bearer', 'a key like verylongidentifier_without_scheme'],
+  ])('keeps %s', (_what, text) => {
+    expect(redact(text)).toBe(text);
   });
 });

@@ -69,6 +69,8 @@ describe('SQL blocks in the docs, after a sandbox sync', () => {
   let admin: pg.Client;
   const database = `aivis_docs_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const targets: Record<string, Execute> = {};
+  /** The rows a query returns, on each destination. */
+  const rowsOf: Record<string, (query: string) => Promise<unknown[]>> = {};
 
   beforeAll(async () => {
     sandbox = await startSandbox({ seed: 1, websites: 5, requestsPerMinute: 0 });
@@ -88,9 +90,11 @@ describe('SQL blocks in the docs, after a sandbox sync', () => {
     duckdb = await DuckDBInstance.create(file);
     const connection = await duckdb.connect();
     targets.duckdb = async (statement) => void (await connection.run(statement));
+    rowsOf.duckdb = async (query) => (await connection.runAndReadAll(query)).getRowObjects();
     postgres = new pg.Client({ connectionString: url.href });
     await postgres.connect();
     targets.postgres = async (statement) => void (await postgres.query(statement));
+    rowsOf.postgres = async (query) => (await postgres.query(query)).rows;
   }, 180_000);
 
   afterAll(async () => {
@@ -111,6 +115,31 @@ describe('SQL blocks in the docs, after a sandbox sync', () => {
 
   it('every one runs on DuckDB and Postgres as written', async () => {
     expect(await sqlProblems(docFiles(), targets)).toEqual([]);
+  });
+
+  it("getting-started's latest visibility has one row per listed website, the unmeasured one included", async () => {
+    const page = docFiles().find((f) => f.name === 'docs/getting-started.md')!;
+    const [query] = fences(page).filter((f) => f.lang === 'sql' && f.body.includes('analytics_latest'));
+    expect(sqlTargets(query!)).toEqual(['duckdb', 'postgres']);
+    for (const target of sqlTargets(query!)) {
+      const listed = await rowsOf[target]!('select id from aivis.websites where _removed_at is null');
+      const measured = await rowsOf[target]!('select website_id from aivis.analytics_latest');
+      // The sandbox lists 5 websites and has not measured them all: an inner join would drop one.
+      expect([listed.length, measured.length < listed.length]).toEqual([5, true]);
+      expect(await rowsOf[target]!(query!.body.replace(/;\s*$/, '')), target).toHaveLength(listed.length);
+    }
+  });
+
+  it("tables.md's monthly trend splits each website's series where the visibility definition changes", async () => {
+    const page = docFiles().find((f) => f.name === 'docs/tables.md')!;
+    const [trend] = fences(page).filter((f) => f.lang === 'sql' && f.body.includes('analytics_history'));
+    for (const target of sqlTargets(trend!)) {
+      const rows = (await rowsOf[target]!(trend!.body.replace(/;\s*$/, ''))) as Record<string, unknown>[];
+      // The sandbox's fourth analysis of every website moves from visibility_v1 to visibility_v2.
+      expect(new Set(rows.map((r) => r.visibility_definition)), target).toEqual(
+        new Set(['visibility_v1', 'visibility_v2']),
+      );
+    }
   });
 
   it('fails on a column or table that does not exist; runs only where the fence says', async () => {

@@ -19,7 +19,8 @@ let standIn: BigqueryStandIn;
 let target: SyncTarget;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ requestsPerMinute: 0, websites: 5, seed: 7 });
+  // Edge values (counts up to 2^53 - 1, nulls, odd text) must reach BigQuery exactly.
+  sandbox = await startSandbox({ requestsPerMinute: 0, websites: 5, seed: 7, variants: ['edge_values'] });
   standIn = await startBigqueryStandIn();
   target = {
     sandboxUrl: sandbox.baseUrl,

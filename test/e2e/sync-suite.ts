@@ -45,9 +45,13 @@ export interface SyncTarget {
   cleanup?(schema: string): Promise<void>;
 }
 
-/** Small, fast sandbox data: 5 websites (one never measured), two pages of mentions each. */
+/**
+ * Small, fast sandbox data: 5 websites (one never measured), two pages of mentions each, with
+ * the edge values a loader must keep exact (counts up to 2^53 - 1, nulls, odd text).
+ */
 export const SANDBOX: SandboxOptions = {
   seed: 7,
+  variants: ['edge_values'],
   websites: 5,
   requestsPerMinute: 0,
   analysesPerWebsite: 4,
@@ -174,6 +178,7 @@ async function expectViews(
     [analyticsProvidersCurrentView, analyticsProvidersTable],
     [analyticsCompetitorsCurrentView, analyticsCompetitorsTable],
   ];
+  const domains = new Map((expected.get(websitesTable.name) ?? []).map((w) => [w.id, w.domain_url]));
   for (const [view, table] of pairs) {
     const actual = (await rows(viewTable(view, table))).filter((r) => r._workspace === workspace);
     expect(comparable(table, actual), `${view.name} of workspace ${workspace} equals the sandbox's truth`).toEqual(
@@ -182,6 +187,12 @@ async function expectViews(
         (expected.get(table.name) ?? []).filter((r) => listed.has((r.website_id ?? r.id) as string)),
       ),
     );
+    // Each row names its website's address, the one the listing gave.
+    const named = (r: LogicalRow) => [r.website_id ?? r.id, r.domain_url];
+    expect(actual.map(named), `${view.name} carries each website's domain_url`).toEqual(
+      actual.map((r) => [r.website_id ?? r.id, domains.get(r.website_id ?? r.id)]),
+    );
+    expect(actual.every((r) => typeof r.domain_url === 'string')).toBe(true);
   }
 }
 
@@ -210,7 +221,7 @@ export interface VariantCheck {
 }
 
 export interface SuiteOptions {
-  /** Sandbox variants to serve (default none: the sandbox's own reading of the spec). */
+  /** Sandbox variants to serve besides the suite's `edge_values` (default none). */
   readonly variants?: readonly SandboxVariant[];
   /** Only these tests; default every one. */
   readonly only?: readonly SuiteTest[];
@@ -227,7 +238,7 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
   describe(`end-to-end sync into ${target.name}${title}`, () => {
     let world: Awaited<ReturnType<typeof openWorld>>;
     beforeEach(async () => {
-      world = await openWorld(target, { ...SANDBOX, variants });
+      world = await openWorld(target, { ...SANDBOX, variants: [...SANDBOX.variants!, ...variants] });
     });
     afterEach(async () => {
       await world.close();

@@ -114,6 +114,9 @@ export function runTrustSuite(target: SyncTarget): void {
     });
 
     it('metric_versions follows the truth across a new metric definition bundle; the run that first sees it says so', async () => {
+      // The sandbox's tags besides the bundle and visibility, as each notice lists them.
+      const OTHER_TAGS =
+        'public_metrics_v2, metric_precision_v1, average_mention_position_v1, citation_share_v1, sentiment_v1, share_of_voice_v1';
       const first = await sync();
       const firstRows = expectedMetricVersions(world.sandbox, 'default', () => first.runId);
       const read = async () =>
@@ -123,7 +126,7 @@ export function runTrustSuite(target: SyncTarget): void {
       expect(await read()).toEqual(firstRows);
       // The sandbox's own boundary (each website's fourth analysis moves to bundle v2) is announced by the first run.
       expect(first.counters.metricVersionNotices).toEqual([
-        `new metric definition bundle public_metric_definitions_v2, metric definition visibility_v2 from ${firstRows[1]!.first_as_of.replace('.000000Z', 'Z')}: do not mix series across it`,
+        `new combination of metric versions from ${firstRows[1]!.first_as_of.replace('.000000Z', 'Z')}: public_metric_definitions_v2, ${OTHER_TAGS}, visibility_v2 (was public_metric_definitions_v1, visibility_v1): do not mix series across it`,
       ]);
 
       world.sandbox.changeMetricVersions({ metric_definition_bundle_version: 'public_metric_definitions_v13' });
@@ -142,8 +145,9 @@ export function runTrustSuite(target: SyncTarget): void {
       expect(await read()).toEqual(rows);
       const apiText = (stored: string) => stored.replace('.000000Z', 'Z');
       const notices = [
-        `new metric definition bundle public_metric_definitions_v13 from ${apiText(rows[2]!.first_as_of)}: do not mix series across it`,
-        `new metric definition visibility_v1 from ${apiText(rows[3]!.first_as_of)}: do not mix series across it`,
+        `new combination of metric versions from ${apiText(rows[2]!.first_as_of)}: public_metric_definitions_v13, ${OTHER_TAGS}, visibility_v2 (was public_metric_definitions_v2): do not mix series across it`,
+        // Bundle v13 and visibility_v1 were each seen before; together they are a new series.
+        `new combination of metric versions from ${apiText(rows[3]!.first_as_of)}: public_metric_definitions_v13, ${OTHER_TAGS}, visibility_v1 (was visibility_v2): do not mix series across it`,
       ];
       expect(second.counters.metricVersionNotices).toEqual(notices);
       const runRow = (await world.rows(runsTable)).find((r) => r.id === second.runId)!;

@@ -1,5 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +38,82 @@ async function printed(proc: ChildProcess): Promise<{ baseUrl: string; apiKey: s
   }
   throw new Error('aivis sandbox exited before printing its base URL and key');
 }
+
+/** Every line the command prints up to and including `Stop with Ctrl-C.`. */
+async function summary(proc: ChildProcess): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: proc.stdout! })) {
+    lines.push(line);
+    if (line === 'Stop with Ctrl-C.') return lines;
+  }
+  throw new Error(`aivis sandbox exited after printing:\n${lines.join('\n')}`);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const printedValue = (lines: string[], label: string) => lines.find((l) => l.startsWith(`${label}: `))!.split(' ')[1]!;
+
+describe('the data clock of aivis sandbox', () => {
+  it("follows this machine's clock by default: right after a sync, status --max-staleness 6h is fresh", async () => {
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const lines = await summary(spawnCli(['sandbox', '--port', '0', '--seed', '1']).child);
+    const after = Date.now();
+    // docs/sandbox.md shows these lines for port 8080, `<...>` where they vary.
+    const shown = /```text\n(Public API V2 at [^`]*)```/.exec(readFileSync('docs/sandbox.md', 'utf8'))![1]!;
+    const port = new URL(printedValue(lines, 'base_url')).port;
+    expect(lines.slice(-4).join('\n')).toMatch(
+      new RegExp(`^${escapeRegExp(shown.trimEnd().replaceAll(':8080', `:${port}`)).replaceAll('<\\.\\.\\.>', '.+')}$`),
+    );
+    const dataTime = Date.parse(
+      /; data time (\S+)\.$/.exec(lines.find((l) => l.startsWith('Public API V2 at '))!)![1]!,
+    );
+    expect(dataTime).toBeGreaterThanOrEqual(before);
+    expect(dataTime).toBeLessThanOrEqual(after);
+    expect(lines.at(-2)).toBe(
+      "Data time follows this machine's clock: new analyses arrive as time passes (--clock T pins it at T).",
+    );
+    expect(lines.some((l) => l.startsWith('Advance data time'))).toBe(false);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-sandbox-clock-'));
+    try {
+      const config = path.join(dir, 'aivis.yaml');
+      const source = `source:\n  base_url: ${printedValue(lines, 'base_url')}\n  api_key: \${AIVIS_API_KEY}\n`;
+      await writeFile(config, `${source}destination:\n  type: duckdb\n  path: ${path.join(dir, 'w.duckdb')}\n`);
+      const env = { AIVIS_API_KEY: printedValue(lines, 'api_key') };
+      expect((await runCli(['sync', '--config', config], env).done).code).toBe(0);
+      const status = await runCli(['status', '--config', config, '--max-staleness', '6h'], env).done;
+      expect(status.code).toBe(0);
+      expect(status.stdout.split('\n')[0]).toBe(
+        'aivis status: fresh: every stream complete within 6h; last run succeeded',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--clock pins data time at the timestamp given; it then moves only when advanced', async () => {
+    const lines = await summary(spawnCli(['sandbox', '--port', '0', '--clock', '2026-03-01T12:00:00Z']).child);
+    const baseUrl = printedValue(lines, 'base_url');
+    expect(lines.find((l) => l.startsWith('Public API V2 at '))).toMatch(/; data time 2026-03-01T12:00:00Z\.$/);
+    expect(lines.slice(-3)).toEqual([
+      'Data time is pinned (--clock): it moves only when advanced.',
+      `Advance data time: curl -X POST -d '{"days":1}' ${baseUrl}/_sandbox/advance`,
+      'Stop with Ctrl-C.',
+    ]);
+    const now = async () => ((await (await request(`${baseUrl}/_sandbox`)).body.json()) as any).data.now;
+    expect(await now()).toBe('2026-03-01T12:00:00Z');
+    await request(`${baseUrl}/_sandbox/advance`, { method: 'POST', body: '{"days":1}' });
+    expect(await now()).toBe('2026-03-02T12:00:00Z');
+  });
+
+  it('refuses a --clock that is not a timestamp with exit 2, naming the flag', async () => {
+    const { code, stderr } = await spawnCli(['sandbox', '--clock', '2026-03-01']).done;
+    expect(code).toBe(2);
+    expect(jsonLines(stderr)).toEqual([
+      failureLine('--clock "2026-03-01" is not a UTC timestamp such as 2026-01-01T00:00:00Z.', 2),
+    ]);
+  });
+});
 
 describe('aivis sandbox', () => {
   it('prints a base URL and a ready key; the key lists websites, no key is a 401 envelope; SIGTERM stops it', async () => {
@@ -116,6 +197,25 @@ describe('aivis sandbox', () => {
     expect(jsonLines(stderr)).toEqual([
       failureLine(`--variant: ${message} (variants: ${Object.keys(SANDBOX_VARIANTS).join(', ')}).`, 2),
     ]);
+  });
+
+  it('names a port already in use and --port, exit 1', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { code, stdout, stderr } = await spawnCli(['sandbox', '--port', String(port)]).done;
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(jsonLines(stderr)).toEqual([
+        failureLine(
+          `port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another with --port (--port 0 takes a free one)`,
+          1,
+        ),
+      ]);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('refuses a bad flag with exit 2 and a message naming it', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   citationSchema,
   dataEnvelope,
@@ -141,7 +141,9 @@ describe('feeds', () => {
     expect(late.length).toBeGreaterThan(0);
   });
 
-  it('carries the data variety loaders trip on', () => {
+  it('carries the data variety loaders trip on under the edge_values variant', async () => {
+    const sb = await startSandbox({ requestsPerMinute: 0, variants: ['edge_values'] });
+    onTestFinished(() => sb.close());
     const mentions = sb.truth.websites().flatMap((w) => [...sb.truth.mentions(w.id as string)]) as any[];
     const texts = mentions.map((m) => m.sentence_text as string);
     expect(texts.some((t) => /\p{Extended_Pictographic}/u.test(t))).toBe(true);
@@ -153,6 +155,7 @@ describe('feeds', () => {
     expect(mentions.some((m) => m.sentence_text_truncated)).toBe(true);
     expect(mentions.some((m) => m.position_in_response === null)).toBe(true);
     expect(mentions.some((m) => m.sentiment === null)).toBe(true);
+    expect(mentions.some((m) => m.position_in_response === MAX_COUNT)).toBe(true);
     const history = sb.truth.websites().flatMap((w) => [...sb.truth.history(w.id as string)]) as any[];
     const counts = history.flatMap((h) => Object.values(h.counts)) as (number | null)[];
     expect(counts.some((c) => c !== null && c > 2 ** 32)).toBe(true);

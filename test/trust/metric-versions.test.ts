@@ -71,7 +71,7 @@ describe('MetricVersionLedger', () => {
     expect(ledger.takeChangedRows()).toEqual([]);
   });
 
-  it('announces a combination that starts after another, naming what changed, and not the baseline', () => {
+  it('announces a combination that starts after another, naming it whole and what it replaced, and not the baseline', () => {
     const ledger = MetricVersionLedger.load([], 'default');
     ledger.observe(seen(v1, 'web_a', '2026-02-27T00:00:00Z'));
     ledger.observe(seen(v13, 'web_a', '2026-03-01T00:00:00Z'));
@@ -80,7 +80,7 @@ describe('MetricVersionLedger', () => {
       {
         version_key: versionKey(v13),
         first_as_of: '2026-03-01T00:00:00Z',
-        text: 'new metric definition bundle public_metric_definitions_v13 from 2026-03-01T00:00:00Z: do not mix series across it',
+        text: 'new combination of metric versions from 2026-03-01T00:00:00Z: public_metric_definitions_v13, public_metrics_v2, metric_precision_v1, average_mention_position_v1, citation_share_v1, sentiment_v1, share_of_voice_v1, visibility_v1 (was public_metric_definitions_v12): do not mix series across it',
       },
     ]);
   });
@@ -119,8 +119,22 @@ describe('MetricVersionLedger', () => {
       {
         version_key: versionKey(precise),
         first_as_of: '2026-03-05T00:00:00Z',
-        text: 'new metric precision metric_precision_v2, metric definitions sentiment_v2, visibility_v3 from 2026-03-05T00:00:00Z: do not mix series across it',
+        text: 'new combination of metric versions from 2026-03-05T00:00:00Z: public_metric_definitions_v13, public_metrics_v2, metric_precision_v2, average_mention_position_v1, citation_share_v1, sentiment_v2, share_of_voice_v1, visibility_v3 (was metric_precision_v1, sentiment_v1, visibility_v1): do not mix series across it',
       },
+    ]);
+  });
+
+  it('names a combination of tags each seen before as the new combination it is, not as a new definition', () => {
+    // Bundle v13 with visibility_v2 first; then a website measured for the first time carries
+    // visibility_v1 under v13: neither tag is new, their combination is.
+    const ledger = MetricVersionLedger.load([], 'default');
+    const v13Visibility2 = { ...v13, metric_definition_versions: { ...definitions, visibility: 'visibility_v2' } };
+    ledger.observe(seen(v1, 'web_a', '2026-01-01T00:00:00Z'));
+    ledger.observe(seen(v13Visibility2, 'web_a', '2026-01-02T00:00:00Z'));
+    ledger.observe(seen(v13, 'web_b', '2026-01-03T00:00:00Z'));
+    expect(ledger.notices().map((n) => n.text)).toEqual([
+      'new combination of metric versions from 2026-01-02T00:00:00Z: public_metric_definitions_v13, public_metrics_v2, metric_precision_v1, average_mention_position_v1, citation_share_v1, sentiment_v1, share_of_voice_v1, visibility_v2 (was public_metric_definitions_v12, visibility_v1): do not mix series across it',
+      'new combination of metric versions from 2026-01-03T00:00:00Z: public_metric_definitions_v13, public_metrics_v2, metric_precision_v1, average_mention_position_v1, citation_share_v1, sentiment_v1, share_of_voice_v1, visibility_v1 (was visibility_v2): do not mix series across it',
     ]);
   });
 
@@ -152,7 +166,7 @@ describe('MetricVersionLedger', () => {
     expect(fallback.notices()).toEqual([]);
   });
 
-  it('names every tag a combination changes from the one before it', () => {
+  it('names every tag the combination before it had instead', () => {
     const ledger = MetricVersionLedger.load([], 'default');
     ledger.observe(seen(v1, 'web_a', '2026-01-01T00:00:00Z'));
     ledger.observe(
@@ -167,7 +181,7 @@ describe('MetricVersionLedger', () => {
       ),
     );
     expect(ledger.notices().map((n) => n.text)).toEqual([
-      'new metric definition bundle public_metric_definitions_v13, projection public_metrics_v3, metric definition visibility_v2 from 2026-01-02T00:00:00Z: do not mix series across it',
+      'new combination of metric versions from 2026-01-02T00:00:00Z: public_metric_definitions_v13, public_metrics_v3, metric_precision_v1, average_mention_position_v1, citation_share_v1, sentiment_v1, share_of_voice_v1, visibility_v2 (was public_metric_definitions_v12, public_metrics_v2, visibility_v1): do not mix series across it',
     ]);
   });
 });

@@ -72,9 +72,28 @@ describe('evaluateStatus', () => {
         ],
         stale: false,
       },
+      headline: 'fresh: every stream complete within 6h 59m; last run succeeded',
       reasons: [],
       exitCode: 0,
     });
+  });
+
+  it('says fresh only when the ages were judged: without --max-staleness, streams 329 days old are not called fresh', () => {
+    const old = [{ stream: 'mentions', completeThrough: ['2026-01-01T00:00:00Z'] }];
+    const input = {
+      lastRun: succeeded,
+      streams: old,
+      rejectedSinceLastSuccess: 0,
+      now: new Date('2026-11-26T19:00:00Z'),
+    };
+    const unjudged = evaluateStatus({ ...input, maxStalenessSeconds: undefined });
+    expect([unjudged.headline, unjudged.report.streams[0]!.age_seconds, unjudged.exitCode]).toEqual([
+      'ok: last run succeeded; stream ages not judged (give --max-staleness, e.g. 6h)',
+      329 * 86_400 + 19 * 3600,
+      0,
+    ]);
+    const judged = evaluateStatus({ ...input, maxStalenessSeconds: 6 * 3600 });
+    expect([judged.headline, judged.exitCode]).toEqual(['STALE', 4]);
   });
 
   it('is stale (exit 4) when a stream is older than --max-staleness, naming it and both durations', () => {
@@ -145,6 +164,7 @@ describe('evaluateStatus', () => {
     });
     expect(verdict).toEqual({
       report: { last_run: null, rejected_since_last_success: 0, streams: [], stale: true },
+      headline: 'STALE',
       reasons: ['no run is recorded in _aivis_runs: nothing has been synced yet'],
       exitCode: 4,
     });

@@ -1,10 +1,13 @@
 /**
- * `aivis sandbox [--port N] [--websites N] [--seed N] [--variant NAME ...]`: serves the local V2 sandbox on
- * 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL, a ready API key and the keys the
+ * `aivis sandbox [--port N] [--websites N] [--seed N] [--clock T] [--variant NAME ...]`: serves the local V2
+ * sandbox on 127.0.0.1 until SIGINT/SIGTERM, after printing its base URL, a ready API key and the keys the
  * API refuses (the first lines on stdout, `name: value`, so scripts and tests can read them).
+ * Its data time follows this machine's clock, so what aivis reports about ages is true;
+ * `--clock T` pins it at T instead (docs/sandbox.md).
  */
-import { ConfigError, ExitCode } from '../../errors.ts';
+import { AivisError, ConfigError, ExitCode } from '../../errors.ts';
 import { SANDBOX_VARIANTS, startSandbox } from '../../sandbox/index.ts';
+import { parseTimestamp } from '../../sandbox/timestamps.ts';
 import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createLogger } from '../../log/logger.ts';
@@ -14,6 +17,7 @@ interface SandboxArgs {
   port: number;
   websites: number;
   seed: number;
+  clock?: string;
   variant?: string[];
 }
 
@@ -43,10 +47,37 @@ function variantsOf(values: readonly string[] | undefined): SandboxVariant[] {
   }
 }
 
+/** `--clock T`: T as written, once it is a timestamp the sandbox reads. */
+function checkClock(value: string | undefined): string | undefined {
+  if (value !== undefined && parseTimestamp(value) === null)
+    throw new ConfigError(`--clock "${value}" is not a UTC timestamp such as 2026-01-01T00:00:00Z.`);
+  return value;
+}
+
+/** What the data clock does, for the printed summary. */
+function clockLines(pinned: boolean, baseUrl: string): string[] {
+  return pinned
+    ? [
+        'Data time is pinned (--clock): it moves only when advanced.',
+        `Advance data time: curl -X POST -d '{"days":1}' ${baseUrl}/_sandbox/advance`,
+      ]
+    : ["Data time follows this machine's clock: new analyses arrive as time passes (--clock T pins it at T)."];
+}
+
 function checkInteger(name: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`--${name} must be an integer from ${min} to ${max} (got ${value}).`);
   }
+}
+
+/** A port another process holds is the user's to resolve: say which, and how to pick another (exit 1). */
+function portRefusal(error: unknown, port: number): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') return error;
+  return new AivisError(
+    `port ${port} on 127.0.0.1 is already in use: stop what listens there, or choose another with --port (--port 0 takes a free one)`,
+    ExitCode.Failure,
+    { cause: error },
+  );
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -70,6 +101,11 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
       .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0 = a free one)' })
       .option('websites', { type: 'number', default: 5, describe: 'Websites in the workspace' })
       .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated data and keys' })
+      .option('clock', {
+        type: 'string',
+        describe:
+          "Pin the data time at this UTC timestamp (e.g. 2026-01-01T00:00:00Z); it then moves only when advanced. Default: this machine's clock",
+      })
       .option('variant', {
         type: 'string',
         array: true,
@@ -83,7 +119,16 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
     checkInteger('websites', argv.websites, 0, 10_000);
     checkInteger('seed', argv.seed, 0, 2 ** 32 - 1);
     const variants = variantsOf(argv.variant);
-    const sandbox = await startSandbox({ port: argv.port, websites: argv.websites, seed: argv.seed, variants });
+    const start = checkClock(argv.clock);
+    const sandbox = await startSandbox({
+      port: argv.port,
+      websites: argv.websites,
+      seed: argv.seed,
+      variants,
+      ...(start === undefined ? { followWallClock: true } : { start }),
+    }).catch((error: unknown) => {
+      throw portRefusal(error, argv.port);
+    });
     process.stdout.write(
       [
         `base_url: ${sandbox.baseUrl}`,
@@ -91,7 +136,7 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
         ...RESTRICTED_KEYS.map(({ name, key, answer }) => `${name}: ${sandbox.keys[key]}  # ${answer}`),
         `Public API V2 at ${sandbox.baseUrl}/public/v2 (seed ${argv.seed}, ${argv.websites} websites${variants.length > 0 ? `, variants ${variants.join(', ')}` : ''}); data time ${sandbox.clock.now()}.`,
         `Try: curl -H "Authorization: Bearer ${sandbox.apiKey}" ${sandbox.baseUrl}/public/v2/websites`,
-        `Advance data time: curl -X POST -d '{"days":1}' ${sandbox.baseUrl}/_sandbox/advance`,
+        ...clockLines(start !== undefined, sandbox.baseUrl),
         'Stop with Ctrl-C.',
         '',
       ].join('\n'),

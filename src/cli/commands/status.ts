@@ -26,7 +26,7 @@ interface StatusArgs {
 /** The human summary: a verdict line, the last run, one line per stream, then why it is stale. */
 function formatStatus(verdict: StatusVerdict): string {
   const { report } = verdict;
-  const lines = [`aivis status: ${report.stale ? 'STALE' : 'fresh'}`];
+  const lines = [`aivis status: ${verdict.headline}`];
   const run = report.last_run;
   lines.push(
     run === null

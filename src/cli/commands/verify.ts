@@ -71,7 +71,11 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
       })
       .option('websites', WEBSITES_FLAG)
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the report as one JSON object' }) as never,
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print the report as JSON: one object per stream, one a line',
+      }) as never,
   handler: async (argv) => {
     const streams = (parseSelection(argv.streams, '--streams', 'feed') ?? []).map(feedStream);
     const since = parseSince(argv.since, 'verify');

@@ -1,23 +1,15 @@
 /**
  * One analysis rendered as the spec's analytics objects (2.3, 2.4): website-level metrics
- * and counts, provider and competitor breakdowns, version tags and data quality. A missing
- * measurement is null with its reason, never zero.
+ * and counts, provider and competitor breakdowns, version tags and data quality. The numbers
+ * come from a `Measure`: data that adds up by default (consistent-measures.ts), values at
+ * the spec's edges under the `edge_values` variant (edge-measures.ts). A missing measurement
+ * is null with its reason, never zero.
  */
-import {
-  COMPETITOR_COUNT_KEYS,
-  COMPETITOR_METRIC_KEYS,
-  COUNT_KEYS,
-  MAX_COUNT,
-  MENTION_PROVIDERS,
-  METRIC_KEYS,
-  PROVIDER_COUNT_KEYS,
-} from '../../../schemas/keys.ts';
 import { Rng } from '../prng.ts';
 import { formatTimestamp } from '../timestamps.ts';
 import type { Analysis } from '../world/analysis-schedule.ts';
 import type { MetricVersionSchedule } from '../world/metric-versions.ts';
 import type { WebsiteRecord } from '../world/website-registry.ts';
-import { COMPETITOR_DOMAINS } from './text-fragments.ts';
 
 /** The pieces the snapshot and history endpoints assemble differently. */
 export interface SnapshotParts {
@@ -29,46 +21,20 @@ export interface SnapshotParts {
   competitors: Record<string, unknown>[];
 }
 
-/** Which reasons explain a null in each metric, website/provider level. */
-const WEBSITE_REASONS_BY_METRIC: Record<string, string[]> = {
-  visibility: ['no_eligible_responses', 'visibility_facts_unavailable'],
-  share_of_voice: ['no_tracked_mentions', 'sov_facts_unavailable'],
-  sentiment: ['no_scored_responses', 'sentiment_scoring_failed', 'sentiment_evidence_unavailable'],
-  citation_share: ['no_competitive_citations', 'citation_extraction_failed', 'citation_evidence_unavailable'],
-  average_mention_position: ['no_brand_mentions', 'mention_position_evidence_unavailable'],
-};
-
-const COMPETITOR_REASONS_BY_METRIC: Record<string, string[]> = {
-  visibility: ['no_eligible_responses', 'competitor_visibility_facts_unavailable'],
-  share_of_voice: ['no_competitive_mentions', 'competitor_sov_facts_unavailable'],
-  citation_share: ['no_competitive_citations', 'competitor_citation_facts_unavailable'],
-  average_mention_position: ['no_competitor_mentions', 'competitor_position_evidence_unavailable'],
-};
-
-function metricsWithReasons(rng: Rng, keys: readonly string[], reasons: Record<string, string[]>, nullChance: number) {
-  const metrics: Record<string, number | null> = {};
-  const unavailable: Record<string, string> = {};
-  for (const key of keys) {
-    if (rng.chance(nullChance)) {
-      metrics[key] = null;
-      unavailable[key] = rng.pick(reasons[key]!);
-    } else {
-      metrics[key] = key === 'average_mention_position' ? rng.decimal(1, 12, 2) : rng.decimal(0, 100, 2);
-    }
-  }
-  return { metrics, unavailable };
+/** Website-level metrics, counts and reasons of one analysis, and its two breakdowns. */
+export interface Measured {
+  metrics: Record<string, number | null>;
+  counts: Record<string, number | null>;
+  unavailable: Record<string, string>;
+  providers: Record<string, unknown>[];
+  competitors: Record<string, unknown>[];
 }
 
-/** Counts of realistic size, some null, some beyond 2^32 (still exact in JSON and float64). */
-function countsOf(rng: Rng, keys: readonly string[]): Record<string, number | null> {
-  const counts: Record<string, number | null> = {};
-  for (const key of keys) {
-    if (rng.chance(0.04)) counts[key] = null;
-    else if (rng.chance(0.08)) counts[key] = rng.int(2 ** 32 + 1, MAX_COUNT);
-    else counts[key] = rng.int(0, 50_000);
-  }
-  return counts;
-}
+/** Draws the numbers of one analysis from `rng` (the analysis's own generator). */
+export type Measure = (rng: Rng, seed: number, website: WebsiteRecord, analysis: Analysis) => Measured;
+
+/** How a sandbox renders an analysis, its measure and version schedule bound. */
+export type SnapshotRenderer = (website: WebsiteRecord, analysis: Analysis) => SnapshotParts;
 
 /**
  * The documented flag, plus `postprocess_status`, which the spec names without placing: a
@@ -78,55 +44,26 @@ function dataQuality(isPartial: boolean) {
   return { is_partial: isPartial, postprocess_status: isPartial ? 'pending' : 'complete' };
 }
 
-export function snapshotParts(
-  seed: number,
-  versions: MetricVersionSchedule,
-  website: WebsiteRecord,
-  analysis: Analysis,
-): SnapshotParts {
-  const rng = Rng.of(seed, 'snapshot', website.id, analysis.index);
-  const site = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.12);
-  const counts = countsOf(rng, COUNT_KEYS);
-  // Every seventh analysis carries the largest count the spec allows, so exactness is testable.
-  if (analysis.index % 7 === 3) counts.citation_pool = MAX_COUNT;
-  const providers = MENTION_PROVIDERS.map((provider) => {
-    const entry = metricsWithReasons(rng, METRIC_KEYS, WEBSITE_REASONS_BY_METRIC, 0.15);
+export function snapshotRenderer(seed: number, versions: MetricVersionSchedule, measure: Measure): SnapshotRenderer {
+  return (website, analysis) => {
+    const rng = Rng.of(seed, 'snapshot', website.id, analysis.index);
+    const measured = measure(rng, seed, website, analysis);
     return {
-      provider,
-      metrics: entry.metrics,
-      counts: countsOf(rng, PROVIDER_COUNT_KEYS),
-      unavailable_reasons: entry.unavailable,
+      data: {
+        website_id: website.id,
+        analysis_id: analysis.id,
+        as_of: formatTimestamp(analysis.asOfMs),
+        available_at: formatTimestamp(analysis.startMs),
+        metrics: measured.metrics,
+        counts: measured.counts,
+      },
+      meta: {
+        ...versions.tagsOf(analysis),
+        unavailable_reasons: measured.unavailable,
+        data_quality: dataQuality(rng.chance(0.15)),
+      },
+      providers: measured.providers,
+      competitors: measured.competitors,
     };
-  });
-  const first = rng.int(0, COMPETITOR_DOMAINS.length - 1);
-  const domains = Array.from(
-    { length: rng.int(2, 4) },
-    (_, i) => COMPETITOR_DOMAINS[(first + i) % COMPETITOR_DOMAINS.length]!,
-  );
-  const competitors = domains.map((competitor_domain) => {
-    const entry = metricsWithReasons(rng, COMPETITOR_METRIC_KEYS, COMPETITOR_REASONS_BY_METRIC, 0.15);
-    return {
-      competitor_domain,
-      metrics: entry.metrics,
-      counts: countsOf(rng, COMPETITOR_COUNT_KEYS),
-      unavailable_reasons: entry.unavailable,
-    };
-  });
-  return {
-    data: {
-      website_id: website.id,
-      analysis_id: analysis.id,
-      as_of: formatTimestamp(analysis.asOfMs),
-      available_at: formatTimestamp(analysis.startMs),
-      metrics: site.metrics,
-      counts,
-    },
-    meta: {
-      ...versions.tagsOf(analysis),
-      unavailable_reasons: site.unavailable,
-      data_quality: dataQuality(rng.chance(0.15)),
-    },
-    providers,
-    competitors,
   };
 }

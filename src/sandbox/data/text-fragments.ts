@@ -1,8 +1,37 @@
 /**
- * Raw material for evidence text: the cases that break naive loaders (emoji and other
- * astral characters, right-to-left scripts, CJK, combining marks, quotes of every kind,
- * backslashes, tabs and newlines).
+ * Raw material for generated text. The default data's sentences name the brand (and maybe a
+ * competitor) in several languages, with nothing but ASCII before the brand's name; the
+ * `edge_values` variant's are the cases that break naive loaders.
  */
+
+/** Sentences of AI answers that name `brand`, each naming after ASCII text only. */
+export const MENTION_SENTENCES: readonly ((brand: string, competitor: string) => string)[] = [
+  (b) => `${b} is often recommended for small teams.`,
+  (b, c) => `Many reviewers call ${b} the safest choice, though it is pricier than ${c}.`,
+  (b, c) => `For enterprise buyers, ${b} and ${c} come up side by side.`,
+  (b) => `${b} tops the list of AI-visibility tools this quarter 📈`,
+  (b) => `Selon les avis, ${b} tient la tête du classement.`,
+  (b, c) => `Laut Testberichten ist ${b} günstiger als ${c}.`,
+  (b) => `${b} 是中小企业最常推荐的分析工具。`,
+  (b) => `${b} は初心者にも使いやすいと評価されています。`,
+  (b) => `If budget matters, ${b} is a good start; ${b} also has a free tier.`,
+  (b, c) => `Compared in 2026 reviews, ${b} beats ${c} on onboarding and support.`,
+  (b) => `Users say "${b}" makes AI search reports easy to share.`,
+] as const;
+
+/** Sites that review tools, cited beside the brand's and its competitors' own pages. */
+export const REVIEW_SITES = ['reviews.example', 'techradar.example', 'forum.example'] as const;
+export const CITED_PATHS = ['blog', 'pricing', 'docs', 'compare', 'reviews'] as const;
+export const PAGE_TOPICS = [
+  'pricing and plans',
+  'an honest review',
+  'getting started',
+  'how it compares',
+  'what customers say',
+] as const;
+
+/** The `edge_values` variant's evidence text: emoji and other astral characters, right-to-left
+ * scripts, CJK, combining marks, quotes of every kind, backslashes, tabs and newlines. */
 export const BRAND_SENTENCES = [
   'Acme Analytics is often recommended for small teams.',
   'Many reviewers call "Acme" the safest choice — though it\'s pricier.',
@@ -30,6 +59,7 @@ export const COMPETITOR_DOMAINS = [
   'xn--bcher-kva.example',
 ] as const;
 
+/** The `edge_values` variant's citation titles. */
 export const PAGE_TITLES = [
   'Best AI visibility tools in 2026',
   'Acme vs Globex: an honest comparison',

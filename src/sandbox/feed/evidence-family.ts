@@ -6,6 +6,7 @@
  * ("late evidence").
  */
 import { MENTION_PROVIDERS } from '../../../schemas/keys.ts';
+import { brandOf } from '../data/brand.ts';
 import type { EvidenceRow } from '../data/evidence-records.ts';
 import { Rng } from '../prng.ts';
 import { HOUR, MINUTE, formatTimestamp } from '../timestamps.ts';
@@ -38,6 +39,7 @@ function batchesOfAnalysis(
   const late = Math.floor(layout.perAnalysis / 8);
   const main = layout.perAnalysis - late;
   const head = `${layout.idPrefix}${website.id.slice(4)}_${analysis.index.toString(36).padStart(4, '0')}`;
+  const brand = brandOf(seed, website);
   const make = (tag: string, provider: string, stampMs: number, commitMs: number, size: number): FeedBatch => {
     const availableAt = formatTimestamp(stampMs);
     const batch: FeedBatch = {
@@ -51,6 +53,7 @@ function batchesOfAnalysis(
         layout.record({
           seed,
           websiteId: website.id,
+          brand,
           analysis,
           provider,
           availableAt,

@@ -2,12 +2,11 @@
  * The history feed: one finalized, immutable point per analysis, written together with the
  * snapshot (same stamp, same commit).
  */
-import { snapshotParts } from '../data/snapshot-parts.ts';
+import type { SnapshotRenderer } from '../data/snapshot-parts.ts';
 import { measuredAnalyses } from '../world/analysis-schedule.ts';
-import type { MetricVersionSchedule } from '../world/metric-versions.ts';
 import type { FeedFamily } from './feed-batch.ts';
 
-export function historyFamily(seed: number, versions: MetricVersionSchedule): FeedFamily {
+export function historyFamily(render: SnapshotRenderer): FeedFamily {
   return {
     name: 'analytics.history',
     batches: (website, nowMs) =>
@@ -22,7 +21,7 @@ export function historyFamily(seed: number, versions: MetricVersionSchedule): Fe
           analysisId: analysis.id,
           provider: null,
           row: () => {
-            const parts = snapshotParts(seed, versions, website, analysis);
+            const parts = render(website, analysis);
             return { ...parts.data, meta: parts.meta };
           },
         })),

@@ -98,11 +98,13 @@ const callerOf = (ctx: RouteContext): ImportCaller => ({
 });
 
 export const importRoutes: RouteModule = (env) => {
-  // Import processing follows the virtual data clock, plus the wall time since start, so a
-  // sandbox left running (`aivis sandbox`) finishes imports on its own while a test that
-  // advances the data clock decides every phase change.
+  // Import processing follows the virtual data clock, plus, on a pinned clock, the wall time
+  // since start, so a sandbox left running (`aivis sandbox --clock T`) finishes imports on its
+  // own while a test that advances the data clock decides every phase change. A clock that
+  // follows this machine's already moves by itself.
   const startedAt = performance.now();
-  const service = new ImportService({ now: () => env.clock.nowMs() + Math.floor(performance.now() - startedAt) });
+  const wallSinceStart = () => (env.clock.followsWallClock ? 0 : Math.floor(performance.now() - startedAt));
+  const service = new ImportService({ now: () => env.clock.nowMs() + wallSinceStart() });
   return [
     {
       name: 'prompts.import',

@@ -20,13 +20,7 @@ export const analyticsRoute: RouteModule = (env) => [
     access: 'read',
     handle(ctx) {
       const query = readQuery(ctx.url, ['include']);
-      const snapshot = latestSnapshot(
-        env.options.seed,
-        env.metricVersions,
-        websiteOf(ctx),
-        env.clock.nowMs(),
-        parseInclude(query.include),
-      );
+      const snapshot = latestSnapshot(env.snapshot, websiteOf(ctx), env.clock.nowMs(), parseInclude(query.include));
       if (!snapshot) throw new ApiError('not_found', 'No analytics snapshot has been published for this website yet.');
       return ok(snapshot.data, snapshot.meta);
     },
