@@ -10,7 +10,13 @@ import { DEFAULT_RETRY_BUDGET_SECONDS } from '../../schemas/config.ts';
 import { dataEnvelope, formatIssues, listEnvelopeSchema, requestMetaSchema } from '../../schemas/index.ts';
 import { envelopeDuplicateKey } from '../json/duplicate-keys.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import { apiErrorFromNetwork, apiErrorFromResponse, apiErrorFromTooLarge, invalidResponse } from './api-failure.ts';
+import {
+  apiErrorFromNetwork,
+  apiErrorFromResponse,
+  apiErrorFromTooLarge,
+  apiErrorFromUnreadable,
+  invalidResponse,
+} from './api-failure.ts';
 import { withBearerAuth } from './auth-layer.ts';
 import { parseBaseUrl } from './base-url.ts';
 import { ResponseTooLargeError } from './capped-body.ts';
@@ -28,6 +34,7 @@ import { RetryPolicy } from './retry-policy.ts';
 import { withTimeout } from './timeout-layer.ts';
 import { createUndiciTransport, type UndiciTransport } from './undici-transport.ts';
 import { FailureStreak } from './failure-streak.ts';
+import { UnreadableSuccessError } from './unreadable-success.ts';
 
 export type { ClientStats } from './client-stats.ts';
 export type { Page, PaginateOptions } from './paginator.ts';
@@ -74,7 +81,7 @@ export interface ApiClientOptions {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body, integers beyond 2^53 exact; undefined for an empty 204. */
+  /** The parsed JSON body, integers beyond 2^53 exact (a success without one fails instead). */
   body: unknown;
   requestId: string | undefined;
 }
@@ -184,6 +191,7 @@ export class ApiClient {
       response = await this.#send({ ...request, signal: this.#requestSignal });
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw this.#streak.failed(apiErrorFromTooLarge(request, error));
+      if (error instanceof UnreadableSuccessError) throw this.#streak.failed(apiErrorFromUnreadable(request, error));
       throw error instanceof NetworkError ? this.#streak.failed(apiErrorFromNetwork(request, error)) : error;
     }
     this.stats.echoedKeys += response.echoedKeys ?? 0;

@@ -6,6 +6,7 @@ import { ApiError, type ApiErrorDetail } from './api-error.ts';
 import type { ResponseTooLargeError } from './capped-body.ts';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import type { NetworkError } from './network-error.ts';
+import type { UnreadableSuccessError } from './unreadable-success.ts';
 
 /** Paths of the two prompt-import operations: their 403 means a different missing permission. */
 const IMPORT_PATH = /\/prompts:import$|\/prompt-imports\//;
@@ -112,6 +113,14 @@ export function apiErrorFromTooLarge(request: HttpRequest, error: ResponseTooLar
   return new ApiError(
     `response too large (${error.status}, request_id ${error.requestId ?? 'none'}): ${request.method} ${request.path}: ${error.message} (${error.maxBytes / 1024 / 1024} MiB); nothing of it was used`,
     { status: error.status, code: 'response_too_large', requestId: error.requestId },
+  );
+}
+
+/** A success that is not JSON at all (an HTML page, a 204): not retried, said what it was. */
+export function apiErrorFromUnreadable(request: HttpRequest, error: UnreadableSuccessError): ApiError {
+  return new ApiError(
+    `invalid response (${error.status}, request_id ${error.requestId ?? 'none'}): ${request.method} ${request.path}: ${error.message}`,
+    { status: error.status, code: 'invalid_response', requestId: error.requestId },
   );
 }
 
