@@ -27,6 +27,12 @@ const identifier = z
 /** The rate limiter's budget when the config names none: the API allows 100, the rest is headroom for other tools. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 
+/**
+ * The most one request may spend in attempts and `Retry-After` waits when the config does not
+ * say: 10 minutes, so a hostile or broken server cannot hold a scheduled run for hours.
+ */
+export const DEFAULT_RETRY_BUDGET_SECONDS = 600;
+
 /** What an API key's requests carry, for the insecure-http message of each source block. */
 const sourceInsecureHttp = (block: string) => ({ urlKey: 'base_url', block, carries: 'the API key' });
 
@@ -40,6 +46,14 @@ const sourceFieldsSchema = z
     requests_per_minute: z.int().min(1).max(6000).default(DEFAULT_REQUESTS_PER_MINUTE),
     timeout_seconds: z.number().positive().max(600).default(60),
     max_retries: z.int().min(0).max(20).default(6),
+    retry_budget_seconds: z
+      .number()
+      .positive()
+      .max(86_400)
+      .default(DEFAULT_RETRY_BUDGET_SECONDS)
+      .describe(
+        'The most one request may spend in attempts and Retry-After waits, from its first attempt (time queued for the rate budget not counted); a longer Retry-After fails it at once.',
+      ),
   })
   .refine((s) => (s.api_key === undefined) !== (s.api_key_file === undefined), {
     message: 'give exactly one of api_key (as ${VAR}) or api_key_file',

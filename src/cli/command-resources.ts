@@ -45,6 +45,7 @@ export function createClient(workspace: Workspace, logger: Logger, run: ClientRu
     requestsPerMinute: source.requests_per_minute,
     timeoutMs: source.timeout_seconds * 1000,
     maxRetries: source.max_retries,
+    retryBudgetMs: source.retry_budget_seconds * 1000,
     logger,
     ...(run.clock ? { clock: run.clock } : {}),
     ...(run.signal ? { signal: run.signal } : {}),

@@ -10,6 +10,7 @@ import type { Workspace } from '../config/workspaces.ts';
 import { createClientStats } from '../client/client-stats.ts';
 import { AivisError, ExitCode } from '../errors.ts';
 import { createLogger } from '../log/logger.ts';
+import { terminalLine } from '../log/inert-text.ts';
 import { redact } from '../log/redact.ts';
 import { RunCounters } from '../sync/run-counters.ts';
 import { ensureSyncTables, runSync, type RunSyncOptions } from '../sync/run-sync.ts';
@@ -198,7 +199,7 @@ async function runOfMany(
     const exitCode = error instanceof AivisError ? error.exitCode : ExitCode.Failure;
     const message = error instanceof Error ? error.message : String(error);
     process.stdout.write(
-      `${redact(`aivis ${choices.command ?? 'sync'} workspace ${workspace.name}: failed: ${message}`)}\n`,
+      `${terminalLine(redact(`aivis ${choices.command ?? 'sync'} workspace ${workspace.name}: failed: ${message}`))}\n`,
     );
     resources.logger.error(message, { workspace: workspace.name, exit_code: exitCode });
     return exitCode;

@@ -2,13 +2,21 @@
  * The V2 API client: small layers around undici, outermost first
  *   retry -> limiter -> logging -> JSON body -> timeout -> bearer auth -> undici transport
  * so every attempt (retries included) takes a slot of the workspace's budget, gets its own
- * deadline and its own log line, and a 429 pauses the whole limiter.
+ * deadline and its own log line, and a 429 pauses the whole limiter. A request spends at most
+ * its retry budget; a workspace whose requests keep failing stops asking (failure-streak.ts).
  */
 import type { z } from 'zod';
+import { DEFAULT_RETRY_BUDGET_SECONDS } from '../../schemas/config.ts';
 import { dataEnvelope, formatIssues, listEnvelopeSchema, requestMetaSchema } from '../../schemas/index.ts';
 import { envelopeDuplicateKey } from '../json/duplicate-keys.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import { apiErrorFromNetwork, apiErrorFromResponse, apiErrorFromTooLarge, invalidResponse } from './api-failure.ts';
+import {
+  apiErrorFromNetwork,
+  apiErrorFromResponse,
+  apiErrorFromTooLarge,
+  apiErrorFromUnreadable,
+  invalidResponse,
+} from './api-failure.ts';
 import { withBearerAuth } from './auth-layer.ts';
 import { parseBaseUrl } from './base-url.ts';
 import { ResponseTooLargeError } from './capped-body.ts';
@@ -25,6 +33,8 @@ import { withRetry } from './retry-layer.ts';
 import { RetryPolicy } from './retry-policy.ts';
 import { withTimeout } from './timeout-layer.ts';
 import { createUndiciTransport, type UndiciTransport } from './undici-transport.ts';
+import { FailureStreak } from './failure-streak.ts';
+import { UnreadableSuccessError } from './unreadable-success.ts';
 
 export type { ClientStats } from './client-stats.ts';
 export type { Page, PaginateOptions } from './paginator.ts';
@@ -45,8 +55,12 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt of a request; default 6. */
   maxRetries?: number;
-  /** Longest server-requested wait (`Retry-After`) honoured; a longer one fails the request. Default 3_600_000 (1 hour). */
-  maxRetryAfterMs?: number;
+  /**
+   * The most one request may spend, from its first attempt: attempts and waits between them
+   * (`Retry-After` included), time queued for the rate budget not counted. A longer
+   * `Retry-After` fails the request at once. Default `DEFAULT_RETRY_BUDGET_SECONDS` (the config's default).
+   */
+  retryBudgetMs?: number;
   /** Largest response body read; a larger one fails its request, unretried. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Share one per workspace (reads, polls and imports of one run); created when absent. */
@@ -67,7 +81,7 @@ export interface ApiClientOptions {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body, integers beyond 2^53 exact; undefined for an empty 204. */
+  /** The parsed JSON body, integers beyond 2^53 exact (a success without one fails instead). */
   body: unknown;
   requestId: string | undefined;
 }
@@ -91,17 +105,16 @@ export class ApiClient {
   /** The stop signal the client was built with: callers that wait between requests (receipt polls) wait on it too. */
   readonly signal: AbortSignal | undefined;
   readonly #send: Send;
+  readonly #streak = new FailureStreak();
+  /** The stop signal and the streak's: what every request and wait of this client listens to. */
+  readonly #requestSignal: AbortSignal;
 
   constructor(options: ApiClientOptions) {
     const baseUrl = parseBaseUrl(options.baseUrl);
     const clock = options.clock ?? systemClock;
     const logger = options.logger ?? silentLogger;
     const limiter = options.limiter ?? new RateLimiter({ requestsPerMinute: options.requestsPerMinute, clock });
-    const policy = new RetryPolicy({
-      maxRetries: options.maxRetries,
-      maxRetryAfterMs: options.maxRetryAfterMs,
-      random: options.random,
-    });
+    const policy = new RetryPolicy({ maxRetries: options.maxRetries, random: options.random });
     const transport = createUndiciTransport(baseUrl, options.maxResponseBytes);
     const authed = withBearerAuth(transport.send, options.apiKey);
     const timed = withTimeout(authed, options.timeoutMs ?? 60_000, clock);
@@ -111,9 +124,11 @@ export class ApiClient {
       this.stats,
       clock,
     );
-    this.#send = withRetry(limited, { policy, limiter, stats: this.stats, clock, logger });
+    const budgetMs = options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_SECONDS * 1000;
+    this.#send = withRetry(limited, { policy, budgetMs, limiter, stats: this.stats, clock, logger });
     this.#transport = transport;
     this.signal = options.signal;
+    this.#requestSignal = options.signal ? AbortSignal.any([options.signal, this.#streak.signal]) : this.#streak.signal;
   }
 
   /**
@@ -173,13 +188,16 @@ export class ApiClient {
   async #call(request: HttpRequest): Promise<HttpResponse> {
     let response: HttpResponse;
     try {
-      response = await this.#send(this.signal ? { ...request, signal: this.signal } : request);
+      response = await this.#send({ ...request, signal: this.#requestSignal });
     } catch (error) {
-      if (error instanceof ResponseTooLargeError) throw apiErrorFromTooLarge(request, error);
-      throw error instanceof NetworkError ? apiErrorFromNetwork(request, error) : error;
+      if (error instanceof ResponseTooLargeError) throw this.#streak.failed(apiErrorFromTooLarge(request, error));
+      if (error instanceof UnreadableSuccessError) throw this.#streak.failed(apiErrorFromUnreadable(request, error));
+      throw error instanceof NetworkError ? this.#streak.failed(apiErrorFromNetwork(request, error)) : error;
     }
     this.stats.echoedKeys += response.echoedKeys ?? 0;
-    if (response.status < 200 || response.status >= 300) throw apiErrorFromResponse(request, response);
+    if (response.status < 200 || response.status >= 300)
+      throw this.#streak.failed(apiErrorFromResponse(request, response));
+    this.#streak.answered();
     return response;
   }
 

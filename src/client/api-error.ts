@@ -22,6 +22,11 @@ export interface ApiErrorInit {
   requestId?: string | undefined;
   /** The envelope's `details`, redacted (the importer maps them back to input lines). */
   details?: readonly ApiErrorDetail[];
+  /**
+   * The failure holds every request of the workspace, not just this one (a 429 whose wait is
+   * longer than the retry budget): a run ends on it rather than go on to the next website.
+   */
+  workspaceWide?: boolean | undefined;
 }
 
 export class ApiError extends AivisError {
@@ -29,12 +34,14 @@ export class ApiError extends AivisError {
   readonly code: string | undefined;
   readonly requestId: string | undefined;
   readonly details: readonly ApiErrorDetail[];
+  readonly workspaceWide: boolean;
 
   constructor(message: string, init: ApiErrorInit, options?: ErrorOptions) {
     super(redact(message), ExitCode.Failure, options);
     this.status = init.status;
     this.code = init.code;
     this.requestId = init.requestId;
+    this.workspaceWide = init.workspaceWide ?? false;
     this.details = (init.details ?? []).map((d) => ({ field: redact(d.field), issue: redact(d.issue) }));
   }
 }

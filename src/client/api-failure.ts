@@ -6,6 +6,7 @@ import { ApiError, type ApiErrorDetail } from './api-error.ts';
 import type { ResponseTooLargeError } from './capped-body.ts';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import type { NetworkError } from './network-error.ts';
+import type { UnreadableSuccessError } from './unreadable-success.ts';
 
 /** Paths of the two prompt-import operations: their 403 means a different missing permission. */
 const IMPORT_PATH = /\/prompts:import$|\/prompt-imports\//;
@@ -20,13 +21,17 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
     message === undefined
       ? ''
       : `: ${message.replace(/\.$/, '')}${details.length > 0 ? ` (${details.map((d) => `${d.field}: ${d.issue}`).join('; ')})` : ''}`;
-  const after = response.retries ? ` after ${response.retries} retries` : '';
+  const after = retriesSaid(response.retries ?? 0, response.budgetSpentMs);
   const text = ((): string => {
     if (response.refusedWait) {
-      const { waitMs, ceilingMs } = response.refusedWait;
+      const { waitMs, leftMs, budgetMs, until } = response.refusedWait;
       const wait = Number.isFinite(waitMs) ? `${Math.ceil(waitMs / 1000)} s` : 'an unbounded time';
-      const what = status === 429 ? 'rate limited' : 'API server error';
-      return `${what} ${tag}: ${where}: the API asked to wait ${wait} (Retry-After) before the next attempt, longer than aivis waits (at most ${ceilingMs / 1000} s)${after}; try again later`;
+      const asked = `${where}: the API asked to wait ${wait} (Retry-After) before the next attempt, more than the ${Math.floor(leftMs / 1000)} s left of this request's retry budget (source.retry_budget_seconds: ${budgetMs / 1000})${after}`;
+      const when = comeBack(until);
+      // A 429 pauses every request of the workspace: none of them could go on before then.
+      if (status === 429)
+        return `rate limited ${tag}: ${asked}; every request of this workspace would wait for it, so the run ends: run again ${when}`;
+      return `API server error ${tag}: ${asked}; try again ${when}`;
     }
     if (status === 401) return `API key rejected ${tag}${quoted(message)}: check source.api_key or source.api_key_file`;
     if (status === 403 && IMPORT_PATH.test(request.path)) {
@@ -45,7 +50,28 @@ export function apiErrorFromResponse(request: HttpRequest, response: HttpRespons
     if (status === 415) return `unsupported media type ${tag}: ${where}${said}; the API takes only application/json`;
     return `API request refused ${tag}: ${where}${said}`;
   })();
-  return new ApiError(text, { status, code, requestId, details });
+  return new ApiError(text, {
+    status,
+    code,
+    requestId,
+    details,
+    workspaceWide: response.refusedWait && status === 429,
+  });
+}
+
+/** ` after 3 retries`, and why they ended when the retry budget ended them. */
+function retriesSaid(retries: number, budgetSpentMs: number | undefined): string {
+  const spent =
+    budgetSpentMs === undefined
+      ? ''
+      : `, the ${budgetSpentMs / 1000} s of its retry budget spent (source.retry_budget_seconds)`;
+  return retries > 0 || spent ? ` after ${retries} retries${spent}` : '';
+}
+
+/** `after 2026-03-01T01:00:00Z` (rounded up to the second), or `later` for a wait no date holds. */
+function comeBack(until: number): string {
+  const date = new Date(Math.ceil(until / 1000) * 1000);
+  return Number.isNaN(date.getTime()) ? 'later' : `after ${date.toISOString().replace('.000Z', 'Z')}`;
 }
 
 /** The longest stretch of a server's message quoted back; the rest is cut, said so. */
@@ -74,7 +100,7 @@ const NETWORK_FAILURE_WORDS = {
 
 export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): ApiError {
   const { what, advice } = NETWORK_FAILURE_WORDS[error.failure];
-  const after = error.retries > 0 ? ` after ${error.retries} retries` : '';
+  const after = retriesSaid(error.retries, error.budgetSpentMs);
   return new ApiError(
     `${what} (no complete response, request_id none): ${request.method} ${request.path}: ${error.message}${after}; ${advice}`,
     { status: 0 },
@@ -87,6 +113,14 @@ export function apiErrorFromTooLarge(request: HttpRequest, error: ResponseTooLar
   return new ApiError(
     `response too large (${error.status}, request_id ${error.requestId ?? 'none'}): ${request.method} ${request.path}: ${error.message} (${error.maxBytes / 1024 / 1024} MiB); nothing of it was used`,
     { status: error.status, code: 'response_too_large', requestId: error.requestId },
+  );
+}
+
+/** A success that is not JSON at all (an HTML page, a 204): not retried, said what it was. */
+export function apiErrorFromUnreadable(request: HttpRequest, error: UnreadableSuccessError): ApiError {
+  return new ApiError(
+    `invalid response (${error.status}, request_id ${error.requestId ?? 'none'}): ${request.method} ${request.path}: ${error.message}`,
+    { status: error.status, code: 'invalid_response', requestId: error.requestId },
   );
 }
 

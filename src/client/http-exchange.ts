@@ -3,6 +3,7 @@
  * retry): each takes the next `Send` and returns one that adds its single concern, the way
  * undici composes interceptors. The innermost `Send` is the undici transport.
  */
+import type { RetryBudget } from './retry-budget.ts';
 
 /** One attempt's request, as the layers pass it inward. */
 export interface HttpRequest {
@@ -21,6 +22,8 @@ export interface HttpRequest {
    * the transport aborts headers and body on the result.
    */
   signal?: AbortSignal;
+  /** Set by the retry layer: what the request may still spend (the limiter and timeout layers read it). */
+  budget?: RetryBudget;
 }
 
 /** A response whose body was read whole (pages are bounded by `limit`, so this stays small). */
@@ -36,8 +39,21 @@ export interface HttpResponse {
   echoedKeys?: number;
   /** Retries made before this response was final; set by the retry layer. */
   retries?: number;
-  /** Set by the retry layer when the server asked to wait (`Retry-After`) longer than the client ever waits. */
-  refusedWait?: { waitMs: number; ceilingMs: number };
+  /**
+   * Set by the retry layer when the server asked to wait (`Retry-After`) longer than is left of
+   * the request's retry budget: the wait, what was left, the budget, and when the wait ends (epoch ms).
+   */
+  refusedWait?: RefusedWait;
+  /** Set by the retry layer when the request's retry budget (this many ms) ended its retries. */
+  budgetSpentMs?: number;
+}
+
+/** A `Retry-After` the retry budget could not hold (see `HttpResponse.refusedWait`). */
+export interface RefusedWait {
+  waitMs: number;
+  leftMs: number;
+  budgetMs: number;
+  until: number;
 }
 
 /**

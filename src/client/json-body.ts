@@ -1,7 +1,8 @@
 /**
- * Every V2 body is JSON (spec part 4). A success whose body is empty, cut short or not JSON is
- * a failed exchange (retried like a reset); an error body that is not JSON (a proxy's HTML
- * page) still reports its status.
+ * Every V2 body is JSON (spec part 4). A success whose body is empty, cut short or not JSON
+ * fails its request, in words saying what came instead (unreadable-success.ts: only JSON cut
+ * short is retried); an error body that is not JSON (a proxy's HTML page) still reports its
+ * status.
  *
  * Integers beyond 2^53 are kept exact in `raw` with `JSON.rawJSON` (the reviver's `source`),
  * so `_raw` holds the record as the API sent it even where a JS number cannot. A number no
@@ -14,7 +15,7 @@
  */
 import { textNestingDepth } from '../json/nesting-depth.ts';
 import type { HttpResponse, JsonBody, Send } from './http-exchange.ts';
-import { NetworkError } from './network-error.ts';
+import { unreadableSuccess } from './unreadable-success.ts';
 
 /**
  * @param apiKey masked in the body before it is parsed: a server that echoes the key inside a
@@ -30,16 +31,9 @@ export function withJsonBody(next: Send, apiKey?: string): Send {
       json = response.text === '' ? undefined : parseJsonBody(response.text);
     } catch {
       // The parser's own message quotes the start of the body, which could be a secret
-      // echoed back (a fragment that redaction cannot recognise): say only what and how long.
-      if (success)
-        throw new NetworkError(
-          'bad_body',
-          `the ${response.status} response body is not complete JSON (${response.text.length} characters)`,
-        );
+      // echoed back (a fragment that redaction cannot recognise): it is not kept.
     }
-    if (success && json === undefined && response.status !== 204) {
-      throw new NetworkError('bad_body', `the ${response.status} response body is empty`);
-    }
+    if (success && json === undefined) throw unreadableSuccess(response);
     return { ...response, json, requestId: requestIdOf(json?.value, response.headers) };
   };
 }

@@ -10,6 +10,8 @@ export class NetworkError extends Error {
   readonly failure: NetworkFailure;
   /** Retries made before this failure was final; set by the retry layer. */
   retries = 0;
+  /** Set by the retry layer when the request's retry budget (this many ms) ended its retries. */
+  budgetSpentMs: number | undefined;
   constructor(failure: NetworkFailure, message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'NetworkError';

@@ -2,34 +2,41 @@
  * Text from outside (an API's or a warehouse's error message, a record's value) must not be
  * able to forge a line of our own output: a newline followed by a made-up JSON log line, a
  * carriage return that overwrites what a terminal shows, an escape sequence that clears the
- * screen or sets the clipboard. Off a terminal every stderr line is one JSON object
- * (`jsonLine`); on a terminal control characters are shown escaped (`terminalLine`,
- * `terminalMessage`).
+ * screen or sets the clipboard, a right-to-left override (U+202E) or another bidi control
+ * that makes a terminal or log viewer show the text reordered, an invisible character (a
+ * zero-width space) that makes two different texts look alike. Off a terminal every stderr
+ * line is one JSON object (`jsonLine`); on a terminal those characters are shown escaped
+ * (`terminalLine`, `terminalMessage`).
  */
 
-/** C0 controls, DEL, C1 controls and the Unicode line and paragraph separators. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/**
+ * C0 controls, DEL, C1 controls, the Unicode line and paragraph separators, and the invisible
+ * format characters (category Cf: the bidi embeddings, overrides and isolates U+202A-202E and
+ * U+2066-2069, the marks U+200E-200F and U+061C, zero-width U+200B-200D, U+2060-2064, U+FEFF).
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
 /** The same without the newline, which a multi-line message of ours keeps. */
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-/** What JSON.stringify leaves raw although some readers take it for a line end or a terminal control. */
-const JSON_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/g;
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+/** What JSON.stringify leaves raw although some readers take it for a line end, a terminal control or a reordering. */
+const JSON_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escaped(char: string): string {
-  const code = char.charCodeAt(0);
-  return (
-    NAMED[char] ??
-    (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
-  );
+  const code = char.codePointAt(0)!;
+  return NAMED[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : unicodeEscape(char));
 }
 
-/** One JSON object on one line, with every control character escaped. */
+/** `\u202e`; a character beyond U+FFFF as its two UTF-16 halves, as JSON writes it (`\udb40\udc01`). */
+function unicodeEscape(char: string): string {
+  let text = '';
+  for (let i = 0; i < char.length; i++) text += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return text;
+}
+
+/** One JSON object on one line, with every control and invisible format character escaped. */
 export function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
-  return JSON.stringify(value, replacer).replace(
-    JSON_RAW_CONTROL,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(value, replacer).replace(JSON_RAW_CONTROL, unicodeEscape);
 }
 
 /** One line for a terminal: every control character, newlines included, shown escaped (`\n`, `\x1b`). */

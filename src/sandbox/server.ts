@@ -43,8 +43,42 @@ function faultReply(fault: FaultProfile): Reply | undefined {
   const [code, message] = FAULT_ERRORS[fault.kind as keyof typeof FAULT_ERRORS];
   const retryAfter = fault.retryAfter ?? (fault.kind === 'rate_limited' ? 1 : undefined);
   return errorReply(
-    new ApiError(code, message, retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } }),
+    new ApiError(
+      code,
+      fault.message ?? message,
+      retryAfter === undefined ? {} : { headers: { 'Retry-After': String(retryAfter) } },
+    ),
   );
+}
+
+/** What a captive portal answers every request with. */
+const PORTAL_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>Guest Wi-Fi</title></head><body><form method="post" action="/login"><p>Sign in to continue.</p><button>Connect</button></form></body></html>\n';
+
+/**
+ * The faults that answer with something other than a V2 body (or nothing at all): true when
+ * this one took the request.
+ */
+function answeredOffContract(fault: FaultProfile | undefined, res: http.ServerResponse, requestId: string): boolean {
+  switch (fault?.kind) {
+    case 'no_answer':
+      // The socket stays open until the client gives up or the sandbox closes.
+      return true;
+    case 'html_page':
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'X-Request-Id': requestId });
+      res.end(PORTAL_PAGE);
+      return true;
+    case 'no_content':
+      res.writeHead(204, { 'X-Request-Id': requestId });
+      res.end();
+      return true;
+    case 'empty_body':
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '0', 'X-Request-Id': requestId });
+      res.end();
+      return true;
+    default:
+      return false;
+  }
 }
 
 export function createSandboxServer(parts: ServerParts): http.Server {
@@ -73,6 +107,7 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       req.socket.resetAndDestroy();
       return;
     }
+    if (answeredOffContract(fault, res, requestId)) return;
     const injected = fault && faultReply(fault);
     if (injected) {
       deliver(res, injected, requestId);

@@ -70,8 +70,10 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
     cursor: start.cursor,
     recordSchema: stream.recordSchema,
   });
+  // A stop or a fatal error elsewhere ends the scan before its next request; a page already
+  // on its way when it came is whole and valid, and is kept with its state.
+  input.signal?.throwIfAborted();
   for await (const page of pages) {
-    input.signal?.throwIfAborted();
     checkBound(input, page, state);
     const before = state;
     state = afterPage(state, page);
@@ -82,6 +84,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
     // The page that completes a scan carries the frontier's completeness row: committed with it or not at all.
     const completeness = entry === undefined ? null : completenessRow(entry, before, context);
     await input.buffer.add({ tables: [...pageRows(input, page), ...completenessPart(completeness)], state: entry });
+    if (page.hasMore) input.signal?.throwIfAborted();
   }
   return state;
 }

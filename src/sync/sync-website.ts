@@ -125,7 +125,8 @@ function readScan(site: WebsiteRun, stream: AnyFeedStream, scan: FeedScan): Prom
 /**
  * Runs one stream's work; a failure local to this website is recorded (or the website found
  * revoked) and the caller goes on. Only a website's own API failures are contained: a key the
- * API refuses, a destination failure or a bug ends the run.
+ * API refuses, a failure that holds the whole workspace (a 429 longer than the retry budget,
+ * an API that is not answering), a destination failure or a bug ends the run.
  */
 async function contained(site: WebsiteRun, stream: string, task: () => Promise<void>): Promise<void> {
   if (site.revoked) return;
@@ -153,5 +154,5 @@ async function contained(site: WebsiteRun, stream: string, task: () => Promise<v
 }
 
 function isWebsiteLocal(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status !== 401 && error.status !== 403;
+  return error instanceof ApiError && !error.workspaceWide && error.status !== 401 && error.status !== 403;
 }

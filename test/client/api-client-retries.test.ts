@@ -66,57 +66,100 @@ describe('ApiClient retries', () => {
     ['garbage, so the default backoff', 'soon', 250],
     ['a negative value, so the default backoff', '-3', 250],
   ])('a 429 with Retry-After as %s pauses for the expected time', async (_what, header, wait) => {
-    f = await clientFixture({ client: { maxRetryAfterMs: 120_000 } });
+    f = await clientFixture();
     f.server.script(apiError(429, 'rate_limited', 'r1', { 'retry-after': header }), ok());
     await get(f);
     expect(gaps(f.server)).toEqual([wait]);
     expect(f.client.stats).toMatchObject({ retries: 1, throttled: 1 });
   });
 
-  it('waits out a Retry-After longer than 5 minutes (up to the hour it honours) and says so in the log', async () => {
+  it('waits out a Retry-After longer than 5 minutes that fits in the retry budget, and says so in the log', async () => {
     f = await clientFixture();
-    f.server.script(apiError(429, 'rate_limited', 'r1', { 'retry-after': '1800' }), ok());
+    f.server.script(apiError(429, 'rate_limited', 'r1', { 'retry-after': '540' }), ok());
     await get(f);
-    expect(gaps(f.server)).toEqual([1_800_000]);
+    expect(gaps(f.server)).toEqual([540_000]);
     const warnings = f.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn');
     expect(warnings).toContainEqual(
       expect.objectContaining({
         msg: 'the API asked for a long wait before the next attempt; waiting it out',
         path: '/public/v2/websites/web_1',
-        wait_s: 1800,
-        max_wait_s: 3600,
+        wait_s: 540,
+        budget_left_s: 600,
       }),
     );
   });
 
-  it.each([
-    [
-      429,
-      'rate_limited',
-      '7200',
-      'rate limited (429 rate_limited, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 7200 s (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later',
-    ],
-    [
-      503,
-      'temporarily_unavailable',
-      '9'.repeat(400),
-      'API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait an unbounded time (Retry-After) before the next attempt, longer than aivis waits (at most 3600 s); try again later',
-    ],
-  ])(
-    'fails a %i whose Retry-After is beyond the hour at once, saying so, instead of retrying early',
-    async (status, code, header, message) => {
-      f = await clientFixture();
-      f.server.script(apiError(status, code, 'r1', { 'retry-after': header }), ok());
-      const error = await get(f).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).message).toBe(message);
-      expect(f.server.received).toHaveLength(1);
-      expect(f.client.stats.retries).toBe(0);
-      // The workspace is not paused for it: the next request goes at once.
-      await get(f);
-      expect(gaps(f.server)).toEqual([0]);
-    },
-  );
+  it('fails a 503 whose Retry-After is longer than the retry budget at once, naming the wait and when to come back', async () => {
+    f = await clientFixture();
+    f.server.script(apiError(503, 'temporarily_unavailable', 'r1', { 'retry-after': '3599' }), ok());
+    const error = await get(f).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe(
+      "API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 3599 s (Retry-After) before the next attempt, more than the 600 s left of this request's retry budget (source.retry_budget_seconds: 600); try again after 2026-03-01T00:59:59Z",
+    );
+    expect(error).toMatchObject({ status: 503, workspaceWide: false });
+    expect(f.server.received).toHaveLength(1);
+    expect(f.client.stats.retries).toBe(0);
+    // The workspace is not paused for it: the next request goes at once.
+    await get(f);
+    expect(gaps(f.server)).toEqual([0]);
+  });
+
+  it('fails a 429 whose Retry-After is longer than the retry budget at once, for the whole workspace, saying when to run again', async () => {
+    f = await clientFixture();
+    f.server.script(apiError(429, 'rate_limited', 'r1', { 'retry-after': '3599' }));
+    const error = await get(f).catch((e: unknown) => e);
+    expect((error as ApiError).message).toBe(
+      "rate limited (429 rate_limited, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 3599 s (Retry-After) before the next attempt, more than the 600 s left of this request's retry budget (source.retry_budget_seconds: 600); every request of this workspace would wait for it, so the run ends: run again after 2026-03-01T00:59:59Z",
+    );
+    expect(error).toMatchObject({ status: 429, workspaceWide: true, exitCode: 1 });
+    expect(f.server.received).toHaveLength(1);
+  });
+
+  it('a wait that no date holds is refused too, and the message says to come back later', async () => {
+    f = await clientFixture();
+    f.server.script(apiError(503, 'temporarily_unavailable', 'r1', { 'retry-after': '9'.repeat(400) }));
+    expect(((await get(f).catch((e: unknown) => e)) as ApiError).message).toBe(
+      "API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait an unbounded time (Retry-After) before the next attempt, more than the 600 s left of this request's retry budget (source.retry_budget_seconds: 600); try again later",
+    );
+  });
+
+  it('counts every Retry-After waited against the budget: the second 400 s wait no longer fits', async () => {
+    f = await clientFixture();
+    const busy = apiError(503, 'temporarily_unavailable', 'r1', { 'retry-after': '400' });
+    f.server.script(busy, busy, ok());
+    const error = (await get(f).catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe(
+      "API server error (503 temporarily_unavailable, request_id r1): GET /public/v2/websites/web_1: the API asked to wait 400 s (Retry-After) before the next attempt, more than the 200 s left of this request's retry budget (source.retry_budget_seconds: 600) after 1 retries; try again after 2026-03-01T00:13:20Z",
+    );
+    expect(gaps(f.server)).toEqual([400_000]);
+  });
+
+  it('a server that never answers holds one request no longer than its retry budget: the last attempt is cut at what is left', async () => {
+    f = await clientFixture({ fallback: () => {}, client: { timeoutMs: 60_000, retryBudgetMs: 120_000 } });
+    const pending = get(f).catch((e: unknown) => e);
+    await until(() => f.server.received.length === 1, 'attempt 1');
+    f.clock.advance(60_000);
+    // The backoff (250 ms) passes by itself; the second attempt gets the 59,750 ms left.
+    await until(() => f.server.received.length === 2, 'attempt 2');
+    f.clock.advance(59_749);
+    await settle();
+    expect(f.server.received).toHaveLength(2);
+    f.clock.advance(1);
+    expect(((await pending) as Error).message).toBe(
+      'request timed out (no complete response, request_id none): GET /public/v2/websites/web_1: no complete response within 59750 ms after 1 retries, the 120 s of its retry budget spent (source.retry_budget_seconds); check source.base_url and the network, or try again later',
+    );
+    expect(f.clock.now() - Date.parse('2026-03-01T00:00:00Z')).toBe(120_000);
+  });
+
+  it('does not count time queued for the rate budget against the retry budget', async () => {
+    f = await clientFixture({ client: { requestsPerMinute: 1, retryBudgetMs: 10_000 } });
+    const busy = apiError(503, 'temporarily_unavailable', 'r1');
+    f.server.script(busy, busy, ok());
+    await expect(get(f)).resolves.toMatchObject({ status: 200 });
+    // The sliding window frees a slot a millisecond after the minute.
+    expect(gaps(f.server)).toEqual([60_001, 60_001]);
+  });
 
   it.each([
     [400, 'invalid_request'],

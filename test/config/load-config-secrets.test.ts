@@ -263,6 +263,7 @@ describe('loadConfig: api_key_file', () => {
       requests_per_minute: 90,
       timeout_seconds: 60,
       max_retries: 6,
+      retry_budget_seconds: 600,
     });
     expect(redact(API_KEY)).toBe('[REDACTED]');
   });

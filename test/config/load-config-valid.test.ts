@@ -22,6 +22,7 @@ describe('loadConfig: minimal config per destination', () => {
       requests_per_minute: 90,
       timeout_seconds: 60,
       max_retries: 6,
+      retry_budget_seconds: 600,
     };
     expect(loaded).toEqual({
       path: file,
@@ -124,6 +125,7 @@ describe('loadConfig: full config per destination', () => {
         requests_per_minute: 120,
         timeout_seconds: 30,
         max_retries: 3,
+        retry_budget_seconds: 600,
       },
       destination: { type: 'duckdb', path: path.join(dir, 'data', 'warehouse.duckdb'), schema: 'raw_aivis' },
       streams: {

@@ -24,6 +24,7 @@ describe('loadConfig: sources', () => {
           api_key: \${AIVIS_API_KEY_ACME_EU}
           timeout_seconds: 30
           max_retries: 2
+          retry_budget_seconds: 120
     `);
     const dir = path.dirname(file);
     await writeFile(path.join(dir, 'globex-key'), `${GLOBEX_KEY}\n`, { mode: 0o600 });
@@ -39,6 +40,7 @@ describe('loadConfig: sources', () => {
           requests_per_minute: 90,
           timeout_seconds: 30,
           max_retries: 2,
+          retry_budget_seconds: 120,
         },
       },
       {
@@ -50,6 +52,7 @@ describe('loadConfig: sources', () => {
           requests_per_minute: 40,
           timeout_seconds: 60,
           max_retries: 6,
+          retry_budget_seconds: 600,
         },
       },
     ]);
@@ -127,7 +130,7 @@ describe('loadConfig: sources', () => {
     );
     expect(lines).toEqual([
       `${file}:3: sources.acme.base_url: http:// would send the API key in clear to api.example.com; use https://, or set sources.acme.allow_insecure_http: true if every hop to that host is trusted`,
-      `${file}:5: unknown key "requests_per_min" in sources.acme, did you mean "requests_per_minute"? (allowed: base_url, allow_insecure_http, api_key, api_key_file, requests_per_minute, timeout_seconds, max_retries)`,
+      `${file}:5: unknown key "requests_per_min" in sources.acme, did you mean "requests_per_minute"? (allowed: base_url, allow_insecure_http, api_key, api_key_file, requests_per_minute, timeout_seconds, max_retries, retry_budget_seconds)`,
       `${file}:10: sources.globex.requests_per_minute must be a whole number from 1 to 6000 (got 0)`,
       `${file}:11: sources.initech: give exactly one of api_key (as \${VAR}) or api_key_file`,
     ]);

@@ -209,6 +209,7 @@ export type SuiteTest =
   | 'rejected_website'
   | 'rejected_snapshot'
   | 'failing_website'
+  | 'hostile_answers'
   | 'no_secrets'
   | 'views'
   | 'descriptions'
@@ -483,6 +484,53 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
         expect(state).toHaveLength(world.sandbox.truth.websites().length * 3 - 1);
         expect(summary.counters.websitesDone).toBe(world.sandbox.truth.websites().length);
         world.sandbox.faults.clear();
+        expect((await world.sync()).exitCode).toBe(0);
+        await world.expectTruth();
+      },
+    );
+
+    test(
+      'hostile_answers',
+      "contains a 503 asking for an hour, an HTML page and a 204 to their website's stream at once (exit 3); the next run is whole",
+      async () => {
+        const measured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[]).filter(
+          (w) => w.last_analysis_at !== null,
+        );
+        const [a, b, c] = measured.map((w) => w.id) as [string, string, string];
+        const { faults } = world.sandbox;
+        faults.set({ kind: 'unavailable', retryAfter: 3599, routes: ['mentions'], websites: [a] });
+        faults.set({ kind: 'html_page', routes: ['citations'], websites: [b] });
+        faults.set({ kind: 'no_content', routes: ['analytics.latest'], websites: [c] });
+        const summary = await world.sync();
+        expect(summary.exitCode).toBe(3);
+        const failures = [...summary.counters.failedWebsites]
+          .sort((x, y) => x.stream.localeCompare(y.stream))
+          .map((f) => [
+            f.websiteId,
+            f.stream,
+            f.error
+              .replace(/req_\d+/, 'req_N')
+              .replace(/\d{4}-\d\d-\d\dT[\d:]+Z/, 'TIME')
+              .replace(/ (599|600) s left/, ' N s left'),
+          ]);
+        expect(failures).toEqual([
+          [
+            c,
+            'analytics',
+            `invalid response (204, request_id req_N): GET /public/v2/websites/${c}/analytics: the answer is 204 No Content, with no body, where every V2 answer is a JSON document`,
+          ],
+          [
+            b,
+            'citations',
+            `invalid response (200, request_id req_N): GET /public/v2/websites/${b}/citations: the 200 response is an HTML page (text/html, 176 characters), not JSON: a proxy or captive portal? check that source.base_url is the API and that this machine reaches it without a login page`,
+          ],
+          [
+            a,
+            'mentions',
+            `API server error (503 temporarily_unavailable, request_id req_N): GET /public/v2/websites/${a}/mentions: the API asked to wait 3599 s (Retry-After) before the next attempt, more than the N s left of this request's retry budget (source.retry_budget_seconds: 600); try again after TIME`,
+          ],
+        ]);
+        faults.clear();
         expect((await world.sync()).exitCode).toBe(0);
         await world.expectTruth();
       },

@@ -99,7 +99,13 @@ export function runTrustSuite(target: SyncTarget): void {
       world.sandbox.clock.advance({ minutes: 1 });
       const source = { base_url: world.sandbox.baseUrl, api_key: world.sandbox.keys.noReadScope };
       const refused = testConfig(world.sandbox, {
-        source: { ...source, requests_per_minute: 6000, max_retries: 8, timeout_seconds: 30 },
+        source: {
+          ...source,
+          requests_per_minute: 6000,
+          max_retries: 8,
+          timeout_seconds: 30,
+          retry_budget_seconds: 600,
+        },
       });
       await expect(sync({ config: refused })).rejects.toThrow();
       const failedRun = (await world.rows(runsTable)).find((r) => r.status === 'failed')!;

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '../../schemas/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { until } from '../support/until.ts';
 import { call, walk } from './sandbox-http.ts';
 
 let sb: Sandbox;
@@ -43,6 +44,40 @@ describe('fault profiles', () => {
     const hinted = await call(sb, '/public/v2/websites');
     expect(hinted.status).toBe(status);
     expect(hinted.headers['retry-after']).toBe('7');
+    expect(await statuses(1)).toEqual([200]);
+  });
+
+  it('a status fault sends the message given instead of its own, controls and all', async () => {
+    const message = 'Quota for key \u202eyek-ti\u202c exceeded.\n';
+    sb.faults.set({ kind: 'internal_error', count: 1, message });
+    const answer = await call(sb, '/public/v2/websites');
+    expect([answer.status, answer.body.error]).toEqual([500, { code: 'internal_error', message }]);
+    expect(() => sb.faults.set({ kind: 'unavailable', message: 7 as never })).toThrow(
+      'fault profile: message must be a string',
+    );
+  });
+
+  it('html_page, no_content, empty_body: a 200 sign-in page, a 204, a 200 with no body', async () => {
+    sb.faults.set({ kind: 'html_page', count: 1 });
+    sb.faults.set({ kind: 'no_content', count: 1 });
+    sb.faults.set({ kind: 'empty_body', count: 1 });
+    const page = await call(sb, '/public/v2/websites');
+    expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page.text).toMatch(/^<!DOCTYPE html>\n<html>.*Sign in to continue/);
+    const none = await call(sb, '/public/v2/websites');
+    expect([none.status, none.text]).toEqual([204, '']);
+    const empty = await call(sb, '/public/v2/websites');
+    expect([empty.status, empty.headers['content-length'], empty.text]).toEqual([200, '0', '']);
+    expect(await statuses(1)).toEqual([200]);
+  });
+
+  it('no_answer: the request is read and never answered, until the client gives up', async () => {
+    sb.faults.set({ kind: 'no_answer', count: 1 });
+    const gaveUp = new AbortController();
+    const pending = call(sb, '/public/v2/websites', sb.apiKey, 'GET', undefined, gaveUp.signal);
+    await until(() => sb.stats.requests === 1, 'the request to arrive');
+    gaveUp.abort(new Error('gave up'));
+    await expect(pending).rejects.toThrow('gave up');
     expect(await statuses(1)).toEqual([200]);
   });
 
@@ -137,7 +172,7 @@ describe('fault profiles', () => {
 
   it('a bad profile is refused with a message naming the field', () => {
     expect(() => sb.faults.set({ kind: 'explode' as never })).toThrow(
-      'fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, slow_body, truncated_body, empty_page, cursorless_page, malformed_record, not_found, same_cursor, cursor_loop, repeat_page, bound_future, long_cursor, duplicate_meta_keys',
+      'fault profile: kind must be one of rate_limited, internal_error, unavailable, reset, no_answer, html_page, no_content, empty_body, slow_body, truncated_body, empty_page, cursorless_page, malformed_record, not_found, same_cursor, cursor_loop, repeat_page, bound_future, long_cursor, duplicate_meta_keys',
     );
     expect(() => sb.faults.set({ kind: 'reset', count: 0 })).toThrow('fault profile: count must be a positive integer');
     expect(() => sb.faults.set({ kind: 'reset', fraction: 2 })).toThrow(

@@ -16,6 +16,7 @@ export async function call(
   key: string | null = sandbox.apiKey,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET',
   json?: unknown,
+  signal?: AbortSignal,
 ): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -24,6 +25,7 @@ export async function call(
     method,
     headers,
     body: json === undefined ? undefined : JSON.stringify(json),
+    signal,
   });
   const text = await res.body.text();
   let body: unknown;

@@ -1,7 +1,7 @@
 /** Log lines stay one line each, whatever a message holds (see src/log/inert-text.ts). */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.ts';
-import { terminalMessage } from '../../src/log/inert-text.ts';
+import { terminalLine, terminalMessage } from '../../src/log/inert-text.ts';
 
 const FORGED = 'refused\n{"level":"info","msg":"run finished"}\r\u001b]52;c;ZXZpbA==\u0007\u2028end\u0085';
 
@@ -28,6 +28,31 @@ describe('the logger', () => {
     expect(logged(false)).toEqual([
       'WARN refused\\n{"level":"info","msg":"run finished"}\\r\\x1b]52;c;ZXZpbA==\\x07\\u2028end\\x85 detail=a\\nb',
     ]);
+  });
+});
+
+/** A right-to-left override and the other invisible format characters a server's text may carry. */
+const REORDERED = 'quota \u202eexceeded\u202c for \u2066key\u2069 \u200bx\u200f\u2060\ufeff\u{e0041}.';
+
+describe('bidi controls and invisible format characters', () => {
+  it('off a terminal are escaped in the JSON line, and the message parses back to the text exactly', () => {
+    const lines: string[] = [];
+    createLogger({ json: true, level: 'info', write: (line) => lines.push(line) }).error(REORDERED, {
+      error: REORDERED,
+    });
+    expect(lines[0]).not.toMatch(/\p{Cf}/u);
+    expect(lines[0]).toContain(
+      '"msg":"quota \\u202eexceeded\\u202c for \\u2066key\\u2069 \\u200bx\\u200f\\u2060\\ufeff\\udb40\\udc41."',
+    );
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: REORDERED, error: REORDERED });
+  });
+
+  it('on a terminal are shown escaped, in one line and in a message of several', () => {
+    const shown = 'quota \\u202eexceeded\\u202c for \\u2066key\\u2069 \\u200bx\\u200f\\u2060\\ufeff\\udb40\\udc41.';
+    expect(terminalLine(REORDERED)).toBe(shown);
+    expect(terminalMessage(`aivis: ${REORDERED}\nnext`)).toBe(`aivis: ${shown}\n  next`);
+    // The soft hyphen (U+00AD) is a format character too.
+    expect(terminalLine('a\u00adb')).toBe('a\\xadb');
   });
 });
 

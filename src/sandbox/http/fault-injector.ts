@@ -16,6 +16,14 @@ export type FaultKind =
   | 'not_found'
   /** The connection is reset (TCP RST) before any response byte. */
   | 'reset'
+  /** The request is read and never answered: the connection stays open until the client gives up. */
+  | 'no_answer'
+  /** 200 with a captive portal's sign-in page as `text/html`, as a proxy or hotel Wi-Fi answers. */
+  | 'html_page'
+  /** 204 No Content: no body at all. */
+  | 'no_content'
+  /** 200 `application/json` with `Content-Length: 0`. */
+  | 'empty_body'
   /** The real response, its body sent in `chunks` pieces `chunkDelayMs` apart. */
   | 'slow_body'
   /** The real response's headers (with the full Content-Length), half its body, then the connection closes. */
@@ -59,6 +67,8 @@ export interface FaultProfile {
   value?: unknown;
   /** `Retry-After` value sent verbatim: seconds, an HTTP-date, or garbage to test clients. */
   retryAfter?: number | string;
+  /** rate_limited, internal_error, unavailable, not_found: the error envelope's `message` instead of the default (any text, controls included). */
+  message?: string;
   /** slow_body: pieces of the body (default 4). */
   chunks?: number;
   /** slow_body: pause before each piece after the first (default 200 ms). */
@@ -82,6 +92,10 @@ const KINDS: readonly FaultKind[] = [
   'internal_error',
   'unavailable',
   'reset',
+  'no_answer',
+  'html_page',
+  'no_content',
+  'empty_body',
   'slow_body',
   'truncated_body',
   'empty_page',
@@ -115,6 +129,8 @@ export function checkFaultProfile(input: unknown): FaultProfile {
     throw new TypeError('fault profile: websites must be an array of website ids');
   if (p.kind === 'malformed_record' && !(typeof p.field === 'string' && p.field.length > 0))
     throw new TypeError('fault profile: malformed_record needs field, a dot path such as sentiment');
+  if (p.message !== undefined && typeof p.message !== 'string')
+    throw new TypeError('fault profile: message must be a string');
   for (const key of ['chunks', 'chunkDelayMs'] as const) {
     if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! >= 0))
       throw new TypeError(`fault profile: ${key} must be a non-negative integer`);
