@@ -191,7 +191,11 @@ export class ApiClient {
     const envelope = listEnvelopeSchema.safeParse(response.json?.value);
     const records = response.json?.records;
     if (!envelope.success || records === undefined)
-      throw invalidResponse(request, response, envelope.success ? 'data: must be an array' : formatIssues(envelope.error));
+      throw invalidResponse(
+        request,
+        response,
+        envelope.success ? 'data: must be an array' : formatIssues(envelope.error),
+      );
     // `JSON.parse` kept the last of two equal keys: a page that says has_more twice cannot be trusted either way.
     const duplicate = envelopeDuplicateKey(response.json!.text);
     if (duplicate !== undefined)

@@ -41,27 +41,31 @@ export function echoedKey(apiKey: string | undefined): EchoedKey {
     },
     redact(value) {
       if (typeof value === 'string') return clean(value) as typeof value;
-      walk(value, () => {}, (container) => {
-        if (Array.isArray(container)) {
-          container.forEach((item, i) => {
-            if (typeof item === 'string') container[i] = clean(item);
-          });
-          return;
-        }
-        const object = container as Record<string, unknown>;
-        const keys = Object.keys(object);
-        const renamed = keys.some((key) => key.includes(apiKey));
-        for (const key of keys) {
-          const item = object[key];
-          if (typeof item === 'string') object[key] = clean(item);
-        }
-        if (!renamed) return;
-        // Members are written again in their order, as own data properties (a `__proto__` key stays a key).
-        const members = keys.map((key) => [clean(key), object[key]] as const);
-        for (const key of keys) delete object[key];
-        for (const [key, item] of members)
-          Object.defineProperty(object, key, { value: item, writable: true, enumerable: true, configurable: true });
-      });
+      walk(
+        value,
+        () => {},
+        (container) => {
+          if (Array.isArray(container)) {
+            container.forEach((item, i) => {
+              if (typeof item === 'string') container[i] = clean(item);
+            });
+            return;
+          }
+          const object = container as Record<string, unknown>;
+          const keys = Object.keys(object);
+          const renamed = keys.some((key) => key.includes(apiKey));
+          for (const key of keys) {
+            const item = object[key];
+            if (typeof item === 'string') object[key] = clean(item);
+          }
+          if (!renamed) return;
+          // Members are written again in their order, as own data properties (a `__proto__` key stays a key).
+          const members = keys.map((key) => [clean(key), object[key]] as const);
+          for (const key of keys) delete object[key];
+          for (const [key, item] of members)
+            Object.defineProperty(object, key, { value: item, writable: true, enumerable: true, configurable: true });
+        },
+      );
       return value;
     },
   };

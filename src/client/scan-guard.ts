@@ -91,10 +91,7 @@ export class ScanGuard {
     this.#emptyInARow = 0;
     const pageDigest = digest(identities.join('\n'));
     if (this.#pagesRead.has(pageDigest))
-      throw broken(
-        page,
-        `sent again the ${recordCount} records of an earlier page of this scan, under a new cursor`,
-      );
+      throw broken(page, `sent again the ${recordCount} records of an earlier page of this scan, under a new cursor`);
     this.#pagesRead.add(pageDigest);
     if (continues && this.#cursorsSent.has(digest(nextCursor)))
       throw broken(
