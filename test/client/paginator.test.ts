@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Page } from '../../src/client/api-client.ts';
 import { ApiError } from '../../src/client/api-error.ts';
 import { websiteSchema } from '../../schemas/index.ts';
-import { clientFixture, type ClientFixture } from './support/client-fixture.ts';
+import { MAX_RECORD_BYTES } from '../../src/client/capped-body.ts';
+import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json } from './support/scripted-server.ts';
 
 const website = (n: number) => ({
@@ -218,5 +219,71 @@ describe('paginate', () => {
     expect((error as Error).message).toBe(
       'invalid response (200, request_id r-bad): GET /public/v2/websites: the body does not match the V2 contract: meta.has_more: must be true or false (got "yes"); meta.next_cursor: is missing (send null when there is no value)',
     );
+  });
+  const refused = (what: string, requestId = 'r-big') =>
+    `broken scan (200, request_id ${requestId}): GET /public/v2/websites: the API ${what}; ` +
+    'the page is refused, the saved frontier and position stay where they were, and the next run reads on from there';
+
+  it('refuses a page of more records than the limit asked for, before any record of it is handed on', async () => {
+    f = await clientFixture();
+    f.server.script(page([website(1), website(2), website(3)], { has_more: false, next_cursor: null }, 'r-big'));
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', query: { limit: '2' }, recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    expect(f.server.received).toHaveLength(1); // a breach, not retried
+    expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-big' });
+    expect((error as Error).message).toBe(
+      refused('sent 3 records in one page, more than the limit of 2 aivis asked for'),
+    );
+  });
+
+  it('holds a page to the spec default limit of 100 when the scan sends none', async () => {
+    f = await clientFixture();
+    const data = Array.from({ length: 101 }, (_, i) => website(i));
+    f.server.script(page(data, { has_more: false, next_cursor: null }, 'r-big'));
+    const { error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect((error as Error).message).toBe(
+      refused('sent 101 records in one page, more than the limit of 100 aivis asked for'),
+    );
+  });
+
+  it('refuses a page with a record larger than aivis holds of one (16 MiB), naming it', async () => {
+    f = await clientFixture();
+    const huge = { ...website(2), industry_niche: 'x'.repeat(MAX_RECORD_BYTES) };
+    f.server.script(page([website(1), huge], { has_more: false, next_cursor: null }, 'r-big'));
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    const bytes = JSON.stringify(huge).length;
+    expect((error as Error).message).toBe(
+      refused(`sent a record of ${bytes} bytes (data[1]), more than the 16 MiB aivis holds of one record`),
+    );
+  });
+
+  it('retries a page one of whose records is not JSON, as a body cut short', async () => {
+    f = await clientFixture({ client: { maxRetries: 1 } });
+    const text =
+      '{"data":[{"id":"web_1"},{"id":web_2}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}';
+    f.server.script(json(200, text), page([website(1)], { has_more: false, next_cursor: null }, 'r2'));
+    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    expect(f.server.received).toHaveLength(2);
+    expect(seen.map((p) => p.requestId)).toEqual(['r2']);
+  });
+
+  it('redacts the API key echoed in \\u escapes in records and the envelope, counting each copy', async () => {
+    f = await clientFixture();
+    const escaped = [...API_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const text = `{"data":[{"id":"web_1","domain_url":"https://a.example","country":"DE","language":"${escaped}","industry_niche":null,"last_analysis_at":null,"n":12345678901234567890}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null,"note":"${escaped}"}}`;
+    f.server.script(json(200, text));
+    const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    const [record] = [...only!.records];
+    expect(record).toMatchObject({ ok: true, value: { language: '[REDACTED]' } });
+    expect(JSON.stringify(record!.raw)).toContain('"language":"[REDACTED]"');
+    expect(JSON.stringify(record!.raw)).toContain('"n":12345678901234567890');
+    expect(f.client.stats.echoedKeys).toBe(2);
   });
 });
