@@ -17,7 +17,7 @@ export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  * this bounds a page's cost under the container image's 256 MB heap, however long the page
  * (docs/spec-reading.md#page-bounds). A larger record refuses its page as a breach.
  */
-export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 /** A response whose body is larger than the cap; not retried (the same request gets the same body). */
 export class ResponseTooLargeError extends Error {

@@ -3,7 +3,7 @@
  * plain text, with `\u` escapes for one character or all of them, in a string or an object
  * key, at any depth. Searching the body's text misses every escaped form; searching the
  * values `JSON.parse` decoded finds them all, so the key never reaches a column, `_raw`,
- * `_aivis_rejected` or a message (docs/spec-reading.md#echoed-api-key).
+ * `_aivis_rejected` or a message (docs/spec-reading.md#odd-values-in-records).
  */
 
 /** What the JSON layer does with the key in a parsed body. */

@@ -18,8 +18,13 @@ import type { StateEntry } from '../state/state-entry.ts';
 import type { Row, TableSpec } from '../destination/table-spec.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 
-/** Text held by one flush at most (UTF-16 code units of the rows' strings, roughly bytes / 2). */
-export const MAX_FLUSH_TEXT = 32 * 1024 * 1024;
+/**
+ * Text held by one flush at most (UTF-16 code units of the rows' strings): a destination
+ * encodes a flush (CSV, NDJSON, Arrow) into one or two more copies while it commits, so this
+ * bounds the heap a flush costs. 16 M keeps the largest page aivis accepts within the
+ * container image's 256 MB heap (test/bench/largest-page.ts; docs/spec-reading.md#page-bounds).
+ */
+export const MAX_FLUSH_TEXT = 16 * 1024 * 1024;
 
 export interface DurableUnit {
   readonly tables: readonly TableRows[];

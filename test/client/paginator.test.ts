@@ -250,7 +250,7 @@ describe('paginate', () => {
     );
   });
 
-  it('refuses a page with a record larger than aivis holds of one (16 MiB), naming it', async () => {
+  it('refuses a page with a record larger than aivis holds of one (4 MiB), naming it', async () => {
     f = await clientFixture();
     const huge = { ...website(2), industry_niche: 'x'.repeat(MAX_RECORD_BYTES) };
     f.server.script(page([website(1), huge], { has_more: false, next_cursor: null }, 'r-big'));
@@ -260,7 +260,7 @@ describe('paginate', () => {
     expect(seen).toEqual([]);
     const bytes = JSON.stringify(huge).length;
     expect((error as Error).message).toBe(
-      refused(`sent a record of ${bytes} bytes (data[1]), more than the 16 MiB aivis holds of one record`),
+      refused(`sent a record of ${bytes} bytes (data[1]), more than the 4 MiB aivis holds of one record`),
     );
   });
 

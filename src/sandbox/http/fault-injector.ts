@@ -63,7 +63,7 @@ export interface FaultProfile {
   field?: string;
   /** malformed_record: the value written there (any JSON). */
   value?: unknown;
-  /** oversized_page: records in the page (default the `limit` asked for, plus one). */
+  /** oversized_page: records in the page (default the `limit` asked for, plus one); huge_records: the page's records repeated (or cut) to this many. */
   records?: number;
   /** huge_records: characters of the grown field. */
   recordChars?: number;

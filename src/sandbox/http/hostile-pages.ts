@@ -2,7 +2,7 @@
  * Faults of a server whose pages cost what a client may not expect (docs/spec-reading.md#page-bounds):
  * a page of more records than the `limit` asked for (a breach), records grown long (legal: the
  * spec sets no maximum on `sentence_text`), and the API key echoed in a record with JSON `\u`
- * escapes (docs/spec-reading.md#echoed-api-key). Each takes the route's honest reply; error
+ * escapes (docs/spec-reading.md#odd-values-in-records). Each takes the route's honest reply; error
  * replies and non-list bodies pass through unchanged.
  */
 import { pageLimitSchema } from '../../../schemas/query.ts';
@@ -17,26 +17,33 @@ const listBody = (reply: Reply): ListBody | undefined => {
   return reply.status === 200 && Array.isArray(body.data) && body.data.length > 0 ? (body as ListBody) : undefined;
 };
 
+/** The page's records repeated (or cut) to `count`. */
+const repeated = (data: readonly unknown[], count: number) =>
+  Array.from({ length: count }, (_, i) => data[i % data.length]);
+
 /** `oversized_page`: `records` records (default one more than `limit`), the page's own repeated. */
 export function withOversizedPage(reply: Reply, fault: FaultProfile, limitParam: string | null): Reply {
   const body = listBody(reply);
   if (body === undefined) return reply;
   // The route answered 200, so `limit` is valid, or absent (the spec's default).
   const limit = pageLimitSchema.parse(limitParam ?? undefined);
-  const data = Array.from({ length: fault.records ?? limit + 1 }, (_, i) => body.data[i % body.data.length]);
+  const data = repeated(body.data, fault.records ?? limit + 1);
   return { ...reply, body: { ...body, data } };
 }
 
 /** The text `huge_records` grows a field with: words, so it reads as a (very long) sentence. */
 const FILLER = ' and the answer goes on';
 
-/** `huge_records`: `field` (default `sentence_text`) of every record grown to `recordChars` characters (default 120,000). */
+/**
+ * `huge_records`: `field` (default `sentence_text`) of every record grown to `recordChars`
+ * characters (default 120,000); with `records`, the page's records repeated (or cut) to that many.
+ */
 export function withHugeRecords(reply: Reply, fault: FaultProfile): Reply {
   const body = listBody(reply);
   if (body === undefined) return reply;
   const field = fault.field ?? 'sentence_text';
   const chars = fault.recordChars ?? 120_000;
-  const data = body.data.map((record) => {
+  const data = repeated(body.data, fault.records ?? body.data.length).map((record) => {
     const start = String((record as Record<string, unknown>)[field] ?? '');
     return {
       ...(record as object),
