@@ -25,8 +25,13 @@ export class ResponseTooLargeError extends Error {
   readonly maxBytes: number;
   readonly requestId: string | undefined;
 
-  constructor(status: number, maxBytes: number, requestId: string | undefined) {
-    super(`the response body is larger than ${maxBytes} bytes, the most aivis reads of one response`);
+  /** @param part what is too large, when not the whole body: a list page's envelope beside its records */
+  constructor(status: number, maxBytes: number, requestId: string | undefined, part?: string) {
+    super(
+      part === undefined
+        ? `the response body is larger than ${maxBytes} bytes, the most aivis reads of one response`
+        : `${part} is larger than ${maxBytes} bytes, the most aivis holds of it`,
+    );
     this.name = 'ResponseTooLargeError';
     this.status = status;
     this.maxBytes = maxBytes;

@@ -16,9 +16,9 @@
  */
 import { decodeSpan, splitListBody } from '../json/list-body.ts';
 import { textNestingDepth } from '../json/nesting-depth.ts';
-import { MAX_RECORD_BYTES } from './capped-body.ts';
+import { MAX_RECORD_BYTES, ResponseTooLargeError } from './capped-body.ts';
 import { echoedKey, type EchoedKey } from './echoed-key.ts';
-import type { JsonBody, ListRecords, Send } from './http-exchange.ts';
+import type { HttpResponse, JsonBody, ListRecords, Send } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 import { recordIdentity } from './record-identity.ts';
 
@@ -34,8 +34,9 @@ export function withJsonBody(next: Send, apiKey?: string): Send {
     const success = response.status >= 200 && response.status < 300;
     let read: { json: JsonBody; echoedKeys: number } | undefined;
     try {
-      read = response.body.length === 0 ? undefined : readJsonBody(response.body, request.listLimit, key);
-    } catch {
+      read = response.body.length === 0 ? undefined : readJsonBody(response, request.listLimit, key);
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       // The parser's own message quotes the start of the body, which could be a secret
       // echoed back (a fragment that redaction cannot recognise): say only what and how long.
       if (success)
@@ -72,14 +73,26 @@ const wholeBody = new TextDecoder();
  * echoed keys and to take its identity, and dropped again; `records.read` decodes it anew.
  * Past its limit, or with a record too large to hold, a page's records are not parsed at all:
  * the scan guard refuses it.
- * @throws SyntaxError when the body is not JSON
+ * @throws SyntaxError when the body is not JSON; ResponseTooLargeError when a page's envelope
+ *   (`meta` and any other member beside `data`) is larger than a record may be
  */
 function readJsonBody(
-  bytes: Uint8Array,
+  response: HttpResponse,
   listLimit: number | undefined,
   key: EchoedKey,
 ): { json: JsonBody; echoedKeys: number } {
+  const bytes = response.body;
   const split = listLimit === undefined ? undefined : splitListBody(bytes, listLimit, MAX_RECORD_BYTES);
+  if (split !== undefined && split.envelopeText === undefined) {
+    const requestId =
+      typeof response.headers['x-request-id'] === 'string' ? response.headers['x-request-id'] : undefined;
+    throw new ResponseTooLargeError(
+      response.status,
+      MAX_RECORD_BYTES,
+      requestId,
+      "the page's envelope beside its records",
+    );
+  }
   const text = split?.envelopeText ?? wholeBody.decode(bytes);
   const envelope = parseJsonBody(text);
   let echoedKeys = key.count(envelope.value);

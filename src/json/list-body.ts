@@ -11,8 +11,10 @@
 
 /** Where a page's records are in its bytes. */
 export interface SplitListBody {
-  /** The envelope's JSON text, each top-level `data` array written as `[]`. */
-  readonly envelopeText: string;
+  /** The envelope's JSON text, each top-level `data` array written as `[]`; undefined when over `maxRecordBytes`. */
+  readonly envelopeText: string | undefined;
+  /** Bytes of the envelope's JSON text. */
+  readonly envelopeBytes: number;
   /** Elements of the first top-level `data` array, all of them (also past `keep`). */
   readonly count: number;
   /** Byte offsets of the first `keep` elements: start, end, start, end, ... */
@@ -41,6 +43,8 @@ export function decodeSpan(bytes: Uint8Array, start: number, end: number): strin
 /**
  * @param keep spans are kept for this many elements at most (the page's `limit`), so a page of
  *   a million records costs a count, not a million offsets
+ * @param maxRecordBytes the most bytes one element, or the envelope, may take; a larger
+ *   element is named in `oversized`, a larger envelope is not decoded
  * @returns undefined when the body is not a JSON object (it is then parsed whole, and its
  *   envelope refused); throws SyntaxError when its structure is broken (cut short)
  */
@@ -48,7 +52,8 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
   const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   let i = skipSpace(bytes, hasBom ? 3 : 0);
   if (bytes[i] !== OPEN_OBJECT) return undefined;
-  const pieces: string[] = [];
+  /** Byte ranges of the envelope's text: start, end, start, end, ... */
+  const pieces: number[] = [];
   let pieceStart = i;
   let count = 0;
   const spans: number[] = [];
@@ -65,7 +70,7 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
       i = skipSpace(bytes, i + 1);
       if (key === 'data' && bytes[i] === OPEN_ARRAY) {
         // Every `data` array is emptied in the envelope (a second one is refused there as a duplicate key).
-        pieces.push(decodeSpan(bytes, pieceStart, i + 1));
+        pieces.push(pieceStart, i + 1);
         const first = !dataSeen;
         dataSeen = true;
         i = skipSpace(bytes, i + 1);
@@ -95,8 +100,17 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
     }
   }
   if (skipSpace(bytes, i + 1) !== bytes.length) throw broken(i + 1);
-  pieces.push(decodeSpan(bytes, pieceStart, bytes.length));
-  return { envelopeText: pieces.join(''), count, spans, ...(oversized ? { oversized } : {}) };
+  pieces.push(pieceStart, bytes.length);
+  let envelopeBytes = 0;
+  for (let p = 0; p < pieces.length; p += 2) envelopeBytes += pieces[p + 1]! - pieces[p]!;
+  // Beside its records a page holds a few hundred bytes of `meta`: one as large as a record is held to the same bound.
+  const envelopeText =
+    envelopeBytes > maxRecordBytes
+      ? undefined
+      : Array.from({ length: pieces.length / 2 }, (_, p) => decodeSpan(bytes, pieces[2 * p]!, pieces[2 * p + 1]!)).join(
+          '',
+        );
+  return { envelopeText, envelopeBytes, count, spans, ...(oversized ? { oversized } : {}) };
 }
 
 /** Names only the offset: the bytes themselves could be a secret the server echoed. */

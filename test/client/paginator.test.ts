@@ -264,6 +264,27 @@ describe('paginate', () => {
     );
   });
 
+  it('refuses a page whose envelope beside its records is larger than a record may be, unretried, decoding none of it', async () => {
+    f = await clientFixture();
+    const note = 'x'.repeat(MAX_RECORD_BYTES);
+    f.server.script(
+      json(
+        200,
+        { data: [website(1)], meta: { request_id: 'r-env', has_more: false, next_cursor: null, note } },
+        { 'x-request-id': 'r-env' },
+      ),
+    );
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    expect(f.server.received).toHaveLength(1);
+    expect(error).toMatchObject({ status: 200, code: 'response_too_large', requestId: 'r-env' });
+    expect((error as Error).message).toBe(
+      "response too large (200, request_id r-env): GET /public/v2/websites: the page's envelope beside its records is larger than 4194304 bytes, the most aivis holds of it (4 MiB); nothing of it was used",
+    );
+  });
+
   it('retries a page one of whose records is not JSON, as a body cut short', async () => {
     f = await clientFixture({ client: { maxRetries: 1 } });
     const text =

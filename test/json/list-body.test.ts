@@ -17,7 +17,7 @@ describe('splitListBody', () => {
     );
     expect(split.texts).toEqual(['{"a":"]}\\"[{"}', '[1,[2]]', '"x\\\\"', '12.5e3', 'null', '{"b":{"c":[]}}']);
     expect(split.count).toBe(6);
-    expect(JSON.parse(split.envelopeText)).toEqual({ meta: { request_id: 'r1' }, data: [] });
+    expect(JSON.parse(split.envelopeText!)).toEqual({ meta: { request_id: 'r1' }, data: [] });
   });
 
   it('counts every element but keeps spans for `keep` of them only', () => {
@@ -31,10 +31,17 @@ describe('splitListBody', () => {
     expect(records(`{"data":[1,${long},${long}]}`, 500, 32).oversized).toEqual({ index: 1, bytes: 42 });
   });
 
+  it('does not decode an envelope larger than the record bound, and says how large it is', () => {
+    const split = records(`{"data":[1],"meta":{"note":"${'x'.repeat(40)}"}}`, 500, 32);
+    expect(split.envelopeText).toBeUndefined();
+    expect(split.envelopeBytes).toBe(`{"data":[],"meta":{"note":"${'x'.repeat(40)}"}}`.length);
+    expect(split.texts).toEqual(['1']);
+  });
+
   it('keeps the UTF-8 of records, and a body-leading BOM is skipped as a whole-body decode skips it', () => {
     const split = records('\uFEFF{"data":["Grüße 🎉"],"meta":{}}');
     expect(split.texts).toEqual(['"Grüße 🎉"']);
-    expect(JSON.parse(split.envelopeText)).toEqual({ data: [], meta: {} });
+    expect(JSON.parse(split.envelopeText!)).toEqual({ data: [], meta: {} });
   });
 
   it('empties a second data array too (the envelope check refuses the duplicate key)', () => {
