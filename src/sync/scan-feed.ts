@@ -21,6 +21,9 @@ import { MAX_FLUSH_TEXT, rowText, type FlushBuffer } from './flush-buffer.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
 
+/** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the buffer. */
+const PAGE_PART_TEXT = MAX_FLUSH_TEXT / 8;
+
 export interface ScanFeedInput {
   readonly client: ApiClient;
   /** Where each page goes with its state: the run's flush buffer, or `aivis verify`'s comparison. */
@@ -90,9 +93,6 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
   }
   return state;
 }
-
-/** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the buffer. */
-export const PAGE_PART_TEXT = MAX_FLUSH_TEXT / 8;
 
 /**
  * A bound in the future is refused with its page (saved, it would skip every row published
