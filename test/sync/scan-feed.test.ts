@@ -8,7 +8,7 @@ import type { StreamState } from '../../src/state/state-entry.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
 import { UNFILTERED_SCAN } from '../../src/streams/stream.ts';
 import { RunCounters } from '../../src/sync/run-counters.ts';
-import { scanFeed } from '../../src/sync/scan-feed.ts';
+import { scanFeed, type ScanFeedInput } from '../../src/sync/scan-feed.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { clientFixture, type ClientFixture } from '../client/support/client-fixture.ts';
 import { json } from '../client/support/scripted-server.ts';
@@ -22,6 +22,20 @@ const lastPage = (requestId: string, bound?: string) =>
     meta: { request_id: requestId, has_more: false, next_cursor: null, ...(bound ? { scan_upper_bound: bound } : {}) },
   });
 
+/** One mentions scan of `web_1` through the fixture's client into `buffer`. */
+const feedInput = (f: ClientFixture, buffer: ScanFeedInput['buffer'], saved: StreamState): ScanFeedInput => ({
+  client: f.client,
+  buffer,
+  counters: new RunCounters(),
+  logger: silentLogger,
+  stream: mentionsStream,
+  scan: UNFILTERED_SCAN[0]!,
+  scope: 'web_1',
+  context: { websiteId: 'web_1', runId: 'run_1', syncedAt: BOUND, workspace: 'default' },
+  saved,
+  now: () => new Date(BOUND),
+});
+
 describe('scanFeed after a resumed scan', () => {
   let f: ClientFixture;
   afterEach(async () => {
@@ -30,18 +44,7 @@ describe('scanFeed after a resumed scan', () => {
 
   async function resume(saved: StreamState): Promise<StreamState[]> {
     const states: StreamState[] = [];
-    await scanFeed({
-      client: f.client,
-      buffer: { add: async (part) => void (part.state && states.push(part.state.state)) },
-      counters: new RunCounters(),
-      logger: silentLogger,
-      stream: mentionsStream,
-      scan: UNFILTERED_SCAN[0]!,
-      scope: 'web_1',
-      context: { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-03-01T00:00:00Z', workspace: 'default' },
-      saved,
-      now: () => new Date('2026-03-01T00:00:00Z'),
-    });
+    await scanFeed(feedInput(f, { add: async (part) => void (part.state && states.push(part.state.state)) }, saved));
     return states;
   }
 
@@ -86,16 +89,12 @@ describe('scanFeed with a page of long records', () => {
     const units: DurableUnit[] = [];
     const counters = new RunCounters();
     await scanFeed({
-      client: f.client,
-      buffer: { add: async (unit) => void units.push(unit) },
+      ...feedInput(
+        f,
+        { add: async (unit) => void units.push(unit) },
+        { frontier: null, cursor: null, pending_upper_bound: null },
+      ),
       counters,
-      logger: silentLogger,
-      stream: mentionsStream,
-      scan: UNFILTERED_SCAN[0]!,
-      scope: 'web_1',
-      context: { websiteId: 'web_1', runId: 'run_1', syncedAt: BOUND, workspace: 'default' },
-      saved: { frontier: null, cursor: null, pending_upper_bound: null },
-      now: () => new Date(BOUND),
     });
     const mentionRows = (unit: DurableUnit) =>
       unit.tables.find((t) => t.table === mentionsStream.table)?.rows.map((r) => r.id) ?? [];
