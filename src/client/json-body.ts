@@ -73,8 +73,9 @@ const wholeBody = new TextDecoder();
  * echoed keys and to take its identity, and dropped again; `records.read` decodes it anew.
  * Past its limit, or with a record too large to hold, a page's records are not parsed at all:
  * the scan guard refuses it.
- * @throws SyntaxError when the body is not JSON; ResponseTooLargeError when a page's envelope
- *   (`meta` and any other member beside `data`) is larger than a record may be
+ * @throws SyntaxError when the body is not JSON; ResponseTooLargeError when a success's JSON
+ *   decoded at once (a page's envelope beside its records, any other body whole) is larger than
+ *   a record may be: one such body costs the heap what one record does at most
  */
 function readJsonBody(
   response: HttpResponse,
@@ -83,15 +84,13 @@ function readJsonBody(
 ): { json: JsonBody; echoedKeys: number } {
   const bytes = response.body;
   const split = listLimit === undefined ? undefined : splitListBody(bytes, listLimit, MAX_RECORD_BYTES);
-  if (split !== undefined && split.envelopeText === undefined) {
+  if (split === undefined ? bytes.length > MAX_RECORD_BYTES : split.envelopeText === undefined) {
+    const part = split === undefined ? 'the response body, read whole,' : "the page's envelope beside its records";
+    // An error body that large is not read: its status still reports the failure.
+    if (response.status < 200 || response.status >= 300) throw new SyntaxError(`${part} is too large to read`);
     const requestId =
       typeof response.headers['x-request-id'] === 'string' ? response.headers['x-request-id'] : undefined;
-    throw new ResponseTooLargeError(
-      response.status,
-      MAX_RECORD_BYTES,
-      requestId,
-      "the page's envelope beside its records",
-    );
+    throw new ResponseTooLargeError(response.status, MAX_RECORD_BYTES, requestId, part);
   }
   const text = split?.envelopeText ?? wholeBody.decode(bytes);
   const envelope = parseJsonBody(text);

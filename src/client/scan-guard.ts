@@ -71,7 +71,7 @@ export class ScanGuard {
     if (page.oversized)
       throw broken(
         page,
-        `sent a record of ${page.oversized.bytes} bytes (data[${page.oversized.index}]), more than the ${MAX_RECORD_BYTES / 1024 / 1024} MiB aivis holds of one record`,
+        `sent ${page.oversized.bytes} bytes in one record (data[${page.oversized.index}]), more than the ${MAX_RECORD_BYTES / 1024 / 1024} MiB aivis holds of one record`,
       );
     if (nextCursor !== null && !cursorSchema.safeParse(nextCursor).success)
       throw broken(

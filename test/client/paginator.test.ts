@@ -260,7 +260,7 @@ describe('paginate', () => {
     expect(seen).toEqual([]);
     const bytes = JSON.stringify(huge).length;
     expect((error as Error).message).toBe(
-      refused(`sent a record of ${bytes} bytes (data[1]), more than the 4 MiB aivis holds of one record`),
+      refused(`sent ${bytes} bytes in one record (data[1]), more than the 4 MiB aivis holds of one record`),
     );
   });
 
