@@ -19,6 +19,13 @@ export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The most objects and arrays one record (or a page's envelope) may hold: parsed, each costs
+ * some 60 bytes of heap for 3 bytes of JSON (`{},`), so 4 MiB of them would cost 80 MB. A
+ * mention holds about ten; a record over this refuses its page like a record over `MAX_RECORD_BYTES`.
+ */
+export const MAX_RECORD_CONTAINERS = 100_000;
+
 /** A response whose body is larger than the cap; not retried (the same request gets the same body). */
 export class ResponseTooLargeError extends Error {
   readonly status: number;

@@ -66,8 +66,8 @@ export interface JsonBody {
 export interface ListRecords {
   /** Elements `data` holds, all of them (also past the limit). */
   readonly count: number;
-  /** The first record larger than aivis holds (`MAX_RECORD_BYTES`); the page is refused then. */
-  readonly oversized?: { readonly index: number; readonly bytes: number };
+  /** The first record larger than aivis holds (`MAX_RECORD_BYTES`, `MAX_RECORD_CONTAINERS`); the page is refused then. */
+  readonly oversized?: { readonly index: number; readonly bytes: number; readonly containers: number };
   /** `recordIdentity` of each record, in order; empty when the page holds more than its limit. */
   readonly identities: readonly string[];
   /** Record `index` (below `count` and the limit) decoded, the API key redacted. */

@@ -16,7 +16,7 @@
  */
 import { decodeSpan, splitListBody } from '../json/list-body.ts';
 import { textNestingDepth } from '../json/nesting-depth.ts';
-import { MAX_RECORD_BYTES, ResponseTooLargeError } from './capped-body.ts';
+import { MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS, ResponseTooLargeError } from './capped-body.ts';
 import { echoedKey, type EchoedKey } from './echoed-key.ts';
 import type { HttpResponse, JsonBody, ListRecords, Send } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
@@ -66,6 +66,7 @@ function textLength(bytes: Uint8Array): number {
 }
 
 const wholeBody = new TextDecoder();
+const RECORD_BOUNDS = { maxBytes: MAX_RECORD_BYTES, maxContainers: MAX_RECORD_CONTAINERS };
 
 /**
  * A body parsed, the key redacted. A list page (`listLimit`) is split on its bytes
@@ -83,7 +84,7 @@ function readJsonBody(
   key: EchoedKey,
 ): { json: JsonBody; echoedKeys: number } {
   const bytes = response.body;
-  const split = listLimit === undefined ? undefined : splitListBody(bytes, listLimit, MAX_RECORD_BYTES);
+  const split = listLimit === undefined ? undefined : splitListBody(bytes, listLimit, RECORD_BOUNDS);
   if (split === undefined ? bytes.length > MAX_RECORD_BYTES : split.envelopeText === undefined) {
     const part = split === undefined ? 'the response body, read whole,' : "the page's envelope beside its records";
     // An error body that large is not read: its status still reports the failure.

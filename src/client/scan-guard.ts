@@ -15,7 +15,7 @@
  */
 import { cursorSchema, MAX_CURSOR_LENGTH } from '../../schemas/query.ts';
 import { ApiError } from './api-error.ts';
-import { MAX_RECORD_BYTES } from './capped-body.ts';
+import { MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS } from './capped-body.ts';
 import { digest } from './record-identity.ts';
 
 /** Digests kept of cursors sent and of pages read, per scan: loops and repeats shorter than this are seen. */
@@ -33,8 +33,8 @@ export interface GuardedPage {
   readonly recordCount: number;
   /** `recordIdentity` of each record, when the page holds no more than `limit`. */
   readonly identities: readonly string[];
-  /** The first record larger than aivis holds of one record (`MAX_RECORD_BYTES`). */
-  readonly oversized?: { readonly index: number; readonly bytes: number };
+  /** The first record larger than aivis holds of one record (`MAX_RECORD_BYTES`, `MAX_RECORD_CONTAINERS`). */
+  readonly oversized?: { readonly index: number; readonly bytes: number; readonly containers: number };
   readonly hasMore: boolean;
   readonly nextCursor: string | null;
 }
@@ -68,10 +68,13 @@ export class ScanGuard {
         page,
         `sent ${recordCount} records in one page, more than the limit of ${page.limit} aivis asked for`,
       );
-    if (page.oversized)
+    const { oversized } = page;
+    if (oversized)
       throw broken(
         page,
-        `sent ${page.oversized.bytes} bytes in one record (data[${page.oversized.index}]), more than the ${MAX_RECORD_BYTES / 1024 / 1024} MiB aivis holds of one record`,
+        oversized.bytes > MAX_RECORD_BYTES
+          ? `sent ${oversized.bytes} bytes in one record (data[${oversized.index}]), more than the ${MAX_RECORD_BYTES / 1024 / 1024} MiB aivis holds of one record`
+          : `sent ${oversized.containers} objects and arrays in one record (data[${oversized.index}]), more than the ${MAX_RECORD_CONTAINERS} aivis holds in one record`,
       );
     if (nextCursor !== null && !cursorSchema.safeParse(nextCursor).success)
       throw broken(

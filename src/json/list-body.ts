@@ -11,7 +11,7 @@
 
 /** Where a page's records are in its bytes. */
 export interface SplitListBody {
-  /** The envelope's JSON text, each top-level `data` array written as `[]`; undefined when over `maxRecordBytes`. */
+  /** The envelope's JSON text, each top-level `data` array written as `[]`; undefined when over the record bounds. */
   readonly envelopeText: string | undefined;
   /** Bytes of the envelope's JSON text. */
   readonly envelopeBytes: number;
@@ -19,8 +19,8 @@ export interface SplitListBody {
   readonly count: number;
   /** Byte offsets of the first `keep` elements: start, end, start, end, ... */
   readonly spans: readonly number[];
-  /** The first kept element longer than `maxRecordBytes`: its index and length. */
-  readonly oversized?: { readonly index: number; readonly bytes: number };
+  /** The first kept element over the record bounds: its index, length and objects and arrays. */
+  readonly oversized?: { readonly index: number; readonly bytes: number; readonly containers: number };
 }
 
 const QUOTE = 0x22;
@@ -43,12 +43,18 @@ export function decodeSpan(bytes: Uint8Array, start: number, end: number): strin
 /**
  * @param keep spans are kept for this many elements at most (the page's `limit`), so a page of
  *   a million records costs a count, not a million offsets
- * @param maxRecordBytes the most bytes one element, or the envelope, may take; a larger
- *   element is named in `oversized`, a larger envelope is not decoded
+ * @param bounds the most bytes, and objects and arrays, one element or the envelope may hold:
+ *   parsed, a record costs the heap about its size in text, and some 60 bytes per object or
+ *   array (`[{},{},...]` takes 3 bytes of JSON for each), so both are bounded. A larger
+ *   element is named in `oversized`, a larger envelope is not decoded.
  * @returns undefined when the body is not a JSON object (it is then parsed whole, and its
  *   envelope refused); throws SyntaxError when its structure is broken (cut short)
  */
-export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: number): SplitListBody | undefined {
+export function splitListBody(
+  bytes: Uint8Array,
+  keep: number,
+  bounds: { readonly maxBytes: number; readonly maxContainers: number },
+): SplitListBody | undefined {
   const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   let i = skipSpace(bytes, hasBom ? 3 : 0);
   if (bytes[i] !== OPEN_OBJECT) return undefined;
@@ -59,6 +65,7 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
   const spans: number[] = [];
   let oversized: SplitListBody['oversized'];
   let dataSeen = false;
+  const containers = { count: 0 };
   i = skipSpace(bytes, i + 1);
   if (bytes[i] !== CLOSE_OBJECT) {
     for (;;) {
@@ -76,10 +83,14 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
         i = skipSpace(bytes, i + 1);
         if (bytes[i] !== CLOSE_ARRAY) {
           for (;;) {
-            const end = valueEnd(bytes, i);
+            const envelopeContainers = containers.count;
+            const end = valueEnd(bytes, i, containers);
+            const held = containers.count - envelopeContainers;
+            containers.count = envelopeContainers;
             if (first && count < keep) {
               spans.push(i, end);
-              if (end - i > maxRecordBytes) oversized ??= { index: count, bytes: end - i };
+              if (end - i > bounds.maxBytes || held > bounds.maxContainers)
+                oversized ??= { index: count, bytes: end - i, containers: held };
             }
             if (first) count++;
             i = skipSpace(bytes, end);
@@ -91,7 +102,7 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
         pieceStart = i;
         i++;
       } else {
-        i = valueEnd(bytes, i);
+        i = valueEnd(bytes, i, containers);
       }
       i = skipSpace(bytes, i);
       if (bytes[i] === CLOSE_OBJECT) break;
@@ -105,7 +116,7 @@ export function splitListBody(bytes: Uint8Array, keep: number, maxRecordBytes: n
   for (let p = 0; p < pieces.length; p += 2) envelopeBytes += pieces[p + 1]! - pieces[p]!;
   // Beside its records a page holds a few hundred bytes of `meta`: one as large as a record is held to the same bound.
   const envelopeText =
-    envelopeBytes > maxRecordBytes
+    envelopeBytes > bounds.maxBytes || containers.count > bounds.maxContainers
       ? undefined
       : Array.from({ length: pieces.length / 2 }, (_, p) => decodeSpan(bytes, pieces[2 * p]!, pieces[2 * p + 1]!)).join(
           '',
@@ -135,8 +146,11 @@ function stringEnd(bytes: Uint8Array, start: number): number {
   }
 }
 
-/** The offset after the JSON value starting at `start`: a container by bracket depth, a scalar up to its delimiter. */
-function valueEnd(bytes: Uint8Array, start: number): number {
+/**
+ * The offset after the JSON value starting at `start`: a container by bracket depth, a scalar
+ * up to its delimiter. Adds the objects and arrays it holds (itself included) to `containers`.
+ */
+function valueEnd(bytes: Uint8Array, start: number, containers: { count: number }): number {
   const first = bytes[start];
   if (first === QUOTE) return stringEnd(bytes, start);
   if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) {
@@ -149,8 +163,10 @@ function valueEnd(bytes: Uint8Array, start: number): number {
   for (let i = start; i < bytes.length; i++) {
     const byte = bytes[i]!;
     if (byte === QUOTE) i = stringEnd(bytes, i) - 1;
-    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) depth++;
-    else if ((byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      depth++;
+      containers.count++;
+    } else if ((byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) && --depth === 0) return i + 1;
   }
   throw broken(start);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Page } from '../../src/client/api-client.ts';
 import { ApiError } from '../../src/client/api-error.ts';
 import { websiteSchema } from '../../schemas/index.ts';
-import { MAX_RECORD_BYTES } from '../../src/client/capped-body.ts';
+import { MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS } from '../../src/client/capped-body.ts';
 import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json } from './support/scripted-server.ts';
 
@@ -261,6 +261,19 @@ describe('paginate', () => {
     const bytes = JSON.stringify(huge).length;
     expect((error as Error).message).toBe(
       refused(`sent ${bytes} bytes in one record (data[1]), more than the 4 MiB aivis holds of one record`),
+    );
+  });
+
+  it('refuses a page with a record of more objects and arrays than aivis holds in one (100,000), naming it', async () => {
+    f = await clientFixture();
+    const dense = { ...website(2), extensions: Array.from({ length: MAX_RECORD_CONTAINERS }, () => ({})) };
+    f.server.script(page([website(1), dense], { has_more: false, next_cursor: null }, 'r-big'));
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    expect((error as Error).message).toBe(
+      refused('sent 100002 objects and arrays in one record (data[1]), more than the 100000 aivis holds in one record'),
     );
   });
 

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeSpan, splitListBody } from '../../src/json/list-body.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const records = (text: string, keep = 500, maxRecordBytes = 1024) => {
+const BOUNDS = { maxBytes: 1024, maxContainers: 100 };
+const records = (text: string, keep = 500, maxBytes = 1024, maxContainers = 100) => {
   const body = bytes(text);
-  const split = splitListBody(body, keep, maxRecordBytes)!;
+  const split = splitListBody(body, keep, { maxBytes, maxContainers })!;
   const texts: string[] = [];
   for (let i = 0; i < split.spans.length; i += 2) texts.push(decodeSpan(body, split.spans[i]!, split.spans[i + 1]!));
   return { ...split, texts };
@@ -28,7 +29,15 @@ describe('splitListBody', () => {
 
   it('names the first kept element longer than the record bound', () => {
     const long = `"${'x'.repeat(40)}"`;
-    expect(records(`{"data":[1,${long},${long}]}`, 500, 32).oversized).toEqual({ index: 1, bytes: 42 });
+    expect(records(`{"data":[1,${long},${long}]}`, 500, 32).oversized).toEqual({ index: 1, bytes: 42, containers: 0 });
+  });
+
+  it('names the first kept element holding more objects and arrays than the bound, strings not counted', () => {
+    const dense = `[${'{},'.repeat(10)}{"a":"[[[[[[[[[["}]`;
+    const split = records(`{"data":[[[1]],${dense}],"meta":{"a":[[]]}}`, 500, 1024, 11);
+    expect(split.oversized).toEqual({ index: 1, bytes: dense.length, containers: 12 });
+    expect(JSON.parse(split.envelopeText!)).toEqual({ data: [], meta: { a: [[]] } });
+    expect(records(`{"data":[],"meta":${dense}}`, 500, 1024, 11).envelopeText).toBeUndefined();
   });
 
   it('does not decode an envelope larger than the record bound, and says how large it is', () => {
@@ -51,8 +60,8 @@ describe('splitListBody', () => {
   });
 
   it('is undefined for a body that is not an object', () => {
-    expect(splitListBody(bytes('[1,2]'), 500, 1024)).toBeUndefined();
-    expect(splitListBody(bytes('"data"'), 500, 1024)).toBeUndefined();
+    expect(splitListBody(bytes('[1,2]'), 500, BOUNDS)).toBeUndefined();
+    expect(splitListBody(bytes('"data"'), 500, BOUNDS)).toBeUndefined();
   });
 
   it.each([
@@ -64,6 +73,6 @@ describe('splitListBody', () => {
     ['text after the envelope', '{"data":[]} {"data":[]}'],
     ['an empty element', '{"data":[1,,2]}'],
   ])('throws a SyntaxError naming only an offset: %s', (_what, text) => {
-    expect(() => splitListBody(bytes(text), 500, 1024)).toThrow(/^JSON structure broken at byte \d+$/);
+    expect(() => splitListBody(bytes(text), 500, BOUNDS)).toThrow(/^JSON structure broken at byte \d+$/);
   });
 });
