@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { DEFAULT_RETRY_BUDGET_SECONDS } from '../../schemas/config.ts';
 import { dataEnvelope, formatIssues, listEnvelopeSchema, requestMetaSchema } from '../../schemas/index.ts';
+import { pageLimitSchema } from '../../schemas/query.ts';
 import { envelopeDuplicateKey } from '../json/duplicate-keys.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import {
@@ -202,19 +203,21 @@ export class ApiClient {
   }
 
   async #listPage(path: string, query: Record<string, string | undefined>): Promise<ListPage> {
-    const request: HttpRequest = { method: 'GET', path, query, headers: {} };
+    const limit = pageLimitSchema.parse(query.limit);
+    const request: HttpRequest = { method: 'GET', path, query, headers: {}, listLimit: limit };
     const response = await this.#call(request);
     const envelope = listEnvelopeSchema.safeParse(response.json?.value);
-    if (!envelope.success) throw invalidResponse(request, response, formatIssues(envelope.error));
+    const records = response.json?.records;
+    if (!envelope.success || records === undefined)
+      throw invalidResponse(
+        request,
+        response,
+        envelope.success ? 'data: must be an array' : formatIssues(envelope.error),
+      );
     // `JSON.parse` kept the last of two equal keys: a page that says has_more twice cannot be trusted either way.
-    const duplicate = envelopeDuplicateKey(response.text);
+    const duplicate = envelopeDuplicateKey(response.json!.text);
     if (duplicate !== undefined)
       throw invalidResponse(request, response, `${duplicate}: is given twice, so which value holds is not known`);
-    const raw = (response.json!.raw as { data: unknown[] }).data;
-    return {
-      data: { value: envelope.data.data, raw },
-      meta: envelope.data.meta,
-      requestId: envelope.data.meta.request_id,
-    };
+    return { records, limit, meta: envelope.data.meta, requestId: envelope.data.meta.request_id };
   }
 }

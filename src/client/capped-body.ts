@@ -1,12 +1,30 @@
 /**
- * Reads a response body as UTF-8 text up to a size cap, so a server that answers with a
+ * Reads a response body's bytes up to a size cap, so a server that answers with a
  * gigabyte (or an endless stream) fails that request with a clear error instead of taking
  * the process's heap. A declared `Content-Length` over the cap fails before any byte is
  * read; otherwise the bytes are counted as they arrive and reading stops at the cap.
  */
 
-/** The largest body aivis reads of one response: a page of 500 records is a few MB at most. */
+/**
+ * The largest body aivis reads of one response: a page of 500 records is a few MB at most.
+ * The bytes stay outside the JS heap (a Buffer); a list page is decoded a record at a time.
+ */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The largest record (one element of a page's `data`, as JSON bytes) aivis holds: decoding one
+ * costs a few times its size in heap at once (its text, the parsed record, its `_raw` text), so
+ * this bounds a page's cost under the container image's 256 MB heap, however long the page
+ * (docs/spec-reading.md#page-bounds). A larger record refuses its page as a breach.
+ */
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most objects and arrays one record (or a page's envelope) may hold: parsed, each costs
+ * some 60 bytes of heap for 3 bytes of JSON (`{},`), so 4 MiB of them would cost 80 MB. A
+ * mention holds about ten; a record over this refuses its page like a record over `MAX_RECORD_BYTES`.
+ */
+export const MAX_RECORD_CONTAINERS = 100_000;
 
 /** A response whose body is larger than the cap; not retried (the same request gets the same body). */
 export class ResponseTooLargeError extends Error {
@@ -14,8 +32,13 @@ export class ResponseTooLargeError extends Error {
   readonly maxBytes: number;
   readonly requestId: string | undefined;
 
-  constructor(status: number, maxBytes: number, requestId: string | undefined) {
-    super(`the response body is larger than ${maxBytes} bytes, the most aivis reads of one response`);
+  /** @param part what is too large, when not the whole body: a list page's envelope beside its records */
+  constructor(status: number, maxBytes: number, requestId: string | undefined, part?: string) {
+    super(
+      part === undefined
+        ? `the response body is larger than ${maxBytes} bytes, the most aivis reads of one response`
+        : `${part} is larger than ${maxBytes} bytes, the most aivis holds of it`,
+    );
     this.name = 'ResponseTooLargeError';
     this.status = status;
     this.maxBytes = maxBytes;
@@ -30,7 +53,7 @@ export interface ResponseToRead {
   body: AsyncIterable<Uint8Array> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
 }
 
-export async function readCappedText(response: ResponseToRead, maxBytes: number): Promise<string> {
+export async function readCappedBody(response: ResponseToRead, maxBytes: number): Promise<Buffer> {
   const requestId = typeof response.headers['x-request-id'] === 'string' ? response.headers['x-request-id'] : undefined;
   const tooLarge = () => {
     // Closing the body mid-read makes it emit an abort error that nobody else waits for.
@@ -46,5 +69,5 @@ export async function readCappedText(response: ResponseToRead, maxBytes: number)
     if (size > maxBytes) throw tooLarge();
     chunks.push(chunk);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }

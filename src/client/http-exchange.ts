@@ -24,18 +24,23 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Set by the retry layer: what the request may still spend (the limiter and timeout layers read it). */
   budget?: RetryBudget;
+  /**
+   * Set for a list page: the `limit` asked for. Its `data` is split record by record and kept
+   * for at most this many records (`JsonBody.records`).
+   */
+  listLimit?: number;
 }
 
-/** A response whose body was read whole (pages are bounded by `limit`, so this stays small). */
+/** A response whose body was read whole, as bytes (outside the JS heap, up to the size cap). */
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  text: string;
+  body: Uint8Array;
   /** Filled by the JSON layer: the body as parsed, or undefined when it is not JSON. */
   json?: JsonBody;
   /** The API's `meta.request_id`, else a request-id header; filled by the JSON layer. */
   requestId?: string;
-  /** Copies of the API key the body carried, masked by the JSON layer before parsing. */
+  /** Copies of the API key the body carried, redacted by the JSON layer in the decoded values. */
   echoedKeys?: number;
   /** Retries made before this response was final; set by the retry layer. */
   retries?: number;
@@ -64,6 +69,25 @@ export interface RefusedWait {
 export interface JsonBody {
   value: unknown;
   raw: unknown;
+  /** The JSON text parsed (of a list page: its envelope, `data` empty), for the duplicate-key check. */
+  text: string;
+  /** A list page's records (`HttpRequest.listLimit`), still bytes; `data` of `value` and `raw` is empty then. */
+  records?: ListRecords;
+}
+
+/**
+ * The records of a list page, checked for JSON one by one but held as bytes: each is decoded
+ * again when `read`, so one record at a time is in the heap (docs/spec-reading.md#page-bounds).
+ */
+export interface ListRecords {
+  /** Elements `data` holds, all of them (also past the limit). */
+  readonly count: number;
+  /** The first record larger than aivis holds (`MAX_RECORD_BYTES`, `MAX_RECORD_CONTAINERS`); the page is refused then. */
+  readonly oversized?: { readonly index: number; readonly bytes: number; readonly containers: number };
+  /** `recordIdentity` of each record, in order; empty when the page holds more than its limit. */
+  readonly identities: readonly string[];
+  /** Record `index` (below `count` and the limit) decoded, the API key redacted. */
+  read(index: number): { value: unknown; raw: unknown };
 }
 
 export type Send = (request: HttpRequest) => Promise<HttpResponse>;

@@ -4,11 +4,13 @@
  * signal says so: `has_more: false` (whatever `next_cursor` holds) or `next_cursor: null`.
  * `has_more: true` without a cursor is a broken scan: its page is handed on, then the scan
  * fails, so the caller keeps the rows but not a frontier for them. One page is held at a time,
- * so memory stays flat however long the scan.
+ * as bytes, and its records are decoded one at a time as the caller walks them, so memory stays
+ * flat however long the scan and however large its records (docs/spec-reading.md#page-bounds).
  */
 import type { z } from 'zod';
 import type { ListMeta } from '../../schemas/index.ts';
 import { ApiError } from './api-error.ts';
+import type { ListRecords } from './http-exchange.ts';
 import { validateRecord, type RecordResult } from './record-result.ts';
 import { ScanGuard } from './scan-guard.ts';
 
@@ -31,8 +33,12 @@ export interface PaginateOptions<T> {
 export interface Page<T> {
   /** The cursor that fetched this page (null for the first page). */
   cursor: string | null;
-  /** In the order the API sent them. */
-  records: RecordResult<T>[];
+  /**
+   * In the order the API sent them, each decoded and checked when reached: walk them once (a
+   * second walk decodes them again), and keep what you need of each, not the records.
+   */
+  records: Iterable<RecordResult<T>>;
+  recordCount: number;
   hasMore: boolean;
   nextCursor: string | null;
   /** `meta.scan_upper_bound` exactly as the API sent it (the frontier is stored verbatim). */
@@ -42,8 +48,10 @@ export interface Page<T> {
 
 /** One validated list envelope, as the client fetched it. */
 export interface ListPage {
-  /** `data` with plain JS numbers (validated) and exact big integers (stored as `_raw`). */
-  data: { value: unknown[]; raw: unknown[] };
+  /** `data`, still bytes: each record decoded with plain JS numbers (validated) and exact big integers (stored as `_raw`). */
+  records: ListRecords;
+  /** The `limit` the request asked for. */
+  limit: number;
   meta: ListMeta;
   requestId: string;
 }
@@ -66,13 +74,22 @@ async function* scan<T>(
   const guard = new ScanGuard();
   for (;;) {
     guard.sending(cursor);
-    const { data, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
+    const { records, limit, meta, requestId } = await fetchPage(path, cursor === null ? query : { ...query, cursor });
     // A page that breaks the scan is refused whole, before any of it (or its cursor) is kept.
-    guard.check({ path, requestId, records: data.raw, hasMore: meta.has_more, nextCursor: meta.next_cursor });
-    const records = data.value.map((value, i) => validateRecord(schema, value, data.raw[i]));
+    guard.check({
+      path,
+      requestId,
+      limit,
+      recordCount: records.count,
+      identities: records.identities,
+      ...(records.oversized ? { oversized: records.oversized } : {}),
+      hasMore: meta.has_more,
+      nextCursor: meta.next_cursor,
+    });
     yield {
       cursor,
-      records,
+      records: validated(records, schema),
+      recordCount: records.count,
       hasMore: meta.has_more,
       nextCursor: meta.next_cursor,
       scanUpperBound: meta.scan_upper_bound,
@@ -88,4 +105,16 @@ async function* scan<T>(
     }
     cursor = meta.next_cursor;
   }
+}
+
+/** The page's records, each decoded and validated as the walk reaches it. */
+function validated<T>(records: ListRecords, schema: z.ZodType<T>): Iterable<RecordResult<T>> {
+  return {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < records.count; i++) {
+        const { value, raw } = records.read(i);
+        yield validateRecord(schema, value, raw);
+      }
+    },
+  };
 }

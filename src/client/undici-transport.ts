@@ -1,10 +1,10 @@
 /**
  * The innermost layer: one HTTP exchange over undici (keep-alive connections to the API
- * origin, or through the proxy the environment names: proxy-dispatcher.ts), body read whole
- * up to a size cap (capped-body.ts). Every connection-level failure becomes a NetworkError; a
+ * origin, or through the proxy the environment names: proxy-dispatcher.ts), body bytes read
+ * whole up to a size cap (capped-body.ts). Every connection-level failure becomes a NetworkError; a
  * request we built wrong (undici's invalid-argument errors) is a bug and passes through.
  */
-import { MAX_RESPONSE_BYTES, readCappedText, ResponseTooLargeError } from './capped-body.ts';
+import { MAX_RESPONSE_BYTES, readCappedBody, ResponseTooLargeError } from './capped-body.ts';
 import type { HttpRequest, HttpResponse } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 import { createDispatcher } from './proxy-dispatcher.ts';
@@ -38,8 +38,8 @@ export function createUndiciTransport(baseUrl: URL, maxResponseBytes = MAX_RESPO
           body: request.body,
           signal: request.signal,
         });
-        const text = await readCappedText(response, maxResponseBytes);
-        return { status: response.statusCode, headers: response.headers, text };
+        const body = await readCappedBody(response, maxResponseBytes);
+        return { status: response.statusCode, headers: response.headers, body };
       } catch (error) {
         if (isOwnFault(error) || error instanceof ResponseTooLargeError) throw error;
         throw new NetworkError(isUntrustedCertificate(error) ? 'certificate' : 'connection', describe(error), {

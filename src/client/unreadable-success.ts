@@ -28,15 +28,15 @@ const HTML_TYPE = /^(?:text\/html|application\/xhtml\+xml)$/;
 const HTML_START = /^\s*<(?:!doctype html|html|head|body)\b/i;
 
 /**
- * What to throw for a success whose body did not parse as JSON (`text` empty or not JSON).
+ * What to throw for a success whose body did not parse as JSON (`body` empty or not JSON).
  * @returns a NetworkError (retried) for JSON cut short; an UnreadableSuccessError otherwise
  */
-export function unreadableSuccess(response: Pick<HttpResponse, 'status' | 'headers' | 'text'>): Error {
-  const { status, headers, text } = response;
+export function unreadableSuccess(response: Pick<HttpResponse, 'status' | 'headers' | 'body'>): Error {
+  const { status, headers, body } = response;
   const header = headers['x-request-id'];
   const requestId = typeof header === 'string' && header !== '' ? header : undefined;
   const fail = (words: string) => new UnreadableSuccessError(status, words, requestId);
-  if (text === '') {
+  if (body.length === 0) {
     return fail(
       status === 204
         ? 'the answer is 204 No Content, with no body, where every V2 answer is a JSON document'
@@ -45,14 +45,21 @@ export function unreadableSuccess(response: Pick<HttpResponse, 'status' | 'heade
   }
   const type = mediaType(headers['content-type']);
   // The body is not quoted: a server could echo a secret in it that redaction cannot recognise.
-  const size = `${text.length} characters`;
-  if (HTML_TYPE.test(type) || HTML_START.test(text.slice(0, 200)))
+  const size = `${textLength(body)} characters`;
+  if (HTML_TYPE.test(type) || HTML_START.test(new TextDecoder().decode(body.subarray(0, 200))))
     return fail(
       `the ${status} response is an HTML page (${type || 'no content type'}, ${size}), not JSON: a proxy or captive portal? check that source.base_url is the API and that this machine reaches it without a login page`,
     );
   if (type !== '' && !JSON_TYPE.test(type))
     return fail(`the ${status} response is ${JSON.stringify(type)} (${size}), not JSON`);
   return new NetworkError('bad_body', `the ${status} response body is not complete JSON (${size})`);
+}
+
+/** Length in UTF-16 code units of a body's UTF-8 text, counted on the bytes (the body may be 64 MiB). */
+function textLength(bytes: Uint8Array): number {
+  let length = 0;
+  for (const byte of bytes) length += byte < 0x80 || byte >= 0xc0 ? (byte >= 0xf0 ? 2 : 1) : 0;
+  return length;
 }
 
 /** `text/html` of `Text/HTML; charset=utf-8`, at most 100 characters of it; '' when absent. */

@@ -11,6 +11,7 @@ import { ApiError } from './http/api-error.ts';
 import { withMalformedRecord } from './http/malformed-record.ts';
 import { deliver } from './http/deliver.ts';
 import { withScanFault } from './http/scan-faults.ts';
+import { escapeKeys, withEscapedKey, withHugeRecords, withOversizedPage } from './http/hostile-pages.ts';
 import type { FaultInjector, FaultProfile } from './http/fault-injector.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
 import { type Reply, errorReply } from './http/reply.ts';
@@ -137,6 +138,13 @@ export function createSandboxServer(parts: ServerParts): http.Server {
       reply = await withScanFault(reply, fault, routeContext, route);
     if (!reply.raw) reply = { ...reply, body: env.timestamps.present(reply.body) };
     if (fault?.kind === 'malformed_record') reply = withMalformedRecord(reply, fault);
+    if (fault?.kind === 'oversized_page') reply = withOversizedPage(reply, fault, url.searchParams.get('limit'));
+    if (fault?.kind === 'huge_records') reply = withHugeRecords(reply, fault);
+    if (fault?.kind === 'escaped_key') {
+      const key = String(req.headers.authorization).replace(/^Bearer /, '');
+      deliver(res, withEscapedKey(reply, fault), requestId, fault, (text) => escapeKeys(text, key));
+      return;
+    }
     deliver(res, reply, requestId, fault);
   }
 

@@ -2,7 +2,8 @@
  * Collects durable units (a page's rows plus the state that describes them) until the
  * destination's bounds are reached, then commits them as one flush. A unit is never split
  * across flushes, so saved state always describes rows committed with it or before it
- * (Airbyte CDK: checkpoint only when a partition is durable).
+ * (Airbyte CDK: checkpoint only when a partition is durable). A long page comes in several
+ * units, only its last carrying state (scan-feed.ts).
  *
  * Units arrive from several website workers at once; adds and flushes run one at a time.
  * A failed commit poisons the buffer: every later add fails with the same error, because
@@ -17,8 +18,13 @@ import type { StateEntry } from '../state/state-entry.ts';
 import type { Row, TableSpec } from '../destination/table-spec.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 
-/** Text held by one flush at most (UTF-16 code units of the rows' strings, roughly bytes / 2). */
-export const MAX_FLUSH_TEXT = 32 * 1024 * 1024;
+/**
+ * Text held by one flush at most (UTF-16 code units of the rows' strings): a destination
+ * encodes a flush (CSV, NDJSON, Arrow) into one or two more copies while it commits, so this
+ * bounds the heap a flush costs. 16 M keeps the largest page aivis accepts within the
+ * container image's 256 MB heap (test/bench/largest-page.ts; docs/spec-reading.md#page-bounds).
+ */
+export const MAX_FLUSH_TEXT = 16 * 1024 * 1024;
 
 export interface DurableUnit {
   readonly tables: readonly TableRows[];
@@ -68,7 +74,7 @@ export class FlushBuffer {
         if (!bucket) this.#rows.set(table.name, (bucket = { table, rows: [] }));
         for (const row of rows) {
           bucket.rows.push(row);
-          this.#text += textLength(row);
+          this.#text += rowText(row);
         }
         this.#rowCount += rows.length;
       }
@@ -116,7 +122,7 @@ export class FlushBuffer {
 }
 
 /** The text a row holds (its string cells); numbers and booleans are noise next to `_raw`. */
-function textLength(row: Row): number {
+export function rowText(row: Row): number {
   let length = 0;
   for (const key in row) {
     const value = row[key];

@@ -1,6 +1,10 @@
 /**
  * One scan of one feed for one website: pages through the feed from the saved position and
- * hands every page to the flush buffer together with the state that describes it.
+ * hands every page to the flush buffer together with the state that describes it. A page's
+ * rows go to the buffer in parts as its records are decoded (a part holds `PAGE_PART_TEXT` of
+ * text at most), so a page of long records never sits in the heap whole; only its last part
+ * carries the page's state, so the state still commits with or after every row it describes
+ * (docs/spec-reading.md#page-bounds).
  */
 import type { ApiClient, Page } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
@@ -13,9 +17,12 @@ import { afterPage, BOUND_CLOCK_SKEW_MS, isEarlier, isFutureBound, restartScan }
 import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, completenessRow } from '../trust/completeness.ts';
 import { PAGE_LIMIT, RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
-import type { FlushBuffer } from './flush-buffer.ts';
+import { MAX_FLUSH_TEXT, rowText, type FlushBuffer } from './flush-buffer.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
+
+/** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the buffer. */
+const PAGE_PART_TEXT = MAX_FLUSH_TEXT / 8;
 
 export interface ScanFeedInput {
   readonly client: ApiClient;
@@ -83,7 +90,8 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
         : undefined;
     // The page that completes a scan carries the frontier's completeness row: committed with it or not at all.
     const completeness = entry === undefined ? null : completenessRow(entry, before, context);
-    await input.buffer.add({ tables: [...pageRows(input, page), ...completenessPart(completeness)], state: entry });
+    const last = await addPageRows(input, page);
+    await input.buffer.add({ tables: [...last, ...completenessPart(completeness)], state: entry });
     if (page.hasMore) input.signal?.throwIfAborted();
   }
   return state;
@@ -116,14 +124,31 @@ function checkBound(input: ScanFeedInput, page: Page<unknown>, state: StreamStat
     );
 }
 
-function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
+/**
+ * Turns the page's records into rows, handing each full part to the buffer without state;
+ * returns the last part, for the caller to add with the page's state.
+ */
+async function addPageRows(input: ScanFeedInput, page: Page<unknown>): Promise<TableRows[]> {
   const { stream, counters } = input;
   // `_synced_at` is when this page was read: within one flush of its load, however long the run.
   const context = { ...input.context, syncedAt: input.now().toISOString() };
-  const rows: Row[] = [];
-  const rejected: Row[] = [];
-  const reject = (raw: unknown, error: string) =>
-    rejected.push(
+  let rows: Row[] = [];
+  let rejected: Row[] = [];
+  let partText = 0;
+  let rowCount = 0;
+  let rejectedCount = 0;
+  const part = (): TableRows[] => [
+    { table: stream.table, rows },
+    { table: rejectedTable, rows: rejected },
+  ];
+  const keep = (into: Row[], row: Row) => {
+    into.push(row);
+    partText += rowText(row);
+  };
+  const reject = (raw: unknown, error: string) => {
+    rejectedCount++;
+    keep(
+      rejected,
       rejectedRow({
         stream: stream.name,
         scope: input.scope,
@@ -134,31 +159,35 @@ function pageRows(input: ScanFeedInput, page: Page<unknown>): TableRows[] {
         workspace: context.workspace,
       }),
     );
+  };
   for (const record of page.records) {
-    if (!record.ok) {
-      reject(record.raw, record.error);
-      continue;
+    if (!record.ok) reject(record.raw, record.error);
+    else {
+      try {
+        keep(rows, stream.toRow(record.value, record.raw, context));
+        rowCount++;
+      } catch (error) {
+        if (!(error instanceof RecordRejection)) throw error;
+        reject(record.raw, error.message);
+      }
     }
-    try {
-      rows.push(stream.toRow(record.value, record.raw, context));
-    } catch (error) {
-      if (!(error instanceof RecordRejection)) throw error;
-      reject(record.raw, error.message);
+    if (partText >= PAGE_PART_TEXT) {
+      await input.buffer.add({ tables: part() });
+      rows = [];
+      rejected = [];
+      partText = 0;
     }
   }
   const counts = counters.stream(stream.name);
   counts.pages++;
-  counts.rows += rows.length;
-  counts.rejected += rejected.length;
-  if (rejected.length > 0)
+  counts.rows += rowCount;
+  counts.rejected += rejectedCount;
+  if (rejectedCount > 0)
     input.logger.warn('records rejected', {
       stream: stream.name,
       scope: input.scope,
-      count: rejected.length,
+      count: rejectedCount,
       request_id: page.requestId,
     });
-  return [
-    { table: stream.table, rows },
-    { table: rejectedTable, rows: rejected },
-  ];
+  return part();
 }

@@ -16,7 +16,7 @@ const WEBSITES = 10; // every fifth is unmeasured: 8 carry mentions
 const ANALYSES = 5;
 const MAX_RSS = /Maximum resident set size \(kbytes\): (\d+)/;
 
-const CONFIG = `source:
+export const CONFIG = `source:
   base_url: \${AIVIS_BASE_URL}
   api_key: \${AIVIS_API_KEY}
   requests_per_minute: 6000
@@ -35,8 +35,8 @@ interface SyncProcess {
   readonly rows: number;
 }
 
-/** Runs `aivis sync` once; rejects with its stderr unless it exits 0. */
-function runCli(
+/** Runs `aivis sync` once under `/usr/bin/time -v`; rejects with its stderr unless it exits 0. */
+export function timedSync(
   configFile: string,
   env: NodeJS.ProcessEnv,
   nodeFlags: readonly string[],
@@ -59,6 +59,14 @@ function runCli(
       else resolve({ stderr, seconds: (performance.now() - start) / 1000 });
     });
   });
+}
+
+/** The peak RSS `/usr/bin/time -v` reported, in MB. */
+export function peakRssMb(timeOutput: string): number {
+  const kb = MAX_RSS.exec(timeOutput)?.[1];
+  if (kb === undefined)
+    throw new Error(`no "Maximum resident set size" in the output of /usr/bin/time:\n${timeOutput.slice(-1000)}`);
+  return Number(kb) / 1024;
 }
 
 async function syncPeak(
@@ -86,11 +94,8 @@ async function syncPeak(
       DATABASE_URL: databaseUrl,
       AIVIS_CONFIG: undefined,
     };
-    const { stderr, seconds } = await runCli(configFile, env, nodeFlags);
-    const kb = MAX_RSS.exec(stderr)?.[1];
-    if (kb === undefined)
-      throw new Error(`no "Maximum resident set size" in the output of /usr/bin/time:\n${stderr.slice(-1000)}`);
-    return { peakMb: Number(kb) / 1024, seconds, rows: perAnalysis * ANALYSES * ((WEBSITES * 4) / 5) };
+    const { stderr, seconds } = await timedSync(configFile, env, nodeFlags);
+    return { peakMb: peakRssMb(stderr), seconds, rows: perAnalysis * ANALYSES * ((WEBSITES * 4) / 5) };
   } finally {
     await sandbox.close();
   }

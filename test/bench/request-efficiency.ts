@@ -21,7 +21,7 @@ class CountingClient extends ApiClient {
     counts.set(options.path, counts.get(options.path) ?? 0);
     return (async function* () {
       for await (const page of pages) {
-        counts.set(options.path, (counts.get(options.path) ?? 0) + page.records.length);
+        counts.set(options.path, (counts.get(options.path) ?? 0) + page.recordCount);
         yield page;
       }
     })();

@@ -18,6 +18,7 @@ import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
 import { bigqueryFlushBytes } from './bigquery-flush-bytes.ts';
 import { budgetUse } from './budget-use.ts';
 import { endToEnd } from './end-to-end.ts';
+import { largestPage } from './largest-page.ts';
 import { loadSpeed } from './load-speed.ts';
 import { mentionBatches } from './mention-rows.ts';
 import { peakMemory } from './peak-memory.ts';
@@ -69,6 +70,8 @@ try {
   figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
   progress(`4/9 the same at ${largest} mentions, with the V8 heap capped`);
   figures.push(...(await peakMemory([largest], (rows) => postgres.database(`memory_capped_${rows}`), HEAP_CAP)));
+  progress('4/9 the largest page aivis accepts, with the V8 heap capped');
+  figures.push(...(await largestPage(postgres.database, HEAP_CAP)));
   progress('5/9 end-to-end throughput');
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
   progress(`6/9 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);

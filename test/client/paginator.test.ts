@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Page } from '../../src/client/api-client.ts';
 import { ApiError } from '../../src/client/api-error.ts';
 import { websiteSchema } from '../../schemas/index.ts';
-import { clientFixture, type ClientFixture } from './support/client-fixture.ts';
+import { MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS } from '../../src/client/capped-body.ts';
+import { API_KEY, clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json } from './support/scripted-server.ts';
 
 const website = (n: number) => ({
@@ -77,7 +78,7 @@ describe('paginate', () => {
     expect(
       seen.map((p) => ({
         cursor: p.cursor,
-        ids: p.records.map((r) => (r.ok ? r.value.id : '!')),
+        ids: [...p.records].map((r) => (r.ok ? r.value.id : '!')),
         hasMore: p.hasMore,
         nextCursor: p.nextCursor,
         requestId: p.requestId,
@@ -117,7 +118,7 @@ describe('paginate', () => {
     const bad = { ...website(2), country: 'germany', extra_field: { kept: true } };
     f.server.script(page([website(1), bad, website(3)], { has_more: false, next_cursor: null }, 'r1'));
     const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
-    expect(only!.records).toEqual([
+    expect([...only!.records]).toEqual([
       { ok: true, value: website(1), raw: website(1) },
       { ok: false, raw: bad, error: expect.stringMatching(/^country: must be .*\(got "germany"\)$/) },
       { ok: true, value: website(3), raw: website(3) },
@@ -129,7 +130,7 @@ describe('paginate', () => {
     const text = `{"data":[{"id":"web_1","domain_url":"https://a.example","country":"DE","language":null,"industry_niche":null,"last_analysis_at":null,"future_count":12345678901234567890}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}`;
     f.server.script(json(200, text));
     const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
-    const record = only!.records[0]!;
+    const record = [...only!.records][0]!;
     expect(record.ok).toBe(true);
     expect(JSON.stringify(record.raw)).toBe(
       '{"id":"web_1","domain_url":"https://a.example","country":"DE","language":null,"industry_niche":null,"last_analysis_at":null,"future_count":12345678901234567890}',
@@ -142,14 +143,14 @@ describe('paginate', () => {
     const text = `{"data":[{"n":12345678901234567890},{"id":"x","extensions":${deep}},{"n":2}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}`;
     f.server.script(json(200, text));
     const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: z.looseObject({}) }));
-    expect(only!.records.map((r) => (r.ok ? 'ok' : r.error))).toEqual([
+    expect([...only!.records].map((r) => (r.ok ? 'ok' : r.error))).toEqual([
       'ok',
       'nested deeper than 100 levels of objects and arrays, the most aivis stores',
       'ok',
     ]);
-    expect((only!.records[1]!.raw as { id: string }).id).toBe('x');
-    // Too deep for the exact-integer reviver: the page keeps JS numbers (the deep record is quarantined anyway).
-    expect(only!.records[0]!.raw).toEqual({ n: 12345678901234567890 });
+    expect(([...only!.records][1]!.raw as { id: string }).id).toBe('x');
+    // Each record is parsed on its own: only the deep one goes without the exact-integer reviver.
+    expect(JSON.stringify([...only!.records][0]!.raw)).toBe('{"n":12345678901234567890}');
   });
 
   it('validates the big integer as the number it is, so the reason names the value', async () => {
@@ -158,8 +159,8 @@ describe('paginate', () => {
     f.server.script(json(200, text));
     const schema = z.object({ n: z.number().max(9007199254740991, 'too big') });
     const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: schema }));
-    expect(only!.records[0]).toMatchObject({ ok: false, error: 'n: too big' });
-    expect(JSON.stringify(only!.records[0]!.raw)).toBe('{"n":9007199254740993}');
+    expect([...only!.records][0]).toMatchObject({ ok: false, error: 'n: too big' });
+    expect(JSON.stringify([...only!.records][0]!.raw)).toBe('{"n":9007199254740993}');
   });
 
   it('ends the scan on has_more: false, whatever next_cursor says', async () => {
@@ -176,7 +177,7 @@ describe('paginate', () => {
     const { seen, error } = await collectUntilFailure(
       f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
     );
-    expect(seen.map((p) => p.records.length)).toEqual([1]);
+    expect(seen.map((p) => p.recordCount)).toEqual([1]);
     expect(f.server.received).toHaveLength(1);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-odd' });
@@ -218,5 +219,105 @@ describe('paginate', () => {
     expect((error as Error).message).toBe(
       'invalid response (200, request_id r-bad): GET /public/v2/websites: the body does not match the V2 contract: meta.has_more: must be true or false (got "yes"); meta.next_cursor: is missing (send null when there is no value)',
     );
+  });
+  const refused = (what: string, requestId = 'r-big') =>
+    `broken scan (200, request_id ${requestId}): GET /public/v2/websites: the API ${what}; ` +
+    'the page is refused, the saved frontier and position stay where they were, and the next run reads on from there';
+
+  it('refuses a page of more records than the limit asked for, before any record of it is handed on', async () => {
+    f = await clientFixture();
+    f.server.script(page([website(1), website(2), website(3)], { has_more: false, next_cursor: null }, 'r-big'));
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', query: { limit: '2' }, recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    expect(f.server.received).toHaveLength(1); // a breach, not retried
+    expect(error).toMatchObject({ status: 200, code: 'invalid_response', requestId: 'r-big' });
+    expect((error as Error).message).toBe(
+      refused('sent 3 records in one page, more than the limit of 2 aivis asked for'),
+    );
+  });
+
+  it('holds a page to the spec default limit of 100 when the scan sends none', async () => {
+    f = await clientFixture();
+    const data = Array.from({ length: 101 }, (_, i) => website(i));
+    f.server.script(page(data, { has_more: false, next_cursor: null }, 'r-big'));
+    const { error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect((error as Error).message).toBe(
+      refused('sent 101 records in one page, more than the limit of 100 aivis asked for'),
+    );
+  });
+
+  it('refuses a page with a record larger than aivis holds of one (4 MiB), naming it', async () => {
+    f = await clientFixture();
+    const huge = { ...website(2), industry_niche: 'x'.repeat(MAX_RECORD_BYTES) };
+    f.server.script(page([website(1), huge], { has_more: false, next_cursor: null }, 'r-big'));
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    const bytes = JSON.stringify(huge).length;
+    expect((error as Error).message).toBe(
+      refused(`sent ${bytes} bytes in one record (data[1]), more than the 4 MiB aivis holds of one record`),
+    );
+  });
+
+  it('refuses a page with a record of more objects and arrays than aivis holds in one (100,000), naming it', async () => {
+    f = await clientFixture();
+    const dense = { ...website(2), extensions: Array.from({ length: MAX_RECORD_CONTAINERS }, () => ({})) };
+    f.server.script(page([website(1), dense], { has_more: false, next_cursor: null }, 'r-big'));
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    expect((error as Error).message).toBe(
+      refused('sent 100002 objects and arrays in one record (data[1]), more than the 100000 aivis holds in one record'),
+    );
+  });
+
+  it('refuses a page whose envelope beside its records is larger than a record may be, unretried, decoding none of it', async () => {
+    f = await clientFixture();
+    const note = 'x'.repeat(MAX_RECORD_BYTES);
+    f.server.script(
+      json(
+        200,
+        { data: [website(1)], meta: { request_id: 'r-env', has_more: false, next_cursor: null, note } },
+        { 'x-request-id': 'r-env' },
+      ),
+    );
+    const { seen, error } = await collectUntilFailure(
+      f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }),
+    );
+    expect(seen).toEqual([]);
+    expect(f.server.received).toHaveLength(1);
+    expect(error).toMatchObject({ status: 200, code: 'response_too_large', requestId: 'r-env' });
+    expect((error as Error).message).toBe(
+      "response too large (200, request_id r-env): GET /public/v2/websites: the page's envelope beside its records is larger than 4194304 bytes, the most aivis holds of it (4 MiB); nothing of it was used",
+    );
+  });
+
+  it('retries a page one of whose records is not JSON, as a body cut short', async () => {
+    f = await clientFixture({ client: { maxRetries: 1 } });
+    const text =
+      '{"data":[{"id":"web_1"},{"id":web_2}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null}}';
+    f.server.script(json(200, text), page([website(1)], { has_more: false, next_cursor: null }, 'r2'));
+    const seen = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    expect(f.server.received).toHaveLength(2);
+    expect(seen.map((p) => p.requestId)).toEqual(['r2']);
+  });
+
+  it('redacts the API key echoed in \\u escapes in records and the envelope, counting each copy', async () => {
+    f = await clientFixture();
+    const escaped = [...API_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const text = `{"data":[{"id":"web_1","domain_url":"https://a.example","country":"DE","language":"${escaped}","industry_niche":null,"last_analysis_at":null,"n":12345678901234567890}],"meta":{"request_id":"r1","has_more":false,"next_cursor":null,"note":"${escaped}"}}`;
+    f.server.script(json(200, text));
+    const [only] = await collect(f.client.paginate({ path: '/public/v2/websites', recordSchema: websiteSchema }));
+    const [record] = [...only!.records];
+    expect(record).toMatchObject({ ok: true, value: { language: '[REDACTED]' } });
+    expect(JSON.stringify(record!.raw)).toContain('"language":"[REDACTED]"');
+    expect(JSON.stringify(record!.raw)).toContain('"n":12345678901234567890');
+    expect(f.client.stats.echoedKeys).toBe(2);
   });
 });

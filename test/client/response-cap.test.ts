@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/api-error.ts';
-import { MAX_RESPONSE_BYTES } from '../../src/client/capped-body.ts';
+import { MAX_RECORD_BYTES, MAX_RESPONSE_BYTES } from '../../src/client/capped-body.ts';
 import { clientFixture, type ClientFixture } from './support/client-fixture.ts';
 import { json, type Responder } from './support/scripted-server.ts';
 
@@ -61,5 +61,24 @@ describe('response body cap', () => {
       /^response too large \(200, request_id none\): GET \/public\/v2\/websites: the response body is larger than 64 bytes/,
     );
     expect((await get(f)).requestId).toBe('r-ok');
+  });
+
+  it('refuses a success read whole (not a list page) larger than a record may be (4 MiB), unretried; an error body that large is left unread', async () => {
+    f = await clientFixture({ client: { maxRetries: 1 } });
+    const big = { data: { id: 'web_1', note: 'x'.repeat(MAX_RECORD_BYTES) }, meta: { request_id: 'r-one' } };
+    f.server.script(json(200, big, { 'x-request-id': 'r-one' }));
+    const error = await get(f).catch((e: unknown) => e);
+    expect((error as ApiError).message).toBe(
+      'response too large (200, request_id r-one): GET /public/v2/websites: the response body, read whole, is larger than 4194304 bytes, the most aivis holds of it (4 MiB); nothing of it was used',
+    );
+    expect(f.server.received).toHaveLength(1);
+
+    const failing = { error: { code: 'internal_error', message: 'x'.repeat(MAX_RECORD_BYTES) }, meta: {} };
+    f.server.script(json(500, failing), json(500, failing));
+    const unread = await get(f).catch((e: unknown) => e);
+    expect((unread as ApiError).message).toBe(
+      'API server error (500 no error code, request_id none): GET /public/v2/websites still failing after 1 retries; try again later',
+    );
+    expect(f.server.received).toHaveLength(3);
   });
 });

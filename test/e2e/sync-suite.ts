@@ -211,6 +211,7 @@ export type SuiteTest =
   | 'failing_website'
   | 'hostile_answers'
   | 'no_secrets'
+  | 'hostile_pages'
   | 'views'
   | 'descriptions'
   | 'view_in_the_way';
@@ -615,6 +616,48 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
         );
         await expect(refused).rejects.toMatchObject({ exitCode: 2 });
         expect(await world.rows(mine)).toEqual([{ id: 'mine' }]);
+      },
+    );
+
+    test(
+      'hostile_pages',
+      'refuses a page over its limit for its website alone, loads a page of long records in parts, stores no key echoed in \\u escapes (exit 3)',
+      async () => {
+        const measured = (world.sandbox.truth.websites() as { id: string; last_analysis_at: string | null }[])
+          .filter((w) => w.last_analysis_at !== null)
+          .map((w) => w.id);
+        const [over, long, echo] = measured as [string, string, string];
+        const { faults } = world.sandbox;
+        faults.set({ kind: 'oversized_page', routes: ['mentions'], websites: [over] });
+        // 500 records of 10,000 characters: several parts of a page, and several flushes on some destinations.
+        faults.set({ kind: 'huge_records', routes: ['mentions'], websites: [long], count: 1, recordChars: 10_000 });
+        faults.set({ kind: 'escaped_key', routes: ['mentions'], websites: [echo], count: 1 });
+        const summary = await world.sync();
+        expect(summary.exitCode).toBe(3);
+        expect(summary.counters.failedWebsites.map((f) => [f.websiteId, f.stream])).toEqual([[over, 'mentions']]);
+        expect(summary.counters.failedWebsites[0]!.error).toContain(
+          `GET /public/v2/websites/${over}/mentions: the API sent 501 records in one page, more than the limit of 500 aivis asked for; the page is refused`,
+        );
+        expect(summary.counters.echoedKeys).toBe(2);
+        const mentions = await world.rows(STREAM_TABLES.mentions[0]!);
+        const of = (id: string) => mentions.filter((m) => m.website_id === id);
+        expect(of(over)).toEqual([]);
+        const lengths = of(long).map((m) => (m.sentence_text as string).length);
+        expect(lengths.filter((n) => n === 10_000)).toHaveLength(500);
+        expect(lengths).toHaveLength([...world.sandbox.truth.mentions(long)].length);
+        const first = [...world.sandbox.truth.mentions(echo)][0]!.id;
+        expect(of(echo).find((m) => m.id === first)!.sentence_text).toBe('the key is [REDACTED], again: [REDACTED]');
+        for (const table of [...Object.values(STREAM_TABLES).flat(), runsTable, stateTable, rejectedTable])
+          expect(
+            JSON.stringify(await world.rows(table), (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+          ).not.toContain(world.sandbox.apiKey);
+
+        faults.clear();
+        expect((await world.sync()).exitCode).toBe(0);
+        const next = await world.rows(STREAM_TABLES.mentions[0]!);
+        expect(new Set(next.filter((m) => m.website_id === over).map((m) => m.id))).toEqual(
+          new Set([...world.sandbox.truth.mentions(over)].map((m) => m.id)),
+        );
       },
     );
 

@@ -8,10 +8,12 @@ import type { StreamState } from '../../src/state/state-entry.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
 import { UNFILTERED_SCAN } from '../../src/streams/stream.ts';
 import { RunCounters } from '../../src/sync/run-counters.ts';
-import { scanFeed } from '../../src/sync/scan-feed.ts';
+import { scanFeed, type ScanFeedInput } from '../../src/sync/scan-feed.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { clientFixture, type ClientFixture } from '../client/support/client-fixture.ts';
 import { json } from '../client/support/scripted-server.ts';
+import { mention } from '../schemas/fixtures.ts';
+import type { DurableUnit } from '../../src/sync/flush-buffer.ts';
 
 const BOUND = '2026-03-01T00:00:00Z';
 const lastPage = (requestId: string, bound?: string) =>
@@ -19,6 +21,20 @@ const lastPage = (requestId: string, bound?: string) =>
     data: [],
     meta: { request_id: requestId, has_more: false, next_cursor: null, ...(bound ? { scan_upper_bound: bound } : {}) },
   });
+
+/** One mentions scan of `web_1` through the fixture's client into `buffer`. */
+const feedInput = (f: ClientFixture, buffer: ScanFeedInput['buffer'], saved: StreamState): ScanFeedInput => ({
+  client: f.client,
+  buffer,
+  counters: new RunCounters(),
+  logger: silentLogger,
+  stream: mentionsStream,
+  scan: UNFILTERED_SCAN[0]!,
+  scope: 'web_1',
+  context: { websiteId: 'web_1', runId: 'run_1', syncedAt: BOUND, workspace: 'default' },
+  saved,
+  now: () => new Date(BOUND),
+});
 
 describe('scanFeed after a resumed scan', () => {
   let f: ClientFixture;
@@ -28,18 +44,7 @@ describe('scanFeed after a resumed scan', () => {
 
   async function resume(saved: StreamState): Promise<StreamState[]> {
     const states: StreamState[] = [];
-    await scanFeed({
-      client: f.client,
-      buffer: { add: async (part) => void (part.state && states.push(part.state.state)) },
-      counters: new RunCounters(),
-      logger: silentLogger,
-      stream: mentionsStream,
-      scan: UNFILTERED_SCAN[0]!,
-      scope: 'web_1',
-      context: { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-03-01T00:00:00Z', workspace: 'default' },
-      saved,
-      now: () => new Date('2026-03-01T00:00:00Z'),
-    });
+    await scanFeed(feedInput(f, { add: async (part) => void (part.state && states.push(part.state.state)) }, saved));
     return states;
   }
 
@@ -65,5 +70,41 @@ describe('scanFeed after a resumed scan', () => {
     ]);
     expect(f.server.received[1]!.url).not.toContain('cursor=');
     expect(states.at(-1)).toEqual({ frontier: BOUND, cursor: null, pending_upper_bound: null });
+  });
+});
+
+describe('scanFeed with a page of long records', () => {
+  let f: ClientFixture;
+  afterEach(async () => {
+    await f.close();
+  });
+
+  it('hands the rows to the buffer in parts as they are decoded, and the page state only with the last part', async () => {
+    f = await clientFixture();
+    // Three mentions of 1.5 M characters each: every row (its text and its `_raw`) fills a part of 2 M.
+    const data = [1, 2, 3].map((n) => ({ ...mention(), id: `men_${n}`, sentence_text: `${n}`.repeat(1_500_000) }));
+    f.server.script(
+      json(200, { data, meta: { request_id: 'r1', has_more: false, next_cursor: null, scan_upper_bound: BOUND } }),
+    );
+    const units: DurableUnit[] = [];
+    const counters = new RunCounters();
+    await scanFeed({
+      ...feedInput(
+        f,
+        { add: async (unit) => void units.push(unit) },
+        { frontier: null, cursor: null, pending_upper_bound: null },
+      ),
+      counters,
+    });
+    const mentionRows = (unit: DurableUnit) =>
+      unit.tables.find((t) => t.table === mentionsStream.table)?.rows.map((r) => r.id) ?? [];
+    expect(units.map(mentionRows)).toEqual([['men_1'], ['men_2'], ['men_3'], []]);
+    expect(units.map((u) => u.state?.state)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      { frontier: BOUND, cursor: null, pending_upper_bound: null },
+    ]);
+    expect(counters.stream('mentions')).toMatchObject({ pages: 1, rows: 3, rejected: 0 });
   });
 });

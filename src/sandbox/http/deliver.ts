@@ -7,8 +7,15 @@ import type { FaultProfile } from './fault-injector.ts';
 import { type Reply, serialize } from './reply.ts';
 import { withDuplicateMetaKeys } from './scan-faults.ts';
 
-export function deliver(res: ServerResponse, reply: Reply, requestId: string, fault?: FaultProfile): void {
-  const text = serialize(reply, requestId);
+/** @param rewrite the body text changed once written (`escaped_key` writes the key in escapes) */
+export function deliver(
+  res: ServerResponse,
+  reply: Reply,
+  requestId: string,
+  fault?: FaultProfile,
+  rewrite: (text: string) => string = (text) => text,
+): void {
+  const text = rewrite(serialize(reply, requestId));
   const bytes = Buffer.from(fault?.kind === 'duplicate_meta_keys' ? withDuplicateMetaKeys(text) : text, 'utf8');
   res.writeHead(reply.status, {
     'Content-Type': 'application/json; charset=utf-8',

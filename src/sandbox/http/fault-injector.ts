@@ -48,7 +48,13 @@ export type FaultKind =
   /** A page with more to come whose body says `"has_more":true,"has_more":false` (a duplicate key in `meta`). */
   | 'duplicate_meta_keys'
   /** The real response with one record made invalid: `field` (a dot path) of the first record set to `value`. */
-  | 'malformed_record';
+  | 'malformed_record'
+  /** A list page of `records` records (default one more than the `limit` asked), the page's own repeated: a breach. */
+  | 'oversized_page'
+  /** A list page whose every record has `field` (default `sentence_text`) grown to `recordChars` characters (default 120,000): legal. */
+  | 'huge_records'
+  /** `field` (default `sentence_text`) of the page's first record quotes the API key twice, in JSON `\u` escapes (all characters, then one). */
+  | 'escaped_key';
 
 /** One fault setting, e.g. `{ kind: 'unavailable', count: 2, routes: ['mentions'] }`. */
 export interface FaultProfile {
@@ -65,6 +71,10 @@ export interface FaultProfile {
   field?: string;
   /** malformed_record: the value written there (any JSON). */
   value?: unknown;
+  /** oversized_page: records in the page (default the `limit` asked for, plus one); huge_records: the page's records repeated (or cut) to this many. */
+  records?: number;
+  /** huge_records: characters of the grown field. */
+  recordChars?: number;
   /** `Retry-After` value sent verbatim: seconds, an HTTP-date, or garbage to test clients. */
   retryAfter?: number | string;
   /** rate_limited, internal_error, unavailable, not_found: the error envelope's `message` instead of the default (any text, controls included). */
@@ -108,6 +118,9 @@ const KINDS: readonly FaultKind[] = [
   'bound_future',
   'long_cursor',
   'duplicate_meta_keys',
+  'oversized_page',
+  'huge_records',
+  'escaped_key',
 ];
 
 /** Faults that only make sense for a request continuing a scan (it sends a cursor). */
@@ -131,6 +144,10 @@ export function checkFaultProfile(input: unknown): FaultProfile {
     throw new TypeError('fault profile: malformed_record needs field, a dot path such as sentiment');
   if (p.message !== undefined && typeof p.message !== 'string')
     throw new TypeError('fault profile: message must be a string');
+  for (const key of ['records', 'recordChars'] as const) {
+    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! > 0))
+      throw new TypeError(`fault profile: ${key} must be a positive integer`);
+  }
   for (const key of ['chunks', 'chunkDelayMs'] as const) {
     if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! >= 0))
       throw new TypeError(`fault profile: ${key} must be a non-negative integer`);
