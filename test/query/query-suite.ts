@@ -169,12 +169,15 @@ export function describeQuery(engine: string, target: QueryTarget): void {
           message: message ? expect.stringMatching(message) : kind ? notReadOnly(kind) : SEVERAL,
         })),
       ];
-      const results = await Promise.all(refusals.map(({ sql }) => aivis(sql)));
+      // A few processes at a time: each is a whole CLI start on a machine shared with other suites.
+      const results = [];
+      for (let i = 0; i < refusals.length; i += 3)
+        results.push(...(await Promise.all(refusals.slice(i, i + 3).map(({ sql }) => aivis(sql)))));
       expect(results.map((r) => ({ code: r.code, message: lastMessage(r), stdout: r.stdout }))).toEqual(
         refusals.map(({ message }) => ({ code: 2, message, stdout: '' })),
       );
       expect(await target.rowCount()).toBe(2);
       expect(await target.tableExists('query_fixture_made')).toBe(false);
-    });
+    }, 300_000);
   });
 }
