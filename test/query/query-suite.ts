@@ -59,7 +59,8 @@ export function lastMessage(result: CliResult): string {
 }
 
 export function describeQuery(engine: string, target: QueryTarget): void {
-  describe(`aivis query on ${engine}`, () => {
+  // Each test starts whole CLI processes; on a machine shared with other suites one takes seconds.
+  describe(`aivis query on ${engine}`, { timeout: 180_000 }, () => {
     let config: string;
     let env: NodeJS.ProcessEnv;
     const aivis = (...args: string[]) => runCli(['query', '--config', config, ...args], env).done;
@@ -178,6 +179,6 @@ export function describeQuery(engine: string, target: QueryTarget): void {
       );
       expect(await target.rowCount()).toBe(2);
       expect(await target.tableExists('query_fixture_made')).toBe(false);
-    }, 300_000);
+    });
   });
 }
