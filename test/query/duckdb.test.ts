@@ -75,7 +75,7 @@ describeQuery('DuckDB', {
   ],
 });
 
-describe('aivis query on DuckDB, the file itself', () => {
+describe('aivis query on DuckDB, the file itself', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-query-duckdb-'));
     await onFile((run) => run('CREATE SCHEMA aivis'));
