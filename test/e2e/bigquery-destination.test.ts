@@ -59,7 +59,7 @@ const tablesOf = (dataset: string) =>
 describe('BigQuery destination: check', () => {
   it('passes on a writable dataset, creating it in the configured location, and leaves no probe table', async () => {
     const { d, dataset } = await destination();
-    await d.check();
+    await d.check({ tables: [], views: [] });
     expect(standIn.engine.datasets.get(dataset)).toEqual({ location: 'EU' });
     expect(tablesOf(dataset)).toEqual([]);
   });
@@ -67,7 +67,7 @@ describe('BigQuery destination: check', () => {
   it('refuses a dataset in another location than the configured one', async () => {
     await standIn.engine.createDataset('in_us', 'US');
     const { d } = await destination({ dataset: 'in_us' });
-    await expect(d.check()).rejects.toThrow(
+    await expect(d.check({ tables: [], views: [] })).rejects.toThrow(
       'BigQuery dataset aivis-test:in_us is in location US, but destination.location is EU: set location: US',
     );
   });
@@ -75,7 +75,7 @@ describe('BigQuery destination: check', () => {
   it('names the missing table permission and the role that grants it', async () => {
     const { d, dataset } = await destination();
     standIn.deny('bigquery.tables.create');
-    await expect(d.check()).rejects.toThrow(
+    await expect(d.check({ tables: [], views: [] })).rejects.toThrow(
       new RegExp(
         `^BigQuery create table ${dataset}\\._aivis_check_\\w+: permission denied: bigquery\\.tables\\.create on dataset ${dataset}: grant roles/bigquery\\.dataEditor$`,
       ),
@@ -85,7 +85,7 @@ describe('BigQuery destination: check', () => {
   it('names the missing job permission on the project', async () => {
     const { d } = await destination();
     standIn.deny('bigquery.jobs.create');
-    const failure = d.check();
+    const failure = d.check({ tables: [], views: [] });
     await expect(failure).rejects.toBeInstanceOf(DestinationError);
     await expect(failure).rejects.toThrow(
       /: permission denied: bigquery\.jobs\.create on project aivis-test: grant roles\/bigquery\.jobUser on the project$/,

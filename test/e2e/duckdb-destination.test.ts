@@ -57,7 +57,7 @@ describe('duckdb destination', () => {
     const file = path.join(dir, 'nested', 'deeper', 'check.duckdb');
     const d = destination(file, 'reporting');
     await d.open();
-    await d.check();
+    await d.check({ tables: [], views: [] });
     const instance = await DuckDBInstance.fromCache(file);
     const connection = await instance.connect();
     const tables = await connection.runAndReadAll(

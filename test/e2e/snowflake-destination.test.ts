@@ -87,7 +87,7 @@ describe('Snowflake login', () => {
       private_key_file: keys.privateKeyFile,
       private_key_passphrase: 'pass phrase 1',
     });
-    await destination.check();
+    await destination.check({ tables: [], views: [] });
   });
 
   it('names the key file when the passphrase does not open it', () => {
@@ -108,7 +108,7 @@ describe('Snowflake login', () => {
 describe('Snowflake check', () => {
   it('passes for a role that can create and write tables, and leaves no probe table', async () => {
     const destination = await open('check_ok');
-    await destination.check();
+    await destination.check({ tables: [], views: [] });
     await destination.ensureTables([stateTable]);
     expect(await tablesIn('check_ok')).toEqual(['_AIVIS_STATE']);
   });
@@ -121,14 +121,14 @@ describe('Snowflake check', () => {
       password: READER.password,
       role: 'AIVIS_READER_ROLE',
     });
-    await expect(reader.check()).rejects.toThrow(
+    await expect(reader.check({ tables: [], views: [] })).rejects.toThrow(
       'role AIVIS_READER_ROLE lacks CREATE TABLE on schema analytics.check_grants: GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE (Snowflake: CREATE TABLE IF failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
     );
   });
 
   it('names the missing CREATE VIEW grant: a role that may create tables but not views fails check, not a later sync', async () => {
     const tablesOnly = await open('check_view_grant', { role: 'AIVIS_TABLES_ONLY_ROLE' });
-    await expect(tablesOnly.check()).rejects.toThrow(
+    await expect(tablesOnly.check({ tables: [], views: [] })).rejects.toThrow(
       'role AIVIS_TABLES_ONLY_ROLE lacks CREATE VIEW on schema analytics.check_view_grant: GRANT CREATE VIEW ON SCHEMA analytics.check_view_grant TO ROLE AIVIS_TABLES_ONLY_ROLE (Snowflake: CREATE OR REPLACE failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
     );
     expect(await tablesIn('check_view_grant')).toEqual([]); // neither probe is left behind
@@ -151,7 +151,7 @@ describe('Snowflake check', () => {
 
   it('names a warehouse the role cannot use', async () => {
     const destination = await open('check_wh', { warehouse: 'nope' });
-    await expect(destination.check()).rejects.toThrow(
+    await expect(destination.check({ tables: [], views: [] })).rejects.toThrow(
       'warehouse nope does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON WAREHOUSE nope TO ROLE AIVIS_LOADER_ROLE (Snowflake: INSERT INTO analytics.check_wh._aivis_check failed: No active warehouse selected in the current session.',
     );
     expect(await tablesIn('check_wh')).toEqual([]); // the probe table is dropped even so
@@ -159,7 +159,7 @@ describe('Snowflake check', () => {
 
   it('names a database that does not exist', async () => {
     const destination = await open('check_db', { database: 'missing_db' });
-    await expect(destination.check()).rejects.toThrow(
+    await expect(destination.check({ tables: [], views: [] })).rejects.toThrow(
       'database missing_db does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON DATABASE missing_db TO ROLE AIVIS_LOADER_ROLE',
     );
   });
