@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { failureLine, jsonLines } from '../support/json-lines.ts';
+import { writeSandboxConfig } from '../support/sandbox-config.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-least-'));
 let sandbox: Sandbox;
@@ -106,24 +107,12 @@ describe('check proves every privilege sync uses on Postgres', () => {
   afterAll(() => admin.end());
 
   /** A Postgres config whose URL (a secret) comes from `DATABASE_URL`. */
-  function postgresConfig(name: string, schema: string): string {
-    const file = path.join(dir, `${name}.yaml`);
-    writeFileSync(
-      file,
-      [
-        'source:',
-        `  base_url: ${sandbox.baseUrl}`,
-        '  api_key: ${AIVIS_API_KEY}',
-        '  requests_per_minute: 6000',
-        'destination:',
-        '  type: postgres',
-        '  url: ${DATABASE_URL}',
-        `  schema: ${schema}`,
-        '',
-      ].join('\n'),
-    );
-    return file;
-  }
+  const postgresConfig = (name: string, schema: string) =>
+    writeSandboxConfig(path.join(dir, `${name}.yaml`), sandbox.baseUrl, [
+      '  type: postgres',
+      '  url: ${DATABASE_URL}',
+      `  schema: ${schema}`,
+    ]);
 
   it('a role that owns none of the tables: check lists every missing GRANT at once; after exactly those, check passes and sync succeeds', async () => {
     const schema = `least_${randomBytes(4).toString('hex')}`;

@@ -31,6 +31,7 @@ export const checkCommand: CliCommand<CheckArgs> = {
       process.stdout.write(`${terminalLine(redact(`${ok === 'warn' ? 'warn' : ok ? 'ok  ' : 'FAIL'} ${text}`))}\n`);
     print(true, `config ${path}`);
     let failed = false;
+    let badConfig = false;
 
     for (const workspace of workspaces) {
       const { source } = workspace;
@@ -69,6 +70,8 @@ export const checkCommand: CliCommand<CheckArgs> = {
       for (const warning of destination.configWarnings?.() ?? []) print('warn', `${named}: ${warning}`);
     } catch (error) {
       failed = true;
+      // A destination block that cannot be right (a DuckDB path in a folder that is not there) is bad config.
+      badConfig = (error as { exitCode?: number }).exitCode === ExitCode.Usage;
       if (error instanceof MissingPrivilegesError) {
         print(false, `${named}: ${error.summary}:`);
         for (const fix of error.fixes) process.stdout.write(`${terminalLine(redact(`  ${fix}`))}\n`);
@@ -78,6 +81,6 @@ export const checkCommand: CliCommand<CheckArgs> = {
     }
     if (config.metrics)
       for (const target of await checkMetricsTargets(config.metrics)) print(target.ok || 'warn', target.text);
-    return failed ? ExitCode.Failure : ExitCode.Success;
+    return badConfig ? ExitCode.Usage : failed ? ExitCode.Failure : ExitCode.Success;
   },
 };
