@@ -47,7 +47,8 @@ export class MissingPrivilegesError extends DestinationError {
   readonly summary: string;
   readonly fixes: readonly string[];
   constructor(summary: string, fixes: readonly string[]) {
-    super(`${summary}: ${fixes.join(' ')}`);
+    // One line for a log: each fix ends with a semicolon, as a SQL statement does.
+    super(`${summary}: ${fixes.map((fix) => (fix.endsWith(';') ? fix : `${fix};`)).join(' ')}`);
     this.summary = summary;
     this.fixes = fixes;
   }

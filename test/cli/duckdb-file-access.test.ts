@@ -102,7 +102,7 @@ describe.skipIf(!canRunAsNobody)('a DuckDB file or folder the user may not write
     const sync = await aivis(['sync', '--config', file], NOBODY);
     expect({ code: sync.code, stderr: jsonLines(sync.stderr).at(-1) }).toEqual({
       code: 1,
-      stderr: failureLine(`${summary}: ${fixes.join(' ')}`, 1),
+      stderr: failureLine(`${summary}: ${fixes.join('; ')};`, 1),
     });
 
     for (const fix of fixes) execFileSync('sh', ['-c', fix]);
