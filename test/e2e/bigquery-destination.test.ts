@@ -15,7 +15,7 @@ import { leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
+import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
