@@ -125,7 +125,7 @@ describe('Snowflake check', () => {
     await expect(refused).rejects.toBeInstanceOf(MissingPrivilegesError);
     await expect(refused).rejects.toMatchObject({
       summary:
-        'role AIVIS_READER_ROLE lacks privileges that sync uses in schema analytics.check_grants; as the objects\' owner (or a role with MANAGE GRANTS) run these 2 statements',
+        "role AIVIS_READER_ROLE lacks privileges that sync uses in schema analytics.check_grants; as the objects' owner (or a role with MANAGE GRANTS) run these 2 statements",
       fixes: [
         'GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE;',
         'GRANT CREATE VIEW ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE;',
