@@ -150,8 +150,7 @@ export async function commentExplained(
  * `aivis check`: every privilege a sync of `scope` uses, each refusal noted as the GRANT that
  * fixes it and all listed at once. CREATE TABLE and CREATE VIEW on the schema are proven with a
  * probe table and view (dropped after); a sync alters the tables and views of `scope` that exist
- * (new columns, descriptions), which only their owner may, so each gets its description set,
- * as the sync sets it.
+ * (new columns, descriptions), which only their owner may, so each gets its comment set again.
  */
 export async function checkSnowflakeAccess(
   client: SnowflakeClient,
@@ -202,16 +201,24 @@ export async function checkSnowflakeAccess(
     await step(() => client.execute(`CREATE OR REPLACE VIEW ${probeView} AS ${source}`), create('VIEW'));
 
     const stored = await client.execute(existingObjectsSql(at), [storedName(at.database), storedName(at.schema)]);
-    const existing = new Set(stored.map((row) => String(row.TABLE_NAME)));
+    const comments = new Map(stored.map((row) => [String(row.TABLE_NAME), row.COMMENT as string | null]));
     const objects = [
       ...scope.tables.map((t) => ({ spec: t, view: false })),
       ...scope.views.map((v) => ({ spec: v, view: true })),
     ];
     for (const { spec, view } of objects) {
-      if (!existing.has(storedName(spec.name))) continue;
+      const name = storedName(spec.name);
+      if (!comments.has(name)) continue;
       const kind = view ? 'VIEW' : 'TABLE';
+      // Its comment set again as it is: an owner's change that changes nothing.
+      const comment = comments.get(name);
       await step(
-        () => client.execute(commentSql(at, { table: spec.name, view, text: spec.description })),
+        () =>
+          client.execute(
+            typeof comment === 'string'
+              ? commentSql(at, { table: spec.name, view, text: comment })
+              : `ALTER ${kind} ${tableName(at, spec.name)} UNSET COMMENT`,
+          ),
         (code) =>
           code === NOT_ALLOWED
             ? `GRANT OWNERSHIP ON ${kind} ${tableName(at, spec.name)} TO ${grantee} COPY CURRENT GRANTS;`

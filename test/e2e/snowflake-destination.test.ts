@@ -17,6 +17,7 @@ import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
 import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
 import type { Destination } from '../../src/destination/destination.ts';
+import { viewsOver } from '../../src/destination/view-spec.ts';
 import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { type Logger, silentLogger } from '../../src/log/logger.ts';
 import {
@@ -136,7 +137,11 @@ describe('Snowflake check', () => {
   it('names ownership of each table and view of the sync that another role made, with the schema grants', async () => {
     const admin = await open('check_owned');
     await admin.ensureTables([websitesTable, stateTable]);
+    await admin.ensureViews(viewsOver(VIEWS, [websitesTable]));
     await admin.acquireLock(owner('check-owned')).then((lock) => lock.release());
+    const comments = await commentsIn('check_owned');
+    await admin.check({ tables: [stateTable, websitesTable], views: VIEWS }); // their owner lacks nothing
+    expect(await commentsIn('check_owned')).toEqual(comments); // and check changed none of them
     const reader = await open('check_owned', {
       username: READER.name,
       password: READER.password,
@@ -149,6 +154,7 @@ describe('Snowflake check', () => {
         'GRANT OWNERSHIP ON TABLE analytics.check_owned._aivis_state TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
         'GRANT OWNERSHIP ON TABLE analytics.check_owned.websites TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
         'GRANT OWNERSHIP ON TABLE analytics.check_owned._aivis_lock TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
+        'GRANT OWNERSHIP ON VIEW analytics.check_owned.websites_current TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
       ],
     });
   });
@@ -482,11 +488,16 @@ describe('driver loading', () => {
 });
 
 async function tablesIn(schema: string): Promise<string[]> {
+  return (await commentsIn(schema)).map(([name]) => name);
+}
+
+/** Each table and view of the schema with its comment. */
+async function commentsIn(schema: string): Promise<[string, unknown][]> {
   const client = await connectSnowflake(connectionOptions(setup.config(schema)), 'aivis-test');
   const rows = await client.execute(
-    `SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`,
+    `SELECT TABLE_NAME, COMMENT FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`,
     [schema.toUpperCase()],
   );
   await client.close();
-  return rows.map((r) => String(r.TABLE_NAME));
+  return rows.map((r) => [String(r.TABLE_NAME), r.COMMENT]);
 }
