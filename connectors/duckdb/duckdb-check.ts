@@ -38,28 +38,37 @@ export function assertFolderExists(options: DuckdbOptions): void {
     throw new DestinationError(`destination.path ${options.path}: ${folder} is a file, not a folder`, ExitCode.Usage);
 }
 
-/** Whether this process may do `mode` to `file` (the kernel's answer for its user, root's immutable files included). */
-async function may(file: string, mode: number): Promise<boolean> {
+/** Why this process may not do `mode` to `file` (the kernel's answer for its user), or undefined when it may. */
+async function refusal(file: string, mode: number): Promise<string | undefined> {
   return access(file, mode).then(
-    () => true,
-    () => false,
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code ?? 'EACCES',
   );
 }
 
 /**
- * A `MissingPrivilegesError` with one command per path the user cannot write (the file, its
- * write-ahead log, the folder), or undefined when it can write them all.
+ * A `MissingPrivilegesError` with one fix a line per path the user cannot write (the file, its
+ * write-ahead log, the folder), or undefined when it can write them all. Permission bits are
+ * fixed with `chmod` by their owner, or `chown` to the user; an immutable file (EPERM, which
+ * binds root too) with `chattr -i`; a read-only file system only by another path.
  */
 export async function fileAccessError(options: DuckdbOptions): Promise<MissingPrivilegesError | undefined> {
   if (options.path === ':memory:') return undefined;
   const { username, uid } = os.userInfo();
-  const fix = (target: string, mode: string) =>
-    statSync(target).uid === uid ? `chmod ${mode} ${shellWord(target)}` : `chown ${username} ${shellWord(target)}`;
+  const fix = (target: string, mode: string, code: string) => {
+    const word = shellWord(target);
+    if (code === 'EROFS') return `${target} is on a read-only file system: set destination.path to a writable one`;
+    if (code === 'EPERM') return `chattr -i ${word}`;
+    return statSync(target).uid === uid ? `chmod ${mode} ${word}` : `chown ${username} ${word}`;
+  };
   const fixes: string[] = [];
-  for (const file of [options.path, `${options.path}.wal`])
-    if (existsSync(file) && !(await may(file, constants.R_OK | constants.W_OK))) fixes.push(fix(file, 'u+rw'));
+  for (const file of [options.path, `${options.path}.wal`]) {
+    const code = existsSync(file) ? await refusal(file, constants.R_OK | constants.W_OK) : undefined;
+    if (code) fixes.push(fix(file, 'u+rw', code));
+  }
   const folder = path.dirname(options.path);
-  if (!(await may(folder, constants.W_OK | constants.X_OK))) fixes.push(fix(folder, 'u+wx'));
+  const code = await refusal(folder, constants.W_OK | constants.X_OK);
+  if (code) fixes.push(fix(folder, 'u+wx', code));
   if (!fixes.length) return undefined;
   return new MissingPrivilegesError(
     `user ${username} (uid ${uid}) cannot write the DuckDB file ${options.path}, its write-ahead log and new files in its folder, as every sync does; ` +

@@ -3,7 +3,7 @@
  * folder that is not there (a typo) is exit 2 for every command, naming the `mkdir -p` to run,
  * and creates nothing; `check` leaves no database file behind; a file or folder the user may not
  * write fails `check` with every fix at once. Those run as `nobody`: the suite runs as root,
- * whom file permissions do not bind.
+ * whom file permissions do not bind (an immutable file binds root too).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -81,7 +81,8 @@ describe('check leaves no database file behind', () => {
   });
 });
 
-describe.skipIf(!canRunAsNobody)('a DuckDB file or folder the user may not write (run as nobody)', () => {
+// Root runs the suite; these need root (to hand files over, to set chattr +i) and setpriv.
+describe.skipIf(!canRunAsNobody)('a DuckDB file or folder the user may not write', () => {
   it('check lists every fix at once and sync fails the same way; after exactly those commands, check passes and sync succeeds', async () => {
     // A warehouse root made and synced, then handed to nobody without write permission on the file or its folder.
     const folder = path.join(dir, 'shared');
@@ -127,5 +128,24 @@ describe.skipIf(!canRunAsNobody)('a DuckDB file or folder the user may not write
     const check = await aivis(['check', '--config', file], NOBODY);
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n').slice(-2, -1)).toEqual([`  chmod u+rw ${database}`]);
+  });
+
+  it('an immutable file (chattr +i, which binds root too) is named with the chattr -i that frees it', async () => {
+    const folder = path.join(dir, 'immutable');
+    mkdirSync(folder);
+    const database = path.join(folder, 'aivis.duckdb');
+    const file = config('immutable', database);
+    expect((await aivis(['sync', '--config', file])).code).toBe(0);
+    execFileSync('chattr', ['+i', database]);
+    try {
+      const check = await aivis(['check', '--config', file]);
+      expect({ code: check.code, fix: check.stdout.split('\n').at(-2) }).toEqual({
+        code: 1,
+        fix: `  chattr -i ${database}`,
+      });
+    } finally {
+      execFileSync('chattr', ['-i', database]);
+    }
+    expect((await aivis(['check', '--config', file])).code).toBe(0);
   });
 });
