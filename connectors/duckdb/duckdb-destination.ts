@@ -47,6 +47,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     all: async (statement, params) => (await connect()).all(statement, params),
     append: async (table, write) => (await connect()).append(table, write),
     transaction: async (work) => (await connect()).transaction(work),
+    // The connection is the destination's to close (`close()`), not its users'.
     close: () => {},
   };
   const failure = (what: string, error: unknown) =>

@@ -184,6 +184,8 @@ export async function checkSnowflakeAccess(
       () => client.execute(`CREATE TABLE IF NOT EXISTS ${probe} (${ident('id')} VARCHAR)`),
       create('TABLE'),
     );
+    // A warehouse refusal is a grant like the others; a table the role made but may not write
+    // (a managed-access schema) has no one GRANT that fixes it, so it stops the check.
     if (created)
       await explained(
         () =>
