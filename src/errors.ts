@@ -38,5 +38,21 @@ export class ConfigError extends AivisError {
 /** The destination refused or failed an operation; the message says what to fix. */
 export class DestinationError extends AivisError {}
 
+/**
+ * What `aivis check` found the configured identity lacks for a sync, all of it at once: a summary
+ * (who lacks how many privileges, and who may grant them) and one ready-to-run statement per
+ * object (docs/troubleshooting.md#permission-denied).
+ */
+export class MissingPrivilegesError extends DestinationError {
+  readonly summary: string;
+  readonly fixes: readonly string[];
+  constructor(summary: string, fixes: readonly string[]) {
+    // One line for a log: each fix ends with a semicolon, as a SQL statement does.
+    super(`${summary}: ${fixes.map((fix) => (fix.endsWith(';') ? fix : `${fix};`)).join(' ')}`);
+    this.summary = summary;
+    this.fixes = fixes;
+  }
+}
+
 /** Another run holds the destination's run lock. */
 export class LockHeldError extends AivisError {}

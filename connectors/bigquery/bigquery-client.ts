@@ -595,6 +595,13 @@ export function missingPermission(error: unknown): { permission: string; resourc
   return undefined;
 }
 
+/** The missing permission, where it is missing and the role that grants it: `bigquery.tables.create on dataset aivis: grant roles/bigquery.dataEditor`. */
+export function permissionAdvice(missing: { permission: string; resource: string }, dataset: string): string {
+  const fix = ROLE_FOR_PERMISSION[missing.permission] ?? 'grant roles/bigquery.dataEditor and roles/bigquery.jobUser';
+  const where = missing.permission === 'bigquery.jobs.create' ? `project ${missing.resource}` : `dataset ${dataset}`;
+  return `${missing.permission} on ${where}: ${fix}`;
+}
+
 /**
  * `what` names the operation (`load into aivis.mentions`); the BigQuery message follows, and
  * for a permission error the fix: `bigquery.tables.create on dataset aivis: grant roles/bigquery.dataEditor`.
@@ -602,10 +609,8 @@ export function missingPermission(error: unknown): { permission: string; resourc
 export function bigqueryError(what: string, error: unknown, dataset: string): DestinationError {
   const missing = missingPermission(error);
   if (missing) {
-    const fix = ROLE_FOR_PERMISSION[missing.permission] ?? 'grant roles/bigquery.dataEditor and roles/bigquery.jobUser';
-    const where = missing.permission === 'bigquery.jobs.create' ? `project ${missing.resource}` : `dataset ${dataset}`;
     return new DestinationError(
-      `BigQuery ${what}: permission denied: ${missing.permission} on ${where}: ${fix}`,
+      `BigQuery ${what}: permission denied: ${permissionAdvice(missing, dataset)}`,
       ExitCode.Failure,
       { cause: error },
     );

@@ -21,6 +21,7 @@ import {
 } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import { checkBigqueryPermissions } from './bigquery-check.ts';
 import { type BigqueryClient, openBigqueryClient } from './bigquery-client.ts';
 import {
   BIGQUERY_CAPABILITIES,
@@ -135,7 +136,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     if (fields) await c.patchTable(view.name, { fields });
   };
 
-  /** A leftover staging or probe table costs nothing and expires on its own. */
+  /** A leftover staging table costs nothing and expires on its own. */
   const dropQuietly = async (table: string) => {
     await session()
       .dropTable(table)
@@ -194,19 +195,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     async check() {
       const c = session();
       await c.ensureDataset();
-      const probe = `_aivis_check_${randomUUID().replaceAll('-', '')}`;
-      const columns: ColumnSpec[] = [{ name: 'ok', type: 'boolean', nullable: false, description: '' }];
-      await c.createTable(probe, { fields: columns.map(targetField), expiresAt: now().getTime() + 3_600_000 });
-      try {
-        await c.load(probe, () => [ndjsonLine(columns, { ok: true })]);
-        const { rows } = await c.query(`SELECT COUNT(*) AS n FROM ${quoteTable(ref(probe))}`);
-        if (rows[0]?.n !== 1)
-          throw new DestinationError(
-            `BigQuery check: wrote 1 row into ${c.dataset}.${probe} but read back ${String(rows[0]?.n)}`,
-          );
-      } finally {
-        await dropQuietly(probe);
-      }
+      await checkBigqueryPermissions(c, ref, now);
     },
 
     async ensureTables(tables) {

@@ -4,8 +4,6 @@
  * refuses a second process on the file; inside one process a second instance would fight the
  * first). `@duckdb/node-api` is imported here, lazily.
  */
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { inTransaction } from '../../src/destination/transaction.ts';
 import { DestinationError, LockHeldError } from '../../src/errors.ts';
@@ -38,7 +36,6 @@ export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSessi
   let connection: DuckDBConnection;
   const releasePrivateFiles = holdPrivateFiles();
   try {
-    if (options.path !== ':memory:') await mkdir(path.dirname(options.path), { recursive: true });
     instance = await DuckDBInstance.fromCache(options.path);
     connection = await instance.connect();
   } catch (error) {

@@ -1,10 +1,12 @@
 /** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#adding-a-destination): appender into staging, upsert, state, in one transaction. */
+import { existsSync } from 'node:fs';
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
 import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError, ExitCode } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
+import { assertFolderExists, fileAccessError, probeScratchDatabase } from './duckdb-check.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
 import {
   DUCKDB_CAPABILITIES,
@@ -21,12 +23,32 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
   deps.logger.debug('duckdb destination', { path: config.path, schema: config.schema });
   const options = duckdbOptions(config);
   const { schema } = options;
-  let session: DuckdbSession | undefined;
+  /** Whether `open()` was called and `close()` not yet. */
+  let opened = false;
+  /** The connection, made by `open()` when the file exists, else by the first statement. */
+  let connecting: Promise<DuckdbSession> | undefined;
   /** The table a flush was writing when it failed, for the message. */
   let current = '';
-  const open = (): DuckdbSession => {
-    if (!session) throw new DestinationError('the DuckDB destination is not open (call open() first)');
-    return session;
+  const connect = (): Promise<DuckdbSession> => {
+    if (!opened) throw new DestinationError('the DuckDB destination is not open (call open() first)');
+    // A file another process holds may be free at the next try.
+    connecting ??= connectDuckdb(options).catch((error: unknown) => {
+      connecting = undefined;
+      throw error;
+    });
+    return connecting;
+  };
+  /**
+   * The session every method uses. A file that does not exist yet is created by the first
+   * statement, not by `open()`: `check` proves what it must without leaving the file behind.
+   */
+  const session: DuckdbSession = {
+    run: async (statement, params) => (await connect()).run(statement, params),
+    all: async (statement, params) => (await connect()).all(statement, params),
+    append: async (table, write) => (await connect()).append(table, write),
+    transaction: async (work) => (await connect()).transaction(work),
+    // The connection is the destination's to close (`close()`), not its users'.
+    close: () => {},
   };
   const failure = (what: string, error: unknown) =>
     error instanceof DestinationError
@@ -71,21 +93,25 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
           ExitCode.Usage,
         );
       }
-      session ??= await connectDuckdb(options);
+      assertFolderExists(options);
+      const denied = await fileAccessError(options);
+      if (denied) throw denied;
+      opened = true;
+      if (options.path === ':memory:' || existsSync(options.path)) await connect();
     },
 
     async check() {
-      const s = open();
       try {
-        await ensureAnsiTables(sql.duckdbCatalog(s, options), []);
-        await writeProbeTable((statement) => s.run(statement), sql.tableName(options, probeTableName()));
+        if (!connecting) return await probeScratchDatabase(options);
+        await ensureAnsiTables(sql.duckdbCatalog(session, options), []);
+        await writeProbeTable((statement) => session.run(statement), sql.tableName(options, probeTableName()));
       } catch (error) {
         throw failure(`to create tables in schema "${schema}" of "${options.path}"`, error);
       }
     },
 
     async ensureTables(tables) {
-      const s = open();
+      const s = session;
       try {
         await sql.oneDdlAtATime(options.path, () =>
           s.transaction(() => ensureAnsiTables(sql.duckdbCatalog(s, options), tables)),
@@ -98,7 +124,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     describeDdl: (tables) => ansiDdl(sql.duckdbNames(options), tables),
 
     async ensureViews(views) {
-      const s = open();
+      const s = session;
       try {
         await sql.oneDdlAtATime(options.path, () =>
           s.transaction(() => ensureAnsiViews(sql.duckdbCatalog(s, options), views)),
@@ -111,7 +137,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     describeViewDdl: (views) => ansiViewDdl(sql.duckdbNames(options), views),
 
     async commit(parts): Promise<FlushResult> {
-      const s = open();
+      const s = session;
       if (parts.length === 0) return { rowsWritten: {} };
       try {
         return { rowsWritten: await s.transaction(() => upsertParts(s, parts)) };
@@ -120,16 +146,18 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
       }
     },
 
-    ...sqlBookkeeping(() => sql.duckdbBookkeeping(open(), options)),
+    ...sqlBookkeeping(() => sql.duckdbBookkeeping(session, options)),
 
     async acquireLock(owner) {
-      open();
-      return acquireDuckdbLock(() => session, options, owner);
+      await connect();
+      return acquireDuckdbLock(() => (opened ? session : undefined), options, owner);
     },
 
     async close() {
-      session?.close();
-      session = undefined;
+      opened = false;
+      const closing = connecting;
+      connecting = undefined;
+      (await closing?.catch(() => undefined))?.close();
     },
   };
 }

@@ -1,11 +1,13 @@
 /** Wires the Postgres pieces into a `Destination` (docs/architecture.md#adding-a-destination): COPY into staging, upsert, state, in one transaction. */
 import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
+import { lockTable } from '../../src/destination/engine-tables.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
 import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
+import { missingGrants, missingPrivilegesError } from './postgres-check.ts';
 import { connectPostgres, type PostgresSession } from './postgres-client.ts';
 import { POSTGRES_CAPABILITIES, type PostgresConfig, postgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
@@ -40,8 +42,10 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
       session ??= await connectPostgres(options, logger);
     },
 
-    async check() {
+    async check(scope) {
       const s = open();
+      const fixes = await missingGrants(s, options, scope, lockTable.name);
+      if (fixes.length) throw missingPrivilegesError(options, fixes);
       try {
         await sql.ensurePostgresTables(s, schema, [], logger);
       } catch (error) {

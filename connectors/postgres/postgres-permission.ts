@@ -38,7 +38,7 @@ export function isNotOwner(error: unknown): boolean {
 export function permissionError(error: unknown, sql: string, options: PostgresOptions): DestinationError {
   const { schema, user, database } = options;
   const said = (error as Error).message;
-  const grantee = quoteRole(user);
+  const grantee = sqlName(user);
   const owned = NOT_OWNER.exec(said);
   if (owned) {
     const [, saidKind = 'table', name = ''] = owned;
@@ -91,7 +91,7 @@ function firstWord(sql: string): string {
   return /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
 }
 
-/** A role name as a GRANT takes it: bare when it is a plain lower-case identifier. */
-export function quoteRole(role: string): string {
+/** A role, schema or table name as a statement takes it: bare when it is a plain lower-case identifier. */
+export function sqlName(role: string): string {
   return /^[a-z_][a-z0-9_$]*$/.test(role) ? role : `"${role.replace(/"/g, '""')}"`;
 }

@@ -18,7 +18,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { connectPostgres, errorCode } from './postgres-client.ts';
 import { type PostgresConfig, type PostgresOptions, postgresOptions } from './postgres-config.ts';
-import { isPermissionDenied, permissionError, quoteRole } from './postgres-permission.ts';
+import { isPermissionDenied, permissionError, sqlName } from './postgres-permission.ts';
 
 /** Type OIDs whose text becomes another kind of cell; every other type stays as Postgres prints it. */
 const INT8 = 20;
@@ -119,7 +119,7 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
 /** A user without USAGE on the configured schema sees none of its tables: say so, and the GRANT that fixes it. */
 function schemaUsageError(options: PostgresOptions, cause: unknown): DestinationError {
   const { schema, user, database } = options;
-  const grantee = quoteRole(user);
+  const grantee = sqlName(user);
   return new DestinationError(
     redact(
       `permission denied: Postgres user "${user}" lacks USAGE on schema ${schema} in database ${database}, so its tables are out of sight; ` +

@@ -1,13 +1,23 @@
 /**
- * `aivis check` on Snowflake: proves the role can create and write a table and create a view in
- * the configured schema by doing it (a probe table, created, written, a probe view over it,
- * both dropped), and turns Snowflake's refusal into the GRANT that fixes it; every run's table
- * and view set-up explains its refusals the same way, so each verb names the same GRANT.
+ * `aivis check` on Snowflake: proves the role has every privilege a sync uses by using it (a
+ * probe table, created, written, a probe view over it, both dropped; the description of each
+ * existing table and view set, which only their owner may) and lists each refusal as the GRANT
+ * that fixes it, all at once; every run's table and view set-up explains its refusals the same
+ * way, one at a time, so each verb names the same GRANT.
  */
-import { DestinationError, ExitCode } from '../../src/errors.ts';
+import type { CheckScope } from '../../src/destination/destination.ts';
+import { DestinationError, ExitCode, MissingPrivilegesError } from '../../src/errors.ts';
 import { snowflakeCode, type SnowflakeClient } from './snowflake-client.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
-import { ensureSchema, ident, schemaName, tableName } from './snowflake-sql.ts';
+import {
+  commentSql,
+  ensureSchema,
+  existingObjectsSql,
+  ident,
+  schemaName,
+  storedName,
+  tableName,
+} from './snowflake-sql.ts';
 
 const PROBE_TABLE = '_aivis_check';
 const PROBE_VIEW = '_aivis_check_view';
@@ -136,36 +146,94 @@ export async function commentExplained(
   });
 }
 
+/**
+ * `aivis check`: every privilege a sync of `scope` uses, each refusal noted as the GRANT that
+ * fixes it and all listed at once. CREATE TABLE and CREATE VIEW on the schema are proven with a
+ * probe table and view (dropped after); a sync alters the tables and views of `scope` that exist
+ * (new columns, descriptions), which only their owner may, so each gets its comment set again.
+ */
 export async function checkSnowflakeAccess(
   client: SnowflakeClient,
   at: SnowflakeLocation,
   warehouse: string,
+  scope: CheckScope,
 ): Promise<void> {
-  const { role, schema } = names(at);
+  const { role, grantee, schema } = names(at);
   await ensureSchemaExplained(client, at, warehouse);
+  const fixes = new Set<string>();
+  /** Runs `work`; a refusal `fix` knows is noted, and the step counts as not done. */
+  const step = async (work: () => Promise<unknown>, fix: (code: string | undefined) => string | undefined) => {
+    try {
+      await work();
+      return true;
+    } catch (error) {
+      const statement =
+        fix(snowflakeCode(error)) ??
+        (snowflakeCode(error) === NO_WAREHOUSE ? `GRANT USAGE ON WAREHOUSE ${warehouse} TO ${grantee};` : undefined);
+      if (statement === undefined) throw error;
+      fixes.add(statement);
+      return false;
+    }
+  };
+  const create = (privilege: 'TABLE' | 'VIEW') => (code: string | undefined) =>
+    code === NOT_ALLOWED ? `GRANT CREATE ${privilege} ON SCHEMA ${schemaName(at)} TO ${grantee};` : undefined;
   const probe = tableName(at, PROBE_TABLE);
-  await createTableExplained(
-    () => client.execute(`CREATE TABLE IF NOT EXISTS ${probe} (${ident('id')} VARCHAR)`),
-    at,
-    warehouse,
-  );
   const probeView = tableName(at, PROBE_VIEW);
   try {
-    await explained(
-      () => client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']),
-      (code) =>
-        code === NOT_ALLOWED
-          ? `${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there`
-          : warehouseRefusal(at, warehouse, code),
+    const created = await step(
+      () => client.execute(`CREATE TABLE IF NOT EXISTS ${probe} (${ident('id')} VARCHAR)`),
+      create('TABLE'),
     );
+    // A warehouse refusal is a grant like the others; a table the role made but may not write
+    // (a managed-access schema) has no one GRANT that fixes it, so it stops the check.
+    if (created)
+      await explained(
+        () =>
+          step(
+            () => client.execute(`INSERT INTO ${probe} (${ident('id')}) VALUES (?)`, ['check']),
+            () => undefined,
+          ),
+        (code) =>
+          code === NOT_ALLOWED
+            ? `${role} cannot write tables in schema ${schema}: it needs ownership of the tables it creates there`
+            : undefined,
+      );
     // Every sync replaces its views; CREATE VIEW is a grant of its own, so prove it here too.
-    await createViewExplained(
-      () => client.execute(`CREATE OR REPLACE VIEW ${probeView} AS SELECT ${ident('id')} FROM ${probe}`),
-      at,
-      warehouse,
-    );
+    const source = created ? `SELECT ${ident('id')} FROM ${probe}` : `SELECT 'check' AS ${ident('id')}`;
+    await step(() => client.execute(`CREATE OR REPLACE VIEW ${probeView} AS ${source}`), create('VIEW'));
+
+    const stored = await client.execute(existingObjectsSql(at), [storedName(at.database), storedName(at.schema)]);
+    const comments = new Map(stored.map((row) => [String(row.TABLE_NAME), row.COMMENT as string | null]));
+    const objects = [
+      ...scope.tables.map((t) => ({ spec: t, view: false })),
+      ...scope.views.map((v) => ({ spec: v, view: true })),
+    ];
+    for (const { spec, view } of objects) {
+      const name = storedName(spec.name);
+      if (!comments.has(name)) continue;
+      const kind = view ? 'VIEW' : 'TABLE';
+      // Its comment set again as it is: an owner's change that changes nothing.
+      const comment = comments.get(name);
+      await step(
+        () =>
+          client.execute(
+            typeof comment === 'string'
+              ? commentSql(at, { table: spec.name, view, text: comment })
+              : `ALTER ${kind} ${tableName(at, spec.name)} UNSET COMMENT`,
+          ),
+        (code) =>
+          code === NOT_ALLOWED
+            ? `GRANT OWNERSHIP ON ${kind} ${tableName(at, spec.name)} TO ${grantee} COPY CURRENT GRANTS;`
+            : undefined,
+      );
+    }
   } finally {
     await client.execute(`DROP VIEW IF EXISTS ${probeView}`);
     await client.execute(`DROP TABLE IF EXISTS ${probe}`);
   }
+  if (fixes.size)
+    throw new MissingPrivilegesError(
+      `${role} lacks privileges that sync uses in schema ${schema}; as the objects' owner (or a role with MANAGE GRANTS) run ${fixes.size === 1 ? 'this statement' : `these ${fixes.size} statements`}`,
+      [...fixes],
+    );
 }

@@ -34,7 +34,7 @@ import {
   snowflakeCapabilities,
   snowflakeLocation,
 } from './snowflake-config.ts';
-import { acquireSnowflakeLock } from './snowflake-lock.ts';
+import { acquireSnowflakeLock, snowflakeLockTable } from './snowflake-lock.ts';
 import * as sql from './snowflake-sql.ts';
 import { toStagedText } from './snowflake-types.ts';
 
@@ -121,8 +121,9 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       client ??= await connectSnowflake(options, tag);
     },
 
-    async check() {
-      await checkSnowflakeAccess(session(), at, config.warehouse);
+    async check(scope) {
+      const tables = [...scope.tables, snowflakeLockTable];
+      await checkSnowflakeAccess(session(), at, config.warehouse, { ...scope, tables });
     },
 
     async ensureTables(tables) {

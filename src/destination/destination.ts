@@ -76,6 +76,12 @@ export interface ActiveWebsite {
   readonly workspace: string;
 }
 
+/** What `aivis check` proves the configured identity may do to: the tables and views a sync writes. */
+export interface CheckScope {
+  readonly tables: readonly TableSpec[];
+  readonly views: readonly ViewSpec[];
+}
+
 export interface DestinationLock {
   /** Releases the lock; safe to call twice. */
   release(): Promise<void>;
@@ -100,11 +106,14 @@ export interface Destination {
   open(): Promise<void>;
 
   /**
-   * `aivis check`: proves the destination is reachable and the configured identity can
-   * create and write tables in the configured schema. Throws a `DestinationError` whose
-   * message names what is missing (permission, schema, network).
+   * `aivis check`: proves the destination is reachable and the configured identity has every
+   * privilege a sync of `scope` uses: create tables and views in the configured schema, and, on
+   * those of `scope` (and the run lock's table) that exist, read, insert, update, delete and
+   * alter them. Throws a `MissingPrivilegesError` listing every grant that is missing, or a
+   * `DestinationError` whose message names what else is wrong (schema, network). Leaves
+   * nothing behind that it did not find, but the schema.
    */
-  check(): Promise<void>;
+  check(scope: CheckScope): Promise<void>;
 
   /**
    * Creates the schema and every table that is missing, and adds columns a table lacks

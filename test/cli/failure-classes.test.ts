@@ -159,11 +159,15 @@ const CLASSES: Record<string, FailureClass> = {
   },
 };
 
-/** What the user reads last: `check`'s last FAIL line, `status`'s last line, or the final stderr line's message. */
+/** What the user reads last: `check`'s last FAIL line and the fixes under it, `status`'s last line, or the final stderr line's message. */
 function lastWords(verb: string, result: { stdout: string; stderr: string }): string | undefined {
   const printed = result.stdout.split('\n').filter((line) => line.length > 0);
-  if (verb === 'check')
-    return printed.findLast((line) => line.startsWith('FAIL'))?.replace(/^FAIL destination postgres: /, '');
+  if (verb === 'check') {
+    // The last FAIL line with the fixes listed under it, one an indented line.
+    const from = printed.findLastIndex((line) => line.startsWith('FAIL'));
+    const fail = printed.slice(from).filter((line, i) => i === 0 || line.startsWith('  '));
+    return from < 0 ? undefined : fail.join('\n').replace(/^FAIL destination postgres: /, '');
+  }
   if (verb === 'status' && result.stderr === '') return printed.at(-1);
   const logged = result.stderr.split('\n').filter((line) => line.length > 0);
   return logged.length > 0 ? (JSON.parse(logged.at(-1)!) as { msg: string }).msg : undefined;

@@ -2,15 +2,19 @@
  * Each verb resolves only the secrets it uses, as a user runs it (the real `aivis` process,
  * the sandbox over loopback, a DuckDB file): a monitoring probe (`status`), `streams` and
  * `state show` run without the API key in the environment, and `sync --workspace a` without
- * the key of workspace b.
+ * the key of workspace b. And `check` proves every privilege `sync` uses on the destination:
+ * on a real Postgres, a role that owns none of the tables gets every missing GRANT at once.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { failureLine, jsonLines } from '../support/json-lines.ts';
+import { writeSandboxConfig } from '../support/sandbox-config.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-least-'));
 let sandbox: Sandbox;
@@ -96,5 +100,71 @@ describe('sync --workspace reads only the selected workspaces’ keys', () => {
       AIVIS_KEY_ACME: sandbox.apiKey,
     });
     expect(shard.code).toBe(0);
+  });
+});
+
+describe('check proves every privilege sync uses on Postgres', () => {
+  const url = inject('postgresUrl');
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  afterAll(() => admin.end());
+
+  /** A Postgres config whose URL (a secret) comes from `DATABASE_URL`. */
+  const postgresConfig = (name: string, schema: string) =>
+    writeSandboxConfig(path.join(dir, `${name}.yaml`), sandbox.baseUrl, [
+      '  type: postgres',
+      '  url: ${DATABASE_URL}',
+      `  schema: ${schema}`,
+    ]);
+
+  it('a role that owns none of the tables: check lists every missing GRANT at once; after exactly those, check passes and sync succeeds', async () => {
+    const schema = `least_${randomBytes(4).toString('hex')}`;
+    const config = postgresConfig('postgres', schema);
+    // The tables exist, made by another role (the admin's first sync).
+    const owner = await aivis(['sync', '--config', config], { AIVIS_API_KEY: sandbox.apiKey, DATABASE_URL: url });
+    expect({ code: owner.code, stderr: owner.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    // The loader may use the schema and write every table but the lock's, and creates nothing.
+    const role = `loader_${randomBytes(4).toString('hex')}`;
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    for (const statement of [
+      `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`,
+      `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`,
+      `REVOKE INSERT, DELETE ON ${schema}._aivis_lock FROM ${role}`,
+    ])
+      await admin.query(statement);
+    const loaderUrl = new URL(url);
+    loaderUrl.username = role;
+    loaderUrl.password = password;
+    const key = { AIVIS_API_KEY: sandbox.apiKey, DATABASE_URL: loaderUrl.toString() };
+
+    const { rows } = await admin.query<{ name: string; kind: string }>(
+      `SELECT table_name AS name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END AS kind
+       FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name COLLATE "C"`,
+      [schema],
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    const fixes = [
+      `GRANT CREATE ON SCHEMA ${schema} TO ${role};`,
+      ...rows.flatMap(({ name, kind }) => [
+        ...(name === '_aivis_lock' ? [`GRANT INSERT, DELETE ON TABLE ${schema}._aivis_lock TO ${role};`] : []),
+        `ALTER ${kind} ${schema}.${name} OWNER TO ${role};`,
+      ]),
+    ];
+    const refused = await aivis(['check', '--config', config], key);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout.split('\n').slice(2, -1)).toEqual([
+      `FAIL destination postgres: Postgres user "${role}" lacks privileges that sync uses in database postgres, schema ${schema}; as each object's owner or a superuser, run these ${fixes.length} statements:`,
+      ...fixes.map((fix) => `  ${fix}`),
+    ]);
+    expect(refused.stdout).not.toContain(password);
+
+    for (const fix of fixes) await admin.query(fix);
+    const passed = await aivis(['check', '--config', config], key);
+    expect({ code: passed.code, stdout: passed.stdout }).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('ok   destination postgres: reachable, can create and write tables\n'),
+    });
+    const sync = await aivis(['sync', '--config', config], key);
+    expect({ code: sync.code, stderr: sync.stderr }).toMatchObject({ code: 0 });
   });
 });

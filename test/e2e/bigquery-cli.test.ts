@@ -83,8 +83,9 @@ describe('aivis with a BigQuery destination', () => {
     standIn.deny('bigquery.tables.create');
     try {
       const denied = await aivis('check', '--config', file);
-      expect(denied.stdout).toMatch(
-        /FAIL destination bigquery: BigQuery create table cli_check\._aivis_check_\w+: permission denied: bigquery\.tables\.create on dataset cli_check: grant roles\/bigquery\.dataEditor\n/,
+      expect(denied.stdout).toContain(
+        'FAIL destination bigquery: the BigQuery identity lacks permissions that sync uses in dataset aivis-test:cli_check; grant it (on the dataset, or on the project where named):\n' +
+          '  bigquery.tables.create on dataset cli_check: grant roles/bigquery.dataEditor\n',
       );
       expect(denied.code).toBe(1);
     } finally {

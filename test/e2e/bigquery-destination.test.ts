@@ -15,7 +15,7 @@ import { leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
+import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
@@ -59,7 +59,7 @@ const tablesOf = (dataset: string) =>
 describe('BigQuery destination: check', () => {
   it('passes on a writable dataset, creating it in the configured location, and leaves no probe table', async () => {
     const { d, dataset } = await destination();
-    await d.check();
+    await d.check({ tables: [], views: [] });
     expect(standIn.engine.datasets.get(dataset)).toEqual({ location: 'EU' });
     expect(tablesOf(dataset)).toEqual([]);
   });
@@ -67,7 +67,7 @@ describe('BigQuery destination: check', () => {
   it('refuses a dataset in another location than the configured one', async () => {
     await standIn.engine.createDataset('in_us', 'US');
     const { d } = await destination({ dataset: 'in_us' });
-    await expect(d.check()).rejects.toThrow(
+    await expect(d.check({ tables: [], views: [] })).rejects.toThrow(
       'BigQuery dataset aivis-test:in_us is in location US, but destination.location is EU: set location: US',
     );
   });
@@ -75,21 +75,36 @@ describe('BigQuery destination: check', () => {
   it('names the missing table permission and the role that grants it', async () => {
     const { d, dataset } = await destination();
     standIn.deny('bigquery.tables.create');
-    await expect(d.check()).rejects.toThrow(
-      new RegExp(
-        `^BigQuery create table ${dataset}\\._aivis_check_\\w+: permission denied: bigquery\\.tables\\.create on dataset ${dataset}: grant roles/bigquery\\.dataEditor$`,
-      ),
-    );
+    const refused = d.check({ tables: [], views: [] });
+    await expect(refused).rejects.toBeInstanceOf(MissingPrivilegesError);
+    await expect(refused).rejects.toMatchObject({
+      summary: `the BigQuery identity lacks permissions that sync uses in dataset aivis-test:${dataset}; grant it (on the dataset, or on the project where named)`,
+      fixes: [`bigquery.tables.create on dataset ${dataset}: grant roles/bigquery.dataEditor`],
+    });
   });
 
-  it('names the missing job permission on the project', async () => {
+  it('names the missing job permission on the project once', async () => {
     const { d } = await destination();
     standIn.deny('bigquery.jobs.create');
-    const failure = d.check();
-    await expect(failure).rejects.toBeInstanceOf(DestinationError);
-    await expect(failure).rejects.toThrow(
-      /: permission denied: bigquery\.jobs\.create on project aivis-test: grant roles\/bigquery\.jobUser on the project$/,
-    );
+    await expect(d.check({ tables: [], views: [] })).rejects.toMatchObject({
+      fixes: ['bigquery.jobs.create on project aivis-test: grant roles/bigquery.jobUser on the project'],
+    });
+  });
+
+  it('lists every permission its scratch table is refused at once: a column added, rows read, the table dropped', async () => {
+    const { d, dataset } = await destination();
+    for (const permission of ['bigquery.tables.update', 'bigquery.tables.getData', 'bigquery.tables.delete'])
+      standIn.deny(permission);
+    await expect(d.check({ tables: [], views: [] })).rejects.toMatchObject({
+      fixes: [
+        `bigquery.tables.update on dataset ${dataset}: grant roles/bigquery.dataEditor`,
+        `bigquery.tables.getData on dataset ${dataset}: grant roles/bigquery.dataEditor`,
+        `bigquery.tables.delete on dataset ${dataset}: grant roles/bigquery.dataEditor`,
+      ],
+    });
+    standIn.allowAll();
+    // The scratch table it could not drop expires within the hour; once granted, check passes.
+    await d.check({ tables: [], views: [] });
   });
 });
 

@@ -1,15 +1,16 @@
-/** What the conformance suite cannot say about DuckDB: another process on the file, check(), nested paths, the default file name. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+/** What the conformance suite cannot say about DuckDB: another process on the file, check(), the file's folder, the default file name. */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDuckdbDestination } from '../../connectors/duckdb/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { DestinationError, LockHeldError } from '../../src/errors.ts';
+import { DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES, websitesTable } from '../../src/tables/index.ts';
 import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
+import { queryDuckDbFile } from '../support/duckdb-file.ts';
 import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
 import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
 
@@ -53,24 +54,34 @@ describe('duckdb destination', () => {
     }
   });
 
-  it('check() creates the schema in a file under folders that do not exist yet, and leaves no probe', async () => {
-    const file = path.join(dir, 'nested', 'deeper', 'check.duckdb');
-    const d = destination(file, 'reporting');
+  it('check() on a file that does not exist yet proves the folder on a scratch file and leaves nothing behind', async () => {
+    const folder = mkdtempSync(path.join(dir, 'fresh-'));
+    const d = destination(path.join(folder, 'check.duckdb'), 'reporting');
     await d.open();
-    await d.check();
-    const instance = await DuckDBInstance.fromCache(file);
-    const connection = await instance.connect();
-    const tables = await connection.runAndReadAll(
-      `SELECT schema_name, (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'reporting') AS n FROM duckdb_schemas() WHERE schema_name = 'reporting'`,
-    );
-    expect(tables.getRowObjectsJS()).toEqual([{ schema_name: 'reporting', n: 0n }]);
-    connection.closeSync();
-    instance.closeSync();
+    await d.check({ tables: [], views: [] });
+    expect(readdirSync(folder)).toEqual([]);
+    // The first statement that needs the file creates it.
     await d.ensureTables(ENGINE_TABLES);
     expect(await readStateEntries(d)).toEqual([]);
+    expect(readdirSync(folder)).toContain('check.duckdb');
     const ddl = d.describeDdl([websitesTable]);
     expect(ddl[0]).toBe('CREATE SCHEMA IF NOT EXISTS "check"."reporting"');
     expect(ddl[1]).toContain('CREATE TABLE IF NOT EXISTS "check"."reporting"."websites"');
+  });
+
+  it('check() on a file that exists creates the schema there and leaves no probe table', async () => {
+    const file = path.join(dir, 'existing.duckdb');
+    const instance = await DuckDBInstance.create(file);
+    instance.closeSync();
+    const d = destination(file, 'reporting');
+    await d.open();
+    await d.check({ tables: [], views: [] });
+    await d.close();
+    const [row] = await queryDuckDbFile(
+      file,
+      `SELECT schema_name, (SELECT count(*)::INTEGER FROM information_schema.tables WHERE table_schema = 'reporting') AS n FROM duckdb_schemas() WHERE schema_name = 'reporting'`,
+    );
+    expect(row).toEqual({ schema_name: 'reporting', n: 0 });
   });
 
   it('a refused value fails the flush with a message naming the table and the value', async () => {
@@ -88,12 +99,12 @@ describe('duckdb destination', () => {
     expect((error as Error).message).toContain('{"not json');
   });
 
-  it('says which file it cannot open when its folder cannot be made', async () => {
+  it('refuses (exit 2) a path whose folder is a file', async () => {
     const blocker = path.join(dir, 'a-file');
     writeFileSync(blocker, 'not a folder');
     const file = path.join(blocker, 'aivis.duckdb');
     await expect(destination(file).open()).rejects.toThrow(
-      new DestinationError(`cannot open the DuckDB file "${file}": EEXIST: file already exists, mkdir '${blocker}'`),
+      new DestinationError(`destination.path ${file}: ${blocker} is a file, not a folder`, ExitCode.Usage),
     );
   });
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { createPostgresDestination } from '../../connectors/postgres/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
+import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
 import { VIEW_MARKER } from '../../src/destination/view-spec.ts';
@@ -15,6 +15,7 @@ import {
   analyticsLatestTable,
   analyticsProvidersTable,
   mentionsTable,
+  stateTable,
   VIEWS,
   websitesCurrentView,
   websitesTable,
@@ -31,6 +32,8 @@ afterAll(async () => {
   await admin.end();
 });
 
+/** A check of the schema alone: no table of a sync exists yet. */
+const NO_TABLES = { tables: [], views: [] };
 const unique = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
 const withUser = (user: string, password: string) => {
   const u = new URL(url);
@@ -64,7 +67,7 @@ describe('postgres destination: check()', () => {
   it('creates the schema and leaves no probe table behind', async () => {
     const schema = unique('check_ok');
     const d = await openDestination(schema);
-    await d.check();
+    await d.check(NO_TABLES);
     const { rows } = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [
       schema,
     ]);
@@ -73,16 +76,18 @@ describe('postgres destination: check()', () => {
     expect(rowCount).toBe(1);
   });
 
-  it('names the missing CREATE privilege on the schema, and never the password', async () => {
+  it('names the missing CREATE privilege on the schema as the GRANT to run, and never the password', async () => {
     const schema = unique('check_ro');
     await admin.query(`CREATE SCHEMA ${schema}`);
     const { role, password } = await restrictedRole((r) => [`GRANT USAGE ON SCHEMA ${schema} TO ${r}`]);
     const d = await openDestination(schema, withUser(role, password));
-    const error = await d.check().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DestinationError);
-    expect((error as Error).message).toBe(
-      `permission denied: Postgres user "${role}" lacks CREATE on schema ${schema} in database postgres; grant it: GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${role}`,
-    );
+    const error = await d.check(NO_TABLES).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingPrivilegesError);
+    expect(error).toMatchObject({
+      summary: `Postgres user "${role}" lacks privileges that sync uses in database postgres, schema ${schema}; as each object's owner or a superuser, run this statement`,
+      fixes: [`GRANT CREATE ON SCHEMA ${schema} TO ${role};`],
+      exitCode: 1,
+    });
     expect((error as Error).message).not.toContain(password);
   });
 
@@ -90,9 +95,27 @@ describe('postgres destination: check()', () => {
     const schema = unique('check_nodb');
     const { role, password } = await restrictedRole(() => []);
     const d = await openDestination(schema, withUser(role, password));
-    await expect(d.check()).rejects.toThrow(
-      `permission denied: Postgres user "${role}" lacks CREATE on database postgres; grant it: GRANT CREATE ON DATABASE postgres TO ${role}; or create schema ${schema} for it`,
-    );
+    await expect(d.check(NO_TABLES)).rejects.toMatchObject({
+      fixes: [`GRANT CREATE ON DATABASE postgres TO ${role};`],
+    });
+  });
+
+  it('lists the privileges missing on tables that exist, one statement per table, the owner last', async () => {
+    const schema = unique('check_tables');
+    await (await openDestination(schema)).ensureTables([websitesTable, stateTable]);
+    const { role, password } = await restrictedRole((r) => [
+      `GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${r}`,
+      `GRANT SELECT, UPDATE ON ${schema}._aivis_state TO ${r}`,
+    ]);
+    const d = await openDestination(schema, withUser(role, password));
+    await expect(d.check({ tables: [websitesTable, stateTable, kindsTable], views: [] })).rejects.toMatchObject({
+      fixes: [
+        `GRANT INSERT, DELETE ON TABLE ${schema}._aivis_state TO ${role};`,
+        `ALTER TABLE ${schema}._aivis_state OWNER TO ${role};`,
+        `GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE ${schema}.websites TO ${role};`,
+        `ALTER TABLE ${schema}.websites OWNER TO ${role};`,
+      ],
+    });
   });
 });
 

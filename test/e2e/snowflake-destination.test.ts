@@ -17,7 +17,8 @@ import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
 import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
 import type { Destination } from '../../src/destination/destination.ts';
-import { ConfigError, DestinationError, LockHeldError } from '../../src/errors.ts';
+import { viewsOver } from '../../src/destination/view-spec.ts';
+import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { type Logger, silentLogger } from '../../src/log/logger.ts';
 import {
   analyticsCompetitorsTable,
@@ -87,7 +88,7 @@ describe('Snowflake login', () => {
       private_key_file: keys.privateKeyFile,
       private_key_passphrase: 'pass phrase 1',
     });
-    await destination.check();
+    await destination.check({ tables: [], views: [] });
   });
 
   it('names the key file when the passphrase does not open it', () => {
@@ -108,12 +109,12 @@ describe('Snowflake login', () => {
 describe('Snowflake check', () => {
   it('passes for a role that can create and write tables, and leaves no probe table', async () => {
     const destination = await open('check_ok');
-    await destination.check();
+    await destination.check({ tables: [], views: [] });
     await destination.ensureTables([stateTable]);
     expect(await tablesIn('check_ok')).toEqual(['_AIVIS_STATE']);
   });
 
-  it('names the missing CREATE TABLE grant and the statement that fixes it', async () => {
+  it('names the missing CREATE TABLE and CREATE VIEW grants at once, as the statements that fix them', async () => {
     const admin = await open('check_grants');
     await admin.ensureTables([]); // the schema exists; the reader role may use it but not create tables in it
     const reader = await open('check_grants', {
@@ -121,16 +122,48 @@ describe('Snowflake check', () => {
       password: READER.password,
       role: 'AIVIS_READER_ROLE',
     });
-    await expect(reader.check()).rejects.toThrow(
-      'role AIVIS_READER_ROLE lacks CREATE TABLE on schema analytics.check_grants: GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE (Snowflake: CREATE TABLE IF failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
-    );
+    const refused = reader.check({ tables: [], views: [] });
+    await expect(refused).rejects.toBeInstanceOf(MissingPrivilegesError);
+    await expect(refused).rejects.toMatchObject({
+      summary:
+        "role AIVIS_READER_ROLE lacks privileges that sync uses in schema analytics.check_grants; as the objects' owner (or a role with MANAGE GRANTS) run these 2 statements",
+      fixes: [
+        'GRANT CREATE TABLE ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE;',
+        'GRANT CREATE VIEW ON SCHEMA analytics.check_grants TO ROLE AIVIS_READER_ROLE;',
+      ],
+    });
+  });
+
+  it('names ownership of each table and view of the sync that another role made, with the schema grants', async () => {
+    const admin = await open('check_owned');
+    await admin.ensureTables([websitesTable, stateTable]);
+    await admin.ensureViews(viewsOver(VIEWS, [websitesTable]));
+    await admin.acquireLock(owner('check-owned')).then((lock) => lock.release());
+    const comments = await commentsIn('check_owned');
+    await admin.check({ tables: [stateTable, websitesTable], views: VIEWS }); // their owner lacks nothing
+    expect(await commentsIn('check_owned')).toEqual(comments); // and check changed none of them
+    const reader = await open('check_owned', {
+      username: READER.name,
+      password: READER.password,
+      role: 'AIVIS_READER_ROLE',
+    });
+    await expect(reader.check({ tables: [stateTable, websitesTable], views: VIEWS })).rejects.toMatchObject({
+      fixes: [
+        'GRANT CREATE TABLE ON SCHEMA analytics.check_owned TO ROLE AIVIS_READER_ROLE;',
+        'GRANT CREATE VIEW ON SCHEMA analytics.check_owned TO ROLE AIVIS_READER_ROLE;',
+        'GRANT OWNERSHIP ON TABLE analytics.check_owned._aivis_state TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
+        'GRANT OWNERSHIP ON TABLE analytics.check_owned.websites TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
+        'GRANT OWNERSHIP ON TABLE analytics.check_owned._aivis_lock TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
+        'GRANT OWNERSHIP ON VIEW analytics.check_owned.websites_current TO ROLE AIVIS_READER_ROLE COPY CURRENT GRANTS;',
+      ],
+    });
   });
 
   it('names the missing CREATE VIEW grant: a role that may create tables but not views fails check, not a later sync', async () => {
     const tablesOnly = await open('check_view_grant', { role: 'AIVIS_TABLES_ONLY_ROLE' });
-    await expect(tablesOnly.check()).rejects.toThrow(
-      'role AIVIS_TABLES_ONLY_ROLE lacks CREATE VIEW on schema analytics.check_view_grant: GRANT CREATE VIEW ON SCHEMA analytics.check_view_grant TO ROLE AIVIS_TABLES_ONLY_ROLE (Snowflake: CREATE OR REPLACE failed: SQL access control error: Insufficient privileges to operate on schema (code 003001, SQL state 42501',
-    );
+    await expect(tablesOnly.check({ tables: [], views: [] })).rejects.toMatchObject({
+      fixes: ['GRANT CREATE VIEW ON SCHEMA analytics.check_view_grant TO ROLE AIVIS_TABLES_ONLY_ROLE;'],
+    });
     expect(await tablesIn('check_view_grant')).toEqual([]); // neither probe is left behind
   });
 
@@ -151,15 +184,15 @@ describe('Snowflake check', () => {
 
   it('names a warehouse the role cannot use', async () => {
     const destination = await open('check_wh', { warehouse: 'nope' });
-    await expect(destination.check()).rejects.toThrow(
-      'warehouse nope does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON WAREHOUSE nope TO ROLE AIVIS_LOADER_ROLE (Snowflake: INSERT INTO analytics.check_wh._aivis_check failed: No active warehouse selected in the current session.',
-    );
+    await expect(destination.check({ tables: [], views: [] })).rejects.toMatchObject({
+      fixes: ['GRANT USAGE ON WAREHOUSE nope TO ROLE AIVIS_LOADER_ROLE;'],
+    });
     expect(await tablesIn('check_wh')).toEqual([]); // the probe table is dropped even so
   });
 
   it('names a database that does not exist', async () => {
     const destination = await open('check_db', { database: 'missing_db' });
-    await expect(destination.check()).rejects.toThrow(
+    await expect(destination.check({ tables: [], views: [] })).rejects.toThrow(
       'database missing_db does not exist or role AIVIS_LOADER_ROLE cannot use it: GRANT USAGE ON DATABASE missing_db TO ROLE AIVIS_LOADER_ROLE',
     );
   });
@@ -455,11 +488,16 @@ describe('driver loading', () => {
 });
 
 async function tablesIn(schema: string): Promise<string[]> {
+  return (await commentsIn(schema)).map(([name]) => name);
+}
+
+/** Each table and view of the schema with its comment. */
+async function commentsIn(schema: string): Promise<[string, unknown][]> {
   const client = await connectSnowflake(connectionOptions(setup.config(schema)), 'aivis-test');
   const rows = await client.execute(
-    `SELECT TABLE_NAME FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`,
+    `SELECT TABLE_NAME, COMMENT FROM analytics.INFORMATION_SCHEMA.TABLES WHERE TABLE_CATALOG = 'ANALYTICS' AND TABLE_SCHEMA = ?`,
     [schema.toUpperCase()],
   );
   await client.close();
-  return rows.map((r) => String(r.TABLE_NAME));
+  return rows.map((r) => [String(r.TABLE_NAME), r.COMMENT]);
 }

@@ -6,7 +6,7 @@
  * leaves the last success in place in both; a gateway that is down costs a warning. Lineage
  * and metrics with no server at all: the file transport and the textfile.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
@@ -204,9 +204,11 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
   });
 
   it('a destination that cannot be opened: the run fails, and lineage and metrics say so', async () => {
+    // A folder where the database file should be: DuckDB cannot open it.
+    mkdirSync(path.join(dir, `${workspace}-folder.duckdb`));
     writeFileSync(
       configPath,
-      readFileSync(configPath, 'utf8').replace(`path: ./${workspace}.duckdb`, `path: ./${workspace}.yaml/aivis.duckdb`),
+      readFileSync(configPath, 'utf8').replace(`path: ./${workspace}.duckdb`, `path: ./${workspace}-folder.duckdb`),
     );
     const result = await runCli(['sync', '--config', configPath], env).done;
     expect(result.code).toBe(1);

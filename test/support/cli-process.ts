@@ -10,11 +10,15 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * `as`: another user to run it as, through util-linux's `setpriv` (no capabilities, no
+ * supplementary groups): the suite runs as root, whom file permissions do not bind.
+ */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, as?: { uid: number; gid: number }) {
+  const command = [process.execPath, '--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args];
+  const user = as ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups'] : [];
+  const [file, ...rest] = [...user, ...command] as [string, ...string[]];
+  const child = spawn(file, rest, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

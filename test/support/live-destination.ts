@@ -83,7 +83,7 @@ export async function exerciseLiveDestination(
 ): Promise<void> {
   await main.open();
   await other.open();
-  await main.check();
+  await main.check({ tables: [...ENGINE_TABLES, kindsTable], views: [] });
   await main.ensureTables([...ENGINE_TABLES, kindsTable]);
   const lock = await main.acquireLock(owner('live-1', process.pid));
   const refused = await other.acquireLock(owner('live-2', process.pid)).then(

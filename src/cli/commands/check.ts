@@ -4,11 +4,14 @@
  * can be written. Each line says what was proven or what to fix.
  */
 import { loadConfig } from '../../config/load-config.ts';
-import { ExitCode } from '../../errors.ts';
+import { viewsOver } from '../../destination/view-spec.ts';
+import { ExitCode, MissingPrivilegesError } from '../../errors.ts';
 import { terminalLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { checkMetricsTargets } from '../../metrics/check-metrics-targets.ts';
+import { syncTables } from '../../sync/run-sync.ts';
+import { VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import { createClient } from '../command-resources.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -28,6 +31,7 @@ export const checkCommand: CliCommand<CheckArgs> = {
       process.stdout.write(`${terminalLine(redact(`${ok === 'warn' ? 'warn' : ok ? 'ok  ' : 'FAIL'} ${text}`))}\n`);
     print(true, `config ${path}`);
     let failed = false;
+    let badConfig = false;
 
     for (const workspace of workspaces) {
       const { source } = workspace;
@@ -59,17 +63,24 @@ export const checkCommand: CliCommand<CheckArgs> = {
     const named = `destination ${config.destination.type}${destination.location ? ` (${destination.location})` : ''}`;
     try {
       await destination.open();
-      await destination.check();
+      // Everything a sync of every configured stream writes, so a green check means sync has what it needs.
+      const tables = syncTables(config);
+      await destination.check({ tables, views: viewsOver(VIEWS, tables) });
       print(true, `${named}: reachable, can create and write tables`);
       for (const warning of destination.configWarnings?.() ?? []) print('warn', `${named}: ${warning}`);
     } catch (error) {
       failed = true;
-      print(false, `${named}: ${(error as Error).message}`);
+      // A destination block that cannot be right (a DuckDB path in a folder that is not there) is bad config.
+      badConfig = (error as { exitCode?: number }).exitCode === ExitCode.Usage;
+      if (error instanceof MissingPrivilegesError) {
+        print(false, `${named}: ${error.summary}:`);
+        for (const fix of error.fixes) process.stdout.write(`${terminalLine(redact(`  ${fix}`))}\n`);
+      } else print(false, `${named}: ${(error as Error).message}`);
     } finally {
       await destination.close();
     }
     if (config.metrics)
       for (const target of await checkMetricsTargets(config.metrics)) print(target.ok || 'warn', target.text);
-    return failed ? ExitCode.Failure : ExitCode.Success;
+    return badConfig ? ExitCode.Usage : failed ? ExitCode.Failure : ExitCode.Success;
   },
 };

@@ -257,6 +257,10 @@ export async function startBigqueryStandIn(
       if (/^\s*(MERGE|INSERT|UPDATE|DELETE)\b/i.test(query.query)) {
         for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.updateData', ref);
       }
+      // Reading a table's rows (a SELECT, a MERGE's source, a DML's WHERE) takes getData; an INSERT of values does not.
+      if (!/^\s*INSERT\b(?![\s\S]*\bSELECT\b)/i.test(query.query)) {
+        for (const ref of referencedDatasets(query.query)) requirePermission('bigquery.tables.getData', ref);
+      }
       const result = await engine.query(query.query, query.queryParameters ?? [], {
         beforeCommit: () => pauseIfHeld(job),
         onConflict: () => lostConflict(job),

@@ -190,6 +190,20 @@ describe('BigQuery stand-in', () => {
     await expect(dryRun('SELECT id FROM `aivis-test.ds.missing`')).rejects.toMatchObject({ code: 404 });
   });
 
+  it('refuses a query that reads a table without bigquery.tables.getData, as BigQuery does, and an INSERT of values needs none', async () => {
+    await bigquery.dataset('ds').createTable('readable', { schema: { fields: [{ name: 'a', type: 'STRING' }] } });
+    standIn.deny('bigquery.tables.getData');
+    try {
+      await expect(raw('SELECT a FROM `aivis-test.ds.readable`')).rejects.toMatchObject({
+        message:
+          'Access Denied: Dataset aivis-test:ds: Permission bigquery.tables.getData denied on dataset aivis-test:ds (or it may not exist).',
+      });
+      await raw("INSERT INTO `aivis-test.ds.readable` (a) VALUES ('x')");
+    } finally {
+      standIn.allowAll();
+    }
+  });
+
   it('adds NULLABLE columns through tables.patch and refuses a REQUIRED one', async () => {
     const table = bigquery.dataset('ds').table('t');
     const [metadata] = await table.getMetadata();

@@ -22,13 +22,14 @@ describe('Snowflake SQL on DuckDB', () => {
     );
   });
 
-  it("rewrites a view column's comment and drops COPY GRANTS", () => {
+  it("rewrites a view column's comment and UNSET COMMENT, and drops COPY GRANTS", () => {
     expect(rewriteSql(`ALTER VIEW db.s.v ALTER COLUMN id COMMENT 'The id.'`)).toBe(
       `COMMENT ON COLUMN DB.S.V.ID IS 'The id.'`,
     );
     expect(rewriteSql('CREATE OR REPLACE VIEW db.s.v COPY GRANTS AS SELECT 1 AS x')).toBe(
       'CREATE OR REPLACE VIEW DB.S.V AS SELECT 1 AS X',
     );
+    expect(rewriteSql('ALTER TABLE db.s.t UNSET COMMENT')).toBe('COMMENT ON TABLE DB.S.T IS NULL');
   });
 
   it('derives the duplicate-source check of a MERGE, with the binds its source and condition use', () => {

@@ -16,7 +16,8 @@
  *   Snowflake's `COMMENT` column (DuckDB names it `TABLE_COMMENT`, `COLUMN_COMMENT`);
  * - `ALTER VIEW v ALTER COLUMN c COMMENT 's'` (Snowflake's form for a view column's comment)
  *   -> `COMMENT ON COLUMN v.c IS 's'`;
- * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants).
+ * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants);
+ * - `ALTER TABLE t UNSET COMMENT` (and `ALTER VIEW`) -> `COMMENT ON TABLE t IS NULL`.
  */
 
 const WORDS: Readonly<Record<string, string>> = {
@@ -79,7 +80,8 @@ export function rewriteSql(sql: string): string {
         `(SELECT *, ${view === 'TABLES' ? 'TABLE_COMMENT' : 'COLUMN_COMMENT'} AS "COMMENT" FROM INFORMATION_SCHEMA.${view})`,
     )
     .replace(/^(\s*)ALTER\s+VIEW\s+(\S+)\s+ALTER\s+COLUMN\s+(\S+)\s+COMMENT\s+/, '$1COMMENT ON COLUMN $2.$3 IS ')
-    .replace(/^(\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+\S+)\s+COPY\s+GRANTS\b/, '$1');
+    .replace(/^(\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+\S+)\s+COPY\s+GRANTS\b/, '$1')
+    .replace(/^(\s*)ALTER\s+(TABLE|VIEW)\s+(\S+)\s+UNSET\s+COMMENT\s*$/, '$1COMMENT ON $2 $3 IS NULL');
 }
 
 /** The first keyword of a statement, upper-cased (`SELECT`, `MERGE`, `CREATE`, ...). */
