@@ -1,5 +1,6 @@
 /** `aivis <args>` as a user runs it: a child process, loopback guard loaded, output collected. */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { childEnv } from './child-env.ts';
 
 /** How the process ended and what it printed. */
@@ -10,8 +11,13 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args], {
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** `cwd`: where the command runs (the repository by default), as a user's relative paths need. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
+  const guard = path.join(ROOT, 'test/setup/loopback-guard.ts');
+  const child = spawn(process.execPath, ['--import', guard, path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
