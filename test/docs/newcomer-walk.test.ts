@@ -372,6 +372,21 @@ describe.concurrent(`README.md and docs/getting-started.md walked as a newcomer,
     ]);
   });
 
+  it('matches <...> as any text and a line of only <...> or ... as any lines; names each shown line not printed', () => {
+    const printed = 'aivis sync run_1: succeeded in 0.9s\n  websites  5\n  analytics  32\n  mentions  567\n';
+    expect(outputMismatches('aivis sync <...>: succeeded in <...>s\n...\n  mentions  567', printed)).toEqual([]);
+    expect(outputMismatches('<...>\n  analytics  32\n<...>', printed)).toEqual([]);
+    expect(
+      outputMismatches('aivis sync <...>: succeeded\n  websites  5\n  analytics  30\n  mentions  567', printed),
+    ).toEqual([
+      'line 1 of the shown output, "aivis sync <...>: succeeded", is printed as "aivis sync run_1: succeeded in 0.9s"',
+      'line 3 of the shown output, "  analytics  30", is printed as "  analytics  32"',
+    ]);
+    expect(outputMismatches('aivis sync <...>\n  websites  5', printed)).toEqual([
+      'it prints more than the page shows, from "  analytics  32"',
+    ]);
+  });
+
   it('fails on a number the page shows wrong and on a duckdb line', async () => {
     const original = page('docs/getting-started.md');
     // Up to its sync's output: the queries after it would only add run time.
