@@ -389,11 +389,11 @@ describe.concurrent(`README.md and docs/getting-started.md walked as a newcomer,
 
   it('fails on a number the page shows wrong and on a duckdb line', async () => {
     const original = page('docs/getting-started.md');
-    // Up to its sync's output: the queries after it would only add run time.
+    // From its sandbox to its sync's output: the lines around them would only add run time.
     const planted: DocFile = {
       name: 'planted.md',
       text: original.text
-        .slice(0, original.text.indexOf('## 6. First queries'))
+        .slice(original.text.indexOf('## 3. Start the sandbox'), original.text.indexOf('## 6. First queries'))
         .replace(/^( {2}analytics +)\d+( +0)$/m, '$1999$2')
         .replace(
           'npx aivis sync --config aivis.yaml\n',
