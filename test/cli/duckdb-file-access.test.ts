@@ -35,7 +35,7 @@ const config = (name: string, database: string) =>
   writeSandboxConfig(path.join(dir, `${name}.yaml`), sandbox.baseUrl, ['  type: duckdb', `  path: ${database}`]);
 
 const aivis = (args: string[], as?: typeof NOBODY, key = sandbox.apiKey) =>
-  runCli(args, { AIVIS_API_KEY: key }, as).done;
+  runCli(args, { AIVIS_API_KEY: key }, { as }).done;
 
 describe('a DuckDB path whose folder does not exist', () => {
   it('is exit 2 for every command that opens it, naming the folder and the mkdir -p to run; nothing is created', async () => {

@@ -132,30 +132,55 @@ export function links(file: DocFile): Link[] {
   return found;
 }
 
+/** One simple command of a shell line: the line it is on, its `VAR=value` prefixes and its words. */
+export interface ShellCommand {
+  readonly line: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly words: string[];
+}
+
 /**
- * The `aivis` command lines of a `sh` or `console` block, each as its arguments (after `aivis`):
- * continuation lines joined, comments and a `$ ` prompt dropped, `npx` and `VAR=value`
- * prefixes skipped, and a line cut at `&&`, `||`, `|` or `;`.
+ * The commands of a `sh` or `console` block, in order: continuation lines joined, comments and
+ * a `$ ` prompt dropped, a line split at `&&`, `||`, `|` and `;`, each command's leading
+ * `VAR=value` words taken as its environment.
  */
-export function aivisCommands(fence: Fence): { line: string; args: string[] }[] {
+export function shellCommands(fence: Fence): ShellCommand[] {
   if (fence.lang !== 'sh' && fence.lang !== 'console') return [];
-  const commands: { line: string; args: string[] }[] = [];
-  const joined = fence.body.replace(/\\\n/g, ' ');
-  for (const raw of joined.split('\n')) {
+  const commands: ShellCommand[] = [];
+  for (const raw of fence.body.replace(/\\\n/g, ' ').split('\n')) {
     const line = raw.replace(/^\s*\$\s+/, '').trim();
-    const words = shellWords(line);
-    while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
-    if (words[0] === 'npx') words.shift();
-    if (words[0] !== 'aivis') continue;
-    commands.push({ line, args: words.slice(1) });
+    for (const words of shellWords(line)) {
+      const env: Record<string, string> = {};
+      while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) {
+        const [name, ...value] = words.shift()!.split('=');
+        env[name!] = value.join('=');
+      }
+      if (words.length > 0) commands.push({ line, env, words });
+    }
   }
   return commands;
 }
 
-/** A shell line's words as the shell would pass them (quotes removed), up to a comment or a command separator. */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
+/**
+ * The `aivis` command lines of a `sh` or `console` block, each as its arguments (after `aivis`):
+ * the block's commands (see `shellCommands`) that run `aivis` or `npx aivis`.
+ */
+export function aivisCommands(fence: Fence): { line: string; args: string[] }[] {
+  return shellCommands(fence).flatMap(({ line, words }) => {
+    const command = words[0] === 'npx' ? words.slice(1) : words;
+    return command[0] === 'aivis' ? [{ line, args: command.slice(1) }] : [];
+  });
+}
+
+/** A shell line's commands, each as the words the shell would pass (quotes removed), up to a comment. */
+function shellWords(line: string): string[][] {
+  const commands: string[][] = [];
+  let words: string[] = [];
   let word: string | undefined;
+  const endWord = () => {
+    if (word !== undefined) words.push(word);
+    word = undefined;
+  };
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (c === "'" || c === '"') {
@@ -163,16 +188,28 @@ function shellWords(line: string): string[] {
       word = (word ?? '') + line.slice(i + 1, end < 0 ? line.length : end);
       i = end < 0 ? line.length : end;
     } else if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
+      endWord();
     } else if (c === '#' && word === undefined) {
       break;
     } else if (c === ';' || c === '|' || (c === '&' && line[i + 1] === '&')) {
-      break;
+      endWord();
+      commands.push(words);
+      words = [];
+      if (line[i + 1] === c) i++;
     } else {
       word = (word ?? '') + c;
     }
   }
-  if (word !== undefined) words.push(word);
-  return words;
+  endWord();
+  commands.push(words);
+  return commands.filter((command) => command.length > 0);
+}
+
+/** Every inline code span of `file`'s prose (outside fenced blocks), a span over a line break read as one line. */
+export function inlineCode(file: DocFile): { code: string; where: string }[] {
+  const text = prose(file.text).join('\n');
+  return [...text.matchAll(/`([^`]+)`/g)].map((m) => ({
+    code: m[1]!.replace(/\s*\n\s*/g, ' '),
+    where: `${file.name}:${text.slice(0, m.index).split('\n').length}`,
+  }));
 }

@@ -9,21 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './markdown.ts';
-
-const json = (name: string) => JSON.parse(readFileSync(path.join(ROOT, name), 'utf8'));
-const pkg = json('package.json') as {
-  name: string;
-  version: string;
-  scripts: Record<string, string>;
-  allowScripts?: Record<string, boolean>;
-};
-const lock = json('package-lock.json') as { packages: Record<string, { hasInstallScript?: boolean }> };
-
-/** The packages of the lock file that carry an install script, by name. */
-const withInstallScripts = Object.entries(lock.packages)
-  .filter(([where, entry]) => where !== '' && entry.hasInstallScript)
-  .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length))
-  .sort();
+import { pkg, withInstallScripts } from './npm-package.ts';
 
 /** `npm <args>` in the checkout, never touching the network; its exit code and output. */
 function npm(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,5 +1,6 @@
 /** `aivis <args>` as a user runs it: a child process, loopback guard loaded, output collected. */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { childEnv } from './child-env.ts';
 
 /** How the process ended and what it printed. */
@@ -10,15 +11,25 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/**
- * `as`: another user to run it as, through util-linux's `setpriv` (no capabilities, no
- * supplementary groups): the suite runs as root, whom file permissions do not bind.
- */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, as?: { uid: number; gid: number }) {
-  const command = [process.execPath, '--import', './test/setup/loopback-guard.ts', 'src/cli/main.ts', ...args];
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** How a child is started when not as the suite itself is (root, in the repository). */
+export interface CliSpawn {
+  /**
+   * Another user to run it as, through util-linux's `setpriv` (no capabilities, no
+   * supplementary groups): the suite runs as root, whom file permissions do not bind.
+   */
+  as?: { uid: number; gid: number };
+  /** Where the command runs (the repository by default), as a user's relative paths need. */
+  cwd?: string;
+}
+
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, { as, cwd = ROOT }: CliSpawn = {}) {
+  const guard = path.join(ROOT, 'test/setup/loopback-guard.ts');
+  const command = [process.execPath, '--import', guard, path.join(ROOT, 'src/cli/main.ts'), ...args];
   const user = as ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups'] : [];
   const [file, ...rest] = [...user, ...command] as [string, ...string[]];
-  const child = spawn(file, rest, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, rest, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
