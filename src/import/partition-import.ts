@@ -1,7 +1,8 @@
 /**
  * Takes one partition to a terminal receipt, resuming from its journal entry:
- * - no attempt yet, or the last one failed retryably: a new attempt with a new key, recorded
- *   in the journal before the POST (spec 7: retry the whole batch with a new key);
+ * - no attempt yet, the last one failed retryably, or it was `refused` (a 4xx answer to the
+ *   POST: no operation): a new attempt with a new key, recorded in the journal before the POST
+ *   (spec 7: retry the whole batch with a new key);
  * - `sending` (killed before the answer was recorded): the same POST again, same key, same
  *   bytes; the service replays it (or creates it, if the first never arrived);
  * - `accepted`: poll the recorded receipt; if it is gone (expired), POST again with the key;
@@ -9,8 +10,10 @@
  * - `failed` at the prompt limit: a re-run is the user's answer to it (capacity freed), so a
  *   new operation with a new key; replaying the old key would return the old failure for 30
  *   days. Other failures without retry are about the items themselves (classification): the
- *   same body would fail again, so the journal's answer is reported again.
- * A 409 is a hard stop: the key was used for a different body (the file changed).
+ *   same body would fail again, so the journal's answer is reported again; a changed body
+ *   (the items fixed) is a new operation.
+ * A 409 is a hard stop: the key was used for a different body (the file changed after an
+ * operation that may have created prompts).
  */
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
 import { ApiError } from '../client/api-error.ts';
