@@ -3,12 +3,21 @@
  * receipt URL and status. Every change is written (`writeFileAtomically`: private, fsynced) BEFORE
  * the request it announces, so a run killed at any point resumes by replaying the same key or
  * polling the known receipt, never by importing a partition twice.
+ *
+ * It only guards operations that may have created prompts: a journal whose every attempt was
+ * refused or ended in a failed (atomic) receipt holds nothing to resume, so it never stands in
+ * the way of a run for another website, mode or classification (docs/prompt-import.md#the-journal).
  */
 import { readFile } from 'node:fs/promises';
 import { AivisError, ConfigError, ExitCode } from '../errors.ts';
 import { writeFileAtomically } from '../files/atomic-write.ts';
 
-export type AttemptStatus = 'sending' | 'accepted' | 'succeeded' | 'failed';
+/**
+ * `refused`: the service answered the POST with a 4xx other than 409 (forbidden, not found,
+ * invalid request, ...), so no operation exists for the attempt; `failed`: a failed receipt,
+ * which created nothing either (spec 3 rule 3: atomic).
+ */
+export type AttemptStatus = 'sending' | 'accepted' | 'succeeded' | 'failed' | 'refused';
 
 /** Item results of a terminal receipt, counted; the journal never holds prompt content. */
 export type ResultCounts = Record<string, number>;
@@ -43,6 +52,11 @@ export interface JournalData {
   partitions: Record<string, JournalPartition>;
 }
 
+/** Whether an attempt certainly created no prompt: nothing about it is left to resume. */
+export function createdNothing(attempt: JournalAttempt): boolean {
+  return attempt.status === 'refused' || attempt.status === 'failed';
+}
+
 export class ImportJournal {
   readonly path: string;
   readonly data: JournalData;
@@ -52,18 +66,22 @@ export class ImportJournal {
     this.data = data;
   }
 
-  /** Opens the journal at `path`, or starts an empty one; refuses one written for another import. */
+  /**
+   * Opens the journal at `path`, or starts an empty one; refuses one written for another
+   * import unless that one created nothing (then it is replaced on the first record).
+   */
   static async open(
     path: string,
     expect: Omit<JournalData, 'version' | 'partitions' | 'created_at'>,
     now: Date,
   ): Promise<ImportJournal> {
+    const fresh = () =>
+      new ImportJournal(path, { version: 1, ...expect, created_at: now.toISOString(), partitions: {} });
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        return new ImportJournal(path, { version: 1, ...expect, created_at: now.toISOString(), partitions: {} });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fresh();
       throw new ConfigError(`journal ${path} cannot be read: ${(error as Error).message}`);
     }
     let data: JournalData;
@@ -74,6 +92,7 @@ export class ImportJournal {
     }
     for (const key of ['website_id', 'validate_only', 'classification'] as const) {
       if (data[key] !== expect[key]) {
+        if (Object.values(data.partitions ?? {}).every((p) => p.attempts.every(createdNothing))) return fresh();
         throw new ConfigError(
           `journal ${path} belongs to another import (${key} ${JSON.stringify(data[key])}, this run ${JSON.stringify(expect[key])}); pass another --journal path`,
         );

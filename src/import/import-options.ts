@@ -14,9 +14,10 @@ export interface ImportOptions {
 }
 
 /**
- * Beside the input file, one per kind of operation: a validation and the write that follows
- * it are separate operations (spec 4.7 rule 4) and must not share keys.
+ * Beside the input file, one per website and kind of operation: importing the same file into
+ * another website is another import, never blocked by this one's journal, and a validation
+ * and the write that follows it are separate operations (spec 4.7 rule 4) that must not share keys.
  */
-export function defaultJournalPath(file: string, validateOnly: boolean): string {
-  return `${file}.${validateOnly ? 'validation' : 'import'}-journal.json`;
+export function defaultJournalPath(file: string, websiteId: string, validateOnly: boolean): string {
+  return `${file}.${websiteId}.${validateOnly ? 'validation' : 'import'}-journal.json`;
 }

@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import type { Clock } from '../client/clock.ts';
 import { ConfigError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
-import { receiptDiagnostics } from './import-diagnostics.ts';
+import { receiptDiagnostics, type SentRequest } from './import-diagnostics.ts';
 import { capacityOf } from './receipt-capacity.ts';
 import { ImportJournal } from './import-journal.ts';
 import type { ImportOptions } from './import-options.ts';
@@ -95,5 +95,10 @@ function failureDiagnostics(outcome: PartitionOutcome): string[] {
           `active prompts ${counts.active_count ?? '?'}, projected ${counts.projected_active_count ?? '?'}, prompt_limit ${counts.prompt_limit ?? '?'}: free capacity, then validate and import again`,
         ]
       : [];
-  return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition.lines) : [])];
+  // The body is parsed only here, for a failure that names items: what they lacked is in it.
+  const sent =
+    error?.code === 'classification_failed'
+      ? (JSON.parse(Buffer.from(partition.body).toString('utf8')) as SentRequest)
+      : undefined;
+  return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition.lines, sent) : [])];
 }

@@ -1,7 +1,8 @@
 /**
  * Takes one partition to a terminal receipt, resuming from its journal entry:
- * - no attempt yet, or the last one failed retryably: a new attempt with a new key, recorded
- *   in the journal before the POST (spec 7: retry the whole batch with a new key);
+ * - no attempt yet, the last one failed retryably, or it was `refused` (a 4xx answer to the
+ *   POST: no operation): a new attempt with a new key, recorded in the journal before the POST
+ *   (spec 7: retry the whole batch with a new key);
  * - `sending` (killed before the answer was recorded): the same POST again, same key, same
  *   bytes; the service replays it (or creates it, if the first never arrived);
  * - `accepted`: poll the recorded receipt; if it is gone (expired), POST again with the key;
@@ -9,8 +10,10 @@
  * - `failed` at the prompt limit: a re-run is the user's answer to it (capacity freed), so a
  *   new operation with a new key; replaying the old key would return the old failure for 30
  *   days. Other failures without retry are about the items themselves (classification): the
- *   same body would fail again, so the journal's answer is reported again.
- * A 409 is a hard stop: the key was used for a different body (the file changed).
+ *   same body would fail again, so the journal's answer is reported again; a changed body
+ *   (the items fixed) is a new operation.
+ * A 409 is a hard stop: the key was used for a different body (the file changed after an
+ * operation that may have created prompts).
  */
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
 import { ApiError } from '../client/api-error.ts';
@@ -18,7 +21,13 @@ import type { Clock } from '../client/clock.ts';
 import { AivisError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { detailDiagnostics } from './import-diagnostics.ts';
-import type { ImportJournal, JournalAttempt, JournalPartition, ResultCounts } from './import-journal.ts';
+import {
+  createdNothing,
+  type ImportJournal,
+  type JournalAttempt,
+  type JournalPartition,
+  type ResultCounts,
+} from './import-journal.ts';
 import { idempotencyKey } from './idempotency-key.ts';
 import type { Partition } from './partitions.ts';
 import { countItems } from './receipt-counts.ts';
@@ -88,11 +97,19 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
       ...(last.import_id ? { importId: last.import_id } : {}),
     };
   }
-  // The journal's key is reused even when the body changed: the service is the judge, and
-  // its 409 stops the run instead of importing a changed file as if it were new.
+  // The journal's key is reused when the body changed under an operation that may have
+  // created prompts: the service is the judge, and its 409 stops the run instead of importing
+  // a changed file as if it were new. After one that created nothing (refused, or failed:
+  // e.g. the items fixed after classification_failed) the new body is simply a new operation.
   const answeredFailure = last?.status === 'failed' && last.error?.code === 'prompt_limit_exceeded' && !bodyChanged;
   let attempt: Omit<JournalAttempt, 'updated_at'> | undefined =
-    bodyChanged && last ? { ...last, status: 'sending' } : answeredFailure ? undefined : last;
+    bodyChanged && last
+      ? createdNothing(last)
+        ? undefined
+        : { ...last, status: 'sending' }
+      : answeredFailure
+        ? undefined
+        : last;
   if (answeredFailure)
     logger.info('the last operation failed without retry; sending the partition as a new operation', {
       partition: partition.index + 1,
@@ -103,11 +120,13 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
   // that resumes one (the 'accepted' record is stamped then), the POST's answer otherwise.
   let acceptedAt = attempt?.status === 'accepted' && last ? Date.parse(last.updated_at) : clock.now();
   for (;;) {
-    if (!attempt || (attempt.status === 'failed' && attempt.error?.retryable)) {
+    if (!attempt || attempt.status === 'refused' || (attempt.status === 'failed' && attempt.error?.retryable)) {
       const n = attemptsSoFar();
-      if (n >= deps.maxAttempts) {
+      // Refused requests ran no operation: only failed operations count against the limit.
+      const failed = journal.partition(partition.index)?.attempts.filter((a) => a.status === 'failed').length ?? 0;
+      if (failed >= deps.maxAttempts) {
         throw new AivisError(
-          `partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${n} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`,
+          `partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${failed} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`,
         );
       }
       attempt = {
@@ -125,7 +144,15 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
     }
     let fetched: FetchedReceipt | undefined;
     if (attempt.status === 'sending') {
-      const answer = await post(partition, attempt.idempotency_key, deps, known?.body_sha256);
+      const sending = attempt;
+      // Recorded so that this journal never blocks a later run (import-journal.ts).
+      const refused = (error: ApiError) =>
+        record({
+          ...sending,
+          status: 'refused',
+          error: { code: error.code ?? String(error.status), retryable: false },
+        });
+      const answer = await post(partition, sending.idempotency_key, deps, known?.body_sha256, refused);
       if (answer.status === 200) origin = 'replayed';
       attempt = { ...attempt, status: 'accepted', receipt_url: answer.receiptPath, import_id: answer.receipt.id };
       acceptedAt = clock.now();
@@ -181,11 +208,26 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
   }
 }
 
-async function post(partition: Partition, key: string, deps: PartitionDeps, journalSha: string | undefined) {
+/**
+ * A 4xx answer to the POST means no operation was created for this request. Not a 409: its key
+ * already names an operation (of another body) that may have created prompts.
+ */
+function refusedOperation(error: ApiError): boolean {
+  return error.status >= 400 && error.status < 500 && error.status !== 409;
+}
+
+async function post(
+  partition: Partition,
+  key: string,
+  deps: PartitionDeps,
+  journalSha: string | undefined,
+  refused: (error: ApiError) => Promise<void>,
+) {
   try {
     return await postPartition(deps.http, deps.websiteId, key, partition.body);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    if (refusedOperation(error)) await refused(error);
     const where = `partition ${partition.index + 1} (lines ${partition.lines[0]}-${partition.lines.at(-1)})`;
     if (error.status === 409) {
       const why =

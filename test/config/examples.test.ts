@@ -11,6 +11,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { parseAllDocuments } from 'yaml';
 import { selectWorkspaces } from '../../src/cli/workspace-selection.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
+import { argumentsProblem, FROM_TABLE_PENDING } from '../examples/cli-arguments.ts';
 import { dummyEnv, referencedVariables, withDummyKeyFile } from './config-files.ts';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');
@@ -179,6 +180,72 @@ describe.each(['cronjob.yaml', 'indexed-job.yaml'])('examples/kubernetes/%s, as 
   it('mounts no service account token: aivis never calls the Kubernetes API', () => {
     expect(podSpec.automountServiceAccountToken).toBe(false);
   });
+});
+
+describe('examples/kubernetes/import-prompts-cronjob.yaml', async () => {
+  const docs = await manifest('import-prompts-cronjob.yaml');
+  const [cronJob] = docs;
+  const [configMap, syncJob] = await manifest('cronjob.yaml');
+  const job = cronJob!.spec.jobTemplate.spec;
+  const podSpec = job.template.spec;
+  const [dbt] = podSpec.initContainers;
+  const [container] = podSpec.containers;
+
+  it("is one CronJob that validates against Kubernetes' schemas (kubernetes-models, offline)", () => {
+    expect(docs.map((doc) => `${doc.apiVersion}/${doc.kind}`)).toEqual(['batch/v1/CronJob']);
+    expect(() => new CronJob(cronJob as any).validate()).not.toThrow();
+    expect(cronJob!.spec.concurrencyPolicy).toBe('Forbid');
+  });
+
+  it('builds the dbt model in an init container, then imports that model with import-prompts --from-table', () => {
+    expect([dbt.command, dbt.args]).toEqual([['dbt'], ['build', '--select', 'aivis_prompts']]);
+    expect(container.args).toEqual(['import-prompts', '--website', 'web_123', '--from-table', 'marts.aivis_prompts']);
+    expect(container.args.at(-1).split('.').at(-1)).toBe(dbt.args.at(-1));
+  });
+
+  it('fails the Job at once on bad rows (exit 2) and not on a disruption', () => {
+    expect(job.podFailurePolicy.rules).toEqual([
+      { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] },
+      { action: 'FailJob', onExitCodes: { containerName: container.name, operator: 'In', values: [2] } },
+    ]);
+  });
+
+  it("uses cronjob.yaml's config and key, with every ${VAR} of that config set on the container", () => {
+    const syncPod = syncJob!.spec.jobTemplate.spec.template.spec;
+    const volumeOf = (spec: any, name: string) => spec.volumes.find((v: any) => v.name === name);
+    expect(volumeOf(podSpec, 'config')).toEqual(volumeOf(syncPod, 'config'));
+    expect(volumeOf(podSpec, 'config').configMap.name).toBe(configMap!.metadata.name);
+    expect(volumeOf(podSpec, 'api-key')).toEqual(volumeOf(syncPod, 'api-key'));
+    expect(container.volumeMounts).toEqual(
+      syncPod.containers[0].volumeMounts.map(({ name, mountPath, readOnly }: any) => ({
+        name,
+        mountPath,
+        ...(readOnly ? { readOnly } : {}),
+      })),
+    );
+    const envNames: string[] = container.env.map((e: { name: string }) => e.name);
+    expect(referencedVariables(configMap!.data['config.yaml']).filter((name) => !envNames.includes(name))).toEqual([]);
+  });
+
+  it('runs both containers non-root on a read-only root filesystem, dbt writing only under its /tmp mount', () => {
+    expect(podSpec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 10001 });
+    expect(podSpec.automountServiceAccountToken).toBe(false);
+    for (const c of [dbt, container])
+      expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+    const tmp = dbt.volumeMounts.find((m: { name: string }) => m.name === 'tmp').mountPath;
+    const paths = dbt.env
+      .filter((e: { name: string }) => /^DBT_(TARGET|LOG)_PATH$/.test(e.name))
+      .map((e: any) => e.value);
+    expect(paths).toHaveLength(2);
+    for (const p of paths) expect(p.startsWith(`${tmp}/`)).toBe(true);
+  });
+
+  it.skipIf(FROM_TABLE_PENDING)(
+    'its arguments parse with the real CLI grammar (skipped while import-prompts has no --from-table: it lands with the table sources of issue 30)',
+    async () => {
+      expect(await argumentsProblem(container.args)).toBeUndefined();
+    },
+  );
 });
 
 describe('Dockerfile and examples/README.md', async () => {

@@ -19,12 +19,16 @@ sys.path[:0] = [
 ]
 
 import aivis_dag  # noqa: E402
+import aivis_prompts_dag  # noqa: E402
 import aivis_workspaces_dag  # noqa: E402
+from aivis_pods import IMAGE  # noqa: E402
 from airflow.providers.cncf.kubernetes.operators.pod import KubernetesPodOperator  # noqa: E402
 from stub_airflow import MappedOperator  # noqa: E402
 
 
 def pod(operator: KubernetesPodOperator) -> dict:
+    if operator.image != IMAGE:  # another tool's pod (dbt): what it runs
+        return {"task_id": operator.task_id, "cmds": operator.cmds, "arguments": operator.arguments}
     return {
         "task_id": operator.task_id,
         "arguments": operator.arguments,
@@ -36,7 +40,7 @@ def pod(operator: KubernetesPodOperator) -> dict:
 
 
 report: dict = {"dags": {}}
-for module in (aivis_dag, aivis_workspaces_dag):
+for module in (aivis_dag, aivis_prompts_dag, aivis_workspaces_dag):
     for value in vars(module).values():
         if type(value).__name__ != "DAG":
             continue
@@ -50,7 +54,14 @@ for module in (aivis_dag, aivis_workspaces_dag):
                 tasks.append(pod(task))
             else:
                 tasks.append({"python_task": task.task_id, "trigger_rule": task.trigger_rule})
-        report["dags"][value.dag_id] = {"params": sorted(value.params), "tasks": tasks}
+        # Which task runs after which: `a >> b` for each edge the DAG declares.
+        edges = sorted(
+            f"{task.task_id} >> {getattr(after, 'task_id', None) or after.operator.task_id}"
+            for task in value.tasks
+            if hasattr(task, "task_id")
+            for after in task.downstream
+        )
+        report["dags"][value.dag_id] = {"params": sorted(value.params), "tasks": tasks, "edges": edges}
 
 # The callback a skipped (exit 3) mapped task calls, with the context Airflow hands it.
 mapped = next(t for t in aivis_workspaces_dag.workspaces_dag.tasks if isinstance(t, MappedOperator))

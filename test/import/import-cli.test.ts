@@ -50,7 +50,7 @@ function journalShows(file: string, text: string): Promise<void> {
 describe('aivis import-prompts (process)', () => {
   it('killed (SIGKILL) between the 202 and the terminal receipt, resumes by polling the same receipt', async () => {
     const file = await h.file('killed.csv', promptsCsv(3, 500));
-    const journal = `${file}.import-journal.json`;
+    const journal = `${file}.${h.websiteId}.import-journal.json`;
     const child = spawn(
       process.execPath,
       [
@@ -104,7 +104,7 @@ describe('aivis import-prompts (process)', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
       new RegExp(
-        `^Imported ${file} into ${h.websiteId} \\(classification auto, journal ${file}\\.import-journal\\.json\\)\\n  partition 1: lines 2-4, 3 items, \\d+ bytes, pim_\\w+ succeeded: created 3,`,
+        `^Imported ${file} into ${h.websiteId} \\(classification auto, journal ${file}\\.${h.websiteId}\\.import-journal\\.json\\)\\n  partition 1: lines 2-4, 3 items, \\d+ bytes, pim_\\w+ succeeded: created 3,`,
       ),
     );
     expect(first.stdout).toContain(

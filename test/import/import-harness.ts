@@ -92,7 +92,7 @@ export async function startHarness(extraConfig = '', sandboxOptions: SandboxOpti
       validateOnly: false,
       mode: 'auto',
       defaults: {},
-      journal: defaultJournalPath(file, overrides.validateOnly ?? false),
+      journal: defaultJournalPath(file, overrides.websiteId ?? websiteId, overrides.validateOnly ?? false),
       ...overrides,
     }),
     file: async (name, text) => {

@@ -70,20 +70,33 @@ describe('service outcomes', () => {
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(2);
   });
 
-  it('maps classification failures to input lines and client_ids, and re-reports them on a rerun', async () => {
+  it('maps classification failures to input lines and client_ids, names what each did not give and how to fix it, and re-reports them on a rerun', async () => {
     const csv =
-      'client_id,prompt_text\nc1,What is the best CRM?\nc2,zzzz qqqq xxxx\nc3,What is the best ERP?\n,qqqq zzzz wwww\n';
+      'client_id,prompt_text,language,tags\nc1,What is the best CRM?,,\nc2,zzzz qqqq xxxx,en,\nc3,What is the best ERP?,,\n,qqqq zzzz wwww,,Discovery\n';
     const file = await h.file('c.csv', csv);
     const result = await h.run({ file });
     expect(result.code).toBe(1);
-    expect(result.out).toContain('failed with classification_failed (not retryable)');
-    expect(result.out).toContain(
-      '\n  line 3 (client_id c2): classification_failed\n  line 5: classification_failed\n  2 other items were not processed (the operation is atomic: nothing was created)',
-    );
+    const diagnostics = [
+      '  partition 1 failed with classification_failed (not retryable); the run stopped before the next partition:',
+      '  line 3 (client_id c2): classification_failed (not given: search_intent, journey tag)',
+      '  line 5: classification_failed (not given: language, search_intent)',
+      '  2 other items were not processed (the operation is atomic: nothing was created)',
+      '  to fix: add the missing language, search_intent or a standard journey tag (Discovery, Comparison, Evaluation, Validation, Objections, Alternatives, Implementation) to each failed item, in the input or with --defaults-language, --defaults-intent or --defaults-tags, or use --classification provided_only (nothing is classified; every item then needs a language); then run the same command again (the failed operation created nothing)',
+    ];
+    expect(result.out.trimEnd().split('\n').slice(-diagnostics.length)).toEqual(diagnostics);
     const rerun = await h.run({ file });
     expect(rerun.code).toBe(1);
-    expect(rerun.out).toContain('line 3 (client_id c2): classification_failed');
+    expect(rerun.out.trimEnd().split('\n').slice(-diagnostics.length)).toEqual(diagnostics);
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(1);
+  });
+
+  it('names what a failed item did not give after the defaults: a default language or tags count as given', async () => {
+    const file = await h.file('d.csv', 'client_id,prompt_text\nc1,zzzz qqqq xxxx\n');
+    const result = await h.run({ file, 'defaults-language': 'en', 'defaults-tags': 'Discovery', json: true });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out).diagnostics.slice(1, 2)).toEqual([
+      'line 2 (client_id c1): classification_failed (not given: search_intent)',
+    ]);
   });
 
   it('cuts partitions at 5 MiB of body bytes with multibyte text, each within the limit and the server accepting it', async () => {

@@ -101,7 +101,7 @@ describe('resume after a kill', () => {
     const error = await run(file).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(
-      /^partition 1 \(lines 2-3\): the service refused the import with 409 idempotency_conflict \(request_id req_\d+\): the input changed since the journal .*p\.csv\.import-journal\.json recorded this partition/,
+      /^partition 1 \(lines 2-3\): the service refused the import with 409 idempotency_conflict \(request_id req_\d+\): the input changed since the journal .*p\.csv\.web_[\w-]+\.import-journal\.json recorded this partition/,
     );
     expect((error as Error).message).toContain('pass a new --journal path');
     expect(h.sandbox.stats.byRoute['prompts.import']).toBe(3); // 2 partitions, then the refused resend

@@ -56,7 +56,7 @@ beforeEach(async () => {
     validateOnly: false,
     mode: 'provided_only',
     defaults: { language: 'en' },
-    journal: defaultJournalPath(file, false),
+    journal: defaultJournalPath(file, 'web_1', false),
   };
 });
 afterEach(async () => {

@@ -69,7 +69,7 @@ function importOptions(argv: ImportPromptsArgs): ImportOptions {
     validateOnly,
     mode: argv.classification ?? 'auto',
     defaults,
-    journal: path.resolve(argv.journal ?? defaultJournalPath(file, validateOnly)),
+    journal: path.resolve(argv.journal ?? defaultJournalPath(file, argv.website, validateOnly)),
   };
 }
 

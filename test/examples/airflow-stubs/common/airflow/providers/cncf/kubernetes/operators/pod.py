@@ -85,6 +85,7 @@ class KubernetesPodOperator(BaseOperator):
             raise ValueError(f"on_finish_action {on_finish_action!r} is not one of {sorted(ON_FINISH_ACTIONS)}")
         self.namespace = namespace
         self.image = image
+        self.cmds = cmds or []
         self.name = name
         self.arguments = arguments or []
         self.env_vars = env_vars or []
