@@ -72,11 +72,19 @@ export async function openWarehouseInput(role: QueryRole, source: WarehouseSourc
     base = subquery(source.query);
   }
   const wrapped = (tail: string) => `SELECT * FROM (${base}) AS aivis_rows ${tail}`;
-  const columns = await readable(caller, async () => {
-    const probe = await role.run(await assertReadOnlyStatement(wrapped('WHERE 1 = 0'), role, caller), 1);
+  const columnsOf = async (sql: string) => {
+    const probe = await role.run(await assertReadOnlyStatement(sql, role, caller), PAGE_ROWS);
     for await (const _ of probe.pages);
     return probe.columns;
-  });
+  };
+  const columns = await readable(caller, () =>
+    columnsOf(wrapped('WHERE 1 = 0')).catch(async (error: unknown) => {
+      // A statement that cannot be a subquery: the engine's refusal of the statement itself
+      // says why (several statements, in Postgres, which judges them only when run).
+      if ('query' in source && error instanceof ConfigError) await columnsOf(source.query);
+      throw error;
+    }),
+  );
   const fields = columnFields(caller, columns);
   const clientId = fields.findIndex((field) => field === 'client_id');
   const orderBy = columns[clientId >= 0 ? clientId : fields.indexOf('prompt_text')]!;
@@ -92,7 +100,9 @@ async function readable<T>(caller: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof AivisError) || error instanceof LockHeldError) throw error;
+    // The gate's own refusals already name the caller.
+    if (!(error instanceof AivisError) || error instanceof LockHeldError || error.message.startsWith(caller))
+      throw error;
     const said = error.message.split('\n')[0];
     if (error instanceof ConfigError || /permission denied|access denied|not authorized/i.test(said ?? ''))
       throw new ConfigError(`${caller}: the destination cannot read it: ${said}; nothing was sent`, { cause: error });
