@@ -16,4 +16,6 @@ const code = await importPrompts(
   { ...argv, json: true },
   { clock: scaledClock(clockFactor), write: (text) => (out += text), logger: silentLogger },
 );
-process.stdout.write(`${JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS, report: JSON.parse(out) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS, report: JSON.parse(out) })}\n`,
+);

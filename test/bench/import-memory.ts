@@ -22,7 +22,11 @@ interface ChildResult {
   report: { rows: { read: number; sent: number }; partitions: unknown[]; totals: { would_create: number } };
 }
 
-function runImportChild(payload: { env: NodeJS.ProcessEnv; clockFactor: number; argv: unknown }): Promise<{ result: ChildResult; seconds: number }> {
+function runImportChild(payload: {
+  env: NodeJS.ProcessEnv;
+  clockFactor: number;
+  argv: unknown;
+}): Promise<{ result: ChildResult; seconds: number }> {
   const start = performance.now();
   const { env: _env, ...childArgs } = payload;
   const args = ['--import', './test/setup/loopback-guard.ts', 'test/bench/import-child.ts', JSON.stringify(childArgs)];
@@ -36,7 +40,9 @@ function runImportChild(payload: { env: NodeJS.ProcessEnv; clockFactor: number; 
 }
 
 async function firstWebsite(baseUrl: string, apiKey: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/public/v2/websites?limit=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const response = await fetch(`${baseUrl}/public/v2/websites?limit=1`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   const body = (await response.json()) as { data: { id: string }[] };
   const id = body.data[0]?.id;
   if (!id) throw new Error(`the sandbox listed no website (${response.status})`);
