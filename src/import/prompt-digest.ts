@@ -50,7 +50,9 @@ export class KnownDigests {
       this.buffer.compare(this.buffer, b * d, (b + 1) * d, a * d, (a + 1) * d),
     );
     const sorted = Buffer.alloc(this.count * DIGEST_BYTES);
-    order.forEach((from, to) => at(from).copy(sorted, to * DIGEST_BYTES));
+    order.forEach((from, to) => {
+      at(from).copy(sorted, to * DIGEST_BYTES);
+    });
     this.buffer = sorted;
     return this;
   }

@@ -86,7 +86,7 @@ export async function openWarehouseInput(role: QueryRole, source: WarehouseSourc
     }),
   );
   const fields = columnFields(caller, columns);
-  const clientId = fields.findIndex((field) => field === 'client_id');
+  const clientId = fields.indexOf('client_id');
   const orderBy = columns[clientId >= 0 ? clientId : fields.indexOf('prompt_text')]!;
   const statement = await assertReadOnlyStatement(wrapped(`ORDER BY ${quoteColumn(role, orderBy)}`), role, caller);
   return {
