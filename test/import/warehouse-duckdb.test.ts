@@ -26,13 +26,9 @@ describeWarehouseSource('DuckDB', {
   },
   teardown: () => rm(dir, { recursive: true, force: true }),
   exec: (sql) => onFile(async (run) => void (await run(sql))),
-  types: {
-    text: 'VARCHAR',
-    textArray: 'VARCHAR[]',
-    integer: 'BIGINT',
-    intArray: '[1, 2]',
-    tagArray: (tags) => `[${tags.map((t) => `'${t}'`).join(', ')}]`,
-  },
+  column: (name) => name,
+  types: { text: 'VARCHAR' },
+  arrays: { textArray: 'VARCHAR[]', tags: (tags) => `[${tags.map((t) => `'${t}'`).join(', ')}]`, integers: '[1, 2]' },
   digests: (websiteId) =>
     onFile(async (run) =>
       Number(

@@ -25,12 +25,12 @@ describeWarehouseSource('Postgres', {
     await db.end();
   },
   exec: async (sql) => void (await db.query(sql)),
-  types: {
-    text: 'text',
+  column: (name) => name,
+  types: { text: 'text' },
+  arrays: {
     textArray: 'text[]',
-    integer: 'bigint',
-    intArray: 'ARRAY[1, 2]',
-    tagArray: (tags) => `ARRAY[${tags.map((t) => `'${t}'`).join(', ')}]`,
+    tags: (tags) => `ARRAY[${tags.map((t) => `'${t}'`).join(', ')}]`,
+    integers: 'ARRAY[1, 2]',
   },
   digests: async (websiteId) =>
     Number(

@@ -13,14 +13,18 @@ export interface WarehouseTarget {
   teardown(): Promise<void>;
   /** Runs statements behind aivis's back, in the configured schema. */
   exec(sql: string): Promise<void>;
-  /** `CREATE TABLE` of a prompts table with these columns (engine types), unqualified name. */
-  readonly types: {
-    readonly text: string;
+  /** A result column's name as the engine gives it (Snowflake upper-cases unquoted names). */
+  column(name: string): string;
+  /** Column types of the engine. */
+  readonly types: { readonly text: string };
+  /**
+   * The engine's arrays: a column type of texts, and literals of texts and of integers; absent
+   * where the stand-in cannot make them (the tests that need them say so).
+   */
+  readonly arrays?: {
     readonly textArray: string;
-    readonly integer: string;
-    /** An array literal of two integers, and of two texts. */
-    readonly intArray: string;
-    readonly tagArray: (tags: readonly string[]) => string;
+    readonly tags: (tags: readonly string[]) => string;
+    readonly integers: string;
   };
   /** Digests `prompt_import_items.text_sha256` holds for the website. */
   digests(websiteId: string): Promise<number>;
@@ -88,12 +92,12 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       expect(imports()).toBe(7);
     });
 
-    it('imports the rows of a --from-query with a WHERE, tags as an array or comma-separated text', async () => {
+    it('imports the rows of a --from-query with a WHERE, tags as comma-separated text', async () => {
       await target.exec(
-        `CREATE TABLE tagged (prompt_text ${target.types.text}, tags ${target.types.textArray}, lang ${target.types.text})`,
+        `CREATE TABLE tagged (prompt_text ${target.types.text}, tags ${target.types.text}, lang ${target.types.text})`,
       );
       await target.exec(
-        `INSERT INTO tagged VALUES ('Which running shoes last longest?', ${target.types.tagArray(['shoes', 'Discovery'])}, 'en'), ('Welche Laufschuhe halten am längsten?', NULL, 'de')`,
+        "INSERT INTO tagged VALUES ('Which running shoes last longest?', 'shoes, Discovery', 'en'), ('Welche Laufschuhe halten am längsten?', NULL, 'de')",
       );
       const before = imports();
       const result = await h.run({
@@ -106,12 +110,21 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       expect(report.rows).toEqual({ read: 1, known: 0, sent: 1 });
       expect(report.totals.created).toBe(1);
       expect(imports()).toBe(before + 1);
-      const text = await h.run({
-        'from-query': "SELECT 'What is the best CRM for a team of ten?' AS prompt_text, 'crm, Comparison' AS tags",
-      });
-      expect(text.code).toBe(0);
-      expect(text.out).toContain('Rows: 1 read, 0 already known, 1 sent (created 1, skipped 0)');
     });
+
+    it.skipIf(!target.arrays)(
+      'reads tags from an array column (skipped where the stand-in has no arrays)',
+      async () => {
+        const arrays = target.arrays!;
+        await target.exec(`CREATE TABLE tag_arrays (prompt_text ${target.types.text}, tags ${arrays.textArray})`);
+        await target.exec(
+          `INSERT INTO tag_arrays VALUES ('What is the best CRM for a team of ten?', ${arrays.tags(['crm', 'Comparison'])})`,
+        );
+        const result = await h.run({ 'from-table': 'tag_arrays' });
+        expect(result.code).toBe(0);
+        expect(result.out).toContain('Rows: 1 read, 0 already known, 1 sent (created 1, skipped 0)');
+      },
+    );
 
     describe('bad input: exit 2 naming the row and column, nothing sent', () => {
       const refused = async (args: Parameters<Harness['run']>[0]) => {
@@ -124,21 +137,24 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
 
       it('an unknown column, and a missing prompt_text', async () => {
         expect(await refused({ 'from-query': "SELECT 'x' AS prompt_text, 'y' AS colour" })).toBe(
-          '--from-query: unknown column "colour" (columns: prompt_text, client_id, tags, language, search_intent, category, topic, seed_keyword); nothing was sent',
+          `--from-query: unknown column "${target.column('colour')}" (columns: prompt_text, client_id, tags, language, search_intent, category, topic, seed_keyword); nothing was sent`,
         );
         expect(await refused({ 'from-query': "SELECT 'x' AS client_id" })).toBe(
           '--from-query: the column "prompt_text" is missing (columns: prompt_text, client_id, tags, language, search_intent, category, topic, seed_keyword); nothing was sent',
         );
       });
 
-      it('a non-text value in a text column, an array of non-strings, an integer client_id read as text', async () => {
+      it('a non-text value in a text column; an integer client_id is read as its text', async () => {
         expect(
           await refused({ 'from-query': "SELECT 7 AS client_id, 'Best CRM?' AS prompt_text, 42 AS topic" }),
         ).toMatch(
           /^query:[0-9a-f]{64}: 1 problem; nothing was sent:\n {2}row 1 \(client_id "7"\), column topic: must be text \(got the number 42\)$/,
         );
+      });
+
+      it.skipIf(!target.arrays)('an array of non-strings (skipped where the stand-in has no arrays)', async () => {
         expect(
-          await refused({ 'from-query': `SELECT 'Best CRM?' AS prompt_text, ${target.types.intArray} AS tags` }),
+          await refused({ 'from-query': `SELECT 'Best CRM?' AS prompt_text, ${target.arrays!.integers} AS tags` }),
         ).toMatch(/row 1, column tags: must be an array of texts \(element 1 is the number 1\)$/);
       });
 
@@ -160,12 +176,12 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
         expect(await refused({ 'from-query': 'SELECT 1 AS prompt_text; SELECT 2' })).toBe(
           '--from-query runs one statement, and this text holds more than one: refused before any ran (run them one at a time)',
         );
-        expect(await refused({ 'from-query': 'SELECT prompt_text FROM no_such_table' })).toMatch(/no_such_table/);
+        expect(await refused({ 'from-query': 'SELECT prompt_text FROM no_such_table' })).toMatch(/no_such_table/i);
       });
 
       it('a table that does not exist', async () => {
         expect(await refused({ 'from-table': 'no_such_table' })).toMatch(
-          /^--from-table no_such_table: the destination cannot read it: .*no_such_table.*; nothing was sent$/,
+          /^--from-table no_such_table: the destination cannot read it: .*no_such_table.*; nothing was sent$/i,
         );
         expect(await refused({ 'from-table': 'x; DROP TABLE prompts_src' })).toBe(
           '--from-table x; DROP TABLE prompts_src: not a table name; give table, schema.table or database.schema.table (a part with other characters in double quotes)',
