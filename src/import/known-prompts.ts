@@ -10,8 +10,9 @@ import { KnownDigests } from './prompt-digest.ts';
 
 /** `websiteId` is checked to be `web_` and [A-Za-z0-9_-] before it gets here, so it is a safe literal. */
 export async function readKnownPrompts(role: QueryRole, websiteId: string): Promise<KnownDigests> {
+  const table = (name: string) => role.qualify?.(name) ?? name;
   const sql =
-    'SELECT DISTINCT i.text_sha256 FROM prompt_import_items AS i JOIN prompt_imports AS p ON p.id = i.import_id ' +
+    `SELECT DISTINCT i.text_sha256 FROM ${table('prompt_import_items')} AS i JOIN ${table('prompt_imports')} AS p ON p.id = i.import_id ` +
     `WHERE i.website_id = '${websiteId.replaceAll("'", "''")}' AND p.status = 'succeeded' AND p.validate_only = false ` +
     "AND i.status IN ('created', 'skipped') AND i.text_sha256 IS NOT NULL";
   const result = await role.run(await assertReadOnlyStatement(sql, role, 'import-prompts'), 10_000);

@@ -39,7 +39,11 @@ export interface WarehouseInput {
 /** A plain identifier, or one in double quotes; up to `database.schema.table`. */
 const NAME_PART = /^(?:[A-Za-z_][A-Za-z0-9_$]*|"[^"]+")$/;
 
-/** The table name as the engine's SQL writes it: plain parts as given (the engine folds their case as it does in any statement), quoted parts kept. */
+/**
+ * The table name as the engine's SQL writes it: plain parts as given (the engine folds their
+ * case as it does in any statement), quoted parts kept; an unqualified name in the configured
+ * schema where the engine would not look there (BigQuery).
+ */
 function tableReference(role: QueryRole, name: string): string {
   const parts = name.split(/\.(?=(?:[^"]*"[^"]*")*[^"]*$)/);
   if (parts.length > 3 || !parts.every((part) => NAME_PART.test(part))) {
@@ -47,7 +51,9 @@ function tableReference(role: QueryRole, name: string): string {
       `--from-table ${name}: not a table name; give table, schema.table or database.schema.table (a part with other characters in double quotes)`,
     );
   }
-  return parts.map((part) => (part.startsWith('"') ? quoteColumn(role, part.slice(1, -1)) : part)).join('.');
+  const bare = (part: string) => (part.startsWith('"') ? part.slice(1, -1) : part);
+  if (parts.length === 1 && role.qualify) return role.qualify(bare(parts[0]!));
+  return parts.map((part) => (part.startsWith('"') ? quoteColumn(role, bare(part)) : part)).join('.');
 }
 
 function quoteColumn(role: QueryRole, name: string): string {

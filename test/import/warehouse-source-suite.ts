@@ -13,6 +13,8 @@ export interface WarehouseTarget {
   teardown(): Promise<void>;
   /** Runs statements behind aivis's back, in the configured schema. */
   exec(sql: string): Promise<void>;
+  /** A table of the configured schema as a user's query names it (BigQuery needs `dataset.table`); default as is. */
+  table?(name: string): string;
   /** A result column's name as the engine gives it (Snowflake upper-cases unquoted names). */
   column(name: string): string;
   /** Column types of the engine. */
@@ -42,6 +44,7 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
   describe(`import-prompts from a table or query on ${name}`, () => {
     let h: Harness;
     const imports = () => h.sandbox.stats.byRoute['prompts.import'] ?? 0;
+    const t = (name: string) => target.table?.(name) ?? name;
 
     beforeAll(async () => {
       const destination = await target.setup();
@@ -101,7 +104,7 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       );
       const before = imports();
       const result = await h.run({
-        'from-query': "SELECT prompt_text, tags, lang AS language FROM tagged WHERE lang = 'en'",
+        'from-query': `SELECT prompt_text, tags, lang AS language FROM ${t('tagged')} WHERE lang = 'en'`,
         json: true,
       });
       expect(result.error).toBe(undefined);
@@ -170,13 +173,15 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       });
 
       it('a statement that is not one read-only SELECT, and one that fails', async () => {
-        expect(await refused({ 'from-query': 'DELETE FROM prompts_src' })).toBe(
+        expect(await refused({ 'from-query': `DELETE FROM ${t('prompts_src')} WHERE TRUE` })).toBe(
           "--from-query runs read-only statements only, and this is a DELETE statement: refused before it ran (read with SELECT; change data with the warehouse's own tools)",
         );
         expect(await refused({ 'from-query': 'SELECT 1 AS prompt_text; SELECT 2' })).toBe(
           '--from-query runs one statement, and this text holds more than one: refused before any ran (run them one at a time)',
         );
-        expect(await refused({ 'from-query': 'SELECT prompt_text FROM no_such_table' })).toMatch(/no_such_table/i);
+        expect(await refused({ 'from-query': `SELECT prompt_text FROM ${t('no_such_table')}` })).toMatch(
+          /no_such_table/i,
+        );
       });
 
       it('a table that does not exist', async () => {
