@@ -50,8 +50,8 @@ describeWarehouseSource('BigQuery', {
   table: (name) => `aivis_w.${name}`,
   column: (name) => name,
   types: { text: 'STRING' },
-  // No arrays yet: ARRAY<STRING> tags and an ARRAY<INT64> literal do not yet pass against the stand-in (not
-  // diagnosed whether aivis or the stand-in is at fault); tracked as open work.
+  // No arrays: the stand-in answers an array (`SELECT ['a', 'b']`) as the text "['a', 'b']" in a
+  // STRING field, where BigQuery answers a REPEATED field; aivis reads REPEATED fields as arrays.
   digests: async (websiteId) => {
     const { rows } = await standIn.engine.query(
       `SELECT COUNT(DISTINCT text_sha256) FROM ${qualified('prompt_import_items')} WHERE website_id = '${websiteId}' AND text_sha256 IS NOT NULL`,
