@@ -239,7 +239,8 @@ export async function importPrompts(
 
 export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
   command: 'import-prompts',
-  describe: 'Import prompts from a CSV or JSONL file into a website (append-only, in atomic partitions)',
+  describe:
+    'Import prompts from a CSV or JSONL file, or a table or query of the destination, into a website (append-only, in atomic partitions)',
   builder: (yargs) =>
     yargs
       .option('website', { type: 'string', demandOption: true, describe: 'Website id, e.g. web_123' })
