@@ -32,7 +32,13 @@ function runImportChild(payload: {
 }): Promise<{ result: ChildResult; seconds: number }> {
   const start = performance.now();
   const { env: _env, ...childArgs } = payload;
-  const args = [...IMAGE_NODE_FLAGS, '--import', './test/setup/loopback-guard.ts', 'test/bench/import-child.ts', JSON.stringify(childArgs)];
+  const args = [
+    ...IMAGE_NODE_FLAGS,
+    '--import',
+    './test/setup/loopback-guard.ts',
+    'test/bench/import-child.ts',
+    JSON.stringify(childArgs),
+  ];
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...payload.env };
     execFile(process.execPath, args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
