@@ -77,7 +77,8 @@ export async function openWarehouseInput(role: QueryRole, source: WarehouseSourc
     await assertReadOnlyStatement(source.query, role, caller);
     base = subquery(source.query);
   }
-  const wrapped = (tail: string) => `SELECT * FROM (${base}) AS aivis_rows ${tail}`;
+  // On lines of its own, so a trailing `-- comment` in the user's text cannot swallow the `)`.
+  const wrapped = (tail: string) => `SELECT * FROM (\n${base}\n) AS aivis_rows ${tail}`;
   const columnsOf = async (sql: string) => {
     const probe = await role.run(await assertReadOnlyStatement(sql, role, caller), PAGE_ROWS);
     for await (const _ of probe.pages);
@@ -150,7 +151,7 @@ async function* rowItems(
 }
 
 /** One row as an item: NULL leaves the field out; the first value of the wrong kind is the row's problem. */
-export function rowRecord(position: number, row: readonly QueryCell[], fields: readonly string[]): InputRecord {
+function rowRecord(position: number, row: readonly QueryCell[], fields: readonly string[]): InputRecord {
   const item: Record<string, unknown> = {};
   let problem: { field: string; issue: string } | undefined;
   fields.forEach((field, i) => {
@@ -161,8 +162,8 @@ export function rowRecord(position: number, row: readonly QueryCell[], fields: r
     else item[field] = read.value;
   });
   const clientId = typeof item.client_id === 'string' ? ` (client_id ${JSON.stringify(item.client_id)})` : '';
-  const row_ = `row ${position}${clientId}`;
-  return problem ? { line: position, row: row_, problem } : { line: position, row: row_, item };
+  const named = `row ${position}${clientId}`;
+  return problem ? { line: position, row: named, problem } : { line: position, row: named, item };
 }
 
 type Read = { value: unknown } | { issue: string };

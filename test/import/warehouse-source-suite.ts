@@ -104,7 +104,7 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       );
       const before = imports();
       const result = await h.run({
-        'from-query': `SELECT prompt_text, tags, lang AS language FROM ${t('tagged')} WHERE lang = 'en'`,
+        'from-query': `SELECT prompt_text, tags, lang AS language FROM ${t('tagged')} WHERE lang = 'en' -- English only`,
         json: true,
       });
       expect(result.error).toBe(undefined);
