@@ -37,6 +37,7 @@ export async function openBigqueryQuery(config: BigqueryConfig, deps: BigqueryDe
       }
       return { columns: fields.map((f) => f.name), pages: cells() };
     },
+    qualify: (table) => `\`${client.project}.${client.dataset}.${table}\``,
     // The client holds no connection: each call is its own request.
     close: async () => undefined,
   };

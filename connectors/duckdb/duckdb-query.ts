@@ -3,6 +3,11 @@
  * The file is opened read-only, so DuckDB itself refuses any write, and the statement's type is
  * the prepared statement's (`StatementType.SELECT` only; `SHOW`, `DESCRIBE` and `FROM t` prepare as
  * SELECT). A sync in another process holds the file: that is said, with what to do.
+ *
+ * `import-prompts --from-table/--from-query` reads while its own destination writes receipts
+ * to the same file, and DuckDB lets a process hold a file through one instance only: beside a
+ * destination, the role shares the destination's (read-write) instance, and the prepared
+ * statement's type (SELECT only) is the guard.
  */
 import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
@@ -12,12 +17,14 @@ import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
-export async function openDuckdbQuery(config: DuckdbConfig): Promise<QueryRole> {
+export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = false): Promise<QueryRole> {
   const api = await import('@duckdb/node-api');
   const { path: file, schema } = duckdbOptions(config);
   let instance: DuckDBInstance;
   try {
-    instance = await api.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+    instance = besideDestination
+      ? await api.DuckDBInstance.fromCache(file)
+      : await api.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
   } catch (error) {
     throw openError(error, file);
   }

@@ -62,6 +62,11 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
     // several statements and any write before either runs.
     inspect: async () => ({ several: false, kind: 'SELECT', reads: true }),
     async run(statement, pageRows) {
+      // Each statement in a transaction of its own: a role that ran one before (import-prompts
+      // reads a source twice) ends that one, failed or not, so a refusal never poisons the next.
+      await cursor?.close().catch(() => undefined);
+      cursor = undefined;
+      await session.query('ROLLBACK');
       // The configured schema exists but the user may not use it: its tables are missing from the search path.
       const { rows: usage } = await session.query<{ usage: boolean }>(
         "SELECT has_schema_privilege(oid, 'USAGE') AS usage FROM pg_namespace WHERE nspname = $1",

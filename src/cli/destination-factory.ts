@@ -19,6 +19,8 @@ export interface DestinationDeps {
   readonly requestTimeoutMs?: number;
   /** The run this destination serves, so warehouses can tag its jobs and sessions (BigQuery labels, Snowflake QUERY_TAG). */
   readonly run?: RunIdentity;
+  /** A query role opened while this process's destination is open on the same DuckDB file (`import-prompts --from-table`). */
+  readonly besideDestination?: boolean;
 }
 
 export async function createDestination(config: DestinationConfig, deps: DestinationDeps): Promise<Destination> {
@@ -43,7 +45,7 @@ export async function openQueryRole(config: DestinationConfig, deps: Destination
     case 'postgres':
       return (await import('../../connectors/postgres/index.ts')).openPostgresQuery(config, deps);
     case 'duckdb':
-      return (await import('../../connectors/duckdb/index.ts')).openDuckdbQuery(config);
+      return (await import('../../connectors/duckdb/index.ts')).openDuckdbQuery(config, deps.besideDestination);
     case 'bigquery':
       return (await import('../../connectors/bigquery/index.ts')).openBigqueryQuery(config, deps);
     case 'snowflake':

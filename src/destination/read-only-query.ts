@@ -74,6 +74,11 @@ export interface QueryRole {
    * (`pageRows` at most per page).
    */
   run(statement: ReadOnlyStatement, pageRows: number): Promise<QueryResult>;
+  /**
+   * A table of the configured schema as a statement must name it where unqualified names do not
+   * resolve there (BigQuery: `` `project.dataset.table` ``); absent where they do.
+   */
+  qualify?(table: string): string;
   /** Closes the connection; safe to call twice. */
   close(): Promise<void>;
 }

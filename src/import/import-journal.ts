@@ -61,9 +61,22 @@ export class ImportJournal {
   readonly path: string;
   readonly data: JournalData;
 
-  private constructor(path: string, data: JournalData) {
+  /** False for a run that keeps no journal (a warehouse source without `--journal`): the destination's receipts are its memory. */
+  private readonly durable: boolean;
+
+  private constructor(path: string, data: JournalData, durable = true) {
     this.path = path;
     this.data = data;
+    this.durable = durable;
+  }
+
+  /** A journal held in memory for this run only, never written. */
+  static unsaved(expect: Omit<JournalData, 'version' | 'partitions' | 'created_at'>, now: Date): ImportJournal {
+    return new ImportJournal(
+      '(no journal)',
+      { version: 1, ...expect, created_at: now.toISOString(), partitions: {} },
+      false,
+    );
   }
 
   /**
@@ -123,6 +136,7 @@ export class ImportJournal {
 
   /** The request it announces is only sent once this resolves, so a failure here sends nothing. */
   private async save(): Promise<void> {
+    if (!this.durable) return;
     try {
       await writeFileAtomically(this.path, `${JSON.stringify(this.data, null, 2)}\n`);
     } catch (error) {

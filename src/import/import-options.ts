@@ -1,16 +1,24 @@
 /** What one `aivis import-prompts` run imports, and how. */
 import type { ClassificationMode, PromptImportDefaults } from '../../schemas/prompt-import.ts';
+import type { WarehouseInput } from './warehouse-items.ts';
 
 export interface ImportOptions {
   readonly websiteId: string;
-  /** `.csv` or `.jsonl`. */
+  /** The input: a `.csv` or `.jsonl` file, or a warehouse source's label (`table:<name>`, `query:<sha256>`). */
   readonly file: string;
+  /** Set for `--from-table` and `--from-query`: the rows, read through the destination. */
+  readonly warehouse?: WarehouseInput;
   readonly validateOnly: boolean;
   readonly mode: ClassificationMode;
   /** The request `defaults` object, sent as `{}` when unused. */
   readonly defaults: PromptImportDefaults;
-  /** Journal path; see `defaultJournalPath`. */
-  readonly journal: string;
+  /** Journal path; see `defaultJournalPath`. A warehouse source without `--journal` keeps none. */
+  readonly journal?: string;
+  /**
+   * Warehouse sources: send every row, as new operations (keys salted per run), instead of
+   * only the rows whose digest the destination's receipts do not hold yet.
+   */
+  readonly all?: boolean;
 }
 
 /**

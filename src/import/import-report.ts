@@ -25,7 +25,8 @@ export interface PartitionReport {
 export interface ImportReport {
   website_id: string;
   file: string;
-  journal: string;
+  /** NULL when the run kept no journal (a table or query source without `--journal`). */
+  journal: string | null;
   validate_only: boolean;
   classification: string;
   status: 'succeeded' | 'failed';
@@ -34,6 +35,11 @@ export interface ImportReport {
   totals: ResultCounts;
   /** Partitions an earlier run had already imported, and their counts. */
   earlier: { partitions: number; counts: ResultCounts };
+  /**
+   * Table and query sources: rows read, rows whose text the destination's receipts already
+   * hold as created or skipped as a duplicate for the website (not sent), and rows sent.
+   */
+  rows?: { read: number; known: number; sent: number };
   /** Set when a non-retryable failure stopped the run: the failed items by input line. */
   diagnostics?: string[];
 }
@@ -87,11 +93,25 @@ function describeCounts(counts: ResultCounts, validateOnly: boolean): string {
   );
 }
 
+/** Rows read, already known, sent, created, skipped: what a scheduled run's log should show. */
+function describeRows({ read, known, sent }: NonNullable<ImportReport['rows']>, report: ImportReport): string {
+  const counts = report.totals;
+  const skipped =
+    (counts.skipped_request_duplicate ?? 0) +
+    (counts.skipped_active_duplicate ?? 0) +
+    (counts.skipped_inactive_duplicate ?? 0);
+  const done = report.validate_only ? `would create ${counts.would_create}` : `created ${counts.created}`;
+  const rows = `Rows: ${read} read, ${known} already known, ${sent} sent (${done}, skipped ${skipped})`;
+  return sent === 0
+    ? `${rows}. Nothing new to send: every row's prompt was already created or skipped as a duplicate for ${report.website_id} (--all sends every row again).`
+    : rows;
+}
+
 /** The one-screen summary. */
 export function renderReport(report: ImportReport): string {
   const kind = report.validate_only ? 'Validated' : 'Imported';
   const lines = [
-    `${kind} ${report.file} into ${report.website_id} (classification ${report.classification}, journal ${report.journal})`,
+    `${kind} ${report.file} into ${report.website_id} (classification ${report.classification}, ${report.journal === null ? 'no journal' : `journal ${report.journal}`})`,
   ];
   for (const p of report.partitions) {
     lines.push(
@@ -100,6 +120,7 @@ export function renderReport(report: ImportReport): string {
     );
   }
   lines.push(`Total this run: ${describeCounts(report.totals, report.validate_only)}`);
+  if (report.rows) lines.push(describeRows(report.rows, report));
   if (report.earlier.partitions > 0) {
     const what = report.validate_only
       ? `${report.earlier.counts.would_create} would be created`

@@ -16,6 +16,7 @@ import { partitionReport, summarize, type ImportReport, type PartitionReport } f
 import { checkInput } from './input-check.ts';
 import { importPartition, type PartitionOutcome } from './partition-import.ts';
 import { partitionInput, type PartitionLimits } from './partitions.ts';
+import type { KnownDigests } from './prompt-digest.ts';
 import type { ImportHttp } from './receipt-client.ts';
 
 /** Receives every partition outcome this run fetched a terminal receipt for. */
@@ -32,26 +33,38 @@ export interface ImportRunDeps {
   readonly maxAttempts?: number;
   /** Tests shrink these to cut small files into several partitions. */
   readonly limits?: PartitionLimits;
+  /**
+   * Digests of the texts the website already has (table and query sources without `--all`):
+   * rows with one of them are not sent.
+   */
+  readonly known?: KnownDigests;
+  /** Salts the keys of `--all`, so every run sends new operations: the run id. */
+  readonly runSalt?: string;
 }
 
 export async function runImport(options: ImportOptions, deps: ImportRunDeps): Promise<ImportReport> {
-  await access(options.file).catch(() => {
-    throw new ConfigError(`--file ${options.file}: the file does not exist or cannot be read`);
-  });
-  const checked = await checkInput(options);
-  deps.logger.info('input checked', { file: options.file, items: checked.items });
-  const journal = await ImportJournal.open(
-    options.journal,
-    {
-      website_id: options.websiteId,
-      validate_only: options.validateOnly,
-      classification: options.mode,
-    },
-    new Date(deps.clock.now()),
-  );
+  if (!options.warehouse) {
+    await access(options.file).catch(() => {
+      throw new ConfigError(`--file ${options.file}: the file does not exist or cannot be read`);
+    });
+  }
+  const checked = await checkInput(options, deps.known);
+  deps.logger.info('input checked', { file: options.file, items: checked.items, known: checked.known });
+  const expect = {
+    website_id: options.websiteId,
+    validate_only: options.validateOnly,
+    classification: options.mode,
+  };
+  const now = new Date(deps.clock.now());
+  const journal = options.journal
+    ? await ImportJournal.open(options.journal, expect, now)
+    : ImportJournal.unsaved(expect, now);
+  const salt = options.all ? (deps.runSalt ?? journal.data.created_at) : '';
   const partitions: PartitionReport[] = [];
   let diagnostics: string[] | undefined;
-  for await (const partition of partitionInput(options, deps.limits)) {
+  let sent = 0;
+  for await (const partition of partitionInput(options, deps.limits, deps.known)) {
+    sent += partition.lines.length;
     const outcome = await importPartition(partition, {
       http: deps.http,
       journal,
@@ -59,7 +72,7 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
       logger: deps.logger,
       websiteId: options.websiteId,
       maxAttempts: deps.maxAttempts ?? 5,
-      keySalt: options.validateOnly ? journal.data.created_at : '',
+      keySalt: options.validateOnly ? `${journal.data.created_at}${salt}` : salt,
     });
     if (outcome.receipt) await deps.sink?.write(outcome);
     partitions.push(partitionReport(outcome));
@@ -77,10 +90,11 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
   const base = {
     website_id: options.websiteId,
     file: options.file,
-    journal: options.journal,
+    journal: options.journal ?? null,
     validate_only: options.validateOnly,
     classification: options.mode,
     partitions,
+    ...(options.warehouse ? { rows: { read: checked.items, known: checked.known, sent } } : {}),
   };
   return summarize(diagnostics ? { ...base, diagnostics } : base);
 }

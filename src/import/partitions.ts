@@ -2,18 +2,21 @@
  * Pass two: cuts the checked input into requests of at most 1,000 items and 5 MiB, measured
  * in bytes of the exact body that will be sent (multibyte text counts as its UTF-8 bytes).
  * Each partition is an independent atomic operation (spec 4.7 rule 7). One partition is in
- * memory at a time.
+ * memory at a time. Items whose text digest is in `known` are left out (only what is new).
  */
 import { createHash } from 'node:crypto';
 import { IMPORT_LIMITS } from './import-limits.ts';
 import type { ImportOptions } from './import-options.ts';
 import { readInputItems } from './input-items.ts';
+import { type KnownDigests, textSha256 } from './prompt-digest.ts';
 
 export interface Partition {
   /** 0-based position in the file. */
   readonly index: number;
   /** Input line of each item, by item index: maps receipt items back to the file. */
   readonly lines: readonly number[];
+  /** `textSha256` of each item's text, by item index: `prompt_import_items.text_sha256`. */
+  readonly digests: readonly string[];
   /** The request body, byte for byte as sent on every attempt. */
   readonly body: Uint8Array;
   /** sha256 hex of `body`. */
@@ -33,35 +36,48 @@ function envelope(options: ImportOptions): { head: Uint8Array; tail: Uint8Array 
   return { head: encoder.encode('{"items":['), tail: encoder.encode(tail) };
 }
 
-function assemble(index: number, head: Uint8Array, tail: Uint8Array, items: Uint8Array[], lines: number[]): Partition {
+function assemble(
+  index: number,
+  head: Uint8Array,
+  tail: Uint8Array,
+  items: Uint8Array[],
+  lines: number[],
+  digests: string[],
+): Partition {
   const comma = encoder.encode(',');
   const parts = [head, ...items.flatMap((item, i) => (i === 0 ? [item] : [comma, item])), tail];
   const body = Buffer.concat(parts);
-  return { index, lines, body, bodySha256: createHash('sha256').update(body).digest('hex') };
+  return { index, lines, digests, body, bodySha256: createHash('sha256').update(body).digest('hex') };
 }
 
 export async function* partitionInput(
   options: ImportOptions,
   limits: PartitionLimits = IMPORT_LIMITS,
+  known?: KnownDigests,
 ): AsyncGenerator<Partition> {
   const { head, tail } = envelope(options);
   let items: Uint8Array[] = [];
   let lines: number[] = [];
+  let digests: string[] = [];
   let size = head.length + tail.length;
   let index = 0;
-  for await (const record of readInputItems(options.file)) {
+  for await (const record of readInputItems(options)) {
     if (!record.item) continue; // pass one refused the file before any partition is cut
+    const digest = textSha256(String(record.item.prompt_text));
+    if (known?.has(digest)) continue;
     const encoded = encoder.encode(JSON.stringify(record.item));
     const grown = size + encoded.length + (items.length ? 1 : 0);
     if (items.length && (items.length >= limits.maxItems || grown > limits.maxBodyBytes)) {
-      yield assemble(index++, head, tail, items, lines);
+      yield assemble(index++, head, tail, items, lines, digests);
       items = [];
       lines = [];
+      digests = [];
       size = head.length + tail.length;
     }
     size += encoded.length + (items.length ? 1 : 0);
     items.push(encoded);
     lines.push(record.line);
+    digests.push(digest);
   }
-  if (items.length) yield assemble(index, head, tail, items, lines);
+  if (items.length) yield assemble(index, head, tail, items, lines, digests);
 }

@@ -61,6 +61,7 @@ export function receiptRows(
       website_id: receipt.website_id,
       client_id: item.client_id ?? null,
       input_line: partition.lines[item.index] ?? 0,
+      text_sha256: partition.digests[item.index] ?? null,
       status: item.status,
       code: typeof item.code === 'string' ? item.code : null,
       provenance: rawItem.provenance === undefined ? null : JSON.stringify(rawItem.provenance),

@@ -19,6 +19,8 @@ export interface BenchSizes {
   readonly loadRounds: number;
   /** Figure 4: mention rows per `aivis sync` process. */
   readonly memoryRows: readonly number[];
+  /** Figure 10: prompt rows `import-prompts --from-table` validates from Postgres. */
+  readonly importRows: number;
   /** Figure 5. */
   readonly endToEnd: SandboxOptions;
   /** Figure 6: rows of the BigQuery table a 5,000-row flush goes into, small and large. */
@@ -52,6 +54,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   loadRows: 60_000,
   loadRounds: 2,
   memoryRows: [10_000, 100_000, 1_000_000],
+  importRows: 1_000_000,
   endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
   bigqueryTableRows: [1_000_000, 10_000_000],
   workspaces: {
@@ -81,6 +84,7 @@ export const QUICK_SIZES: BenchSizes = {
   loadRows: 15_000,
   loadRounds: 1,
   memoryRows: [10_000, 30_000, 100_000],
+  importRows: 50_000,
   endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
   bigqueryTableRows: [100_000, 1_000_000],
   workspaces: {

@@ -11,7 +11,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { parseAllDocuments } from 'yaml';
 import { selectWorkspaces } from '../../src/cli/workspace-selection.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { argumentsProblem, FROM_TABLE_PENDING } from '../examples/cli-arguments.ts';
+import { argumentsProblem } from '../examples/cli-arguments.ts';
 import { dummyEnv, referencedVariables, withDummyKeyFile } from './config-files.ts';
 
 const EXAMPLES = path.resolve(import.meta.dirname, '../../examples');
@@ -240,12 +240,9 @@ describe('examples/kubernetes/import-prompts-cronjob.yaml', async () => {
     for (const p of paths) expect(p.startsWith(`${tmp}/`)).toBe(true);
   });
 
-  it.skipIf(FROM_TABLE_PENDING)(
-    'its arguments parse with the real CLI grammar (skipped while import-prompts has no --from-table: it lands with the table sources of issue 30)',
-    async () => {
-      expect(await argumentsProblem(container.args)).toBeUndefined();
-    },
-  );
+  it('its arguments parse with the real CLI grammar', async () => {
+    expect(await argumentsProblem(container.args)).toBeUndefined();
+  });
 });
 
 describe('Dockerfile and examples/README.md', async () => {

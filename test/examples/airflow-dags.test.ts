@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { argumentsProblem, FROM_TABLE_PENDING } from './cli-arguments.ts';
+import { argumentsProblem } from './cli-arguments.ts';
 
 const HERE = import.meta.dirname;
 
@@ -86,12 +86,9 @@ describe('the arguments of the example pods', () => {
     expect(await argumentsProblem(args)).toBeUndefined();
   });
 
-  it.skipIf(FROM_TABLE_PENDING)(
-    'the prompt import parses with the real CLI grammar (skipped while import-prompts has no --from-table: it lands with the table sources of issue 30)',
-    async () => {
-      expect(await argumentsProblem(IMPORT_PROMPTS)).toBeUndefined();
-    },
-  );
+  it('the prompt import parses with the real CLI grammar', async () => {
+    expect(await argumentsProblem(IMPORT_PROMPTS)).toBeUndefined();
+  });
 });
 
 describe('the stubs keep the real signatures', () => {

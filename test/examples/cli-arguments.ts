@@ -3,8 +3,6 @@
  * the real CLI grammar (`cliParser` of src/cli/main.ts), as test/docs/command-lines.test.ts
  * checks the docs: an unknown verb or flag fails a test, not a scheduled run.
  */
-import yargs, { type Argv } from 'yargs';
-import { importPromptsCommand } from '../../src/cli/commands/import-prompts.ts';
 import { cliParser } from '../../src/cli/main.ts';
 
 /** Why `args` does not parse as an aivis command line, or undefined when it does. */
@@ -21,11 +19,3 @@ export async function argumentsProblem(args: readonly string[]): Promise<string 
   );
   return error ?? (ran ? undefined : 'names no command');
 }
-
-/**
- * `import-prompts --from-table` (issue 30) is built on another branch: until the grammar here
- * has it, the examples that use it skip their parse check, and run it once it lands.
- */
-export const FROM_TABLE_PENDING = !(
-  await (importPromptsCommand.builder as (y: Argv) => Argv)(yargs([])).getHelp()
-).includes('--from-table');

@@ -29,7 +29,7 @@ export interface Harness {
   /** A real API client of the sandbox key on the virtual clock. */
   client(): ApiClient;
   /** Import options for `file` into the harness website, journal beside it. */
-  options(file: string, overrides?: Partial<ImportOptions>): ImportOptions;
+  options(file: string, overrides?: Partial<ImportOptions>): ImportOptions & { journal: string };
 }
 
 export async function startHarness(extraConfig = '', sandboxOptions: SandboxOptions = {}): Promise<Harness> {
@@ -63,7 +63,8 @@ export async function startHarness(extraConfig = '', sandboxOptions: SandboxOpti
     websiteId,
     async run(args) {
       let out = '';
-      const argv = { config, website: websiteId, file: '', ...args } as ImportPromptsArgs;
+      const warehouse = args['from-table'] !== undefined || args['from-query'] !== undefined;
+      const argv = { config, website: websiteId, ...(warehouse ? {} : { file: '' }), ...args } as ImportPromptsArgs;
       try {
         const code = await importPrompts(argv, {
           clock,

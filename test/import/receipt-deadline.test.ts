@@ -44,7 +44,7 @@ const stillRunning = json(202, receipt('processing'), { 'retry-after': '60' });
 
 let dir: string;
 let fixture: ClientFixture;
-let options: ImportOptions;
+let options: ImportOptions & { journal: string };
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-deadline-'));
   fixture = await clientFixture({ fallback: stillRunning, client: { requestsPerMinute: 100 } });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promptsCsv, startHarness, type Harness } from '../import/import-harness.ts';
 import { runEventErrors } from '../support/openlineage-schema.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-import-lineage-'));
 const lineageFile = path.join(dir, 'lineage.jsonl');
@@ -59,5 +60,37 @@ describe('import-prompts lineage', () => {
     ]);
     expect(replayed.outputs[0].outputFacets.outputStatistics.rowCount).toBe(0);
     expect(readFileSync(lineageFile, 'utf8')).not.toContain(h.sandbox.apiKey);
+  });
+});
+
+describe('import-prompts --from-table lineage', () => {
+  it('names the table as the input, as the destination names its tables', async () => {
+    const tableDir = mkdtempSync(path.join(os.tmpdir(), 'aivis-import-lineage-table-'));
+    const warehouse = path.join(tableDir, 'warehouse.duckdb');
+    const events = path.join(tableDir, 'lineage.jsonl');
+    const instance = await DuckDBInstance.create(warehouse);
+    const connection = await instance.connect();
+    await connection.run(
+      "CREATE SCHEMA aivis_l; CREATE TABLE aivis_l.prompts_src AS SELECT 'What is the best CRM for team number 1?' AS prompt_text",
+    );
+    connection.closeSync();
+    instance.closeSync();
+    const t = await startHarness(
+      `openlineage:\n  transport: { type: file, path: ${events} }\ndestination:\n  type: duckdb\n  path: ${warehouse}\n  schema: aivis_l\n`,
+      { websites: 0 },
+    );
+    try {
+      const result = await t.run({ 'from-table': 'prompts_src' });
+      expect(result.code).toBe(0);
+      const [, complete] = readFileSync(events, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(runEventErrors(complete)).toEqual([]);
+      expect(complete.inputs).toEqual([{ namespace: `duckdb://${warehouse}`, name: 'aivis_l.prompts_src' }]);
+    } finally {
+      await t.sandbox.close();
+      rmSync(tableDir, { recursive: true, force: true });
+    }
   });
 });

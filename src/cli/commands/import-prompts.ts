@@ -1,8 +1,10 @@
 /**
- * `aivis import-prompts --website ID --file F`: checks the whole file, then imports it in
- * partitions with a journal (docs/architecture.md#prompt-import). Exit 0 when every partition
- * succeeded, 2 for bad input or flags (nothing sent), 1 when the service refused or an
- * operation failed for good.
+ * `aivis import-prompts --website ID (--file F | --from-table T | --from-query SQL) [--all]`:
+ * checks the whole input, then imports it in partitions (docs/prompt-import.md). A file keeps
+ * a journal; a table or query of the destination sends only the rows whose text the
+ * destination's receipts do not hold yet (all of them with `--all`). Exit 0 when every
+ * partition succeeded, 2 for bad input or flags (nothing sent), 1 when the service refused or
+ * an operation failed for good.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -21,13 +23,17 @@ import { renderReport } from '../../import/import-report.ts';
 import { runImport } from '../../import/import-run.ts';
 import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
-import { fileDataset, promptLibraryDataset } from '../../lineage/dataset-names.ts';
+import { fileDataset, promptLibraryDataset, tableDataset } from '../../lineage/dataset-names.ts';
+import type { QueryRole } from '../../destination/read-only-query.ts';
+import { readKnownPrompts } from '../../import/known-prompts.ts';
+import type { KnownDigests } from '../../import/prompt-digest.ts';
+import { openWarehouseInput, sourceLabel, type WarehouseSource } from '../../import/warehouse-items.ts';
 import { startLineageRun, withLineage } from '../../lineage/lineage-run.ts';
 import { lineageSettings } from '../../lineage/lineage-settings.ts';
 import type { ImportReport } from '../../import/import-report.ts';
 import { parseList } from '../cli-arguments.ts';
 import { packageVersion } from '../package-version.ts';
-import { createDestination } from '../destination-factory.ts';
+import { createDestination, openQueryRole } from '../destination-factory.ts';
 import { createClient } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { parseWorkspaceFlags, selectWorkspaces, type WorkspaceSelection } from '../workspace-selection.ts';
@@ -37,7 +43,10 @@ export interface ImportPromptsArgs {
   config?: string;
   workspace?: string | string[];
   website: string;
-  file: string;
+  file?: string;
+  'from-table'?: string;
+  'from-query'?: string;
+  all?: boolean;
   'validate-only'?: boolean;
   classification?: ClassificationMode;
   'defaults-tags'?: string;
@@ -47,11 +56,30 @@ export interface ImportPromptsArgs {
   json?: boolean;
 }
 
-function importOptions(argv: ImportPromptsArgs): ImportOptions {
-  for (const flag of ['website', 'file'] as const) {
-    if (typeof argv[flag] !== 'string' || argv[flag] === '')
-      throw new ConfigError(`--${flag} is required (aivis import-prompts --website ID --file F)`);
+/** Where the prompts come from: exactly one of `--file`, `--from-table`, `--from-query`. */
+function importSource(argv: ImportPromptsArgs): { file: string } | WarehouseSource {
+  const given = (['file', 'from-table', 'from-query'] as const).filter((flag) => (argv[flag] ?? '') !== '');
+  if (given.length !== 1) {
+    throw new ConfigError(
+      given.length === 0
+        ? '--file, --from-table or --from-query is required (aivis import-prompts --website ID --file F)'
+        : `give one input, not ${given.map((flag) => `--${flag}`).join(' and ')}`,
+    );
   }
+  const flag = given[0]!;
+  const value = argv[flag];
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`--${flag} needs a value`);
+  if (flag === 'file') {
+    if (argv.all)
+      throw new ConfigError('--all is for --from-table and --from-query: a --file import is kept by its journal');
+    return { file: value };
+  }
+  return flag === 'from-table' ? { table: value.trim() } : { query: value };
+}
+
+function importOptions(argv: ImportPromptsArgs, source: { file: string } | WarehouseSource): ImportOptions {
+  if (typeof argv.website !== 'string' || argv.website === '')
+    throw new ConfigError('--website is required (aivis import-prompts --website ID --file F)');
   if (!/^web_[A-Za-z0-9_-]+$/.test(argv.website) || argv.website.length > 128) {
     throw new ConfigError(`--website "${argv.website}" is not a website id (they look like web_123)`);
   }
@@ -62,15 +90,35 @@ function importOptions(argv: ImportPromptsArgs): ImportOptions {
   if (argv['defaults-intent'] !== undefined)
     defaults.search_intent = argv['defaults-intent'] as PromptImportDefaults['search_intent'];
   const validateOnly = argv['validate-only'] ?? false;
-  const file = path.resolve(argv.file);
+  const common = { websiteId: argv.website, validateOnly, mode: argv.classification ?? 'auto', defaults };
+  if (!('file' in source)) {
+    // The destination's receipts are the memory of a warehouse source; a journal only when asked for.
+    return {
+      ...common,
+      file: sourceLabel(source),
+      all: argv.all ?? false,
+      ...(argv.journal ? { journal: path.resolve(argv.journal) } : {}),
+    };
+  }
+  const file = path.resolve(source.file);
   return {
-    websiteId: argv.website,
+    ...common,
     file,
-    validateOnly,
-    mode: argv.classification ?? 'auto',
-    defaults,
     journal: path.resolve(argv.journal ?? defaultJournalPath(file, argv.website, validateOnly)),
   };
+}
+
+/** The lineage input: the file, or the table (a query's tables are not known to aivis). */
+function inputDatasets(
+  config: LoadedConfig['config'],
+  source: { file: string } | WarehouseSource,
+  options: ImportOptions,
+) {
+  if ('file' in source) return [fileDataset(options.file)];
+  if (!('table' in source)) return [];
+  const parts = source.table.split('.');
+  const table = tableDataset(config.destination, parts.at(-1)!);
+  return [parts.length === 1 ? table : { namespace: table.namespace, name: source.table }];
 }
 
 /** The one workspace whose key imports: a website belongs to one workspace, so a config naming several needs --workspace. */
@@ -106,22 +154,31 @@ export async function importPrompts(
 ): Promise<ExitCode> {
   const clock = deps.clock ?? systemClock;
   const write = deps.write ?? ((text: string) => process.stdout.write(text));
-  const options = importOptions(argv);
+  const source = importSource(argv);
+  const baseOptions = importOptions(argv, source);
   const loaded = await loadConfig(argv.config);
   const { config, path: configPath } = loaded;
   const workspace = importingWorkspace(loaded, parseWorkspaceFlags({ workspace: argv.workspace }));
   const logger = deps.logger ?? createLogger();
   // The journal already holds every key and receipt, so a stop only has to end the POST or
   // poll in flight; the next run replays or polls from the journal.
-  const stop = listenForStop(
-    (signal) =>
-      `stopped by ${signal}: the journal ${options.journal} records every partition sent; run the same command again to resume (nothing is imported twice)`,
+  const stop = listenForStop((signal) =>
+    baseOptions.journal
+      ? `stopped by ${signal}: the journal ${baseOptions.journal} records every partition sent; run the same command again to resume (nothing is imported twice)`
+      : `stopped by ${signal}: the destination's receipts record every partition that finished; run the same command again to send the rest`,
   );
   let client: ApiClient | undefined;
   let destination: Destination | undefined;
+  let role: QueryRole | undefined;
   try {
     client = createClient(workspace, logger, { clock, signal: stop.signal });
-    if (await namesDestination(configPath)) {
+    const hasDestination = await namesDestination(configPath);
+    if (!('file' in source) && !hasDestination) {
+      throw new ConfigError(
+        `${'table' in source ? '--from-table' : '--from-query'} reads the configured destination, and ${configPath} names none: add a destination: block`,
+      );
+    }
+    if (hasDestination) {
       destination = await createDestination(config.destination, { logger });
       await destination.open();
     }
@@ -130,12 +187,19 @@ export async function importPrompts(
     const sink =
       destination &&
       (await destinationSink(destination, {
-        file: options.file,
-        classificationMode: options.mode,
+        file: baseOptions.file,
+        classificationMode: baseOptions.mode,
         runId,
         workspace: workspace.name,
         now: () => new Date(clock.now()),
       }));
+    let options = baseOptions;
+    let known: KnownDigests | undefined;
+    if (!('file' in source)) {
+      role = await openQueryRole(config.destination, { logger, besideDestination: true });
+      options = { ...options, warehouse: await openWarehouseInput(role, source) };
+      if (!options.all) known = await readKnownPrompts(role, options.websiteId);
+    }
     const http = client;
     // A validation creates nothing: only an import is a run with lineage.
     const library = { dataset: promptLibraryDataset(workspace.source.base_url, options.websiteId) };
@@ -145,14 +209,22 @@ export async function importPrompts(
       version: packageVersion(),
       runId,
       jobName: `${workspace.name}.import-prompts`,
-      inputs: [fileDataset(options.file)],
+      inputs: inputDatasets(config, source, options),
       outputs: [library],
     });
     const report = await withLineage(
       lineage,
       stop.signal,
       [library],
-      () => runImport(options, { http, clock, logger, ...(sink ? { sink } : {}) }),
+      () =>
+        runImport(options, {
+          http,
+          clock,
+          logger,
+          runSalt: runId,
+          ...(sink ? { sink } : {}),
+          ...(known ? { known } : {}),
+        }),
       (done) => ({
         eventType: done.status === 'succeeded' ? 'COMPLETE' : 'FAIL',
         outputs: [{ ...library, rowCount: done.totals.created }],
@@ -163,6 +235,7 @@ export async function importPrompts(
     return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
   } finally {
     stop.dispose();
+    await role?.close();
     await destination?.close();
     await client?.close();
   }
@@ -170,7 +243,8 @@ export async function importPrompts(
 
 export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
   command: 'import-prompts',
-  describe: 'Import prompts from a CSV or JSONL file into a website (append-only, in atomic partitions)',
+  describe:
+    'Import prompts from a CSV or JSONL file, or a table or query of the destination, into a website (append-only, in atomic partitions)',
   builder: (yargs) =>
     yargs
       .option('website', { type: 'string', demandOption: true, describe: 'Website id, e.g. web_123' })
@@ -180,8 +254,21 @@ export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
       })
       .option('file', {
         type: 'string',
-        demandOption: true,
         describe: 'Input file: .csv (header row) or .jsonl (one object per line)',
+      })
+      .option('from-table', {
+        type: 'string',
+        describe: 'Import the rows of this table or view of the destination (in its schema unless qualified)',
+      })
+      .option('from-query', {
+        type: 'string',
+        describe: 'Import the rows of this read-only SELECT, run on the destination',
+      })
+      .option('all', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'With --from-table/--from-query: send every row, not only the new ones (the service skips duplicates)',
       })
       .option('validate-only', {
         type: 'boolean',
@@ -199,7 +286,10 @@ export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
         type: 'string',
         describe: 'Default search intent: informational, commercial or transactional',
       })
-      .option('journal', { type: 'string', describe: 'Journal file (default: beside the input file)' })
+      .option('journal', {
+        type: 'string',
+        describe: 'Journal file (default: beside the input file; none for --from-table/--from-query)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }) as never,
   handler: async (argv) => {
     return importPrompts(argv);
