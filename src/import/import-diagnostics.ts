@@ -1,10 +1,12 @@
 /**
  * Maps the item results of a failed operation, and the `details` of a refused request, back
- * to input lines and `client_id`s, so the user fixes the file rather than decoding indexes.
+ * to input lines (rows of a table or query) and `client_id`s, so the user fixes the input rather
+ * than decoding indexes.
  */
 import { JOURNEY_TAGS, type PromptImportRequest } from '../../schemas/prompt-import.ts';
 import type { PromptImportReceipt } from '../../schemas/prompt-import-receipt.ts';
 import type { ApiErrorDetail } from '../client/api-error.ts';
+import type { Partition } from './partitions.ts';
 
 const MAX_LISTED = 50;
 
@@ -31,12 +33,12 @@ function notGiven(sent: SentRequest, index: number): string[] {
 export const CLASSIFICATION_FIX = `to fix: add the missing language, search_intent or a standard journey tag (${JOURNEY_TAGS.join(', ')}) to each failed item, in the input or with --defaults-language, --defaults-intent or --defaults-tags, or use --classification provided_only (nothing is classified; every item then needs a language); then run the same command again (the failed operation created nothing)`;
 
 /**
- * One line per failed item (status `failed`) by input line and `client_id`, with the required
+ * One line per failed item (status `failed`) by input line (or row) and `client_id`, with the required
  * fields it did not give when `sent` is known, then how many were not processed.
  */
 export function receiptDiagnostics(
   receipt: PromptImportReceipt,
-  lines: readonly number[],
+  { lines, unit }: Pick<Partition, 'lines' | 'unit'>,
   sent?: SentRequest,
 ): string[] {
   if (receipt.status !== 'failed') return [];
@@ -48,7 +50,7 @@ export function receiptDiagnostics(
     const clientId = item.client_id === undefined ? '' : ` (client_id ${item.client_id})`;
     const missing = sent ? notGiven(sent, item.index) : [];
     out.push(
-      `line ${lines[item.index] ?? '?'}${clientId}: ${item.code}${missing.length ? ` (not given: ${missing.join(', ')})` : ''}`,
+      `${unit} ${lines[item.index] ?? '?'}${clientId}: ${item.code}${missing.length ? ` (not given: ${missing.join(', ')})` : ''}`,
     );
   }
   const listed = out.slice(0, MAX_LISTED);
@@ -59,11 +61,14 @@ export function receiptDiagnostics(
   return listed;
 }
 
-/** `items[3].tags[0]: ...` becomes `line 57, field tags[0]: ...`. */
-export function detailDiagnostics(details: readonly ApiErrorDetail[], lines: readonly number[]): string[] {
+/** `items[3].tags[0]: ...` becomes `line 57, field tags[0]: ...` (`row 57` for a table or query). */
+export function detailDiagnostics(
+  details: readonly ApiErrorDetail[],
+  { lines, unit }: Pick<Partition, 'lines' | 'unit'>,
+): string[] {
   return details.map((detail) => {
     const match = /^items\[(\d+)\]\.?(.*)$/.exec(detail.field);
     if (!match) return `${detail.field}: ${detail.issue}`;
-    return `line ${lines[Number(match[1])] ?? '?'}, field ${match[2] || '(item)'}: ${detail.issue}`;
+    return `${unit} ${lines[Number(match[1])] ?? '?'}, field ${match[2] || '(item)'}: ${detail.issue}`;
   });
 }

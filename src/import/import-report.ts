@@ -115,7 +115,7 @@ export function renderReport(report: ImportReport): string {
   ];
   for (const p of report.partitions) {
     lines.push(
-      `  partition ${p.partition}: lines ${p.first_line}-${p.last_line}, ${p.items} items, ${p.bytes} bytes, ${p.import_id ?? 'no receipt'} ${p.status}` +
+      `  partition ${p.partition}: ${report.rows ? 'rows' : 'lines'} ${p.first_line}-${p.last_line}, ${p.items} items, ${p.bytes} bytes, ${p.import_id ?? 'no receipt'} ${p.status}` +
         `${p.error_code ? ` (${p.error_code})` : ''}${ORIGIN_NOTE[p.origin]}${p.attempts > 1 ? `, ${p.attempts} operations` : ''}: ${describeCounts(p.counts, report.validate_only)}`,
     );
   }

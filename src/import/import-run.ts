@@ -114,5 +114,5 @@ function failureDiagnostics(outcome: PartitionOutcome): string[] {
     error?.code === 'classification_failed'
       ? (JSON.parse(Buffer.from(partition.body).toString('utf8')) as SentRequest)
       : undefined;
-  return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition.lines, sent) : [])];
+  return [head, ...capacity, ...(receipt ? receiptDiagnostics(receipt, partition, sent) : [])];
 }

@@ -126,7 +126,7 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
       const failed = journal.partition(partition.index)?.attempts.filter((a) => a.status === 'failed').length ?? 0;
       if (failed >= deps.maxAttempts) {
         throw new AivisError(
-          `partition ${partition.index + 1} (lines ${meta.first_line}-${meta.last_line}) failed ${failed} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`,
+          `partition ${partition.index + 1} (${partition.unit}s ${meta.first_line}-${meta.last_line}) failed ${failed} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`,
         );
       }
       attempt = {
@@ -228,7 +228,7 @@ async function post(
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (refusedOperation(error)) await refused(error);
-    const where = `partition ${partition.index + 1} (lines ${partition.lines[0]}-${partition.lines.at(-1)})`;
+    const where = `partition ${partition.index + 1} (${partition.unit}s ${partition.lines[0]}-${partition.lines.at(-1)})`;
     if (error.status === 409) {
       const why =
         journalSha !== undefined && journalSha !== partition.bodySha256
@@ -241,7 +241,7 @@ async function post(
     }
     if (error.status === 400 && error.details.length) {
       throw new AivisError(
-        `${where}: the service refused the request (400 invalid_request, request_id ${error.requestId ?? 'none'}):\n  ${detailDiagnostics(error.details, partition.lines).join('\n  ')}`,
+        `${where}: the service refused the request (400 invalid_request, request_id ${error.requestId ?? 'none'}):\n  ${detailDiagnostics(error.details, partition).join('\n  ')}`,
       );
     }
     throw error;

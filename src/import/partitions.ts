@@ -13,8 +13,10 @@ import { type KnownDigests, textSha256 } from './prompt-digest.ts';
 export interface Partition {
   /** 0-based position in the file. */
   readonly index: number;
-  /** Input line of each item, by item index: maps receipt items back to the file. */
+  /** Input line (file) or row position (table, query) of each item, by item index: maps receipt items back to the input. */
   readonly lines: readonly number[];
+  /** What `lines` count, as messages name a position: a file's `line`, a table's or query's `row`. */
+  readonly unit: PositionUnit;
   /** `textSha256` of each item's text, by item index: `prompt_import_items.text_sha256`. */
   readonly digests: readonly string[];
   /** The request body, byte for byte as sent on every attempt. */
@@ -22,6 +24,9 @@ export interface Partition {
   /** sha256 hex of `body`. */
   readonly bodySha256: string;
 }
+
+/** How an input names the position of an item. */
+export type PositionUnit = 'line' | 'row';
 
 export interface PartitionLimits {
   maxItems: number;
@@ -38,6 +43,7 @@ function envelope(options: ImportOptions): { head: Uint8Array; tail: Uint8Array 
 
 function assemble(
   index: number,
+  unit: PositionUnit,
   head: Uint8Array,
   tail: Uint8Array,
   items: Uint8Array[],
@@ -47,7 +53,7 @@ function assemble(
   const comma = encoder.encode(',');
   const parts = [head, ...items.flatMap((item, i) => (i === 0 ? [item] : [comma, item])), tail];
   const body = Buffer.concat(parts);
-  return { index, lines, digests, body, bodySha256: createHash('sha256').update(body).digest('hex') };
+  return { index, unit, lines, digests, body, bodySha256: createHash('sha256').update(body).digest('hex') };
 }
 
 export async function* partitionInput(
@@ -56,6 +62,7 @@ export async function* partitionInput(
   known?: KnownDigests,
 ): AsyncGenerator<Partition> {
   const { head, tail } = envelope(options);
+  const unit: PositionUnit = options.warehouse ? 'row' : 'line';
   let items: Uint8Array[] = [];
   let lines: number[] = [];
   let digests: string[] = [];
@@ -68,7 +75,7 @@ export async function* partitionInput(
     const encoded = encoder.encode(JSON.stringify(record.item));
     const grown = size + encoded.length + (items.length ? 1 : 0);
     if (items.length && (items.length >= limits.maxItems || grown > limits.maxBodyBytes)) {
-      yield assemble(index++, head, tail, items, lines, digests);
+      yield assemble(index++, unit, head, tail, items, lines, digests);
       items = [];
       lines = [];
       digests = [];
@@ -79,5 +86,5 @@ export async function* partitionInput(
     lines.push(record.line);
     digests.push(digest);
   }
-  if (items.length) yield assemble(index, head, tail, items, lines, digests);
+  if (items.length) yield assemble(index, unit, head, tail, items, lines, digests);
 }

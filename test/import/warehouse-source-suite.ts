@@ -193,5 +193,19 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
         );
       });
     });
+
+    it('names a failed item by its row and client_id, and its partition by rows, when classification fails', async () => {
+      await target.exec(
+        `CREATE TABLE unclassifiable (client_id ${target.types.text}, prompt_text ${target.types.text})`,
+      );
+      await target.exec("INSERT INTO unclassifiable VALUES ('c1', 'zzzz qqqq xxxx')");
+      const result = await h.run({ 'from-table': 'unclassifiable' });
+      expect(result.code).toBe(1);
+      const out = result.out.trimEnd().split('\n');
+      expect(out.find((line) => line.startsWith('  partition 1:'))).toMatch(/^ {2}partition 1: rows 1-1, 1 items, /);
+      expect(out).toContain(
+        '  row 1 (client_id c1): classification_failed (not given: language, search_intent, journey tag)',
+      );
+    });
   });
 }
