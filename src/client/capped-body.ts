@@ -4,6 +4,7 @@
  * the process's heap. A declared `Content-Length` over the cap fails before any byte is
  * read; otherwise the bytes are counted as they arrive and reading stops at the cap.
  */
+import { headerRequestId } from './http-exchange.ts';
 
 /**
  * The largest body aivis reads of one response: a page of 500 records is a few MB at most.
@@ -54,7 +55,7 @@ export interface ResponseToRead {
 }
 
 export async function readCappedBody(response: ResponseToRead, maxBytes: number): Promise<Buffer> {
-  const requestId = typeof response.headers['x-request-id'] === 'string' ? response.headers['x-request-id'] : undefined;
+  const requestId = headerRequestId(response.headers);
   const tooLarge = () => {
     // Closing the body mid-read makes it emit an abort error that nobody else waits for.
     response.body.on('error', () => {});

@@ -91,3 +91,9 @@ export interface ListRecords {
 }
 
 export type Send = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** The `x-request-id` header a gateway may set: the request id when the body names none. */
+export function headerRequestId(headers: HttpResponse['headers']): string | undefined {
+  const header = headers['x-request-id'];
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}

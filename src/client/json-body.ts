@@ -19,7 +19,7 @@ import { decodeSpan, splitListBody } from '../json/list-body.ts';
 import { textNestingDepth } from '../json/nesting-depth.ts';
 import { MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS, ResponseTooLargeError } from './capped-body.ts';
 import { echoedKey, type EchoedKey } from './echoed-key.ts';
-import type { HttpResponse, JsonBody, ListRecords, Send } from './http-exchange.ts';
+import { type HttpResponse, headerRequestId, type JsonBody, type ListRecords, type Send } from './http-exchange.ts';
 import { recordIdentity } from './record-identity.ts';
 import { unreadableSuccess } from './unreadable-success.ts';
 
@@ -76,9 +76,7 @@ function readJsonBody(
     const part = split === undefined ? 'the response body, read whole,' : "the page's envelope beside its records";
     // An error body that large is not read: its status still reports the failure.
     if (response.status < 200 || response.status >= 300) throw new SyntaxError(`${part} is too large to read`);
-    const requestId =
-      typeof response.headers['x-request-id'] === 'string' ? response.headers['x-request-id'] : undefined;
-    throw new ResponseTooLargeError(response.status, MAX_RECORD_BYTES, requestId, part);
+    throw new ResponseTooLargeError(response.status, MAX_RECORD_BYTES, headerRequestId(response.headers), part);
   }
   const text = split?.envelopeText ?? wholeBody.decode(bytes);
   const envelope = parseJsonBody(text);
@@ -137,7 +135,5 @@ export function parseJsonBody(text: string): { value: unknown; raw: unknown } {
 /** `meta.request_id` of a V2 envelope, else the `x-request-id` header a gateway may set. */
 function requestIdOf(body: unknown, headers: Record<string, string | string[] | undefined>): string | undefined {
   const fromBody = (body as { meta?: { request_id?: unknown } } | null | undefined)?.meta?.request_id;
-  if (typeof fromBody === 'string' && fromBody !== '') return fromBody;
-  const header = headers['x-request-id'];
-  return typeof header === 'string' && header !== '' ? header : undefined;
+  return typeof fromBody === 'string' && fromBody !== '' ? fromBody : headerRequestId(headers);
 }

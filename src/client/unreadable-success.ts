@@ -5,7 +5,7 @@
  * proxy's or captive portal's login), another media type, or no body at all (a 204) is what
  * the server meant to send, and the same request would get it again: it fails at once.
  */
-import type { HttpResponse } from './http-exchange.ts';
+import { type HttpResponse, headerRequestId } from './http-exchange.ts';
 import { NetworkError } from './network-error.ts';
 
 /** A success that is not a V2 answer and is not retried; the client reports it as an invalid response. */
@@ -33,9 +33,7 @@ const HTML_START = /^\s*<(?:!doctype html|html|head|body)\b/i;
  */
 export function unreadableSuccess(response: Pick<HttpResponse, 'status' | 'headers' | 'body'>): Error {
   const { status, headers, body } = response;
-  const header = headers['x-request-id'];
-  const requestId = typeof header === 'string' && header !== '' ? header : undefined;
-  const fail = (words: string) => new UnreadableSuccessError(status, words, requestId);
+  const fail = (words: string) => new UnreadableSuccessError(status, words, headerRequestId(headers));
   if (body.length === 0) {
     return fail(
       status === 204
