@@ -23,6 +23,8 @@ export class ProtocolState {
   readonly #baseUrl: string;
   readonly #scopes = new Map<string, Map<string, StreamState>>();
   readonly #known = new Map<string, string>();
+  /** Engine streams that have a state: restored from `--state` or moved by this read. */
+  readonly #stateful = new Set<string>();
 
   constructor(baseUrl: string) {
     this.#baseUrl = baseUrl;
@@ -46,6 +48,7 @@ export class ProtocolState {
       throw new ProtocolInputError(
         `${where}: ${stream.source === 'websites' ? 'known_websites' : 'scopes'} must be a JSON object`,
       );
+    this.#stateful.add(stream.source);
     for (const [key, entry] of Object.entries(entries)) {
       if (stream.source === 'websites') this.#known.set(key, String(entry));
       else this.#scopesOf(stream.source).set(key, parseStreamState(entry));
@@ -60,6 +63,7 @@ export class ProtocolState {
   }
 
   setFeedState(stream: string, scope: string, state: StreamState): void {
+    this.#stateful.add(stream);
     this.#scopesOf(stream).set(scope, state);
   }
 
@@ -70,12 +74,14 @@ export class ProtocolState {
 
   /** A listed website: known from now on (its first sighting kept). Returns when it was first seen. */
   listed(id: string, seenAt: string): string {
+    this.#stateful.add('websites');
     const first = this.#known.get(id) ?? seenAt;
     this.#known.set(id, first);
     return first;
   }
 
   removed(id: string): void {
+    this.#stateful.add('websites');
     this.#known.delete(id);
   }
 
@@ -84,6 +90,11 @@ export class ProtocolState {
     const head = { format_version: STATE_FORMAT_VERSION, base_url: this.#baseUrl };
     if (source === 'websites') return { ...head, known_websites: Object.fromEntries(this.#known) };
     return { ...head, scopes: Object.fromEntries(this.#scopes.get(source) ?? []) };
+  }
+
+  /** Every stream's value that there is, by engine stream: a Singer STATE's `bookmarks`. */
+  values(): Record<string, StreamStateValue> {
+    return Object.fromEntries([...this.#stateful].map((source) => [source, this.value(source)]));
   }
 
   #scopesOf(stream: string): Map<string, StreamState> {

@@ -6,9 +6,9 @@
  */
 import type { Row, TableSpec } from '../destination/table-spec.ts';
 
-export function rowJson(table: TableSpec, row: Row): string {
+export function rowJson(row: Row, columns: TableSpec['columns']): string {
   let text = '{';
-  for (const column of table.columns) {
+  for (const column of columns) {
     const value = row[column.name] ?? null;
     const cell =
       value === null

@@ -95,7 +95,7 @@ async function read(args: AirbyteArgs, out: LineOutput): Promise<number> {
         await out.write(streamStatusLine(stream.name, 'RUNNING', now()));
       }
       const emittedAt = now();
-      for (const row of rows) await out.write(recordLine(stream.name, rowJson(stream.table, row), emittedAt));
+      for (const row of rows) await out.write(recordLine(stream.name, rowJson(row, stream.table.columns), emittedAt));
     },
     async states(sources: readonly string[], protocolState: ProtocolState) {
       for (const source of sources) await out.write(streamStateLine(source, protocolState.value(source)));
