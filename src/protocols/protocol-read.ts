@@ -77,7 +77,7 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
       for (const { stream } of selected.filter((s) => s.stream.source === failed.stream))
         failures.push({ stream, message: `website ${failed.websiteId}: ${failed.error}`, failureType: 'system_error' });
   } catch (error) {
-    failures.push({ message: (error as Error).message, failureType: failureType(error) });
+    failures.push({ message: failureMessage(error), failureType: failureType(error) });
   } finally {
     await client.close();
   }
@@ -86,6 +86,15 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
     selected.map(({ stream }) => [stream, !whole && !failures.some((f) => f.stream === stream)] as const),
   );
   return { complete, failures };
+}
+
+/** The message, naming the JSON config's keys where sync's names its flags and YAML keys. */
+function failureMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof MassRemovalError)) return message;
+  return message
+    .replace('fix source.api_key', 'fix api_key')
+    .replace('run again with --allow-mass-removal', 'run again with allow_mass_removal: true in the config');
 }
 
 /** What the platform should make of a failure that ended the read. */
