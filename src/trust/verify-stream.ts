@@ -34,10 +34,11 @@ import type { StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
 import { streamOptions } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
-import { type DurableUnit, FlushBuffer } from '../sync/flush-buffer.ts';
-import { listWebsites, refuseUnlisted } from '../sync/list-websites.ts';
-import { RunCounters } from '../sync/run-counters.ts';
-import { scanFeed } from '../sync/scan-feed.ts';
+import type { DurableUnit, FeedSink } from '../feed/durable-unit.ts';
+import { listWebsites, refuseUnlisted } from '../feed/list-websites.ts';
+import { scanFeed } from '../feed/scan-feed.ts';
+import { FlushBuffer } from '../sync/flush-buffer.ts';
+import { countingObserver, RunCounters } from '../sync/run-counters.ts';
 import {
   combineWebsites,
   compareWebsite,
@@ -266,13 +267,13 @@ class WindowReader {
     return this.#scans;
   }
 
-  async #read(websiteId: string, scan: FeedScan, page: Pick<FlushBuffer, 'add'>): Promise<void> {
+  async #read(websiteId: string, scan: FeedScan, page: FeedSink): Promise<void> {
     const options = this.#options;
     const scanOf = (each: FeedScan) =>
       scanFeed({
         client: options.client,
-        buffer: page,
-        counters: this.#counters,
+        sink: page,
+        observer: countingObserver(this.#counters),
         logger: options.logger,
         stream: options.stream,
         scan: each,
