@@ -9,7 +9,7 @@
  *   mass-removal guard) since no destination holds them.
  */
 import type { StreamState } from '../state/state-entry.ts';
-import { parseStreamState } from '../state/stream-state.ts';
+import { INITIAL_STATE, parseStreamState } from '../state/stream-state.ts';
 import { ProtocolInputError } from './protocol-input.ts';
 import { type ProtocolStream, protocolStream } from './protocol-streams.ts';
 
@@ -55,11 +55,9 @@ export class ProtocolState {
     }
   }
 
-  /** The saved positions of the engine's feeds, as the engine's state store loads them. */
-  feedStates(streams: ReadonlySet<string>): { stream: string; scope: string; state: StreamState }[] {
-    return [...this.#scopes].flatMap(([stream, scopes]) =>
-      streams.has(stream) ? [...scopes].map(([scope, state]) => ({ stream, scope, state })) : [],
-    );
+  /** Where a feed scope's scan starts: its saved position, or the beginning. */
+  position(stream: string, scope: string): StreamState {
+    return this.#scopes.get(stream)?.get(scope) ?? INITIAL_STATE;
   }
 
   setFeedState(stream: string, scope: string, state: StreamState): void {
