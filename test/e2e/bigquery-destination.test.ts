@@ -15,6 +15,7 @@ import { leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
+import { readRows } from '../../src/destination/queries/read-rows.ts';
 import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
@@ -200,7 +201,7 @@ describe('BigQuery destination: loading', () => {
     const table = standIn.engine.tables.get(`${dataset}.${kindsTable.name}`)!;
     expect(table.description).toBe('Described again.');
     expect(table.schema.fields.find((f) => f.name === 's')?.description).toBe('S again.');
-    expect(await d.readRows(kindsTable)).toHaveLength(1);
+    expect(await readRows(d, kindsTable)).toHaveLength(1);
   });
 });
 
