@@ -231,7 +231,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
 
     bookkeeping() {
       const sql = bigqueryBookkeeping(session(), ref);
-      // A holder whose lease ended changes nothing (marks removals, abandons runs): the next holder may be writing.
+      // A holder whose lease ended changes no row (removal marks, abandoned runs, state): the next holder may be writing.
       return {
         ...sql,
         async change(statement, params) {

@@ -126,8 +126,8 @@ export interface Destination {
 
   /**
    * The SQL role the domain queries (`src/destination/queries/`) run on: how this destination
-   * names tables and columns, writes parameters, and runs a statement. Throws a
-   * `DestinationError` before `open()`. Each query is written once over it, for every connector.
+   * names tables and columns, writes parameters, and runs a statement; its statements run
+   * between `open()` and `close()`. Each query is written once over it, for every connector.
    */
   bookkeeping(): BookkeepingSql;
 
