@@ -11,7 +11,7 @@ import { duckdbDestination } from './duckdb/descriptor.ts';
 import { postgresDestination } from './postgres/descriptor.ts';
 import { snowflakeDestination } from './snowflake/descriptor.ts';
 
-export type { DestinationConnector, DestinationDeps, DestinationDescriptor, FlushSizing } from './descriptor.ts';
+export type { DestinationDeps } from './descriptor.ts';
 
 export interface DestinationRegistry {
   /** In the order the config's JSON Schema and docs/tables.md list them. */

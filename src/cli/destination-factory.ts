@@ -8,8 +8,6 @@ import type { DestinationConfig } from '../../schemas/config.ts';
 import type { Destination } from '../destination/destination.ts';
 import type { QueryRole } from '../destination/read-only-query.ts';
 
-export type { DestinationDeps } from '../../connectors/registry.ts';
-
 export async function createDestination(
   config: DestinationConfig,
   deps: DestinationDeps,
