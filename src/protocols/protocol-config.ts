@@ -6,7 +6,9 @@
  * YAML config's defaults. No destination: the platform running aivis loads the records.
  */
 import { z } from 'zod';
-import { configSchema, sourceConfigSchema, streamsConfigSchema, type AivisConfig } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
+import { type AivisConfig, sourceConfigSchema } from '../../schemas/config.ts';
+import { streamsConfigSchema } from '../../schemas/streams-config.ts';
 import { formatIssues } from '../../schemas/format-issues.ts';
 import type { Workspace } from '../config/workspaces.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
@@ -14,6 +16,8 @@ import { registerSecret } from '../log/redact.ts';
 import { ProtocolInputError, readJsonFile } from './protocol-input.ts';
 
 const sourceShape = sourceConfigSchema.shape;
+/** The engine's config schema (its `websites` rule, and the defaults of what the JSON config leaves out). */
+const configSchema = configSchemaOf();
 
 export const protocolConfigSchema = z
   .strictObject({
