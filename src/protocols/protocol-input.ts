@@ -14,7 +14,8 @@ export class ProtocolInputError extends AivisError {
 }
 
 export async function readJsonFile(kind: 'config' | 'catalog' | 'state', file: string | undefined): Promise<unknown> {
-  if (file === undefined) throw new ProtocolInputError(`no ${kind} file given: pass --${kind} FILE`);
+  // An empty path is none given (the Airbyte image clears AIVIS_CONFIG, the YAML config's default).
+  if (!file) throw new ProtocolInputError(`no ${kind} file given: pass --${kind} FILE`);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
