@@ -1,7 +1,7 @@
 /**
  * Where a protocol mode writes its messages: one JSON line each on stdout, and nothing else
  * there. A write waits while the pipe is full, so a slow reader (the platform) holds the
- * engine back instead of the heap growing (docs/protocols.md#output).
+ * engine back instead of the heap growing (docs/protocols.md#how-it-works).
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
