@@ -120,8 +120,9 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       async () => {
         const arrays = target.arrays!;
         await target.exec(`CREATE TABLE tag_arrays (prompt_text ${target.types.text}, tags ${arrays.textArray})`);
+        // INSERT ... SELECT: Snowflake refuses ARRAY_CONSTRUCT in a VALUES clause.
         await target.exec(
-          `INSERT INTO tag_arrays VALUES ('What is the best CRM for a team of ten?', ${arrays.tags(['crm', 'Comparison'])})`,
+          `INSERT INTO tag_arrays SELECT 'What is the best CRM for a team of ten?', ${arrays.tags(['crm', 'Comparison'])}`,
         );
         const result = await h.run({ 'from-table': 'tag_arrays' });
         expect(result.code).toBe(0);
