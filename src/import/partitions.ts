@@ -3,8 +3,10 @@
  * in bytes of the exact body that will be sent (multibyte text counts as its UTF-8 bytes).
  * Each partition is an independent atomic operation (spec 4.7 rule 7). One partition is in
  * memory at a time. Items whose text digest is in `known` are left out (only what is new).
+ * A table or query source is cut only from the rows pass one `checked` (checked-rows.ts).
  */
 import { createHash } from 'node:crypto';
+import type { CheckedRows } from './checked-rows.ts';
 import { IMPORT_LIMITS } from './import-limits.ts';
 import type { ImportOptions } from './import-options.ts';
 import { readInputItems } from './input-items.ts';
@@ -60,6 +62,7 @@ export async function* partitionInput(
   options: ImportOptions,
   limits: PartitionLimits = IMPORT_LIMITS,
   known?: KnownDigests,
+  checked?: CheckedRows,
 ): AsyncGenerator<Partition> {
   const { head, tail } = envelope(options);
   const unit: PositionUnit = options.warehouse ? 'row' : 'line';
@@ -68,8 +71,9 @@ export async function* partitionInput(
   let digests: string[] = [];
   let size = head.length + tail.length;
   let index = 0;
-  for await (const record of readInputItems(options)) {
-    if (!record.item) continue; // pass one refused the file before any partition is cut
+  const records = readInputItems(options);
+  for await (const record of checked ? checked.unchanged(records, options.file) : records) {
+    if (!record.item) continue; // pass one refused the input before any partition is cut
     const digest = textSha256(String(record.item.prompt_text));
     if (known?.has(digest)) continue;
     const encoded = encoder.encode(JSON.stringify(record.item));

@@ -57,6 +57,7 @@ describeWarehouseSource('BigQuery', {
     tags: (tags) => `[${tags.map((t) => `'${t}'`).join(', ')}]`,
     integers: '[1, 2]',
   },
+  random: 'RAND()',
   digests: async (websiteId) => {
     const { rows } = await standIn.engine.query(
       `SELECT COUNT(DISTINCT text_sha256) FROM ${qualified('prompt_import_items')} WHERE website_id = '${websiteId}' AND text_sha256 IS NOT NULL`,

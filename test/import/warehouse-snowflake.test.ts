@@ -35,6 +35,7 @@ describeWarehouseSource('Snowflake', {
     tags: (tags) => `ARRAY_CONSTRUCT(${tags.map((t) => `'${t}'`).join(', ')})`,
     integers: 'ARRAY_CONSTRUCT(1, 2)',
   },
+  random: 'RANDOM()',
   digests: async (websiteId) =>
     Number(
       (

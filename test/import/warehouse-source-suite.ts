@@ -25,6 +25,8 @@ export interface WarehouseTarget {
     readonly tags: (tags: readonly string[]) => string;
     readonly integers: string;
   };
+  /** An expression with another value each time a statement runs (the engine's random number). */
+  readonly random: string;
   /** Digests `prompt_import_items.text_sha256` holds for the website. */
   digests(websiteId: string): Promise<number>;
 }
@@ -125,6 +127,18 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       expect(result.error).toBeUndefined();
       expect(result.code).toBe(0);
       expect(result.out).toContain('Rows: 2 read, 0 already known, 2 sent (created 2, skipped 0)');
+    });
+
+    it('sends only rows it checked: a query that answers differently on its second read stops the run before any request', async () => {
+      const before = imports();
+      const result = await h.run({
+        'from-query': `SELECT 'Which CRM fits team ' || CAST(${target.random} AS ${target.types.text}) || '?' AS prompt_text`,
+      });
+      expect(imports()).toBe(before);
+      expect(result.code).toBe(1);
+      expect(result.error).toMatch(
+        /^query:[0-9a-f]{64}: the rows changed while aivis read them \(from row 1 on, they are not the rows it checked\); no row from there on was sent: run the same command again, on rows that hold still while it runs$/,
+      );
     });
 
     describe('bad input: exit 2 naming the row and column, nothing sent', () => {
