@@ -19,6 +19,13 @@ export interface Partition {
   readonly lines: readonly number[];
   /** What `lines` count, as messages name a position: a file's `line`, a table's or query's `row`. */
   readonly unit: PositionUnit;
+  /**
+   * Where the journal records it. A file's partition by its number: the same file cuts the same
+   * partitions, and a changed one is caught by the service's 409 on the reused key. A table's or
+   * query's by its body digest: each run cuts only the rows not yet known, so a number names
+   * other rows from one run to the next, while the same rows are the same partition.
+   */
+  readonly slot: string;
   /** `textSha256` of each item's text, by item index: `prompt_import_items.text_sha256`. */
   readonly digests: readonly string[];
   /** The request body, byte for byte as sent on every attempt. */
@@ -55,7 +62,8 @@ function assemble(
   const comma = encoder.encode(',');
   const parts = [head, ...items.flatMap((item, i) => (i === 0 ? [item] : [comma, item])), tail];
   const body = Buffer.concat(parts);
-  return { index, unit, lines, digests, body, bodySha256: createHash('sha256').update(body).digest('hex') };
+  const bodySha256 = createHash('sha256').update(body).digest('hex');
+  return { index, unit, slot: unit === 'row' ? bodySha256 : String(index), lines, digests, body, bodySha256 };
 }
 
 export async function* partitionInput(

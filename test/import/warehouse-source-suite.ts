@@ -4,6 +4,8 @@
  * destination, receipts loaded into the same destination. Each destination's file supplies
  * how to create and change the table behind aivis's back, in a few lines.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './import-harness.ts';
 
@@ -92,6 +94,43 @@ export function describeWarehouseSource(name: string, target: WarehouseTarget): 
       expect(all.totals.skipped_active_duplicate).toBe(2510);
       expect(all.rows).toEqual({ read: 2510, known: 0, sent: 2510 });
       expect(imports()).toBe(7);
+    });
+
+    it('keeps a --journal when asked: written by the first run, consulted by the next, which sends only the new rows', async () => {
+      await target.exec(`CREATE TABLE journaled (client_id ${target.types.text}, prompt_text ${target.types.text})`);
+      await target.exec(`INSERT INTO journaled VALUES ${promptValues(3, 5000)}`);
+      const journal = path.join(h.dir, 'journaled.journal.json');
+      const before = imports();
+      const first = JSON.parse((await h.run({ 'from-table': 'journaled', journal, json: true })).out);
+      expect(first.journal).toBe(journal);
+      expect(first.totals.created).toBe(3);
+      const written = JSON.parse(await readFile(journal, 'utf8'));
+      expect(Object.values(written.partitions).map((p: any) => [p.items, p.attempts.at(-1).status])).toEqual([
+        [3, 'succeeded'],
+      ]);
+
+      // Again as it is: every row known, nothing sent. With --all the journal answers for the
+      // partition it recorded, so nothing is sent either.
+      expect(JSON.parse((await h.run({ 'from-table': 'journaled', journal, json: true })).out).rows).toEqual({
+        read: 3,
+        known: 3,
+        sent: 0,
+      });
+      const all = JSON.parse((await h.run({ 'from-table': 'journaled', journal, all: true, json: true })).out);
+      expect(all.partitions.map((p: { origin: string }) => p.origin)).toEqual(['journal']);
+      expect(imports()).toBe(before + 1);
+
+      // Two rows more: the new rows are a partition of their own, sent as a new operation.
+      await target.exec(`INSERT INTO journaled VALUES ${promptValues(2, 5003)}`);
+      const added = await h.run({ 'from-table': 'journaled', journal, json: true });
+      expect(added.error).toBeUndefined();
+      const report = JSON.parse(added.out);
+      expect(report.rows).toEqual({ read: 5, known: 3, sent: 2 });
+      expect(report.partitions.map((p: { origin: string; items: number }) => [p.origin, p.items])).toEqual([
+        ['this_run', 2],
+      ]);
+      expect(report.totals.created).toBe(2);
+      expect(imports()).toBe(before + 2);
     });
 
     it('imports the rows of a --from-query with a WHERE, tags as comma-separated text', async () => {
