@@ -13,7 +13,9 @@ import { createLogger } from '../log/logger.ts';
 import { terminalLine } from '../log/inert-text.ts';
 import { redact } from '../log/redact.ts';
 import { RunCounters } from '../sync/run-counters.ts';
-import { ensureSyncTables, runSync, type RunSyncOptions } from '../sync/run-sync.ts';
+import type { RunSyncOptions } from '../sync/run-context.ts';
+import { SYNC_MODE } from '../sync/run-mode.ts';
+import { ensureSyncTables, runSync } from '../sync/run-sync.ts';
 import { startProgressDisplay } from './progress-display.ts';
 import { type CommandResources, openCommandResources } from './command-resources.ts';
 import { formatRunSummary } from './run-summary.ts';
@@ -58,7 +60,7 @@ export async function executeSync(
     ).map((w) => w.name),
   );
   const selected = selectWorkspaces(loaded.workspaces, selection);
-  const verb = choices.command ?? 'sync';
+  const verb = (choices.mode ?? SYNC_MODE).command;
   const lineage = lineageSettings(loaded);
   if (selected.length === 0) {
     // Only a shard comes out empty (--workspace names at least one known workspace): a pod of
@@ -199,7 +201,7 @@ async function runOfMany(
     const exitCode = error instanceof AivisError ? error.exitCode : ExitCode.Failure;
     const message = error instanceof Error ? error.message : String(error);
     process.stdout.write(
-      `${terminalLine(redact(`aivis ${choices.command ?? 'sync'} workspace ${workspace.name}: failed: ${message}`))}\n`,
+      `${terminalLine(redact(`aivis ${(choices.mode ?? SYNC_MODE).command} workspace ${workspace.name}: failed: ${message}`))}\n`,
     );
     resources.logger.error(message, { workspace: workspace.name, exit_code: exitCode });
     return exitCode;

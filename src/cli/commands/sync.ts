@@ -1,4 +1,5 @@
 import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
+import { SYNC_MODE } from '../../sync/run-mode.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags, type WorkspaceFlags } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -35,7 +36,7 @@ export const syncCommand: CliCommand<SyncArgs> = {
       }) as never,
   handler: async (argv) => {
     return executeSync(argv, parseWorkspaceFlags(argv), {
-      command: 'sync',
+      mode: SYNC_MODE,
       streams: parseStreams(argv.streams, '--streams'),
       websites: parseWebsites(argv.websites, '--websites'),
       fullRefresh: argv['full-refresh'],

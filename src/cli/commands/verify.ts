@@ -11,9 +11,9 @@ import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
-import { verifyExitCode } from '../../trust/verify-comparison.ts';
-import { describeEstimate } from '../../trust/verify-estimate.ts';
-import { verifyStream } from '../../trust/verify-stream.ts';
+import { verifyExitCode } from '../../verify/verify-comparison.ts';
+import { describeEstimate } from '../../verify/verify-estimate.ts';
+import { verifyStream } from '../../verify/verify-stream.ts';
 import {
   parseSelection,
   parseSince,

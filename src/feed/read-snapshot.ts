@@ -1,32 +1,29 @@
 /**
  * The latest snapshot of one website (a `snapshot` stream: analytics). A 404 means "tracked,
- * not yet measured" (spec 3.5): no row and no error. An invalid snapshot, or one nested too
- * deep, is rejected whole, with its reason. A snapshot loaded (or a 404) is complete through
- * the moment the website's sync began (`context.syncedAt`, before the request): its
- * `_aivis_completeness` row travels with its rows.
+ * not yet measured" (spec 3.5): no row and no error. A snapshot the client finds invalid, or
+ * nested too deep (`validateSnapshot`), is rejected whole, with its reason. A snapshot loaded
+ * (or a 404) is complete through the moment the website's read began (`context.syncedAt`,
+ * before the request): its `_aivis_completeness` row travels with its rows.
  */
 import type { z } from 'zod';
-import { formatIssues } from '../../schemas/format-issues.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
-import { TOO_DEEP } from '../client/record-result.ts';
-import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/nesting-depth.ts';
+import { validateSnapshot } from '../client/record-result.ts';
 import type { TableRows } from '../destination/destination.ts';
 import { RecordRejection, type RowContext, type SnapshotStream } from '../streams/stream.ts';
 import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, readWholeRow } from '../trust/completeness.ts';
+import type { FeedObserver } from './feed-observer.ts';
 import { rejectedRow } from './rejected-rows.ts';
-import type { RunCounters } from './run-counters.ts';
 
-export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input: {
+export async function readSnapshot<Data, Meta, Options extends z.ZodType>(input: {
   client: ApiClient;
-  counters: RunCounters;
+  observer: Pick<FeedObserver, 'pageRead'>;
   stream: SnapshotStream<string, Data, Meta, Options>;
   options: z.output<Options>;
   context: RowContext;
 }): Promise<TableRows[]> {
   const { client, stream, context } = input;
-  const counts = input.counters.stream(stream.name);
   let body: unknown;
   try {
     const query = stream.query(input.options);
@@ -35,29 +32,20 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
     if (error instanceof ApiError && error.code === 'not_found') return completeness(stream.name, context);
     throw error;
   }
-  counts.pages++;
   const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
-  const data = stream.dataSchema.safeParse(envelope.data);
-  const meta = stream.metaSchema.safeParse(envelope.meta);
-  let reason =
-    nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH)
-      ? TOO_DEEP
-      : !data.success
-        ? formatIssues(data.error)
-        : !meta.success
-          ? `meta: ${formatIssues(meta.error)}`
-          : undefined;
+  const snapshot = validateSnapshot(stream, envelope);
+  let reason = snapshot.ok ? undefined : snapshot.error;
   let tables: TableRows[] = [];
-  if (reason === undefined && data.success && meta.success) {
+  if (snapshot.ok) {
     try {
-      tables = stream.toRows(data.data, meta.data, envelope as { data: unknown }, context);
+      tables = stream.toRows(snapshot.value.data, snapshot.value.meta, envelope as { data: unknown }, context);
     } catch (error) {
       if (!(error instanceof RecordRejection)) throw error;
       reason = error.message;
     }
   }
   if (reason !== undefined) {
-    counts.rejected++;
+    input.observer.pageRead(stream.name, { rows: 0, rejected: 1 });
     // The snapshot without its request id: the same bad snapshot read again is the same rejection.
     const { request_id: _requestId, ...meta } = (envelope.meta ?? {}) as Record<string, unknown>;
     const identity = { data: envelope.data, meta };
@@ -73,7 +61,7 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
     });
     return [{ table: rejectedTable, rows: [row] }];
   }
-  counts.rows += tables.reduce((sum, t) => sum + t.rows.length, 0);
+  input.observer.pageRead(stream.name, { rows: tables.reduce((sum, t) => sum + t.rows.length, 0), rejected: 0 });
   return [...tables, ...completeness(stream.name, context)];
 }
 

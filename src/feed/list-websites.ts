@@ -3,6 +3,7 @@
  * basis of removal reconciliation, so it is read whole before anything is written: a run
  * whose listing fails part-way writes nothing and infers no removal.
  */
+import type { AivisConfig } from '../../schemas/config.ts';
 import { websiteIdSchema, type Website } from '../../schemas/index.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ConfigError } from '../errors.ts';
@@ -20,6 +21,27 @@ export interface Listing {
    * only when the record says `last_analysis_at: null` (analytics would be a certain 404).
    */
   readonly plan: readonly { readonly id: string; readonly measured: boolean }[];
+}
+
+/** A website a run reads: its id, and whether it was ever measured (a snapshot exists). */
+export type PlannedWebsite = Listing['plan'][number];
+
+/** Why a website named with `--websites` is not read when the listing lacks it. */
+export const NOT_LISTED = 'not in the listing (removed, or not in this workspace)';
+
+/** Whether the config's `websites.include` and the command's `--websites` (`only`) both let a website through. */
+export function isChosen(id: string, config: AivisConfig, only: readonly string[] | undefined): boolean {
+  const include = config.websites?.include;
+  return (include === undefined || include.includes(id)) && (only === undefined || only.includes(id));
+}
+
+/** The listing's websites that the config and `--websites` let through, in listing order. */
+export function chosenWebsites(
+  listing: Listing,
+  config: AivisConfig,
+  only: readonly string[] | undefined,
+): PlannedWebsite[] {
+  return listing.plan.filter((website) => isChosen(website.id, config, only));
 }
 
 export async function listWebsites(client: ApiClient): Promise<Listing> {

@@ -34,12 +34,13 @@ import type { Logger } from '../log/logger.ts';
 import type { StateEntry } from '../state/state-entry.ts';
 import type { StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
-import { streamOptions } from '../streams/index.ts';
-import type { AnyFeedStream, FeedScan } from '../streams/stream.ts';
-import { type DurableUnit, FlushBuffer } from '../sync/flush-buffer.ts';
-import { listWebsites, refuseUnlisted } from '../sync/list-websites.ts';
-import { RunCounters } from '../sync/run-counters.ts';
-import { scanFeed } from '../sync/scan-feed.ts';
+import { type StreamName, streamOptions } from '../streams/index.ts';
+import type { AnyFeedStream } from '../streams/stream.ts';
+import type { DurableUnit, FeedSink } from '../feed/durable-unit.ts';
+import { FeedReader } from '../feed/feed-reader.ts';
+import type { StreamFailure } from '../feed/feed-observer.ts';
+import { isChosen, listWebsites, NOT_LISTED, type PlannedWebsite, refuseUnlisted } from '../feed/list-websites.ts';
+import { FlushBuffer } from '../sync/flush-buffer.ts';
 import {
   combineWebsites,
   compareWebsite,
@@ -89,10 +90,18 @@ export interface SkippedWebsite {
   readonly reason: string;
 }
 
+/** A website whose reads failed (contained as in a sync): not compared; the command exits 3. */
+export interface FailedWebsite {
+  readonly website_id: string;
+  readonly error: string;
+}
+
 export interface VerifyReport extends VerifyComparison<VerifiedWebsite> {
   readonly stream: string;
   /** Listed or named websites that could not be verified, and why. */
   readonly skipped: readonly SkippedWebsite[];
+  /** Websites whose reads failed; the others were verified. */
+  readonly failed: readonly FailedWebsite[];
   readonly repaired: number;
 }
 
@@ -124,15 +133,11 @@ function websiteFrontiers(entries: readonly StateEntry[], stream: string): Map<s
 export async function verifyStream(options: VerifyOptions): Promise<VerifyReport> {
   const { destination, stream, config } = options;
   const since = microsecondTimestamp(options.since);
-  const include = config.websites?.include;
-  const chosen = (id: string) =>
-    (include === undefined || include.includes(id)) &&
-    (options.websites === undefined || options.websites.includes(id));
   const frontiers = websiteFrontiers(await options.stateStore.load(), stream.name);
   const skipped: SkippedWebsite[] = [];
   const windows = new Map<string, VerifyWindow>();
   for (const [website, frontier] of [...frontiers].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!chosen(website)) continue;
+    if (!isChosen(website, config, options.websites)) continue;
     if (frontier === null) {
       skipped.push({ website_id: website, reason: `no committed frontier for ${stream.name} yet: sync it first` });
       continue;
@@ -170,10 +175,11 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
 
   const listing = await listWebsites(options.client);
   refuseUnlisted(options.websites, listing, options.workspace);
+  const planned = new Map(listing.plan.map((website) => [website.id, website]));
   for (const website of [...windows.keys()]) {
-    if (listing.seenIds.has(website)) continue;
+    if (planned.has(website)) continue;
     windows.delete(website);
-    skipped.push({ website_id: website, reason: 'not in the listing (removed, or not in this workspace)' });
+    skipped.push({ website_id: website, reason: NOT_LISTED });
   }
 
   let lock: DestinationLock | undefined;
@@ -189,12 +195,19 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
     });
   }
   try {
-    const reader = new WindowReader(options, id, scans);
+    const reader = new WindowReader(options, id);
     const verified: VerifiedWebsite[] = [];
-    for (const [website, window] of windows) verified.push(await reader.verify(website, window));
+    const failed: FailedWebsite[] = [];
+    let repaired = 0;
+    for (const [websiteId, window] of windows) {
+      const outcome = await reader.verify(planned.get(websiteId)!, window);
+      repaired += outcome.repaired;
+      if (outcome.kind === 'verified') verified.push(outcome.website);
+      else if (outcome.kind === 'failed') failed.push({ website_id: websiteId, error: outcome.error });
+      else skipped.push({ website_id: websiteId, reason: REVOKED });
+    }
     const comparison = combineWebsites(verified);
-    const repaired = verified.reduce((sum, w) => sum + w.repaired, 0);
-    return { ...comparison, stream: stream.name, skipped, repaired };
+    return { ...comparison, stream: stream.name, skipped, failed, repaired };
   } finally {
     await lock?.release();
   }
@@ -202,28 +215,50 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
 
 const min = (a: string, b: string) => (a < b ? a : b);
 
-/** Reads and compares one website's window at a time. */
+/** Why a website that disappeared during verify is not verified. */
+const REVOKED = 'revoked during verify (its feed and the website itself answer 404)';
+
+/** One website's window read: compared, or not (its reads failed, or it disappeared); rows repaired either way. */
+type WebsiteOutcome =
+  | { readonly kind: 'verified'; readonly website: VerifiedWebsite; readonly repaired: number }
+  | { readonly kind: 'failed'; readonly error: string; readonly repaired: number }
+  | { readonly kind: 'revoked'; readonly repaired: number };
+
+/** Reads and compares one website's window at a time, through the one feed reader. */
 class WindowReader {
   readonly #options: VerifyOptions;
   readonly #idColumn: string;
-  readonly #scans: readonly FeedScan[];
-  readonly #counters = new RunCounters();
-  /** Set once the API refused the stream's own scans in the way its `fallback` answers (citations without `analysis_id`). */
-  #fallingBack = false;
+  readonly #reader: FeedReader;
+  /** The failures of the website being read (websites are read one at a time). */
+  #failures: StreamFailure[] = [];
 
-  constructor(options: VerifyOptions, idColumn: string, scans: readonly FeedScan[]) {
+  constructor(options: VerifyOptions, idColumn: string) {
     this.#options = options;
     this.#idColumn = idColumn;
-    this.#scans = scans;
+    const record = (failure: StreamFailure) => void this.#failures.push(failure);
+    this.#reader = new FeedReader({
+      client: options.client,
+      logger: options.logger,
+      config: options.config,
+      streams: [options.stream.name as StreamName],
+      // Counting is the comparison's; failures are the report's; the reader logs what a user should see.
+      observer: { pageRead: () => {}, fellBack: () => {}, streamFailed: record, websiteRevoked: () => {} },
+      runId: options.runId,
+      workspace: options.workspace,
+      now: options.now,
+      // No saved position is read: every scan starts at `since`, and no state is handed on.
+      position: () => INITIAL_STATE,
+      since: options.since,
+    });
   }
 
-  async verify(websiteId: string, window: VerifyWindow): Promise<VerifiedWebsite> {
+  async verify(website: PlannedWebsite, window: VerifyWindow): Promise<WebsiteOutcome> {
     const { destination, stream } = this.#options;
     const stored = new Set(
       await windowIds(destination, {
         table: stream.table.name,
         idColumn: this.#idColumn,
-        websiteId,
+        websiteId: website.id,
         stampColumn: STAMP_COLUMN,
         ...window,
       }),
@@ -232,7 +267,7 @@ class WindowReader {
     let unstamped = 0;
     let repaired = 0;
     const repairs = this.#options.repair ? this.#repairBuffer() : undefined;
-    const page = {
+    const sink: FeedSink = {
       add: async (unit: DurableUnit) => {
         const missing: Row[] = [];
         for (const part of unit.tables) {
@@ -256,48 +291,15 @@ class WindowReader {
         }
       },
     };
-    for (const scan of await this.#scansOf(websiteId)) await this.#read(websiteId, scan, page);
+    this.#failures = [];
+    const outcome = await this.#reader.readWebsite(website, sink, this.#options.signal);
+    // The rows read before a failure are the API's own: a repair keeps them.
     await repairs?.flush();
-    return { ...compareWebsite(websiteId, { api: read, destination: stored }), ...window, repaired, unstamped };
-  }
-
-  /** The website's scans; a stream with a fallback (citations) switches to its scans once the API asks for them. */
-  async #scansOf(websiteId: string): Promise<readonly FeedScan[]> {
-    const { fallback } = this.#options.stream;
-    if (fallback && this.#fallingBack) return fallback.scans(this.#options.client, websiteId);
-    return this.#scans;
-  }
-
-  async #read(websiteId: string, scan: FeedScan, page: Pick<FlushBuffer, 'add'>): Promise<void> {
-    const options = this.#options;
-    const scanOf = (each: FeedScan) =>
-      scanFeed({
-        client: options.client,
-        buffer: page,
-        counters: this.#counters,
-        logger: options.logger,
-        stream: options.stream,
-        scan: each,
-        scope: websiteId + each.scopeSuffix,
-        context: {
-          websiteId,
-          runId: options.runId,
-          syncedAt: options.now().toISOString(),
-          workspace: options.workspace,
-        },
-        saved: INITIAL_STATE,
-        since: options.since,
-        now: options.now,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    try {
-      await scanOf(scan);
-    } catch (error) {
-      const { fallback } = options.stream;
-      if (!fallback?.applies(error)) throw error;
-      this.#fallingBack = true;
-      for (const each of await fallback.scans(options.client, websiteId)) await scanOf(each);
-    }
+    if (outcome === 'revoked') return { kind: 'revoked', repaired };
+    if (this.#failures.length > 0)
+      return { kind: 'failed', error: this.#failures.map((f) => f.error).join('; '), repaired };
+    const compared = compareWebsite(website.id, { api: read, destination: stored });
+    return { kind: 'verified', website: { ...compared, ...window, repaired, unstamped }, repaired };
   }
 
   /** Rows only: a flush with no state entry leaves every saved position as it was. */

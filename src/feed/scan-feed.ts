@@ -1,7 +1,7 @@
 /**
  * One scan of one feed for one website: pages through the feed from the saved position and
- * hands every page to the flush buffer together with the state that describes it. A page's
- * rows go to the buffer in parts as its records are decoded (a part holds `PAGE_PART_TEXT` of
+ * hands every page to the sink together with the state that describes it. A page's
+ * rows go to the sink in parts as its records are decoded (a part holds `PAGE_PART_TEXT` of
  * text at most), so a page of long records never sits in the heap whole; only its last part
  * carries the page's state, so the state still commits with or after every row it describes
  * (docs/spec-reading.md#page-bounds).
@@ -10,25 +10,25 @@ import type { ApiClient, Page } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import { refusedPage } from '../client/scan-guard.ts';
 import type { TableRows } from '../destination/destination.ts';
-import type { StreamState } from '../state/state-entry.ts';
 import type { Row } from '../destination/table-spec.ts';
+import type { StreamState } from '../state/state-entry.ts';
 import type { Logger } from '../log/logger.ts';
 import { afterPage, BOUND_CLOCK_SKEW_MS, isEarlier, isFutureBound, restartScan } from '../state/stream-state.ts';
 import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, completenessRow } from '../trust/completeness.ts';
 import { PAGE_LIMIT, RecordRejection, type AnyFeedStream, type FeedScan, type RowContext } from '../streams/stream.ts';
-import { MAX_FLUSH_TEXT, rowText, type FlushBuffer } from './flush-buffer.ts';
+import { type FeedSink, MAX_FLUSH_TEXT, rowText } from './durable-unit.ts';
+import type { FeedObserver } from './feed-observer.ts';
 import { rejectedRow } from './rejected-rows.ts';
-import type { RunCounters } from './run-counters.ts';
 
-/** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the buffer. */
+/** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the sink. */
 const PAGE_PART_TEXT = MAX_FLUSH_TEXT / 8;
 
 export interface ScanFeedInput {
   readonly client: ApiClient;
-  /** Where each page goes with its state: the run's flush buffer, or `aivis verify`'s comparison. */
-  readonly buffer: Pick<FlushBuffer, 'add'>;
-  readonly counters: RunCounters;
+  /** Where each page goes with its state: the run's flush buffer, `aivis verify`'s comparison, a protocol writer. */
+  readonly sink: FeedSink;
+  readonly observer: Pick<FeedObserver, 'pageRead'>;
   readonly logger: Logger;
   readonly stream: AnyFeedStream;
   readonly scan: FeedScan;
@@ -91,7 +91,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
     // The page that completes a scan carries the frontier's completeness row: committed with it or not at all.
     const completeness = entry === undefined ? null : completenessRow(entry, before, context);
     const last = await addPageRows(input, page);
-    await input.buffer.add({ tables: [...last, ...completenessPart(completeness)], state: entry });
+    await input.sink.add({ tables: [...last, ...completenessPart(completeness)], state: entry });
     if (page.hasMore) input.signal?.throwIfAborted();
   }
   return state;
@@ -125,11 +125,11 @@ function checkBound(input: ScanFeedInput, page: Page<unknown>, state: StreamStat
 }
 
 /**
- * Turns the page's records into rows, handing each full part to the buffer without state;
+ * Turns the page's records into rows, handing each full part to the sink without state;
  * returns the last part, for the caller to add with the page's state.
  */
 async function addPageRows(input: ScanFeedInput, page: Page<unknown>): Promise<TableRows[]> {
-  const { stream, counters } = input;
+  const { stream } = input;
   // `_synced_at` is when this page was read: within one flush of its load, however long the run.
   const context = { ...input.context, syncedAt: input.now().toISOString() };
   let rows: Row[] = [];
@@ -172,16 +172,13 @@ async function addPageRows(input: ScanFeedInput, page: Page<unknown>): Promise<T
       }
     }
     if (partText >= PAGE_PART_TEXT) {
-      await input.buffer.add({ tables: part() });
+      await input.sink.add({ tables: part() });
       rows = [];
       rejected = [];
       partText = 0;
     }
   }
-  const counts = counters.stream(stream.name);
-  counts.pages++;
-  counts.rows += rowCount;
-  counts.rejected += rejectedCount;
+  input.observer.pageRead(stream.name, { rows: rowCount, rejected: rejectedCount });
   if (rejectedCount > 0)
     input.logger.warn('records rejected', {
       stream: stream.name,

@@ -6,7 +6,7 @@ import {
   type WebsiteIds,
   verifyExitCode,
   withinWindow,
-} from '../../src/trust/verify-comparison.ts';
+} from '../../src/verify/verify-comparison.ts';
 
 /** Each website compared on its own, then combined, as verify does. */
 const compareWindow = (byWebsite: Map<string, WebsiteIds>) =>

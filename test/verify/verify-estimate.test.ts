@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEstimate, estimateRequests } from '../../src/trust/verify-estimate.ts';
+import { describeEstimate, estimateRequests } from '../../src/verify/verify-estimate.ts';
 
 describe('estimateRequests', () => {
   it('is the listing pages plus, per website, its rows since --since at 500 a page and at least a page per scan', () => {

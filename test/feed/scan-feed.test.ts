@@ -7,13 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamState } from '../../src/state/state-entry.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
 import { UNFILTERED_SCAN } from '../../src/streams/stream.ts';
-import { RunCounters } from '../../src/sync/run-counters.ts';
-import { scanFeed, type ScanFeedInput } from '../../src/sync/scan-feed.ts';
+import { countingObserver, RunCounters } from '../../src/sync/run-counters.ts';
+import { scanFeed, type ScanFeedInput } from '../../src/feed/scan-feed.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { clientFixture, type ClientFixture } from '../client/support/client-fixture.ts';
 import { json } from '../client/support/scripted-server.ts';
 import { mention } from '../schemas/fixtures.ts';
-import type { DurableUnit } from '../../src/sync/flush-buffer.ts';
+import type { DurableUnit } from '../../src/feed/durable-unit.ts';
 
 const BOUND = '2026-03-01T00:00:00Z';
 const lastPage = (requestId: string, bound?: string) =>
@@ -22,11 +22,11 @@ const lastPage = (requestId: string, bound?: string) =>
     meta: { request_id: requestId, has_more: false, next_cursor: null, ...(bound ? { scan_upper_bound: bound } : {}) },
   });
 
-/** One mentions scan of `web_1` through the fixture's client into `buffer`. */
-const feedInput = (f: ClientFixture, buffer: ScanFeedInput['buffer'], saved: StreamState): ScanFeedInput => ({
+/** One mentions scan of `web_1` through the fixture's client into `sink`. */
+const feedInput = (f: ClientFixture, sink: ScanFeedInput['sink'], saved: StreamState): ScanFeedInput => ({
   client: f.client,
-  buffer,
-  counters: new RunCounters(),
+  sink,
+  observer: countingObserver(new RunCounters()),
   logger: silentLogger,
   stream: mentionsStream,
   scan: UNFILTERED_SCAN[0]!,
@@ -94,7 +94,7 @@ describe('scanFeed with a page of long records', () => {
         { add: async (unit) => void units.push(unit) },
         { frontier: null, cursor: null, pending_upper_bound: null },
       ),
-      counters,
+      observer: countingObserver(counters),
     });
     const mentionRows = (unit: DurableUnit) =>
       unit.tables.find((t) => t.table === mentionsStream.table)?.rows.map((r) => r.id) ?? [];

@@ -81,7 +81,13 @@ export function combineWebsites<Website extends WebsiteDifference>(
   return { websites, missing, extra, equal: missing === 0 && extra === 0 };
 }
 
-/** 0 when both sides hold the same rows, 3 when verify found differences (repaired or not). */
-export function verifyExitCode(comparison: VerifyComparison): typeof ExitCode.Success | typeof ExitCode.Partial {
-  return comparison.equal ? ExitCode.Success : ExitCode.Partial;
+/**
+ * 0 when both sides hold the same rows and every website chosen could be read; 3 when verify
+ * found differences (repaired or not) or a website's reads failed (`failed`: those websites).
+ */
+export function verifyExitCode(outcome: {
+  readonly equal: boolean;
+  readonly failed?: readonly unknown[];
+}): typeof ExitCode.Success | typeof ExitCode.Partial {
+  return outcome.equal && (outcome.failed ?? []).length === 0 ? ExitCode.Success : ExitCode.Partial;
 }
