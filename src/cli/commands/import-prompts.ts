@@ -37,7 +37,7 @@ import { createDestination, openQueryRole } from '../destination-factory.ts';
 import { createClient } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { parseWorkspaceFlags, selectWorkspaces, type WorkspaceSelection } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
@@ -241,7 +241,7 @@ export async function importPrompts(
   }
 }
 
-export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
+export const importPromptsCommand = defineCommand({
   command: 'import-prompts',
   describe:
     'Import prompts from a CSV or JSONL file, or a table or query of the destination, into a website (append-only, in atomic partitions)',
@@ -290,8 +290,8 @@ export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
         type: 'string',
         describe: 'Journal file (default: beside the input file; none for --from-table/--from-query)',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }) as never,
+      .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }),
   handler: async (argv) => {
     return importPrompts(argv);
   },
-};
+});
