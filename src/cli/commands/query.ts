@@ -8,7 +8,7 @@ import { assertReadOnlyStatement } from '../../destination/read-only-query.ts';
 import { ConfigError, ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { openQueryRole } from '../destination-factory.ts';
-import { QUERY_FORMATS, type QueryFormat, writeQueryResult } from '../query-output.ts';
+import { QUERY_FORMATS, writeQueryResult } from '../query-output.ts';
 import { defineCommand } from './cli-command.ts';
 
 /** Rows asked of the engine at a time: a page is what the process holds while it prints. */
