@@ -5,7 +5,7 @@
  * memory at a time. Items whose text digest is in `known` are left out (only what is new).
  */
 import { createHash } from 'node:crypto';
-import { IMPORT_LIMITS } from './import-limits.ts';
+import { IMPORT_LIMITS } from '../../schemas/import-limits.ts';
 import type { ImportOptions } from './import-options.ts';
 import { readInputItems } from './input-items.ts';
 import { type KnownDigests, textSha256 } from './prompt-digest.ts';
