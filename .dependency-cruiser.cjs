@@ -23,7 +23,8 @@ module.exports = {
     {
       name: 'src-reaches-connectors-through-the-registry',
       severity: 'error',
-      comment: 'src/ knows destinations only as the registry describes them (docs/architecture.md, "Adding a destination").',
+      comment:
+        'src/ knows destinations only as the registry describes them (docs/architecture.md, "Adding a destination").',
       from: { path: '^src/' },
       to: { path: '^connectors/', pathNot: '^connectors/registry\\.ts$' },
     },
