@@ -1,6 +1,7 @@
 /**
  * Shared by `sync` and `backfill`: choose the workspaces, open, run with progress, summarise,
- * close. Several workspaces run at once in this process (docs/architecture.md#many-workspaces),
+ * close, one path for one workspace or many. Several workspaces run at once in this process
+ * (docs/architecture.md#many-workspaces),
  * each with its own client (its key, its rate limiter: each workspace has its own request
  * budget), its own destination connection and its own lock; one summary lists them all and the
  * exit code is the worst of theirs.
@@ -180,6 +181,7 @@ async function runWorkspaces(
       report(resources, outcome.summary);
       return outcome.summary.exitCode;
     }
+    // A run the stop ended is reported by the stop itself, thrown below.
     return stoppedBy(outcome)
       ? ExitCode.Failure
       : reportFailure(workspace, resources, choices.command ?? 'sync', outcome.error);
