@@ -1,10 +1,9 @@
 /**
  * Shared by `sync` and `backfill`: choose the workspaces, open, run with progress, summarise,
  * close, one path for one workspace or many. Several workspaces run at once in this process
- * (docs/architecture.md#many-workspaces),
- * each with its own client (its key, its rate limiter: each workspace has its own request
- * budget), its own destination connection and its own lock; one summary lists them all and the
- * exit code is the worst of theirs.
+ * (docs/architecture.md#many-workspaces), each with its own client (its key, its rate limiter:
+ * each workspace has its own request budget), its own destination connection and its own
+ * lock; one summary lists them all and the exit code is the worst of theirs.
  */
 import { loadConfig } from '../config/load-config.ts';
 import type { Workspace } from '../config/workspaces.ts';
