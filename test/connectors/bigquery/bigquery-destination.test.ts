@@ -532,8 +532,8 @@ async function lazyLoadProbe(
       if (specifier.startsWith('@google-cloud/') || specifier === 'google-auth-library') seen.add(specifier);
       return next(specifier, context);
     } });
-    const { createDestination } = await import('../../e2e/src/cli/destination-factory.ts');
-    const { silentLogger } = await import('../../e2e/src/log/logger.ts');
+    const { createDestination } = await import('./src/cli/destination-factory.ts');
+    const { silentLogger } = await import('./src/log/logger.ts');
     const d = await createDestination({ type: 'bigquery', project: 'p', dataset: 'aivis', location: 'US' }, { logger: silentLogger });
     d.describeDdl([]);
     const before = [...seen].sort();

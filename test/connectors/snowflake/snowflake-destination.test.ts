@@ -466,7 +466,7 @@ describe('driver loading', () => {
       import { registerHooks } from 'node:module';
       const loaded = [];
       registerHooks({ resolve(specifier, context, next) { if (specifier === 'snowflake-sdk') loaded.push(specifier); return next(specifier, context); } });
-      const { createSnowflakeDestination } = await import('../../e2e/connectors/snowflake/index.ts');
+      const { createSnowflakeDestination } = await import('./connectors/snowflake/index.ts');
       const d = createSnowflakeDestination(${JSON.stringify(setup.config('lazy'))}, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
       const before = { loaded: loaded.length, detection: process.env.SNOWFLAKE_DISABLE_PLATFORM_DETECTION ?? null };
       await d.open();
