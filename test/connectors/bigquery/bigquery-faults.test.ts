@@ -6,17 +6,17 @@
  * must land every row exactly once, or fail saying why.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openBigqueryClient } from '../../connectors/bigquery/bigquery-client.ts';
-import { clientOptions } from '../../connectors/bigquery/bigquery-config.ts';
-import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
-import { readState } from '../../src/destination/queries/saved-state.ts';
-import type { Logger } from '../../src/log/logger.ts';
-import { commitFlush } from '../../src/state/state-rows.ts';
-import { ENGINE_TABLES, stateTable } from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable, stateEntry } from '../conformance/fixtures.ts';
-import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
+import { openBigqueryClient } from '../../../connectors/bigquery/bigquery-client.ts';
+import { clientOptions } from '../../../connectors/bigquery/bigquery-config.ts';
+import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts';
+import type { Destination, RunIdentity } from '../../../src/destination/destination.ts';
+import { readState } from '../../../src/destination/queries/saved-state.ts';
+import type { Logger } from '../../../src/log/logger.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
+import { ENGINE_TABLES, stateTable } from '../../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable, stateEntry } from '../../conformance/fixtures.ts';
+import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
+import { fakeAuthClient } from '../../stand-ins/bigquery/fake-auth.ts';
 
 let standIn: BigqueryStandIn;
 const opened: Destination[] = [];
