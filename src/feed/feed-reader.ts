@@ -23,7 +23,7 @@ import { ApiError } from '../client/api-error.ts';
 import type { Logger } from '../log/logger.ts';
 import type { StreamState } from '../state/state-entry.ts';
 import { type StreamName, streamOptions, type WebsiteStream, websiteStreams } from '../streams/index.ts';
-import type { AnyFeedStream, FeedScan, ScanFallback } from '../streams/stream.ts';
+import type { AnyFeedStream, FeedScan, RowContext, ScanFallback } from '../streams/stream.ts';
 import type { FeedSink } from './durable-unit.ts';
 import type { FeedObserver } from './feed-observer.ts';
 import type { PlannedWebsite } from './list-websites.ts';
@@ -181,7 +181,7 @@ interface WebsiteRead {
   readonly website: PlannedWebsite;
   readonly sink: FeedSink;
   readonly signal: AbortSignal | undefined;
-  readonly context: { websiteId: string; runId: string; syncedAt: string; workspace: string };
+  readonly context: RowContext;
   revoked: boolean;
 }
 

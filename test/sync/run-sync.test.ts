@@ -7,19 +7,20 @@
  * pinned and advanced by hand.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { configSchemaOf } from '../../connectors/registry.ts';
 import { ApiClient } from '../../src/client/api-client.ts';
+import { readRows } from '../../src/destination/queries/read-rows.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { type Sandbox, type SandboxVariant, startSandbox } from '../../src/sandbox/index.ts';
-import { configSchema } from '../../schemas/config.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import type { StreamState } from '../../src/state/state-entry.ts';
 import type { RunSyncOptions } from '../../src/sync/run-context.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { citationsTable, mentionsTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { comparable, expectedTables } from '../e2e/expected-rows.ts';
-import { createFakeDestination, type FakeDestination } from '../support/fake-destination.ts';
+import { openFakeDestination } from '../support/fake-destination.ts';
 
 /** This machine's clock for every run: after the sandbox's data time, so no bound is in the future. */
 const NOW = new Date('2027-01-01T00:00:00.000Z');
@@ -47,15 +48,15 @@ async function engine(variants: SandboxVariant[] = []) {
     variants,
   });
   opened.push(sandbox);
-  const destination: FakeDestination = createFakeDestination();
-  await destination.open();
+  // Flushes of 1,000 rows: a run here makes several commits, for the fault test to fail one.
+  const destination = await openFakeDestination({ capabilities: { maxRowsPerFlush: 1000 } });
   const logged: Logged[] = [];
   const record =
     (level: string) =>
     (message: string, fields?: Record<string, unknown>): void =>
       void logged.push({ level, message, fields });
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const config = configSchema.parse({
+  const config = configSchemaOf().parse({
     source: { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, requests_per_minute: 6000 },
     destination: { type: 'duckdb', path: ':memory:' },
   });
@@ -83,10 +84,10 @@ async function engine(variants: SandboxVariant[] = []) {
   };
   const websites = (sandbox.truth.websites() as { id: string }[]).map((w) => w.id).sort();
   /** The rows of `table` loaded for `website`, comparable with the truth. */
-  const loaded = (table: TableSpec, website: string) =>
+  const loaded = async (table: TableSpec, website: string) =>
     comparable(
       table,
-      destination.rows(table.name).filter((r) => r.website_id === website),
+      (await readRows(destination, table)).filter((r) => r.website_id === website),
     );
   const truth = (table: TableSpec, website: string) =>
     comparable(
@@ -94,8 +95,8 @@ async function engine(variants: SandboxVariant[] = []) {
       (expectedTables(sandbox).get(table.name) ?? []).filter((r) => r.website_id === website),
     );
   /** The saved state of a stream's scope, as `_aivis_state` holds it (JSON text). */
-  const stateOf = (stream: string, scope: string): StreamState | undefined => {
-    const row = destination.rows(stateTable.name).find((r) => r.stream === stream && r.scope === scope);
+  const stateOf = async (stream: string, scope: string): Promise<StreamState | undefined> => {
+    const row = (await readRows(destination, stateTable)).find((r) => r.stream === stream && r.scope === scope);
     return row === undefined ? undefined : (JSON.parse(String(row.state)) as StreamState);
   };
   return { sandbox, destination, logged, sync, websites, loaded, truth, stateOf };
@@ -114,10 +115,10 @@ describe('runSync on the fake destination', () => {
     ]);
     expect(summary.counters.revokedWebsites).toEqual([]);
     expect([summary.counters.websitesPlanned, summary.counters.websitesDone]).toEqual([3, 3]);
-    for (const id of [first, last]) expect(loaded(mentionsTable, id)).toEqual(truth(mentionsTable, id));
-    expect(loaded(mentionsTable, broken)).toEqual([]);
+    for (const id of [first, last]) expect(await loaded(mentionsTable, id)).toEqual(truth(mentionsTable, id));
+    expect(await loaded(mentionsTable, broken)).toEqual([]);
     // The stream after the failed one goes on for the same website.
-    expect(loaded(citationsTable, broken)).toEqual(truth(citationsTable, broken));
+    expect(await loaded(citationsTable, broken)).toEqual(truth(citationsTable, broken));
     expect(logged.filter((l) => l.level === 'error')).toEqual([
       expect.objectContaining({ fields: expect.objectContaining({ website_id: broken, stream: 'mentions' }) }),
     ]);
@@ -129,7 +130,7 @@ describe('runSync on the fake destination', () => {
     expect([summary.status, summary.exitCode]).toEqual(['succeeded', 0]);
     const analyses = websites.reduce((sum, id) => sum + [...sandbox.truth.history(id)].length, 0);
     expect(summary.counters.citationsPerAnalysis).toEqual({ websites: 3, scans: analyses });
-    for (const id of websites) expect(loaded(citationsTable, id)).toEqual(truth(citationsTable, id));
+    for (const id of websites) expect(await loaded(citationsTable, id)).toEqual(truth(citationsTable, id));
     expect(
       logged.filter(
         (l) => l.message === 'the API requires analysis_id for citations; reading them one scan per analysis',
@@ -146,11 +147,11 @@ describe('runSync on the fake destination', () => {
     expect(summary.counters.revokedWebsites).toEqual([revoked]);
     expect(summary.counters.failedWebsites).toEqual([]);
     expect(summary.counters.removedWebsites).toBe(1);
-    const removedAt = new Map(destination.rows(websitesTable.name).map((r) => [r.id, r._removed_at]));
-    expect(removedAt.get(revoked)).toBe(NOW.toISOString());
+    const removedAt = new Map((await readRows(destination, websitesTable)).map((r) => [r.id, r._removed_at]));
+    expect(removedAt.get(revoked)).toBe(microsecondTimestamp(NOW.toISOString()));
     expect(websites.filter((id) => removedAt.get(id) !== null)).toEqual([revoked]);
-    expect(loaded(citationsTable, revoked)).toEqual([]);
-    expect(loaded(citationsTable, websites[0]!)).toEqual(truth(citationsTable, websites[0]!));
+    expect(await loaded(citationsTable, revoked)).toEqual([]);
+    expect(await loaded(citationsTable, websites[0]!)).toEqual(truth(citationsTable, websites[0]!));
   });
 
   it('fails the run on a failed commit with no saved state ahead of its rows; the next run loads the rest', async () => {
@@ -158,11 +159,12 @@ describe('runSync on the fake destination', () => {
     // Commit 1 opens the run row, 2 writes the listing, 3 is the first flush of pages (1,000 rows): 4 fails.
     destination.faults.failCommitBefore = 4;
     await expect(sync()).rejects.toThrow();
-    expect(destination.rows(runsTable.name).map((r) => r.status)).toEqual(['failed']);
-    const frontiers = websites.flatMap((id) => {
-      const frontier = stateOf('mentions', id)?.frontier;
-      return frontier === undefined || frontier === null ? [] : [[id, frontier] as const];
-    });
+    expect((await readRows(destination, runsTable)).map((r) => r.status)).toEqual(['failed']);
+    const frontiers: (readonly [string, string])[] = [];
+    for (const id of websites) {
+      const frontier = (await stateOf('mentions', id))?.frontier;
+      if (frontier !== undefined && frontier !== null) frontiers.push([id, frontier]);
+    }
     // The flush that landed completed one website's scan (the first listed): only its frontier is saved.
     expect(frontiers.map(([id]) => id)).toEqual([(sandbox.truth.websites() as { id: string }[])[0]!.id]);
     for (const [id, frontier] of frontiers) {
@@ -170,14 +172,14 @@ describe('runSync on the fake destination', () => {
       const vouched = truth(mentionsTable, id).filter(
         (r) => microsecondTimestamp(String(r.available_at)) <= microsecondTimestamp(frontier),
       );
-      const ids = new Set(loaded(mentionsTable, id).map((r) => r.id));
+      const ids = new Set((await loaded(mentionsTable, id)).map((r) => r.id));
       expect(vouched.filter((r) => !ids.has(r.id))).toEqual([]);
     }
 
     destination.faults.failCommitBefore = undefined;
     const next = await sync();
     expect([next.status, next.exitCode]).toEqual(['succeeded', 0]);
-    for (const id of websites) expect(loaded(mentionsTable, id)).toEqual(truth(mentionsTable, id));
+    for (const id of websites) expect(await loaded(mentionsTable, id)).toEqual(truth(mentionsTable, id));
   });
 
   it('finishes a resumed scan from its saved cursor, then reads on from the frontier it reached', async () => {
@@ -188,7 +190,7 @@ describe('runSync on the fake destination', () => {
     sandbox.clock.advance({ days: 8 });
     sandbox.faults.set({ kind: 'repeat_page', routes: ['mentions'], websites: [id] });
     expect((await sync()).exitCode).toBe(3);
-    const stopped = stateOf('mentions', id)!;
+    const stopped = (await stateOf('mentions', id))!;
     expect(stopped.cursor).not.toBeNull();
     sandbox.faults.clear();
 
@@ -196,8 +198,8 @@ describe('runSync on the fake destination', () => {
     sandbox.clock.advance({ days: 2 });
     const next = await sync();
     expect([next.status, next.exitCode]).toEqual(['succeeded', 0]);
-    for (const each of websites) expect(loaded(mentionsTable, each)).toEqual(truth(mentionsTable, each));
-    const caughtUp = stateOf('mentions', id)!;
+    for (const each of websites) expect(await loaded(mentionsTable, each)).toEqual(truth(mentionsTable, each));
+    const caughtUp = (await stateOf('mentions', id))!;
     expect(caughtUp.cursor).toBeNull();
     expect(caughtUp.frontier! > stopped.pending_upper_bound!).toBe(true);
   });

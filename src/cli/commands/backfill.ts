@@ -4,17 +4,9 @@ import { BACKFILL_MODE } from '../../sync/run-mode.ts';
 import { parseSince, parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
-interface BackfillArgs {
-  config?: string;
-  workspace?: string | string[];
-  streams: string;
-  since: string;
-  websites?: string;
-}
-
-export const backfillCommand: CliCommand<BackfillArgs> = {
+export const backfillCommand = defineCommand({
   command: 'backfill',
   describe: 'Re-read a stream from a point in time and upsert it, leaving the saved frontier where it is',
   builder: (yargs) =>
@@ -22,7 +14,7 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
       .option('streams', { ...STREAMS_FLAG, demandOption: true, describe: 'The feeds to re-read (comma-separated)' })
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
-      .option('websites', WEBSITES_FLAG) as never,
+      .option('websites', WEBSITES_FLAG),
   handler: async (argv) => {
     const streams = parseStreams(argv.streams, '--streams');
     const listing = streams?.find((name) => !BACKFILL_STREAM_NAMES.includes(name));
@@ -37,4 +29,4 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
       websites: parseWebsites(argv.websites, '--websites'),
     });
   },
-};
+});

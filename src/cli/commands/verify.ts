@@ -26,18 +26,7 @@ import { openCommandResources } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { formatVerifyReport } from '../verify-report.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
-
-interface VerifyArgs {
-  config?: string;
-  workspace?: string | string[];
-  streams: string;
-  since: string;
-  until?: string;
-  repair: boolean;
-  websites?: string;
-  json: boolean;
-}
+import { defineCommand } from './cli-command.ts';
 
 const FEED_NAMES: readonly string[] = FEED_STREAMS.map((s) => s.name);
 
@@ -52,7 +41,7 @@ function feedStream(name: string) {
   throw new ConfigError(`verify compares a window of a feed: name ${names}, not "${name}"${why}`);
 }
 
-export const verifyCommand: CliCommand<VerifyArgs> = {
+export const verifyCommand = defineCommand({
   command: 'verify',
   describe: 'Re-read a closed window of a feed and compare it with the destination, row id by row id',
   builder: (yargs) =>
@@ -75,7 +64,7 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
         type: 'boolean',
         default: false,
         describe: 'Print the report as JSON: one object per stream, one a line',
-      }) as never,
+      }),
   handler: async (argv) => {
     const streams = (parseSelection(argv.streams, '--streams', 'feed') ?? []).map(feedStream);
     const since = parseSince(argv.since, 'verify');
@@ -148,4 +137,4 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
       stop.dispose();
     }
   },
-};
+});

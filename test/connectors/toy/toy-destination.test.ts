@@ -11,6 +11,7 @@ import { buildTablesDoc } from '../../../scripts/tables-doc.ts';
 import { createDestination } from '../../../src/cli/destination-factory.ts';
 import { ApiClient } from '../../../src/client/api-client.ts';
 import { loadConfig } from '../../../src/config/load-config.ts';
+import { readRows } from '../../../src/destination/queries/read-rows.ts';
 import { ConfigError, ExitCode } from '../../../src/errors.ts';
 import { tableDataset } from '../../../src/lineage/dataset-names.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
@@ -18,6 +19,7 @@ import { clearSecrets, redact } from '../../../src/log/redact.ts';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../../src/state/destination-state-store.ts';
 import { runSync } from '../../../src/sync/run-sync.ts';
+import { analyticsLatestTable, websitesTable } from '../../../src/tables/index.ts';
 import { writeConfig, yaml } from '../../config/config-files.ts';
 import { toyDestination } from './descriptor.ts';
 import type { ToyDestination } from './toy-destination.ts';
@@ -133,13 +135,13 @@ describe('a sync through the added destination', () => {
         logger: silentLogger,
       });
       expect(summary.exitCode).toBe(ExitCode.Success);
+      expect(await readRows(destination, websitesTable)).toHaveLength(4);
+      // Each website's snapshot is one unit; with a flush of one row, no two share a commit.
+      expect(await readRows(destination, analyticsLatestTable)).toHaveLength(4);
     } finally {
       await client.close();
       await destination.close();
     }
-    expect(destination.fake.rows('websites')).toHaveLength(4);
-    // Each website's snapshot is one unit; with a flush of one row, no two share a commit.
-    expect(destination.fake.rows('analytics_latest')).toHaveLength(4);
     const snapshotCommits = destination.commits.filter((commit) => commit.analytics_latest !== undefined);
     expect(snapshotCommits.map((commit) => commit.analytics_latest)).toEqual([1, 1, 1, 1]);
   });

@@ -10,24 +10,27 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { credentialsAvoidMetadataServer, keyFileAuthClient } from '../../connectors/bigquery/bigquery-credentials.ts';
-import { leaseLockTable } from '../../src/destination/lease-lock.ts';
-import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
-import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import type { Destination } from '../../src/destination/destination.ts';
-import { markAbandonedRuns } from '../../src/destination/queries/abandoned-runs.ts';
-import { markWebsitesRemoved } from '../../src/destination/queries/active-websites.ts';
-import { readRows } from '../../src/destination/queries/read-rows.ts';
-import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { redact } from '../../src/log/redact.ts';
-import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
-import { ENGINE_TABLES, citationsTable, mentionsTable } from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
-import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
-import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
-import { commitFlush } from '../../src/state/state-rows.ts';
+import {
+  credentialsAvoidMetadataServer,
+  keyFileAuthClient,
+} from '../../../connectors/bigquery/bigquery-credentials.ts';
+import { leaseLockTable } from '../../../src/destination/lease-lock.ts';
+import { targetField } from '../../../connectors/bigquery/bigquery-types.ts';
+import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts';
+import type { Destination } from '../../../src/destination/destination.ts';
+import { markAbandonedRuns } from '../../../src/destination/queries/abandoned-runs.ts';
+import { markWebsitesRemoved } from '../../../src/destination/queries/active-websites.ts';
+import { readRows } from '../../../src/destination/queries/read-rows.ts';
+import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../../src/errors.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { redact } from '../../../src/log/redact.ts';
+import type { Row, TableSpec } from '../../../src/destination/table-spec.ts';
+import { ENGINE_TABLES, citationsTable, mentionsTable } from '../../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../../conformance/fixtures.ts';
+import { MINIMUM_PER_TABLE } from '../../stand-ins/bigquery/stand-in-billing.ts';
+import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
+import { fakeAuthClient } from '../../stand-ins/bigquery/fake-auth.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
 
 let standIn: BigqueryStandIn;
 const opened: Destination[] = [];
@@ -273,7 +276,7 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
     expect(small.bytesProcessed).toBe(4 * MINIMUM_PER_TABLE);
     expect(large.bytesProcessed).toBe(small.bytesProcessed);
     expect(
-      await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !id!.startsWith('men_old_'))),
+      await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !(id as string).startsWith('men_old_'))),
     ).toEqual([
       ['men_a', micros('2026-03-01T10:00:00Z')],
       ['men_b', micros('2026-03-01T11:00:00Z')],

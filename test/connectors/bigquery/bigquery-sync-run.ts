@@ -3,17 +3,17 @@
  * (config schema, API client, destination, state in the destination, `runSync`), except
  * that the BigQuery client gets a ready token instead of looking for credentials. Used
  * in-process by the end-to-end test and as a child process it can kill
- * (`node --import ./test/setup/loopback-guard.ts test/e2e/bigquery-sync-run.ts '<json>'`).
+ * (`node --import ./test/setup/loopback-guard.ts test/connectors/bigquery/bigquery-sync-run.ts '<json>'`).
  */
-import { configSchemaOf } from '../../connectors/registry.ts';
-import { bigqueryConfigSchema } from '../../schemas/destinations/bigquery.ts';
-import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import { createClient } from '../../src/cli/command-resources.ts';
-import { workspaceSources } from '../../src/config/workspaces.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
-import { runSync, type RunSummary } from '../../src/sync/run-sync.ts';
-import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
+import { configSchemaOf } from '../../../connectors/registry.ts';
+import { bigqueryConfigSchema } from '../../../schemas/destinations/bigquery.ts';
+import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts';
+import { createClient } from '../../../src/cli/command-resources.ts';
+import { workspaceSources } from '../../../src/config/workspaces.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { DestinationStateStore } from '../../../src/state/destination-state-store.ts';
+import { runSync, type RunSummary } from '../../../src/sync/run-sync.ts';
+import { fakeAuthClient } from '../../stand-ins/bigquery/fake-auth.ts';
 
 export interface SyncTarget {
   readonly sandboxUrl: string;

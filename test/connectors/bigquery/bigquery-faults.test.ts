@@ -6,17 +6,17 @@
  * must land every row exactly once, or fail saying why.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openBigqueryClient } from '../../connectors/bigquery/bigquery-client.ts';
-import { clientOptions } from '../../connectors/bigquery/bigquery-config.ts';
-import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
-import { readState } from '../../src/destination/queries/saved-state.ts';
-import type { Logger } from '../../src/log/logger.ts';
-import { commitFlush } from '../../src/state/state-rows.ts';
-import { ENGINE_TABLES, stateTable } from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable, stateEntry } from '../conformance/fixtures.ts';
-import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { fakeAuthClient } from '../stand-ins/bigquery/fake-auth.ts';
+import { openBigqueryClient } from '../../../connectors/bigquery/bigquery-client.ts';
+import { clientOptions } from '../../../connectors/bigquery/bigquery-config.ts';
+import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts';
+import type { Destination, RunIdentity } from '../../../src/destination/destination.ts';
+import { readState } from '../../../src/destination/queries/saved-state.ts';
+import type { Logger } from '../../../src/log/logger.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
+import { ENGINE_TABLES, stateTable } from '../../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable, stateEntry } from '../../conformance/fixtures.ts';
+import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
+import { fakeAuthClient } from '../../stand-ins/bigquery/fake-auth.ts';
 
 let standIn: BigqueryStandIn;
 const opened: Destination[] = [];
@@ -132,7 +132,7 @@ describe('BigQuery faults: failed jobs are retried with backoff, under a new job
     const state = await standIn.engine.query(
       `SELECT scope, state FROM \`aivis-test.${dataset}.${stateTable.name}\` ORDER BY scope`,
     );
-    expect(state.rows.map((r) => [r.f[0]!.v, JSON.parse(r.f[1]!.v!).frontier])).toEqual([
+    expect(state.rows.map((r) => [r.f[0]!.v, JSON.parse(r.f[1]!.v as string).frontier])).toEqual([
       ['web_1', 'f1'],
       ['web_2', 'f1'],
     ]);

@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BigqueryStandIn, startBigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { CONCURRENT_WORKSPACES, runLiveScript } from '../support/live-destination.ts';
-import { expectSharedLiveRun } from '../support/live-expectations.ts';
+import { type BigqueryStandIn, startBigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
+import { CONCURRENT_WORKSPACES, runLiveScript } from '../../support/live-destination.ts';
+import { expectSharedLiveRun } from '../../support/live-expectations.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT;
 const credentials =
@@ -36,7 +36,7 @@ describe('BigQuery live', () => {
   it.skipIf(missing !== undefined)(
     `${WHAT}${missing ? ` (skipped: ${missing})` : ''}`,
     { timeout: 300_000 },
-    async () => expectLiveRun(await runLiveScript('test/e2e/bigquery-live-run.ts')),
+    async () => expectLiveRun(await runLiveScript('test/connectors/bigquery/bigquery-live-run.ts')),
   );
 });
 
@@ -54,7 +54,7 @@ describe('BigQuery live script against the stand-in', () => {
       AIVIS_TEST_BIGQUERY_API_ENDPOINT: standIn.url,
       AIVIS_TEST_BIGQUERY_ACCESS_TOKEN: 'stand-in-token',
     };
-    expectLiveRun(await runLiveScript('test/e2e/bigquery-live-run.ts', { env }));
+    expectLiveRun(await runLiveScript('test/connectors/bigquery/bigquery-live-run.ts', { env }));
   });
 });
 

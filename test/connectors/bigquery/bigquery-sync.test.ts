@@ -7,11 +7,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LockHeldError } from '../../src/errors.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
-import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
-import { MINIMUM_PER_TABLE } from '../stand-ins/bigquery/stand-in-billing.ts';
-import { bigqueryJson } from '../stand-ins/bigquery/stand-in-json.ts';
+import { LockHeldError } from '../../../src/errors.ts';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
+import { MINIMUM_PER_TABLE } from '../../stand-ins/bigquery/stand-in-billing.ts';
+import { bigqueryJson } from '../../stand-ins/bigquery/stand-in-json.ts';
 import { syncOnce, type SyncTarget } from './bigquery-sync-run.ts';
 
 let sandbox: Sandbox;
@@ -158,7 +158,12 @@ describe('sync sandbox -> BigQuery stand-in', () => {
 
     const child = spawn(
       process.execPath,
-      ['--import', './test/setup/loopback-guard.ts', 'test/e2e/bigquery-sync-run.ts', JSON.stringify(target)],
+      [
+        '--import',
+        './test/setup/loopback-guard.ts',
+        'test/connectors/bigquery/bigquery-sync-run.ts',
+        JSON.stringify(target),
+      ],
       {
         cwd: process.cwd(),
         stdio: ['ignore', 'ignore', 'pipe'],

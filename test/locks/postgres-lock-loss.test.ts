@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { owner, stateEntry } from '../conformance/fixtures.ts';
 import { commitFlush } from '../../src/state/state-rows.ts';
+import { until } from '../support/until.ts';
 
 const url = inject('postgresUrl');
 const admin = new pg.Pool({ connectionString: url, max: 1 });
@@ -30,13 +31,14 @@ it('refuses to commit once the lock connection is gone', async () => {
     );
     expect(rowCount).toBe(1);
     let error: unknown;
-    for (let attempt = 0; attempt < 10_000 && error === undefined; attempt++) {
-      await new Promise((resolve) => setImmediate(resolve));
+    const refused = async () => {
       error = await commitFlush(destination, { tables: [], state: [stateEntry('mentions', 'web_1', 'f2')] }).then(
         () => undefined,
         (e: unknown) => e,
       );
-    }
+      return error !== undefined;
+    };
+    await until(refused, 'a commit refused once the lock connection was terminated', 30_000);
     expect((error as Error).message).toBe(
       'the run lock was lost (its Postgres connection closed), so another run may have started; stopped before writing more, and the next run resumes from the last committed page',
     );

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { childEnv } from './child-env.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,7 +20,7 @@ export async function spawnLockHolder(
 ): Promise<LockHolder> {
   const child = spawn(
     process.execPath,
-    ['--import', './test/setup/loopback-guard.ts', 'test/support/hold-lock.ts', type, location, schema],
+    ['--import', './test/setup/loopback-guard.ts', 'test/locks/hold-lock.ts', type, location, schema],
     {
       cwd: ROOT,
       env: childEnv(),

@@ -1,4 +1,4 @@
-/** Size limits of one import request (spec 4.7, part 8), shared by the CLI and the sandbox. */
+/** Size limits of one import request (spec 4.7, part 8): the API contract, so the CLI and the sandbox (its oracle) both read it here. */
 export const IMPORT_LIMITS = {
   /** Items per request. */
   maxItems: 1000,

@@ -4,12 +4,12 @@ import net from 'node:net';
 import os from 'node:os';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
-import { createPostgresDestination } from '../../connectors/postgres/index.ts';
-import type { Destination } from '../../src/destination/destination.ts';
-import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { redact } from '../../src/log/redact.ts';
-import { VIEW_MARKER } from '../../src/destination/view-spec.ts';
+import { createPostgresDestination } from '../../../connectors/postgres/index.ts';
+import type { Destination } from '../../../src/destination/destination.ts';
+import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../../src/errors.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { redact } from '../../../src/log/redact.ts';
+import { VIEW_MARKER } from '../../../src/destination/view-spec.ts';
 import {
   analyticsCompetitorsTable,
   analyticsLatestTable,
@@ -19,10 +19,10 @@ import {
   VIEWS,
   websitesCurrentView,
   websitesTable,
-} from '../../src/tables/index.ts';
-import { kindsRow, kindsTable } from '../conformance/fixtures.ts';
-import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
-import { commitFlush } from '../../src/state/state-rows.ts';
+} from '../../../src/tables/index.ts';
+import { kindsRow, kindsTable } from '../../conformance/fixtures.ts';
+import { spawnLockHolder } from '../../locks/spawn-lock-holder.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const url = inject('postgresUrl');
 const admin = new pg.Pool({ connectionString: url, max: 2 });

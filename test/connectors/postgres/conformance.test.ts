@@ -1,8 +1,8 @@
 /** The conformance suite on a real PostgreSQL server, a schema per test. */
 import { afterAll, inject } from 'vitest';
-import { storedText } from '../../connectors/postgres/postgres-types.ts';
-import { postgresTarget } from '../support/targets/postgres-target.ts';
-import { runConformanceSuite } from './suite.ts';
+import { storedText } from '../../../connectors/postgres/postgres-types.ts';
+import { postgresTarget } from '../../support/targets/postgres-target.ts';
+import { runConformanceSuite } from '../../conformance/suite.ts';
 
 const target = postgresTarget(inject('postgresUrl'));
 afterAll(() => target.close());

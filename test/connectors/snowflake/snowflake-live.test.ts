@@ -6,11 +6,11 @@
  * stand-in on every `npm test` (guarded), so the live check cannot rot unseen.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOADER, type StandInSetup, startStandIn } from '../stand-ins/snowflake/stand-in-fixture.ts';
-import { realAsRead, realText } from '../stand-ins/snowflake/number-text.ts';
-import { variantText } from '../stand-ins/snowflake/variant-text.ts';
-import { CONCURRENT_WORKSPACES, LIVE_ROW_VALUES, runLiveScript } from '../support/live-destination.ts';
-import { expectSharedLiveRun } from '../support/live-expectations.ts';
+import { LOADER, type StandInSetup, startStandIn } from '../../stand-ins/snowflake/stand-in-fixture.ts';
+import { realAsRead, realText } from '../../stand-ins/snowflake/number-text.ts';
+import { variantText } from '../../stand-ins/snowflake/variant-text.ts';
+import { CONCURRENT_WORKSPACES, LIVE_ROW_VALUES, runLiveScript } from '../../support/live-destination.ts';
+import { expectSharedLiveRun } from '../../support/live-expectations.ts';
 import { PROBE_FLOAT, PROBE_JSON } from './snowflake-live-probe.ts';
 
 const env = (name: string) => process.env[`AIVIS_TEST_SNOWFLAKE_${name}`];
@@ -30,7 +30,7 @@ describe('Snowflake live', () => {
   it.skipIf(missing !== undefined)(
     `${WHAT}${missing ? ` (skipped: ${missing})` : ''}`,
     { timeout: 300_000 },
-    async () => expectLiveRun(await runLiveScript('test/e2e/snowflake-live-run.ts')),
+    async () => expectLiveRun(await runLiveScript('test/connectors/snowflake/snowflake-live-run.ts')),
   );
 });
 
@@ -54,7 +54,7 @@ describe('Snowflake live script against the stand-in', () => {
       AIVIS_TEST_SNOWFLAKE_ROLE: config.role!,
       AIVIS_TEST_SNOWFLAKE_ACCESS_URL: config.access_url!,
     };
-    expectLiveRun(await runLiveScript('test/e2e/snowflake-live-run.ts', { env }));
+    expectLiveRun(await runLiveScript('test/connectors/snowflake/snowflake-live-run.ts', { env }));
   });
 });
 

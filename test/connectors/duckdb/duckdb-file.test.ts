@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { createDuckdbDestination } from '../../connectors/duckdb/index.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { ENGINE_TABLES } from '../../src/tables/index.ts';
-import { stateEntry } from '../conformance/fixtures.ts';
-import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
+import { createDuckdbDestination } from '../../../connectors/duckdb/index.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { ENGINE_TABLES } from '../../../src/tables/index.ts';
+import { stateEntry } from '../../conformance/fixtures.ts';
+import { commitFlush, readStateEntries } from '../../../src/state/state-rows.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,22 +5,22 @@
  * counts resumes and running seconds with AUTO_SUSPEND = 60.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import type { SnowflakeDeps } from '../../connectors/snowflake/snowflake-destination.ts';
-import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
-import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
-import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
-import { snowflakeLockTable } from '../../connectors/snowflake/snowflake-lock.ts';
-import { renewLeaseSql } from '../../connectors/snowflake/snowflake-sql.ts';
-import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
-import { readState } from '../../src/destination/queries/saved-state.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { commitFlush } from '../../src/state/state-rows.ts';
-import { ENGINE_TABLES } from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../conformance/fixtures.ts';
-import { type StandInSetup, startStandIn } from '../stand-ins/snowflake/stand-in-fixture.ts';
-import { needsWarehouse, WarehouseMeter } from '../stand-ins/snowflake/stand-in-warehouse.ts';
-import { snowflakeRowReader } from '../stand-ins/snowflake/row-reader.ts';
+import { createSnowflakeDestination } from '../../../connectors/snowflake/index.ts';
+import type { SnowflakeDeps } from '../../../connectors/snowflake/snowflake-destination.ts';
+import { SNOWFLAKE_LEASE_MS } from '../../../connectors/snowflake/snowflake-config.ts';
+import { connectionOptions, snowflakeLocation } from '../../../connectors/snowflake/snowflake-config.ts';
+import { connectSnowflake } from '../../../connectors/snowflake/snowflake-client.ts';
+import { snowflakeLockTable } from '../../../connectors/snowflake/snowflake-lock.ts';
+import { renewLeaseSql } from '../../../connectors/snowflake/snowflake-sql.ts';
+import type { Destination, RunIdentity } from '../../../src/destination/destination.ts';
+import { readState } from '../../../src/destination/queries/saved-state.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { commitFlush } from '../../../src/state/state-rows.ts';
+import { ENGINE_TABLES } from '../../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../../conformance/fixtures.ts';
+import { type StandInSetup, startStandIn } from '../../stand-ins/snowflake/stand-in-fixture.ts';
+import { needsWarehouse, WarehouseMeter } from '../../stand-ins/snowflake/stand-in-warehouse.ts';
+import { snowflakeRowReader } from '../../stand-ins/snowflake/row-reader.ts';
 
 let setup: StandInSetup;
 const opened: Destination[] = [];

@@ -2,8 +2,8 @@
  * A separate process that opens a destination, takes its run lock and holds it until killed,
  * so tests can see another process as the holder and what a SIGKILL leaves behind.
  *
- *   node --import ./test/setup/loopback-guard.ts test/support/hold-lock.ts postgres <url> <schema>
- *   node --import ./test/setup/loopback-guard.ts test/support/hold-lock.ts duckdb <path> <schema>
+ *   node --import ./test/setup/loopback-guard.ts test/locks/hold-lock.ts postgres <url> <schema>
+ *   node --import ./test/setup/loopback-guard.ts test/locks/hold-lock.ts duckdb <path> <schema>
  *
  * Prints `locked <pid>` once the lock is held.
  */

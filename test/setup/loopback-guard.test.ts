@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost } from '../setup/loopback-guard.ts';
+import { isLoopbackHost } from './loopback-guard.ts';
 
 describe('loopback guard', () => {
   it('tells loopback hosts from the rest', () => {

@@ -2,11 +2,11 @@
  * The conformance suite on Snowflake: the real `snowflake-sdk` against the local stand-in
  * (test/stand-ins/snowflake), over loopback. The suite reads through a session of its own.
  */
-import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { realAsRead } from '../stand-ins/snowflake/number-text.ts';
-import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
-import { runConformanceSuite } from './suite.ts';
+import { createSnowflakeDestination } from '../../../connectors/snowflake/index.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { realAsRead } from '../../stand-ins/snowflake/number-text.ts';
+import { useSnowflakeStandIn } from '../../stand-ins/snowflake/stand-in-hooks.ts';
+import { runConformanceSuite } from '../../conformance/suite.ts';
 
 const sf = useSnowflakeStandIn();
 

@@ -10,11 +10,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
-import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { kindsTable } from '../conformance/fixtures.ts';
-import { accessTokenClient } from '../stand-ins/bigquery/fake-auth.ts';
-import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../support/live-destination.ts';
+import { createBigqueryDestination } from '../../../connectors/bigquery/index.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { kindsTable } from '../../conformance/fixtures.ts';
+import { accessTokenClient } from '../../stand-ins/bigquery/fake-auth.ts';
+import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../../support/live-destination.ts';
 
 const project = process.env.AIVIS_TEST_BIGQUERY_PROJECT!;
 const location = process.env.AIVIS_TEST_BIGQUERY_LOCATION ?? 'US';

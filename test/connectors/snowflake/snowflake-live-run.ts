@@ -8,15 +8,15 @@
  * (snowflake-live-probe.ts); then drops the schema. Prints one JSON line.
  */
 import { randomBytes } from 'node:crypto';
-import type { SnowflakeConfig } from '../../schemas/destinations/snowflake.ts';
-import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
-import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';
-import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
-import { ident, schemaName, selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { kindsTable } from '../conformance/fixtures.ts';
-import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../support/live-destination.ts';
+import type { SnowflakeConfig } from '../../../schemas/destinations/snowflake.ts';
+import { createSnowflakeDestination } from '../../../connectors/snowflake/index.ts';
+import { connectSnowflake } from '../../../connectors/snowflake/snowflake-client.ts';
+import { connectionOptions, snowflakeLocation } from '../../../connectors/snowflake/snowflake-config.ts';
+import { decodeRow } from '../../../connectors/snowflake/snowflake-types.ts';
+import { ident, schemaName, selectAllSql } from '../../../connectors/snowflake/snowflake-sql.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { kindsTable } from '../../conformance/fixtures.ts';
+import { closeLiveDestinations, exerciseLiveDestination, liveDestinations } from '../../support/live-destination.ts';
 import { PROBE_FLOAT, PROBE_JSON, PROBE_SQL } from './snowflake-live-probe.ts';
 
 const env = (name: string) => process.env[`AIVIS_TEST_SNOWFLAKE_${name}`];

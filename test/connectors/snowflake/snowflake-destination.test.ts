@@ -6,20 +6,20 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
-import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
+import { createSnowflakeDestination } from '../../../connectors/snowflake/index.ts';
+import { connectSnowflake } from '../../../connectors/snowflake/snowflake-client.ts';
 import {
   ARRAY_BINDING_THRESHOLD,
   connectionOptions,
   snowflakeLocation,
-} from '../../connectors/snowflake/snowflake-config.ts';
-import { decodeRow } from '../../connectors/snowflake/snowflake-types.ts';
-import { selectAllSql } from '../../connectors/snowflake/snowflake-sql.ts';
-import { SNOWFLAKE_LEASE_MS } from '../../connectors/snowflake/snowflake-config.ts';
-import type { Destination } from '../../src/destination/destination.ts';
-import { viewsOver } from '../../src/destination/view-spec.ts';
-import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
-import { type Logger, silentLogger } from '../../src/log/logger.ts';
+} from '../../../connectors/snowflake/snowflake-config.ts';
+import { decodeRow } from '../../../connectors/snowflake/snowflake-types.ts';
+import { selectAllSql } from '../../../connectors/snowflake/snowflake-sql.ts';
+import { SNOWFLAKE_LEASE_MS } from '../../../connectors/snowflake/snowflake-config.ts';
+import type { Destination } from '../../../src/destination/destination.ts';
+import { viewsOver } from '../../../src/destination/view-spec.ts';
+import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../../src/errors.ts';
+import { type Logger, silentLogger } from '../../../src/log/logger.ts';
 import {
   analyticsCompetitorsTable,
   analyticsLatestTable,
@@ -29,12 +29,12 @@ import {
   stateTable,
   VIEWS,
   websitesTable,
-} from '../../src/tables/index.ts';
-import { flushOf, kindsRow, kindsTable } from '../conformance/fixtures.ts';
-import { keyPairFiles, READER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
-import { until } from '../support/until.ts';
-import { watch } from '../support/watch.ts';
-import { commitFlush, readStateEntries } from '../../src/state/state-rows.ts';
+} from '../../../src/tables/index.ts';
+import { flushOf, kindsRow, kindsTable } from '../../conformance/fixtures.ts';
+import { keyPairFiles, READER, startStandIn, type StandInSetup } from '../../stand-ins/snowflake/stand-in-fixture.ts';
+import { until } from '../../support/until.ts';
+import { watch } from '../../support/watch.ts';
+import { commitFlush, readStateEntries } from '../../../src/state/state-rows.ts';
 
 let setup: StandInSetup;
 const keys = keyPairFiles('pass phrase 1');
