@@ -5,6 +5,6 @@
  * first the Node.js version, then the tap compiled to dist/.
  */
 require('./require-node.cjs').requireNode();
-import('../dist/src/protocols/singer/tap-main.js').then((tap) => {
+import('../dist/src/cli/tap-main.js').then((tap) => {
   tap.run(process.argv.slice(2));
 });

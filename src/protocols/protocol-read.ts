@@ -13,8 +13,8 @@
  * every stream, typed for the platform.
  */
 import PQueue from 'p-queue';
+import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
-import { createClient } from '../cli/command-resources.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError } from '../errors.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
@@ -53,6 +53,8 @@ export interface SelectedStream {
 
 export interface ReadInput {
   readonly config: ProtocolConfig;
+  /** The workspace's client (its rate budget and retries); the caller closes it. */
+  readonly client: ApiClient;
   readonly selected: readonly SelectedStream[];
   readonly state: ProtocolState;
   readonly writer: ProtocolWriter;
@@ -69,7 +71,6 @@ export interface ReadOutcome {
 interface Read extends ReadInput {
   readonly runId: string;
   readonly startedAt: string;
-  readonly client: ReturnType<typeof createClient>;
   readonly sink: ProtocolSink;
   readonly buffer: FlushBuffer;
   readonly failures: ReadFailure[];
@@ -89,7 +90,6 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
     ...input,
     runId,
     startedAt: new Date().toISOString(),
-    client: createClient(input.config.workspace, logger),
     sink,
     buffer: new FlushBuffer({ bounds: PROTOCOL_FLUSH_BOUNDS, commit: (flush) => sink.commit(flush), now: Date.now }),
     failures: [],
@@ -98,8 +98,6 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
     await readWebsites(read, await readListing(read));
   } catch (error) {
     read.failures.push({ message: failureMessage(error), failureType: failureType(error) });
-  } finally {
-    await read.client.close();
   }
   const whole = read.failures.some((f) => f.stream === undefined);
   const complete = new Map(

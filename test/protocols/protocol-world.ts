@@ -53,7 +53,7 @@ export async function airbyte(sandbox: Sandbox, args: readonly string[]): Promis
 }
 
 export async function tap(sandbox: Sandbox, args: readonly string[]): Promise<CliResult> {
-  return finished(sandbox, runCli(args, {}, { entry: 'src/protocols/singer/tap-main.ts' }).done);
+  return finished(sandbox, runCli(args, {}, { entry: 'src/cli/tap-main.ts' }).done);
 }
 
 export async function finished(sandbox: Sandbox, done: Promise<CliResult>): Promise<CliResult> {

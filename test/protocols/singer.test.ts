@@ -131,7 +131,7 @@ describe('tap-aivis', () => {
     await sandbox.close();
     sandbox = await startSandbox({ ...SANDBOX, mentionsPerAnalysis: 1500, citationsPerAnalysis: 300 });
     const config = configFile(sandbox);
-    const { child, done } = runCli(['--config', config], {}, { entry: 'src/protocols/singer/tap-main.ts' });
+    const { child, done } = runCli(['--config', config], {}, { entry: 'src/cli/tap-main.ts' });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d) => (out += d));

@@ -3,7 +3,7 @@
  * (docs/protocols.md#airbyte). The protocol's conventions, not section 7's exit codes: stdout
  * holds Airbyte messages only, bad input is an error TRACE then exit 1, `check` exits 0 either way.
  */
-import { AIRBYTE_MODES, runAirbyteMode } from '../../protocols/airbyte/airbyte-modes.ts';
+import { AIRBYTE_MODES, runAirbyteMode } from '../airbyte-modes.ts';
 import { defineCommand } from './cli-command.ts';
 
 export const airbyteCommand = defineCommand({

@@ -6,16 +6,16 @@
  * is one line on stderr and exit 2; a read that failed (a stream, or the whole) exits 1.
  */
 import { parseArgs } from 'node:util';
-import { createLogger } from '../../log/logger.ts';
-import { redact } from '../../log/redact.ts';
-import { LineOutput } from '../line-output.ts';
-import { readProtocolConfig } from '../protocol-config.ts';
-import { ProtocolInputError } from '../protocol-input.ts';
-import { readStreams } from '../protocol-read.ts';
-import { recordSchema } from '../protocol-streams.ts';
-import { rowJson } from '../row-json.ts';
-import { readSingerCatalog, singerCatalog } from './singer-catalog.ts';
-import { readSingerState } from './singer-state.ts';
+import { createLogger } from '../log/logger.ts';
+import { redact } from '../log/redact.ts';
+import { LineOutput } from '../protocols/line-output.ts';
+import { readProtocolConfig } from '../protocols/protocol-config.ts';
+import { ProtocolInputError } from '../protocols/protocol-input.ts';
+import { recordSchema } from '../protocols/protocol-streams.ts';
+import { rowJson } from '../protocols/row-json.ts';
+import { readSingerCatalog, singerCatalog } from '../protocols/singer/singer-catalog.ts';
+import { readSingerState } from '../protocols/singer/singer-state.ts';
+import { runProtocolRead } from './protocol-run.ts';
 
 const USAGE = 'usage: tap-aivis --config FILE [--state FILE] [--catalog FILE | --properties FILE] [--discover]';
 
@@ -44,7 +44,7 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
       );
     }
     const logger = createLogger();
-    const outcome = await readStreams({
+    const outcome = await runProtocolRead({
       config,
       selected: selection,
       state,

@@ -4,17 +4,16 @@
  * malformed config, catalog or state) is an error TRACE with `config_error`, then exit 1;
  * `check` answers FAILED rather than failing (exit 0).
  */
-import { probeSource } from '../../cli/source-probe.ts';
-import { createLogger } from '../../log/logger.ts';
-import { LineOutput } from '../line-output.ts';
-import { connectionSpecification, readProtocolConfig } from '../protocol-config.ts';
-import { ProtocolInputError } from '../protocol-input.ts';
-import { readStreams } from '../protocol-read.ts';
-import type { ProtocolWriter } from '../protocol-sink.ts';
-import type { ProtocolState } from '../protocol-state.ts';
-import type { ProtocolStream } from '../protocol-streams.ts';
-import { rowJson } from '../row-json.ts';
-import { airbyteCatalog, readConfiguredCatalog } from './airbyte-catalog.ts';
+import { probeSource } from './source-probe.ts';
+import { createLogger } from '../log/logger.ts';
+import { LineOutput } from '../protocols/line-output.ts';
+import { connectionSpecification, readProtocolConfig } from '../protocols/protocol-config.ts';
+import { ProtocolInputError } from '../protocols/protocol-input.ts';
+import type { ProtocolWriter } from '../protocols/protocol-sink.ts';
+import type { ProtocolState } from '../protocols/protocol-state.ts';
+import type { ProtocolStream } from '../protocols/protocol-streams.ts';
+import { rowJson } from '../protocols/row-json.ts';
+import { airbyteCatalog, readConfiguredCatalog } from '../protocols/airbyte/airbyte-catalog.ts';
 import {
   catalogLine,
   connectionStatusLine,
@@ -23,8 +22,9 @@ import {
   specLine,
   streamStateLine,
   streamStatusLine,
-} from './airbyte-messages.ts';
-import { readAirbyteState } from './airbyte-state.ts';
+} from '../protocols/airbyte/airbyte-messages.ts';
+import { readAirbyteState } from '../protocols/airbyte/airbyte-state.ts';
+import { runProtocolRead } from './protocol-run.ts';
 
 export const AIRBYTE_MODES = ['spec', 'check', 'discover', 'read'] as const;
 export type AirbyteMode = (typeof AIRBYTE_MODES)[number];
@@ -101,7 +101,7 @@ async function read(args: AirbyteArgs, out: LineOutput): Promise<number> {
       for (const source of sources) await out.write(streamStateLine(source, protocolState.value(source)));
     },
   };
-  const outcome = await readStreams({ config, selected, state, writer, logger: createLogger() });
+  const outcome = await runProtocolRead({ config, selected, state, writer, logger: createLogger() });
   for (const failure of outcome.failures)
     await out.write(errorTraceLine({ ...failure, stream: failure.stream?.name }, now()));
   for (const [stream, complete] of outcome.complete)
