@@ -53,7 +53,8 @@ module.exports = {
     {
       name: 'protocols-below-cli',
       severity: 'error',
-      comment: 'src/protocols/ is a sink and its catalogs; the commands (aivis airbyte, tap-aivis) build on it, not it on them.',
+      comment:
+        'src/protocols/ is a sink and its catalogs; the commands (aivis airbyte, tap-aivis) build on it, not it on them.',
       from: { path: '^src/protocols/' },
       to: { path: '^src/cli/' },
     },
