@@ -50,6 +50,14 @@ module.exports = {
       from: { path: '^src/trust/' },
       to: { path: '^src/(sync|verify|cli)/' },
     },
+    {
+      name: 'protocols-below-cli',
+      severity: 'error',
+      comment:
+        'src/protocols/ is a sink and its catalogs; the commands (aivis airbyte, tap-aivis) build on it, not it on them.',
+      from: { path: '^src/protocols/' },
+      to: { path: '^src/cli/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,11 @@
 # aivis as a scheduled container: `docker run ... aivis sync`. No image is published yet:
 # build it yourself (examples/README.md, "The image").
 #
+# The same image as an Airbyte custom connector (docs/protocols.md#airbyte): the `airbyte`
+# target, whose entrypoint is `aivis airbyte`, so `IMAGE spec` and `IMAGE check --config x.json`
+# are the Airbyte protocol's commands:
+#   docker build --target airbyte -t aivis/source-aivis:0.1.0 .
+#
 # No `# syntax=` line: nothing here needs a newer Dockerfile frontend than the one BuildKit
 # ships, and naming one makes an air-gapped build fail pulling it.
 #   docker build -t aivis .
@@ -80,3 +85,18 @@ CMD ["sync"]
 LABEL org.opencontainers.image.title="aivis" \
       org.opencontainers.image.description="Incremental ELT connector for the AI-search visibility Public API V2" \
       org.opencontainers.image.licenses="Apache-2.0"
+
+# ---- airbyte: the runtime as an Airbyte source (`--target airbyte`) -----------------------
+# Airbyte runs `IMAGE spec|check|discover|read ...` and reads AIRBYTE_ENTRYPOINT to wrap it;
+# the io.airbyte labels name the connector and its version (the package's). The JSON config
+# always comes as --config, so the YAML config's default path is cleared.
+FROM runtime AS airbyte
+ENV AIRBYTE_ENTRYPOINT="aivis airbyte" \
+    AIVIS_CONFIG=""
+ENTRYPOINT ["aivis", "airbyte"]
+CMD ["spec"]
+LABEL io.airbyte.name="aivis/source-aivis" \
+      io.airbyte.version="0.1.0"
+
+# ---- default: a plain `docker build` is the `aivis` image, as before ---------------------
+FROM runtime

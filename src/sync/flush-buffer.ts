@@ -13,15 +13,17 @@
  * (a mention with a long sentence and its `_raw` is several KB), and a bound in rows alone
  * would let a warehouse's large flushes outgrow a container's heap.
  */
-import type { Destination, FlushResult, TableRows } from '../destination/destination.ts';
-import type { StateEntry } from '../state/state-entry.ts';
+import type { DestinationCapabilities, FlushResult, TableRows } from '../destination/destination.ts';
+import type { Flush, StateEntry } from '../state/state-entry.ts';
 import type { Row, TableSpec } from '../destination/table-spec.ts';
-import { stateKey, type StateStore } from '../state/state-store.ts';
+import { stateKey } from '../state/state-store.ts';
 import { type DurableUnit, type FeedSink, MAX_FLUSH_TEXT, rowText } from '../feed/durable-unit.ts';
 
 export interface FlushBufferOptions {
-  readonly destination: Destination;
-  readonly stateStore: StateStore;
+  /** When to flush: the destination's bounds, or a protocol mode's cadence of STATE messages. */
+  readonly bounds: Pick<DestinationCapabilities, 'maxRowsPerFlush' | 'maxSecondsPerFlush'>;
+  /** Makes one flush durable: its rows, then (or atomically with them) its state (`StateStore.commit`). */
+  readonly commit: (flush: Flush) => Promise<FlushResult>;
   /** Wall clock in milliseconds (injected so tests control time). */
   readonly now: () => number;
   readonly onFlush?: (result: FlushResult, rows: number) => void;
@@ -46,8 +48,8 @@ export class FlushBuffer implements FeedSink {
 
   constructor(options: FlushBufferOptions) {
     this.#options = options;
-    this.#maxRows = options.destination.capabilities.maxRowsPerFlush;
-    this.#maxMillis = options.destination.capabilities.maxSecondsPerFlush * 1000;
+    this.#maxRows = options.bounds.maxRowsPerFlush;
+    this.#maxMillis = options.bounds.maxSecondsPerFlush * 1000;
   }
 
   /** Adds a unit; resolves once it is buffered, or committed if it filled the buffer. */
@@ -89,11 +91,11 @@ export class FlushBuffer implements FeedSink {
     this.#rowCount = 0;
     this.#text = 0;
     this.#oldest = undefined;
-    const { destination, stateStore, derivedRows } = this.#options;
+    const { commit, derivedRows } = this.#options;
     let result: FlushResult;
     try {
       const derived = derivedRows?.(tables) ?? [];
-      result = await stateStore.commit(destination, { tables: [...tables, ...derived], state });
+      result = await commit({ tables: [...tables, ...derived], state });
     } catch (error) {
       this.#failure = error;
       throw error;

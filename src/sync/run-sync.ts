@@ -163,8 +163,8 @@ async function syncAll(run: RunContext): Promise<void> {
   // workspaces' runs write rows of their own).
   const ledger = MetricVersionLedger.load(await readRows(destination, metricVersionsTable), run.workspace);
   const buffer = new FlushBuffer({
-    destination,
-    stateStore: run.stateStore,
+    bounds: destination.capabilities,
+    commit: (flush) => run.stateStore.commit(destination, flush),
     now: () => run.now().getTime(),
     onFlush: (result) => {
       counters.flushes++;

@@ -305,6 +305,10 @@ class WindowReader {
   /** Rows only: a flush with no state entry leaves every saved position as it was. */
   #repairBuffer(): FlushBuffer {
     const { destination, stateStore, now } = this.#options;
-    return new FlushBuffer({ destination, stateStore, now: () => now().getTime() });
+    return new FlushBuffer({
+      bounds: destination.capabilities,
+      commit: (flush) => stateStore.commit(destination, flush),
+      now: () => now().getTime(),
+    });
   }
 }

@@ -23,6 +23,7 @@ import { loadSpeed } from './load-speed.ts';
 import { mentionBatches } from './mention-rows.ts';
 import { importMemory } from './import-memory.ts';
 import { peakMemory } from './peak-memory.ts';
+import { protocolThroughput } from './protocol-throughput.ts';
 import { requestEfficiency } from './request-efficiency.ts';
 import { resultsTable } from './results-table.ts';
 import { bigqueryWorkspaces } from './bigquery-workspaces.ts';
@@ -51,15 +52,15 @@ const postgres = await openBenchPostgres();
 try {
   const machine = await describeMachine(postgres.version);
   const figures: BenchFigure[] = [];
-  progress('1/10 request efficiency');
+  progress('1/11 request efficiency');
   figures.push(
     ...(await requestEfficiency(await postgres.database('efficiency'), sizes.efficiency, sizes.advanceDays)),
   );
-  progress('2/10 budget use');
+  progress('2/11 budget use');
   figures.push(
     await budgetUse(await postgres.database('budget'), sizes.budget, sizes.requestsPerMinute, sizes.clockFactor),
   );
-  progress('3/10 load speed');
+  progress('3/11 load speed');
   figures.push(
     ...(await loadSpeed(
       await postgres.database('load'),
@@ -67,29 +68,31 @@ try {
       sizes.loadRounds,
     )),
   );
-  progress(`4/10 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
+  progress(`4/11 peak memory of aivis sync at ${sizes.memoryRows.join(', ')} mentions`);
   figures.push(...(await peakMemory(sizes.memoryRows, (rows) => postgres.database(`memory_${rows}`))));
-  progress(`4/10 the same at ${largest} mentions, with the V8 heap capped`);
+  progress(`4/11 the same at ${largest} mentions, with the V8 heap capped`);
   figures.push(...(await peakMemory([largest], (rows) => postgres.database(`memory_capped_${rows}`), HEAP_CAP)));
-  progress('4/10 the largest page aivis accepts, with the V8 heap capped');
+  progress('4/11 the largest page aivis accepts, with the V8 heap capped');
   figures.push(...(await largestPage(postgres.database, HEAP_CAP)));
-  progress('5/10 end-to-end throughput');
+  progress('5/11 end-to-end throughput');
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
-  progress(`6/10 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
+  progress(`6/11 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
   figures.push(await bigqueryFlushBytes(sizes.bigqueryTableRows));
-  progress(`7/10 ${sizes.workspaces.count} workspaces in one process against one alone`);
+  progress(`7/11 ${sizes.workspaces.count} workspaces in one process against one alone`);
   const { world, count, clockFactor } = sizes.workspaces;
   figures.push(await workspaceScale(postgres.database, world, count, sizes.requestsPerMinute, clockFactor));
-  progress(`8/10 BigQuery jobs and bytes per flush, ${sizes.bigqueryWorkspaces.count} workspaces at once`);
+  progress(`8/11 BigQuery jobs and bytes per flush, ${sizes.bigqueryWorkspaces.count} workspaces at once`);
   figures.push(await bigqueryWorkspaces(sizes.bigqueryWorkspaces.world, sizes.bigqueryWorkspaces.count));
-  progress('9/10 Snowflake warehouse-running seconds of a rate-limited incremental sync');
+  progress('9/11 Snowflake warehouse-running seconds of a rate-limited incremental sync');
   const warehouse = sizes.snowflakeWarehouse;
   figures.push(await snowflakeWarehouseTime(warehouse.world, warehouse.budget, warehouse.clockFactor));
-  progress('9/10 the same, a run just longer than one flush interval');
+  progress('9/11 the same, a run just longer than one flush interval');
   const worstCase = { ...warehouse.world, websites: warehouse.worstCaseWebsites };
   figures.push(await snowflakeWarehouseTime(worstCase, warehouse.budget, warehouse.clockFactor, 'worst case'));
-  progress(`10/10 peak memory of import-prompts --from-table, ${sizes.importRows} Postgres rows`);
+  progress(`10/11 peak memory of import-prompts --from-table, ${sizes.importRows} Postgres rows`);
   figures.push(await importMemory(sizes.importRows, await postgres.database('import_memory')));
+  progress('11/11 aivis airbyte read to /dev/null against aivis sync into DuckDB');
+  figures.push(await protocolThroughput(sizes.endToEnd));
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(

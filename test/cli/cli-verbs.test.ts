@@ -408,7 +408,7 @@ describe('usage errors exit 2 with a message naming the problem', () => {
     [['-config=x.yaml', 'sync'], "unknown flag -config: did you mean --config?\nRun 'aivis --help' for usage."],
     [
       ['frobnicate'],
-      'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts, dbt-sources, query)\nRun \'aivis --help\' for usage.',
+      'unknown command "frobnicate" (commands: check, streams, sync, backfill, verify, state, status, sandbox, import-prompts, dbt-sources, query, airbyte)\nRun \'aivis --help\' for usage.',
     ],
     [['state', 'sho'], '"sho" is not one of show, reset: did you mean show?\nRun \'aivis --help\' for usage.'],
     [

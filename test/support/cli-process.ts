@@ -22,16 +22,25 @@ export interface CliSpawn {
   as?: { uid: number; gid: number };
   /** Where the command runs (the repository by default), as a user's relative paths need. */
   cwd?: string;
+  /** The program, relative to the repository: `src/cli/main.ts` (aivis) unless told (tap-aivis). */
+  entry?: string;
 }
 
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, { as, cwd = ROOT }: CliSpawn = {}) {
+export function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  { as, cwd = ROOT, entry = 'src/cli/main.ts' }: CliSpawn = {},
+) {
   const guard = path.join(ROOT, 'test/setup/loopback-guard.ts');
-  const command = [process.execPath, '--import', guard, path.join(ROOT, 'src/cli/main.ts'), ...args];
+  const command = [process.execPath, '--import', guard, path.join(ROOT, entry), ...args];
   const user = as ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups'] : [];
   const [file, ...rest] = [...user, ...command] as [string, ...string[]];
   const child = spawn(file, rest, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  // Decoded as a stream: a character whose UTF-8 bytes straddle two chunks stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const done = new Promise<CliResult>((resolve) =>

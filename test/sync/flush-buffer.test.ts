@@ -31,9 +31,10 @@ async function setup(maxRowsPerFlush: number, faults = {}) {
   await destination.ensureTables([...ENGINE_TABLES, items]);
   let clock = 0;
   const flushes: number[] = [];
+  const stateStore = new DestinationStateStore(destination);
   const buffer = new FlushBuffer({
-    destination,
-    stateStore: new DestinationStateStore(destination),
+    bounds: destination.capabilities,
+    commit: (flush) => stateStore.commit(destination, flush),
     now: () => clock,
     onFlush: (_result, rows) => flushes.push(rows),
   });

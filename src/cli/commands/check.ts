@@ -3,6 +3,7 @@
  * the destination is reachable and writable, and (a warning at worst) that `metrics:` targets
  * can be written. Each line says what was proven or what to fix.
  */
+import { probeSource } from '../source-probe.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { viewsOver } from '../../destination/view-spec.ts';
 import { ExitCode, MissingPrivilegesError } from '../../errors.ts';
@@ -14,7 +15,6 @@ import { syncTables } from '../../sync/run-sync.ts';
 import { VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import { withOpenDestination } from '../with-destination.ts';
-import { createClient } from '../command-resources.ts';
 import { defineCommand } from './cli-command.ts';
 
 export const checkCommand = defineCommand({
@@ -32,25 +32,12 @@ export const checkCommand = defineCommand({
     let badConfig = false;
 
     for (const workspace of workspaces) {
-      const { source } = workspace;
-      const api = `API ${config.sources ? `workspace ${workspace.name} ` : ''}${source.base_url}`;
-      // A check answers quickly: one retry for a blip, not the sync's patient backoff.
-      const client = createClient(
-        { ...workspace, source: { ...source, max_retries: Math.min(source.max_retries, 1) } },
-        logger,
-      );
+      const api = `API ${config.sources ? `workspace ${workspace.name} ` : ''}${workspace.source.base_url}`;
       try {
-        const response = await client.request({ method: 'GET', path: '/public/v2/websites', query: { limit: '1' } });
-        const listed = (response.body as { data?: unknown[] }).data?.length ?? 0;
-        print(
-          true,
-          `${api}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`,
-        );
+        print(true, `${api}: ${await probeSource(workspace, logger)}`);
       } catch (error) {
         failed = true;
         print(false, `${api}: ${(error as Error).message}`);
-      } finally {
-        await client.close();
       }
     }
 

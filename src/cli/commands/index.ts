@@ -1,4 +1,5 @@
 /** Every CLI verb (docs/architecture.md#cli); one file per verb beside this one. */
+import { airbyteCommand } from './airbyte.ts';
 import { backfillCommand } from './backfill.ts';
 import { checkCommand } from './check.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -24,4 +25,5 @@ export const commands: readonly CliCommand[] = [
   importPromptsCommand,
   dbtSourcesCommand,
   queryCommand,
+  airbyteCommand,
 ];

@@ -1,0 +1,110 @@
+/**
+ * `aivis airbyte spec | check | discover | read` (docs/protocols.md#airbyte): each mode prints
+ * Airbyte messages on stdout and nothing else; logs go to stderr. Bad input (a missing or
+ * malformed config, catalog or state) is an error TRACE with `config_error`, then exit 1;
+ * `check` answers FAILED rather than failing (exit 0).
+ */
+import { probeSource } from './source-probe.ts';
+import { createLogger } from '../log/logger.ts';
+import { LineOutput } from '../protocols/line-output.ts';
+import { connectionSpecification, readProtocolConfig } from '../protocols/protocol-config.ts';
+import { ProtocolInputError } from '../protocols/protocol-input.ts';
+import type { ProtocolWriter } from '../protocols/protocol-sink.ts';
+import type { ProtocolState } from '../protocols/protocol-state.ts';
+import type { ProtocolStream } from '../protocols/protocol-streams.ts';
+import { rowJson } from '../protocols/row-json.ts';
+import { airbyteCatalog, readConfiguredCatalog } from '../protocols/airbyte/airbyte-catalog.ts';
+import {
+  catalogLine,
+  connectionStatusLine,
+  errorTraceLine,
+  recordLine,
+  specLine,
+  streamStateLine,
+  streamStatusLine,
+} from '../protocols/airbyte/airbyte-messages.ts';
+import { readAirbyteState } from '../protocols/airbyte/airbyte-state.ts';
+import { runProtocolRead } from './protocol-run.ts';
+
+export const AIRBYTE_MODES = ['spec', 'check', 'discover', 'read'] as const;
+export type AirbyteMode = (typeof AIRBYTE_MODES)[number];
+
+export interface AirbyteArgs {
+  readonly config?: string;
+  readonly catalog?: string;
+  readonly state?: string;
+}
+
+/** Runs one mode; returns the exit code (0, or 1 after an error TRACE). */
+export async function runAirbyteMode(mode: AirbyteMode, args: AirbyteArgs, out = new LineOutput()): Promise<number> {
+  try {
+    switch (mode) {
+      case 'spec':
+        await out.write(
+          specLine({
+            connectionSpecification: connectionSpecification(),
+            supportsIncremental: true,
+          }),
+        );
+        return 0;
+      case 'check':
+        await out.write(await check(args));
+        return 0;
+      case 'discover':
+        await readProtocolConfig(args.config);
+        await out.write(catalogLine(airbyteCatalog()));
+        return 0;
+      case 'read':
+        return await read(args, out);
+    }
+  } catch (error) {
+    if (!(error instanceof ProtocolInputError)) throw error;
+    await out.write(errorTraceLine({ message: error.message, failureType: 'config_error' }, Date.now()));
+    return 1;
+  }
+}
+
+/** CONNECTION_STATUS: the config, then the same probe of the API as `aivis check`. */
+async function check(args: AirbyteArgs): Promise<string> {
+  let config: Awaited<ReturnType<typeof readProtocolConfig>>;
+  try {
+    config = await readProtocolConfig(args.config);
+  } catch (error) {
+    if (!(error instanceof ProtocolInputError)) throw error;
+    return connectionStatusLine('FAILED', error.message);
+  }
+  const api = `API ${config.workspace.source.base_url}`;
+  try {
+    return connectionStatusLine('SUCCEEDED', `${api}: ${await probeSource(config.workspace, createLogger())}`);
+  } catch (error) {
+    return connectionStatusLine('FAILED', `${api}: ${(error as Error).message}`);
+  }
+}
+
+async function read(args: AirbyteArgs, out: LineOutput): Promise<number> {
+  const config = await readProtocolConfig(args.config);
+  const selected = await readConfiguredCatalog(args.catalog);
+  const state = await readAirbyteState(args.state, config.workspace.source.base_url);
+  const now = () => Date.now();
+  for (const { stream } of selected) await out.write(streamStatusLine(stream.name, 'STARTED', now()));
+  const running = new Set<ProtocolStream>();
+  const writer: ProtocolWriter = {
+    async records(stream, rows) {
+      if (!running.has(stream)) {
+        running.add(stream);
+        await out.write(streamStatusLine(stream.name, 'RUNNING', now()));
+      }
+      const emittedAt = now();
+      for (const row of rows) await out.write(recordLine(stream.name, rowJson(row, stream.table.columns), emittedAt));
+    },
+    async states(sources: readonly string[], protocolState: ProtocolState) {
+      for (const source of sources) await out.write(streamStateLine(source, protocolState.value(source)));
+    },
+  };
+  const outcome = await runProtocolRead({ config, selected, state, writer, logger: createLogger() });
+  for (const failure of outcome.failures)
+    await out.write(errorTraceLine({ ...failure, stream: failure.stream?.name }, now()));
+  for (const [stream, complete] of outcome.complete)
+    await out.write(streamStatusLine(stream.name, complete ? 'COMPLETE' : 'INCOMPLETE', now()));
+  return outcome.failures.length > 0 ? 1 : 0;
+}

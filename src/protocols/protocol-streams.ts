@@ -1,0 +1,74 @@
+/**
+ * The streams a protocol mode offers (docs/protocols.md#streams): one per data table, in the
+ * registry's order, each with the engine stream that fills it, its primary key, whether it is
+ * read incrementally (the feeds) and the JSON Schema of its rows.
+ */
+import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
+import { STREAM_TABLES, STREAMS, type StreamName } from '../streams/registry.ts';
+
+export interface ProtocolStream {
+  /** The table's name: the protocol's stream name. */
+  readonly name: string;
+  readonly table: TableSpec;
+  /** The engine stream whose reads fill the table (`analytics` fills three). */
+  readonly source: StreamName;
+  /** Feeds resume from saved state; the listing and snapshots are read whole every time. */
+  readonly incremental: boolean;
+}
+
+export const PROTOCOL_STREAMS: readonly ProtocolStream[] = STREAMS.flatMap((stream) =>
+  STREAM_TABLES[stream.name].map((table) => ({
+    name: table.name,
+    table,
+    source: stream.name,
+    incremental: stream.kind === 'feed',
+  })),
+);
+
+export const PROTOCOL_STREAM_NAMES = PROTOCOL_STREAMS.map((s) => s.name);
+
+export function protocolStream(name: string): ProtocolStream | undefined {
+  return PROTOCOL_STREAMS.find((s) => s.name === name);
+}
+
+/**
+ * The columns a stream's records carry. The one place the protocol catalogs learn a table's
+ * columns: the served contract's evolved columns join here once the engine knows them.
+ */
+export function streamColumns(stream: ProtocolStream): readonly ColumnSpec[] {
+  return stream.table.columns;
+}
+
+/** JSON Schema of one column's values (a timestamp as Airbyte's `timestamp_with_timezone`). */
+const COLUMN_SCHEMAS: Readonly<Record<ColumnType, Record<string, unknown>>> = {
+  string: { type: 'string' },
+  int64: { type: 'integer' },
+  float64: { type: 'number' },
+  boolean: { type: 'boolean' },
+  timestamp: { type: 'string', format: 'date-time', airbyte_type: 'timestamp_with_timezone' },
+  // Any JSON value: an object, an array or a scalar, as the API sent it.
+  json: {},
+};
+
+/**
+ * The JSON Schema of a stream's records. Every column but the key may be null: a website's
+ * removal record carries its id and `_removed_at` only (docs/protocols.md#deletes).
+ */
+export function recordSchema(stream: ProtocolStream): Record<string, unknown> {
+  const key = new Set<string>(stream.table.primaryKey);
+  const properties = Object.fromEntries(
+    streamColumns(stream).map((column) => {
+      const schema = COLUMN_SCHEMAS[column.type];
+      const typed =
+        column.type === 'json' || key.has(column.name) ? schema : { ...schema, type: [schema.type as string, 'null'] };
+      return [column.name, { ...typed, description: column.description }];
+    }),
+  );
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    description: stream.table.description,
+    properties,
+    required: [...key],
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * A row as the JSON object a protocol message carries (docs/protocols.md#records): each
+ * column by name, a `json` column (`_raw` included) as the JSON value it holds, written
+ * verbatim rather than parsed and serialized again, and an int64 beyond 2^53 as its exact
+ * digits.
+ */
+import type { Row, TableSpec } from '../destination/table-spec.ts';
+
+export function rowJson(row: Row, columns: TableSpec['columns']): string {
+  let text = '{';
+  for (const column of columns) {
+    const value = row[column.name] ?? null;
+    const cell =
+      value === null
+        ? 'null'
+        : column.type === 'json'
+          ? String(value)
+          : typeof value === 'bigint'
+            ? value.toString()
+            : JSON.stringify(value);
+    text += `${text === '{' ? '' : ','}${JSON.stringify(column.name)}:${cell}`;
+  }
+  return `${text}}`;
+}
