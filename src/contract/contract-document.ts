@@ -56,11 +56,39 @@ function withInternalRefsOnly(node: Json, root: Json, depth: number): Json {
   );
 }
 
+/**
+ * How many nodes the document has once every `$ref` is replaced by its target, counted
+ * without expanding anything (each target's size once), so a document whose references fan
+ * out (each level naming the next twice) is refused before the library walks it: its walk
+ * takes time in the expanded size. A `$ref` inside its own target's expansion counts one.
+ */
+function expandedSize(root: Json): number {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (node: unknown): number => {
+    if (typeof node !== 'object' || node === null) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (open.has(node)) return 1;
+    open.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    let total = 1;
+    if (typeof ref === 'string') total = size(pointTo(root, ref));
+    else for (const child of Object.values(node)) if ((total += size(child)) > MAX_CONTRACT_NODES) break;
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  return size(root);
+}
+
+const tooLarge = () =>
+  new UnusableContractError(`it dereferences to more than ${MAX_CONTRACT_NODES.toLocaleString('en-US')} nodes`);
+
 /** The dereferenced graph (shared and cut-off `$ref`s) as a bounded tree. */
 function boundedTree(node: unknown, depth: number, budget: { nodes: number }): Json {
   budget.nodes -= 1;
-  if (budget.nodes < 0)
-    throw new UnusableContractError(`it dereferences to more than ${MAX_CONTRACT_NODES.toLocaleString('en-US')} nodes`);
+  if (budget.nodes < 0) throw tooLarge();
   if (Array.isArray(node))
     return depth >= MAX_SCHEMA_DEPTH ? [] : node.map((item) => boundedTree(item, depth + 1, budget));
   if (!isObject(node)) return node as Json;
@@ -81,6 +109,7 @@ export async function readContractDocument(body: unknown): Promise<ContractDocum
     );
   if (!isObject(body.paths)) throw new UnusableContractError('it has no paths object');
   const internal = withInternalRefsOnly(body as Json, body as Json, 0);
+  if (expandedSize(internal) > MAX_CONTRACT_NODES) throw tooLarge();
   const dereferenced = await dereference(internal as Record<string, unknown>, {
     resolve: { external: false, file: false, http: false },
     dereference: { circular: 'ignore', maxDepth: MAX_SCHEMA_DEPTH * 4 },
