@@ -60,7 +60,8 @@ function declareNewMetric(schemas: Json): void {
 
 /** The bundled document edited as the variants say (served-contract variants that declare more). */
 function declaredDocument(variants: ReadonlySet<SandboxVariant>): Json {
-  const document: Json = buildOpenApiDocument();
+  // A copy: the built document shares its objects with every other build.
+  const document: Json = structuredClone(buildOpenApiDocument());
   const schemas = document.components.schemas;
   if (variants.has('contract_citation_fields')) declareCitationFields(schemas);
   if (variants.has('contract_new_mention_field')) {

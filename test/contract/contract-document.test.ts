@@ -41,7 +41,7 @@ describe('readContractDocument', () => {
     const file = path.join(dir, 'integer.json');
     writeFileSync(file, JSON.stringify({ type: 'integer' }));
     const { port } = listener.address() as AddressInfo;
-    const served: Json = buildOpenApiDocument();
+    const served: Json = structuredClone(buildOpenApiDocument());
     served.components.schemas.Mention.properties.sentence_text = { $ref: `http://127.0.0.1:${port}/integer.json` };
     served.components.schemas.Mention.properties.mention_spans = { $ref: `file://${file}` };
     served.components.schemas.Mention.properties.sentiment = { $ref: file };
@@ -57,7 +57,7 @@ describe('readContractDocument', () => {
   });
 
   it('ends a $ref cycle: the field on it is untyped JSON, the rest is read', async () => {
-    const served: Json = buildOpenApiDocument();
+    const served: Json = structuredClone(buildOpenApiDocument());
     served.components.schemas.Loop = { $ref: '#/components/schemas/LoopBack' };
     served.components.schemas.LoopBack = { $ref: '#/components/schemas/Loop' };
     served.components.schemas.Mention.properties.sentence_text = { $ref: '#/components/schemas/Loop' };
@@ -71,7 +71,7 @@ describe('readContractDocument', () => {
   });
 
   it('refuses a document whose references fan out past 200,000 nodes, without expanding it', async () => {
-    const served: Json = buildOpenApiDocument();
+    const served: Json = structuredClone(buildOpenApiDocument());
     for (let level = 0; level < 40; level++)
       served.components.schemas[`Fan${level}`] = {
         type: 'object',
@@ -87,7 +87,7 @@ describe('readContractDocument', () => {
   });
 
   it('cuts nesting past 64 levels to untyped JSON', async () => {
-    const served: Json = buildOpenApiDocument();
+    const served: Json = structuredClone(buildOpenApiDocument());
     let deep: Json = { type: 'string' };
     for (let level = 0; level < 100; level++) deep = { type: 'object', properties: { next: deep } };
     served.components.schemas.Mention.properties.deep = deep;
