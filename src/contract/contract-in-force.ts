@@ -1,5 +1,5 @@
 /**
- * The document in force for one run of one workspace (docs/served-contract.md#which-document):
+ * The document in force for one run of one workspace (docs/served-contract.md#which-document-is-in-force):
  * the served one when usable; else the newest usable one kept in `_aivis_contracts` for that
  * workspace; else the bundled contract. Its drift from the bundled contract, the validation
  * records get, and the `_aivis_contracts` row a usable served document leaves.

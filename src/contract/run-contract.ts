@@ -1,5 +1,5 @@
 /**
- * The contract step of a run of one workspace (docs/served-contract.md#when): read the served
+ * The contract step of a run of one workspace (docs/served-contract.md#what-is-read): read the served
  * document once, decide the document in force, say why in one warning when it is not the
  * served one, and keep a usable served document in `_aivis_contracts` (logged the first time
  * the workspace sees it).
