@@ -1,6 +1,5 @@
 /** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#adding-a-destination): appender into staging, upsert, state, in one transaction. */
 import { existsSync } from 'node:fs';
-import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
 import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
@@ -146,7 +145,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
       }
     },
 
-    ...sqlBookkeeping(() => sql.duckdbBookkeeping(session, options)),
+    bookkeeping: () => sql.duckdbBookkeeping(session, options),
 
     async acquireLock(owner) {
       await connect();

@@ -1,5 +1,4 @@
 /** Wires the Postgres pieces into a `Destination` (docs/architecture.md#adding-a-destination): COPY into staging, upsert, state, in one transaction. */
-import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { lockTable } from '../../src/destination/engine-tables.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
@@ -106,7 +105,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
       return { rowsWritten };
     },
 
-    ...sqlBookkeeping(() => sql.postgresBookkeeping(open(), schema)),
+    bookkeeping: () => sql.postgresBookkeeping(open(), schema),
 
     async acquireLock(owner): Promise<DestinationLock> {
       lock = await acquirePostgresLock(options, logger, owner);

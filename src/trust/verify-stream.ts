@@ -27,6 +27,8 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { ContractValidation } from '../contract/contract-validation.ts';
 import type { Destination, DestinationLock } from '../destination/destination.ts';
+import { listActiveWebsites } from '../destination/queries/active-websites.ts';
+import { windowIds } from '../destination/queries/window-ids.ts';
 import type { Row } from '../destination/table-spec.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import type { Logger } from '../log/logger.ts';
@@ -152,7 +154,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   const scans = stream.scans(streamOptions(stream, config));
   const rowsSince = async (websiteId: string) =>
     (
-      await destination.windowIds({
+      await windowIds(destination, {
         table: stream.table.name,
         idColumn: id,
         websiteId,
@@ -164,7 +166,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   for (const website of windows.keys()) plan.push({ rowsSince: await rowsSince(website), scans: scans.length });
   options.onEstimate(
     estimateRequests({
-      listedWebsites: (await destination.listActiveWebsites()).filter((w) => w.workspace === options.workspace).length,
+      listedWebsites: (await listActiveWebsites(destination)).filter((w) => w.workspace === options.workspace).length,
       websites: plan,
     }),
   );
@@ -221,7 +223,7 @@ class WindowReader {
   async verify(websiteId: string, window: VerifyWindow): Promise<VerifiedWebsite> {
     const { destination, stream } = this.#options;
     const stored = new Set(
-      await destination.windowIds({
+      await windowIds(destination, {
         table: stream.table.name,
         idColumn: this.#idColumn,
         websiteId,
