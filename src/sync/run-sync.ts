@@ -29,7 +29,7 @@ import { ConfigError, ExitCode } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
-import { ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
+import { contractsTable, ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import type { RunContext } from './run-context.ts';
@@ -148,7 +148,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
     let error: unknown;
     try {
-      const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt, record: true });
+      const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt });
       counters.contractChanges = contract.changes.length;
       await syncAll({
         ...options,
@@ -216,6 +216,9 @@ async function syncAll(run: RunContext): Promise<void> {
     derivedRows: (tables) => ledger.observeFlush(tables),
   });
   try {
+    // The served contract is kept with the run's first flush (docs/served-contract.md).
+    const { row } = run.contract;
+    if (row !== undefined) await buffer.add({ tables: [{ table: contractsTable, rows: [row] }] });
     await syncWebsites(run, buffer);
   } finally {
     // A run that fails later still says which new combinations its flushes carried.

@@ -104,7 +104,6 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
         const { validation } = await readContractInForce({
           ...resources,
           now: new Date().toISOString(),
-          record: false,
         });
         // One report per feed, in the order named; the exit code is the worst of them.
         let exitCode: ExitCode = ExitCode.Success;
