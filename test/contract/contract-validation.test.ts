@@ -11,7 +11,7 @@ import { readContractDocument } from '../../src/contract/contract-document.ts';
 import { ContractValidation } from '../../src/contract/contract-validation.ts';
 import { mention } from '../schemas/fixtures.ts';
 
-type Json = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: documents are edited by JSON path
+type Json = Record<string, any>;
 
 async function validation(edit: (schemas: Json) => void) {
   const served: Json = structuredClone(buildOpenApiDocument());
