@@ -4,7 +4,7 @@
  * malformed config, catalog or state) is an error TRACE with `config_error`, then exit 1;
  * `check` answers FAILED rather than failing (exit 0).
  */
-import { probeSource } from './source-probe.ts';
+import { checkClient, probeSource } from './source-probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { LineOutput } from '../protocols/line-output.ts';
 import { connectionSpecification, readProtocolConfig } from '../protocols/protocol-config.ts';
@@ -74,10 +74,13 @@ async function check(args: AirbyteArgs): Promise<string> {
     return connectionStatusLine('FAILED', error.message);
   }
   const api = `API ${config.workspace.source.base_url}`;
+  const client = checkClient(config.workspace, createLogger());
   try {
-    return connectionStatusLine('SUCCEEDED', `${api}: ${await probeSource(config.workspace, createLogger())}`);
+    return connectionStatusLine('SUCCEEDED', `${api}: ${await probeSource(client)}`);
   } catch (error) {
     return connectionStatusLine('FAILED', `${api}: ${(error as Error).message}`);
+  } finally {
+    await client.close();
   }
 }
 

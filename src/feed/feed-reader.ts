@@ -24,6 +24,7 @@ import type { Logger } from '../log/logger.ts';
 import type { StreamState } from '../state/state-entry.ts';
 import { type StreamName, streamOptions, type WebsiteStream, websiteStreams } from '../streams/index.ts';
 import type { AnyFeedStream, FeedScan, RowContext, ScanFallback } from '../streams/stream.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import type { FeedSink } from './durable-unit.ts';
 import type { FeedObserver } from './feed-observer.ts';
 import type { PlannedWebsite } from './list-websites.ts';
@@ -39,6 +40,8 @@ export interface FeedReaderOptions {
   /** The streams read for each website, in registry order; the listing is read by the caller. */
   readonly streams: readonly StreamName[];
   readonly observer: FeedObserver;
+  /** What records are checked against: the workspace's document in force (docs/served-contract.md#validation). */
+  readonly validation: ContractValidation;
   /** `_run_id` and `_workspace` of the rows built. */
   readonly runId: string;
   readonly workspace: string;
@@ -93,7 +96,14 @@ export class FeedReader {
     const { client, config, observer } = this.#options;
     await this.#contained(site, stream.name, async () => {
       const options = streamOptions(stream, config);
-      const tables = await readSnapshot({ client, observer, stream, options, context: site.context });
+      const tables = await readSnapshot({
+        client,
+        observer,
+        stream,
+        options,
+        context: site.context,
+        validation: this.#options.validation,
+      });
       await site.sink.add({ tables });
     });
   }
@@ -141,6 +151,7 @@ export class FeedReader {
       scan,
       scope,
       context: site.context,
+      validation: this.#options.validation,
       saved: this.#options.position(stream.name, scope),
       since,
       now,

@@ -15,6 +15,8 @@ import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, readWholeRow } from '../trust/completeness.ts';
 import type { FeedObserver } from './feed-observer.ts';
 import { rejectedRow } from './rejected-rows.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
+import type { StreamName } from '../streams/registry.ts';
 
 export async function readSnapshot<Data, Meta, Options extends z.ZodType>(input: {
   client: ApiClient;
@@ -22,6 +24,8 @@ export async function readSnapshot<Data, Meta, Options extends z.ZodType>(input:
   stream: SnapshotStream<string, Data, Meta, Options>;
   options: z.output<Options>;
   context: RowContext;
+  /** What the run's records are checked against (docs/served-contract.md#validation). */
+  validation: ContractValidation;
 }): Promise<TableRows[]> {
   const { client, stream, context } = input;
   let body: unknown;
@@ -33,7 +37,14 @@ export async function readSnapshot<Data, Meta, Options extends z.ZodType>(input:
     throw error;
   }
   const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
-  const snapshot = validateSnapshot(stream, envelope);
+  const name = stream.name as StreamName;
+  const snapshot = validateSnapshot(
+    {
+      dataSchema: input.validation.schema(name, 'record', stream.dataSchema),
+      metaSchema: input.validation.schema(name, 'meta', stream.metaSchema),
+    },
+    envelope,
+  );
   let reason = snapshot.ok ? undefined : snapshot.error;
   let tables: TableRows[] = [];
   if (snapshot.ok) {

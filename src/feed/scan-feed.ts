@@ -20,6 +20,8 @@ import { PAGE_LIMIT, RecordRejection, type AnyFeedStream, type FeedScan, type Ro
 import { type FeedSink, MAX_FLUSH_TEXT, rowText } from './durable-unit.ts';
 import type { FeedObserver } from './feed-observer.ts';
 import { rejectedRow } from './rejected-rows.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
+import type { StreamName } from '../streams/registry.ts';
 
 /** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the sink. */
 const PAGE_PART_TEXT = MAX_FLUSH_TEXT / 8;
@@ -34,6 +36,8 @@ export interface ScanFeedInput {
   readonly scan: FeedScan;
   readonly scope: string;
   readonly context: RowContext;
+  /** What the run's records are checked against (docs/served-contract.md#validation). */
+  readonly validation: ContractValidation;
   readonly saved: StreamState;
   /** Backfill: read from this `updated_since` and save no state (the frontier never moves back). */
   readonly since?: string;
@@ -75,7 +79,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
     path: stream.path(context.websiteId),
     query,
     cursor: start.cursor,
-    recordSchema: stream.recordSchema,
+    recordSchema: input.validation.schema(stream.name as StreamName, 'record', stream.recordSchema),
   });
   // A stop or a fatal error elsewhere ends the scan before its next request; a page already
   // on its way when it came is whole and valid, and is kept with its state.

@@ -16,6 +16,8 @@ import PQueue from 'p-queue';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
+import { readContractInForce } from '../contract/run-contract.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import { ConfigError } from '../errors.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
 import { chosenWebsites, listWebsites, type PlannedWebsite } from '../feed/list-websites.ts';
@@ -74,6 +76,8 @@ interface Read extends ReadInput {
   readonly sink: ProtocolSink;
   readonly buffer: FlushBuffer;
   readonly failures: ReadFailure[];
+  /** What records are valid under: the served contract when usable, else the bundled one (docs/served-contract.md). */
+  readonly validation: ContractValidation;
 }
 
 export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
@@ -86,10 +90,19 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
     runId,
     logger,
   });
+  const startedAt = new Date().toISOString();
+  const contract = await readContractInForce({
+    client: input.client,
+    workspace: DEFAULT_WORKSPACE,
+    runId,
+    now: startedAt,
+    logger,
+  });
   const read: Read = {
     ...input,
     runId,
-    startedAt: new Date().toISOString(),
+    startedAt,
+    validation: contract.validation,
     sink,
     buffer: new FlushBuffer({ bounds: PROTOCOL_FLUSH_BOUNDS, commit: (flush) => sink.commit(flush), now: Date.now }),
     failures: [],
@@ -113,7 +126,7 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
  */
 async function readListing(read: Read): Promise<PlannedWebsite[]> {
   const { client, state, config, sink, buffer, logger } = read;
-  const listing = await listWebsites(client);
+  const listing = await listWebsites(client, read.validation);
   const removed = websitesToRemove([...state.knownWebsites.keys()], listing.seenIds);
   checkMassRemoval(removed.length, state.knownWebsites.size, config.allowMassRemoval);
   for (const { error } of listing.rejected)
@@ -139,6 +152,7 @@ async function readWebsites(read: Read, planned: readonly PlannedWebsite[]): Pro
     streams: [...new Set(selected.map(({ stream }) => stream.source))] as StreamName[],
     runId: read.runId,
     workspace: DEFAULT_WORKSPACE,
+    validation: read.validation,
     now: () => new Date(),
     position: (stream, scope) => (resumed.has(stream) ? state.position(stream, scope) : INITIAL_STATE),
     observer: {

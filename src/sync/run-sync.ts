@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import PQueue from 'p-queue';
 import type { AivisConfig } from '../../schemas/config.ts';
+import { readContractInForce } from '../contract/run-contract.ts';
 import type { Destination } from '../destination/destination.ts';
 import { flushParts } from '../destination/flush-parts.ts';
 import { markAbandonedRuns } from '../destination/queries/abandoned-runs.ts';
@@ -28,7 +29,7 @@ import { ConfigError, ExitCode } from '../errors.ts';
 import { stateKey } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
-import { ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
+import { contractsTable, ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
 import { FlushBuffer } from './flush-buffer.ts';
@@ -112,8 +113,11 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
     let error: unknown;
     try {
+      const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt });
+      counters.contractChanges = contract.changes.length;
       await syncAll({
         ...options,
+        contract,
         workspace,
         mode,
         runId,
@@ -176,6 +180,9 @@ async function syncAll(run: RunContext): Promise<void> {
     derivedRows: (tables) => ledger.observeFlush(tables),
   });
   try {
+    // The served contract is kept with the run's first flush (docs/served-contract.md).
+    const { row } = run.contract;
+    if (row !== undefined) await buffer.add({ tables: [{ table: contractsTable, rows: [row] }] });
     await syncWebsites(run, buffer);
   } finally {
     // A run that fails later still says which new combinations its flushes carried.
@@ -199,6 +206,7 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
     config: run.config,
     streams: run.streams,
     observer: countingObserver(counters),
+    validation: run.contract.validation,
     runId: run.runId,
     workspace: run.workspace,
     now: run.now,

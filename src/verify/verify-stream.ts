@@ -25,6 +25,7 @@
 import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import type { Destination, DestinationLock } from '../destination/destination.ts';
 import { listActiveWebsites } from '../destination/queries/active-websites.ts';
 import { windowIds } from '../destination/queries/window-ids.ts';
@@ -63,6 +64,8 @@ export interface VerifyOptions {
   /** The workspace verified: its websites, its lock, its rows' `_workspace`. */
   readonly workspace: string;
   readonly stream: AnyFeedStream;
+  /** What records are checked against: the workspace's document in force (docs/served-contract.md#validation). */
+  readonly validation: ContractValidation;
   readonly since: string;
   readonly until?: string;
   /** Only these websites (intersected with the config's `websites.include`). */
@@ -173,7 +176,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
     }),
   );
 
-  const listing = await listWebsites(options.client);
+  const listing = await listWebsites(options.client, options.validation);
   refuseUnlisted(options.websites, listing, options.workspace);
   const planned = new Map(listing.plan.map((website) => [website.id, website]));
   for (const website of [...windows.keys()]) {
@@ -243,6 +246,7 @@ class WindowReader {
       streams: [options.stream.name as StreamName],
       // Counting is the comparison's; failures are the report's; the reader logs what a user should see.
       observer: { pageRead: () => {}, fellBack: () => {}, streamFailed: record, websiteRevoked: () => {} },
+      validation: options.validation,
       runId: options.runId,
       workspace: options.workspace,
       now: options.now,

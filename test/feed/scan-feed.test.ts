@@ -3,6 +3,7 @@
  * moved the frontier. `scan_upper_bound` is optional (spec 4.10); without it the frontier stays,
  * and a catch-up would read the same window again (from no frontier: the whole feed).
  */
+import { BUNDLED_VALIDATION } from '../../src/contract/contract-validation.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamState } from '../../src/state/state-entry.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
@@ -32,6 +33,7 @@ const feedInput = (f: ClientFixture, sink: ScanFeedInput['sink'], saved: StreamS
   scan: UNFILTERED_SCAN[0]!,
   scope: 'web_1',
   context: { websiteId: 'web_1', runId: 'run_1', syncedAt: BOUND, workspace: 'default' },
+  validation: BUNDLED_VALIDATION,
   saved,
   now: () => new Date(BOUND),
 });

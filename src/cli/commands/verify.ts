@@ -24,6 +24,7 @@ import {
 } from '../cli-arguments.ts';
 import { openCommandResources } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
+import { readContractInForce } from '../../contract/run-contract.ts';
 import { formatVerifyReport } from '../verify-report.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
 import { defineCommand } from './cli-command.ts';
@@ -89,6 +90,10 @@ export const verifyCommand = defineCommand({
           resources.config,
           streams.map((stream) => stream.name),
         );
+        const { validation } = await readContractInForce({
+          ...resources,
+          now: new Date().toISOString(),
+        });
         // One report per feed, in the order named; the exit code is the worst of them.
         let exitCode: ExitCode = ExitCode.Success;
         for (const stream of streams) {
@@ -110,6 +115,7 @@ export const verifyCommand = defineCommand({
             verifyStream({
               ...resources,
               stream,
+              validation,
               since,
               ...(until === undefined ? {} : { until }),
               ...(websites === undefined ? {} : { websites }),
