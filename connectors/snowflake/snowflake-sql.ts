@@ -87,7 +87,7 @@ export async function ensureSchema(client: SnowflakeClient, at: SnowflakeLocatio
 
 /** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME, in column order. */
 export function existingColumnsSql(at: SnowflakeLocation): string {
-  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+  return `SELECT TABLE_NAME, COLUMN_NAME, DATA_TYPE FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 }
 
 /** Binds: database, schema. Rows: TABLE_NAME, TABLE_TYPE (`BASE TABLE`, `VIEW`), COMMENT. */

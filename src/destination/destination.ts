@@ -5,6 +5,7 @@
  *
  * Life cycle: `open()` once, then any number of calls, then `close()` once.
  */
+import type { EvolvedColumn, ExistingColumns } from '../evolution/evolution-plan.ts';
 import type { StoredStateRow } from './engine-tables.ts';
 import type { Row, TableSpec } from './table-spec.ts';
 import type { ViewSpec } from './view-spec.ts';
@@ -122,6 +123,18 @@ export interface Destination {
    * retypes anything.
    */
   ensureTables(tables: readonly TableSpec[]): Promise<void>;
+
+  /**
+   * Every column of the schema's tables, with its logical type, by table (what schema evolution
+   * builds on, docs/schema-evolution.md); a column of a type aivis never makes is left out.
+   */
+  columnTypes(): Promise<ExistingColumns>;
+
+  /**
+   * Sets `columns` (just added to `table`) of every row from the row's `_raw`, to the value the
+   * loader writes for a new row (docs/schema-evolution.md#values): one UPDATE.
+   */
+  fillFromRaw(table: TableSpec, columns: readonly EvolvedColumn[]): Promise<void>;
 
   /** The DDL `ensureTables` runs on an empty destination, for `aivis streams`. */
   describeDdl(tables: readonly TableSpec[]): string[];

@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import type { Destination } from '../../src/destination/destination.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { LogicalRow } from './normalize.ts';
+import { evolutionTopic } from './topics/evolution.ts';
 import { locksTopic } from './topics/locks.ts';
 import { removalsTopic } from './topics/removals.ts';
 import { runsTopic } from './topics/runs.ts';
@@ -54,5 +55,6 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     runsTopic(target);
     locksTopic(target);
     windowIdsTopic(target);
+    evolutionTopic(target);
   });
 }

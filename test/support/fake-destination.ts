@@ -4,6 +4,8 @@
  * counts commits. Several fakes share one `FakeStore` to stand for one schema seen by
  * several runs (the lock tests).
  */
+import { parseJsonBody } from '../../src/client/json-body.ts';
+import { evolvedCells } from '../../src/evolution/raw-cell.ts';
 import type { Destination, DestinationLock, FlushResult, LockOwner } from '../../src/destination/destination.ts';
 import type { StoredStateRow } from '../../src/destination/engine-tables.ts';
 import { lockHeldError } from '../../src/destination/run-lock.ts';
@@ -116,6 +118,16 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         if (found) found.spec = { ...spec, columns: mergeColumns(found.spec, spec) };
         else store.tables.set(spec.name, { spec, rows: new Map() });
       }
+    },
+    async columnTypes() {
+      return new Map(
+        [...store.tables].map(([name, { spec }]) => [name, new Map(spec.columns.map((c) => [c.name, c.type]))]),
+      );
+    },
+    // The loader's own extraction: the fake has no JSON functions to fill with.
+    async fillFromRaw(spec, columns) {
+      for (const [key, row] of table(spec.name).rows)
+        table(spec.name).rows.set(key, { ...row, ...evolvedCells(columns, parseJsonBody(String(row._raw)).raw) });
     },
     describeDdl: (specs) =>
       specs.map((s) => `CREATE TABLE ${schema}.${s.name} (${s.columns.map((c) => `${c.name} ${c.type}`).join(', ')})`),

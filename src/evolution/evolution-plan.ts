@@ -1,0 +1,156 @@
+/**
+ * Which columns the document in force adds to each table (docs/schema-evolution.md): a pure
+ * function of the declared records, the tables' mappings and the columns the destination has.
+ *
+ * - A declared field the stream does not map becomes a column named by `evolvedColumnName`,
+ *   typed by `logicalType`, described by its `description`.
+ * - A new key of a keyed object (`metrics`, `counts`) becomes a column of each table whose
+ *   object declares it.
+ * - A field or key whose column exists with a type that cannot hold the declared one without
+ *   loss gets a variant column `<column>__<type>`; the old column is kept and still written
+ *   with what it can hold.
+ * Every evolved column is nullable whatever the declaration says: a record the bundled contract
+ * allows may lack the field, and rows of other workspaces share the table.
+ */
+import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
+import type { StreamName } from '../streams/registry.ts';
+import { evolvedColumnName, variantColumnName } from './column-name.ts';
+import { type DeclaredField, declaredProperties, itemsOf, logicalType } from './declared-field.ts';
+import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
+
+/** A column the loader fills from the row's `_raw`: the value at `path`, typed as the column is. */
+export interface EvolvedColumn {
+  readonly column: ColumnSpec;
+  /** Keys from the root of `_raw` to the field. */
+  readonly path: readonly string[];
+}
+
+export interface TableEvolution {
+  /** The table with its evolved columns after the contract's. */
+  readonly table: TableSpec;
+  /** Every evolved column the loader writes. */
+  readonly columns: readonly EvolvedColumn[];
+  /** Those the destination lacks: added, then filled from `_raw` for the rows already there. */
+  readonly added: readonly EvolvedColumn[];
+}
+
+/** What a record of each stream declares: the fields of a listing's or feed's item, of a snapshot's `data`. */
+export type DeclaredRecords = ReadonlyMap<StreamName, readonly DeclaredField[]>;
+
+/** Columns of each existing table, by name, with their logical types (as the destination reports them). */
+export type ExistingColumns = ReadonlyMap<string, ReadonlyMap<string, ColumnType>>;
+
+/** Whether a column of type `held` keeps every value of type `declared` (an int64 fits a float64 column, any value a json one). */
+export function holds(held: ColumnType, declared: ColumnType): boolean {
+  return (
+    held === declared ||
+    held === 'json' ||
+    (held === 'float64' && declared === 'int64') ||
+    (held === 'string' && declared === 'timestamp')
+  );
+}
+
+/** A column to write from `path`: the field's own, of the type it is declared with. */
+interface Wanted {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly path: readonly string[];
+  readonly description: string;
+  /** The stream writes the column itself (a mapped field or a known key): only a variant may be added. */
+  readonly mapped: boolean;
+}
+
+function describe(field: DeclaredField, where: string): string {
+  const said = field.description?.trim();
+  return `${said ? `${said} ` : ''}(Added at run time: \`${where}\` as the served contract declares it; NULL where a record lacks it.)`;
+}
+
+/** The columns one table's records ask for under the declared fields. */
+function wantedColumns(mapping: RecordMapping, fields: readonly DeclaredField[]): Wanted[] {
+  const own = new Map(mapping.table.columns.map((c) => [c.name, c.type]));
+  const taken = new Set(own.keys());
+  const wanted: Wanted[] = [];
+  const at = (...keys: string[]) => [...mapping.rawPath, ...keys];
+  for (const field of fields) {
+    const known = mapping.keyed[field.name];
+    if (known) {
+      for (const key of declaredProperties(field.schema)) {
+        const mapped = known.includes(key.name);
+        wanted.push({
+          name: mapped ? key.name : evolvedColumnName(key.name, taken),
+          type: logicalType(key.schema),
+          path: at(field.name, key.name),
+          description: describe(key, `${field.name}.${key.name}`),
+          mapped,
+        });
+      }
+    } else if (mapping.mapped.includes(field.name)) {
+      if (own.has(field.name))
+        wanted.push({
+          name: field.name,
+          type: logicalType(field.schema),
+          path: at(field.name),
+          description: describe(field, field.name),
+          mapped: true,
+        });
+    } else {
+      wanted.push({
+        name: evolvedColumnName(field.name, taken),
+        type: logicalType(field.schema),
+        path: at(field.name),
+        description: describe(field, field.name),
+        mapped: false,
+      });
+    }
+  }
+  return wanted;
+}
+
+/** The declared fields of a mapping's records: the stream's record, or the items of one of its array fields. */
+function recordFields(mapping: RecordMapping, declared: DeclaredRecords): readonly DeclaredField[] {
+  const fields = declared.get(mapping.stream) ?? [];
+  if (!mapping.items) return fields;
+  return declaredProperties(itemsOf(fields.find((f) => f.name === mapping.items)?.schema));
+}
+
+const evolvedColumn = (name: string, type: ColumnType, description: string, path: readonly string[]) => ({
+  column: { name, type, nullable: true, description },
+  path,
+});
+
+/** The evolution of each of `tables` that has a record mapping, under the declared records. */
+export function planEvolution(
+  tables: readonly TableSpec[],
+  declared: DeclaredRecords,
+  existing: ExistingColumns,
+): TableEvolution[] {
+  const plans: TableEvolution[] = [];
+  for (const mapping of RECORD_MAPPINGS) {
+    if (!tables.some((t) => t.name === mapping.table.name)) continue;
+    const own = new Map(mapping.table.columns.map((c) => [c.name, c.type] as const));
+    const stored = existing.get(mapping.table.name) ?? new Map<string, ColumnType>();
+    const columns = new Map<string, EvolvedColumn>();
+    for (const want of wantedColumns(mapping, recordFields(mapping, declared))) {
+      const held = own.get(want.name) ?? stored.get(want.name);
+      if (held === undefined) {
+        columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path));
+        continue;
+      }
+      if (!want.mapped && !own.has(want.name))
+        columns.set(want.name, evolvedColumn(want.name, held, want.description, want.path));
+      if (holds(held, want.type)) continue;
+      const variant = variantColumnName(want.name, want.type);
+      const type = stored.get(variant) ?? want.type;
+      const description = `${want.description} Values of type ${want.type}: \`${want.name}\` keeps the ${held} ones.`;
+      columns.set(variant, evolvedColumn(variant, type, description, want.path));
+    }
+    const evolved = [...columns.values()].filter((c) => !own.has(c.column.name));
+    plans.push({
+      table: { ...mapping.table, columns: [...mapping.table.columns, ...evolved.map((c) => c.column)] },
+      columns: evolved,
+      // A table created in this run has no rows to fill.
+      added: existing.has(mapping.table.name) ? evolved.filter((c) => !stored.has(c.column.name)) : [],
+    });
+  }
+  return plans;
+}
