@@ -21,14 +21,19 @@ const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a r
 
 /**
  * A response timestamp. It stays the exact string: the engine stores `scan_upper_bound`
- * verbatim, and a Date round trip would drop sub-millisecond digits.
+ * verbatim, and a Date round trip would drop sub-millisecond digits. `format: date-time` in the
+ * contract says what it is, so a served contract that says the same is no type change.
  */
-export const timestampSchema = z.string({ error: mustBe(TIMESTAMP_RULE) }).regex(UTC_TIMESTAMP);
+export const timestampSchema = z
+  .string({ error: mustBe(TIMESTAMP_RULE) })
+  .regex(UTC_TIMESTAMP)
+  .meta({ format: 'date-time' });
 export type Timestamp = z.infer<typeof timestampSchema>;
 /** A timestamp that is required but null until the event happened. */
 export const nullableTimestampSchema = z
   .string({ error: mustBeOrNull(TIMESTAMP_RULE) })
   .regex(UTC_TIMESTAMP)
+  .meta({ format: 'date-time' })
   .nullable();
 
 /** The `updated_since` query form (spec 4.4): the same forms as every timestamp. */
