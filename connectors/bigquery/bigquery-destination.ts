@@ -12,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Destination, FlushResult, RunIdentity } from '../../src/destination/destination.ts';
 import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { releaseOnce } from '../../src/destination/run-lock.ts';
-import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import type { ColumnSpec, ColumnType, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { fillFromRawSql } from '../../src/evolution/fill-sql.ts';
 import {
   assertOwnView,
   storedViewDescription,
@@ -46,7 +47,8 @@ import {
   type TableRef,
 } from './bigquery-sql.ts';
 import { schemaPatch } from './bigquery-schema-patch.ts';
-import { ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
+import { BIGQUERY_RAW_JSON } from './bigquery-raw-json.ts';
+import { columnTypesOfFields, ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
 
 export interface BigqueryDeps {
   readonly logger: Logger;
@@ -201,6 +203,22 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     async ensureTables(tables) {
       await session().ensureDataset();
       for (const table of tables) await ensureTable(table);
+    },
+
+    async columnTypes(tables) {
+      const c = session();
+      const found = new Map<string, Map<string, ColumnType>>();
+      for (const table of tables) {
+        const existing = await c.tableMetadata(table.name);
+        if (existing) found.set(table.name, columnTypesOfFields(existing.fields));
+      }
+      return found;
+    },
+
+    async fillFromRaw(table, columns) {
+      if (!columns.length) return;
+      await lease?.assertHeld();
+      await session().query(fillFromRawSql(quoteTable(ref(table.name)), BIGQUERY_RAW_JSON, columns));
     },
 
     describeDdl(tables) {

@@ -124,7 +124,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
       }
     },
 
-    async columnTypes() {
+    async columnTypes(_tables) {
       const rows = await session.all<{ table_name: string; column_name: string; data_type: string }>(
         sql.EXISTING_COLUMNS,
         [options.catalog, options.schema],

@@ -70,7 +70,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
       }
     },
 
-    async columnTypes() {
+    async columnTypes(_tables) {
       const { rows } = await open().query<{ table_name: string; column_name: string; data_type: string }>(
         sql.EXISTING_COLUMNS,
         [schema],

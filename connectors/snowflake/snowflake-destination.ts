@@ -155,7 +155,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       await describe(descriptionsOf(tables, false));
     },
 
-    async columnTypes() {
+    async columnTypes(_tables) {
       // Names come back as Snowflake stores them (upper case); aivis names every column in lower case.
       const rows = (await session().execute(sql.existingColumnsSql(at), where())).map((row) => ({
         table_name: String(row.TABLE_NAME).toLowerCase(),

@@ -125,10 +125,11 @@ export interface Destination {
   ensureTables(tables: readonly TableSpec[]): Promise<void>;
 
   /**
-   * Every column of the schema's tables, with its logical type, by table (what schema evolution
-   * builds on, docs/schema-evolution.md); a column of a type aivis never makes is left out.
+   * The columns of those of `tables` that exist (others may come too), each with its logical
+   * type, by table: what schema evolution builds on (docs/schema-evolution.md). A column of a
+   * type aivis never makes is left out.
    */
-  columnTypes(): Promise<ExistingColumns>;
+  columnTypes(tables: readonly TableSpec[]): Promise<ExistingColumns>;
 
   /**
    * Sets `columns` (just added to `table`) of every row from the row's `_raw`, to the value the

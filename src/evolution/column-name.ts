@@ -46,8 +46,7 @@ function hashed(base: string, of: string, suffix = ''): string {
  * @example evolvedColumnName('_raw', new Set(['_raw'])) // 'raw_<8 hex>'
  */
 export function evolvedColumnName(field: string, taken: ReadonlySet<string>): string {
-  if (NATURAL.test(field) && field.length <= MAX_COLUMN_NAME && !field.endsWith('_') && !taken.has(field))
-    return field;
+  if (NATURAL.test(field) && field.length <= MAX_COLUMN_NAME && !field.endsWith('_') && !taken.has(field)) return field;
   return hashed(simplified(field), field);
 }
 

@@ -3,7 +3,7 @@
  * function of the declared records, the tables' mappings and the columns the destination has.
  *
  * - A declared field the stream does not map becomes a column named by `evolvedColumnName`,
- *   typed by `logicalType`, described by its `description`.
+ *   typed by `fieldType`, described by its `description`.
  * - A new key of a keyed object (`metrics`, `counts`) becomes a column of each table whose
  *   object declares it.
  * - A field or key whose column exists with a type that cannot hold the declared one without
@@ -15,7 +15,8 @@
 import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
-import { type DeclaredField, declaredProperties, itemsOf, logicalType } from './declared-field.ts';
+import type { DeclaredField } from '../contract/declared-fields.ts';
+import { fieldType } from '../contract/field-type.ts';
 import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
 
 /** A column the loader fills from the row's `_raw`: the value at `path`, typed as the column is. */
@@ -34,8 +35,12 @@ export interface TableEvolution {
   readonly added: readonly EvolvedColumn[];
 }
 
-/** What a record of each stream declares: the fields of a listing's or feed's item, of a snapshot's `data`. */
-export type DeclaredRecords = ReadonlyMap<StreamName, readonly DeclaredField[]>;
+/**
+ * What the document in force declares on a stream's records (a listing's or feed's item, a
+ * snapshot's `data`), or on an object inside them reached through `within`: `declaredFields`
+ * of `src/contract/` over that document.
+ */
+export type DeclaredRecords = (stream: StreamName, within: readonly string[]) => readonly DeclaredField[];
 
 /** Columns of each existing table, by name, with their logical types (as the destination reports them). */
 export type ExistingColumns = ReadonlyMap<string, ReadonlyMap<string, ColumnType>>;
@@ -66,19 +71,20 @@ function describe(field: DeclaredField, where: string): string {
 }
 
 /** The columns one table's records ask for under the declared fields. */
-function wantedColumns(mapping: RecordMapping, fields: readonly DeclaredField[]): Wanted[] {
+function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wanted[] {
   const own = new Map(mapping.table.columns.map((c) => [c.name, c.type]));
   const taken = new Set(own.keys());
   const wanted: Wanted[] = [];
   const at = (...keys: string[]) => [...mapping.rawPath, ...keys];
-  for (const field of fields) {
+  const items = mapping.items ? [mapping.items] : [];
+  for (const field of declared(mapping.stream, items)) {
     const known = mapping.keyed[field.name];
     if (known) {
-      for (const key of declaredProperties(field.schema)) {
+      for (const key of declared(mapping.stream, [...items, field.name])) {
         const mapped = known.includes(key.name);
         wanted.push({
           name: mapped ? key.name : evolvedColumnName(key.name, taken),
-          type: logicalType(key.schema),
+          type: fieldType(key.schema),
           path: at(field.name, key.name),
           description: describe(key, `${field.name}.${key.name}`),
           mapped,
@@ -88,7 +94,7 @@ function wantedColumns(mapping: RecordMapping, fields: readonly DeclaredField[])
       if (own.has(field.name))
         wanted.push({
           name: field.name,
-          type: logicalType(field.schema),
+          type: fieldType(field.schema),
           path: at(field.name),
           description: describe(field, field.name),
           mapped: true,
@@ -96,7 +102,7 @@ function wantedColumns(mapping: RecordMapping, fields: readonly DeclaredField[])
     } else {
       wanted.push({
         name: evolvedColumnName(field.name, taken),
-        type: logicalType(field.schema),
+        type: fieldType(field.schema),
         path: at(field.name),
         description: describe(field, field.name),
         mapped: false,
@@ -104,13 +110,6 @@ function wantedColumns(mapping: RecordMapping, fields: readonly DeclaredField[])
     }
   }
   return wanted;
-}
-
-/** The declared fields of a mapping's records: the stream's record, or the items of one of its array fields. */
-function recordFields(mapping: RecordMapping, declared: DeclaredRecords): readonly DeclaredField[] {
-  const fields = declared.get(mapping.stream) ?? [];
-  if (!mapping.items) return fields;
-  return declaredProperties(itemsOf(fields.find((f) => f.name === mapping.items)?.schema));
 }
 
 const evolvedColumn = (name: string, type: ColumnType, description: string, path: readonly string[]) => ({
@@ -130,7 +129,7 @@ export function planEvolution(
     const own = new Map(mapping.table.columns.map((c) => [c.name, c.type] as const));
     const stored = existing.get(mapping.table.name) ?? new Map<string, ColumnType>();
     const columns = new Map<string, EvolvedColumn>();
-    for (const want of wantedColumns(mapping, recordFields(mapping, declared))) {
+    for (const want of wantedColumns(mapping, declared)) {
       const held = own.get(want.name) ?? stored.get(want.name);
       if (held === undefined) {
         columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path));

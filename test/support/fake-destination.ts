@@ -119,7 +119,7 @@ export function createFakeDestination(options: FakeDestinationOptions = {}): Fak
         else store.tables.set(spec.name, { spec, rows: new Map() });
       }
     },
-    async columnTypes() {
+    async columnTypes(_tables) {
       return new Map(
         [...store.tables].map(([name, { spec }]) => [name, new Map(spec.columns.map((c) => [c.name, c.type]))]),
       );

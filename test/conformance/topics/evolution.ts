@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import { parseJsonBody } from '../../../src/client/json-body.ts';
 import type { Row } from '../../../src/destination/table-spec.ts';
-import type { DeclaredField } from '../../../src/evolution/declared-field.ts';
+import type { DeclaredField } from '../../../src/contract/declared-fields.ts';
 import { type DeclaredRecords, planEvolution } from '../../../src/evolution/evolution-plan.ts';
 import { evolvedCells } from '../../../src/evolution/raw-cell.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
@@ -14,6 +14,12 @@ import { analyticsHistoryTable, citationsTable } from '../../../src/tables/index
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
 import type { ConformanceTarget } from '../suite.ts';
+
+/** Declared fields by `<stream>[.<object>...]`, as `declaredFields` would read them from a served document. */
+const declaring =
+  (fields: Readonly<Record<string, DeclaredField[]>>): DeclaredRecords =>
+  (stream, within) =>
+    fields[[stream, ...within].join('.')] ?? [];
 
 const field = (name: string, schema: DeclaredField['schema'], description?: string): DeclaredField => ({
   name,
@@ -73,8 +79,12 @@ export function evolutionTopic(target: ConformanceTarget): void {
       await destination.ensureTables([citationsTable]);
       const old = CITATION_BODIES.map((body, i) => citationRow(i, body));
       await commitFlush(destination, flushOf(citationsTable, old));
-      const declared: DeclaredRecords = new Map([['citations', CITATION_FIELDS]]);
-      const [plan] = planEvolution([citationsTable], declared, await destination.columnTypes());
+      const declared = declaring({ citations: CITATION_FIELDS });
+      const [plan] = planEvolution(
+        [citationsTable],
+        declared,
+        await destination.columnTypes([citationsTable, analyticsHistoryTable]),
+      );
       expect(plan!.added.map((c) => `${c.column.name} ${c.column.type}`)).toEqual([
         'url string',
         'rank int64',
@@ -96,9 +106,18 @@ export function evolutionTopic(target: ConformanceTarget): void {
       expect(await rows(plan!.table)).toEqual(expected(plan!.table, loaded));
       // The loader's values, spelt out for the edge rows: none is converted from another JSON type.
       const byId = new Map((await rows(plan!.table)).map((r) => [r.id, r]));
-      expect(byId.get('cit_000')).toMatchObject({ rank: 1n, cited_at: '2026-01-02T03:04:00.000000Z', raw_4930dd86: 'mine' });
+      expect(byId.get('cit_000')).toMatchObject({
+        rank: 1n,
+        cited_at: '2026-01-02T03:04:00.000000Z',
+        raw_4930dd86: 'mine',
+      });
       expect(byId.get('cit_001')).toMatchObject({ rank: 9007199254740993n, cited_at: '2026-01-02T03:04:05.123456Z' });
-      expect(byId.get('cit_002')).toMatchObject({ url: null, rank: 5n, cited_at: null, tags: { nested: { deep: [1, { k: null }] } } });
+      expect(byId.get('cit_002')).toMatchObject({
+        url: null,
+        rank: 5n,
+        cited_at: null,
+        tags: { nested: { deep: [1, { k: null }] } },
+      });
       expect(byId.get('cit_003')).toMatchObject({ url: null, rank: null, is_brand: null, cited_at: null, tags: null });
       expect(byId.get('cit_004')).toMatchObject({ rank: -9223372036854775808n, score: null });
       expect(byId.get('cit_005')).toMatchObject({ rank: null, url: '😀 é' });
@@ -112,14 +131,28 @@ export function evolutionTopic(target: ConformanceTarget): void {
     'a changed type lands in <column>__<type>, the old values untouched',
     async ({ destination, rows }) => {
       await destination.ensureTables([citationsTable]);
-      const asInteger: DeclaredRecords = new Map([['citations', [field('rank', { type: 'integer' })]]]);
-      const [first] = planEvolution([citationsTable], asInteger, await destination.columnTypes());
+      const asInteger = declaring({ citations: [field('rank', { type: 'integer' })] });
+      const [first] = planEvolution(
+        [citationsTable],
+        asInteger,
+        await destination.columnTypes([citationsTable, analyticsHistoryTable]),
+      );
       await destination.ensureTables([first!.table]);
       const old = [citationRow(0, '{"rank":3}'), citationRow(1, '{"rank":"top"}')];
-      await commitFlush(destination, flushOf(first!.table, old.map((r) => withCells(r, first!.columns))));
+      await commitFlush(
+        destination,
+        flushOf(
+          first!.table,
+          old.map((r) => withCells(r, first!.columns)),
+        ),
+      );
 
-      const asText: DeclaredRecords = new Map([['citations', [field('rank', { type: ['string', 'null'] })]]]);
-      const [second] = planEvolution([citationsTable], asText, await destination.columnTypes());
+      const asText = declaring({ citations: [field('rank', { type: 'string' })] });
+      const [second] = planEvolution(
+        [citationsTable],
+        asText,
+        await destination.columnTypes([citationsTable, analyticsHistoryTable]),
+      );
       expect(second!.added.map((c) => c.column.name)).toEqual(['rank__string']);
       expect(second!.columns.map((c) => `${c.column.name} ${c.column.type}`)).toEqual([
         'rank int64',
@@ -127,7 +160,10 @@ export function evolutionTopic(target: ConformanceTarget): void {
       ]);
       await destination.ensureTables([second!.table]);
       await destination.fillFromRaw(second!.table, second!.added);
-      await commitFlush(destination, flushOf(second!.table, [withCells(citationRow(2, '{"rank":"second"}'), second!.columns)]));
+      await commitFlush(
+        destination,
+        flushOf(second!.table, [withCells(citationRow(2, '{"rank":"second"}'), second!.columns)]),
+      );
       const stored = await rows(second!.table);
       expect(stored.map((r) => [r.id, r.rank, r.rank__string])).toEqual([
         ['cit_000', 3n, null],
@@ -143,8 +179,10 @@ export function evolutionTopic(target: ConformanceTarget): void {
     'a new metric key of history points is a filled column',
     async ({ destination, rows }) => {
       await destination.ensureTables([analyticsHistoryTable]);
-      const metrics = { type: 'object', properties: { visibility: { type: 'number' }, reach: { type: 'number' } } };
-      const declared: DeclaredRecords = new Map([['analytics_history', [field('metrics', metrics)]]]);
+      const declared = declaring({
+        analytics_history: [field('metrics', { type: 'object' })],
+        'analytics_history.metrics': [field('visibility', { type: 'number' }), field('reach', { type: 'number' })],
+      });
       const point = (metricsJson: string) =>
         `{"website_id":"web_1","analysis_id":"ana_1","metrics":${metricsJson},"counts":{}}`;
       const base: Row = Object.fromEntries(analyticsHistoryTable.columns.map((c) => [c.name, null]));
@@ -167,9 +205,16 @@ export function evolutionTopic(target: ConformanceTarget): void {
       });
       await commitFlush(
         destination,
-        flushOf(analyticsHistoryTable, [row('ana_1', point('{"visibility":1,"reach":42.5}')), row('ana_2', point('{}'))]),
+        flushOf(analyticsHistoryTable, [
+          row('ana_1', point('{"visibility":1,"reach":42.5}')),
+          row('ana_2', point('{}')),
+        ]),
       );
-      const [plan] = planEvolution([analyticsHistoryTable], declared, await destination.columnTypes());
+      const [plan] = planEvolution(
+        [analyticsHistoryTable],
+        declared,
+        await destination.columnTypes([citationsTable, analyticsHistoryTable]),
+      );
       expect(plan!.added.map((c) => `${c.column.name} ${c.path.join('.')}`)).toEqual(['reach metrics.reach']);
       await destination.ensureTables([plan!.table]);
       await destination.fillFromRaw(plan!.table, plan!.added);
