@@ -3,6 +3,7 @@
  * what the run learns as it goes. Built once by `runSync`.
  */
 import type { RunCommand } from '../destination/engine-tables.ts';
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { StreamName } from '../streams/index.ts';
 import type { RunCounters } from './run-counters.ts';
 import type { RunSyncOptions } from './run-sync.ts';
@@ -16,6 +17,8 @@ export interface RunContext extends RunSyncOptions {
   readonly now: () => Date;
   /** The run's start: the listing's rows and its completeness. */
   readonly syncedAt: string;
+  /** The columns schema evolution added this run (docs/schema-evolution.md): what the loader writes. */
+  readonly evolution: RunEvolution;
   /** Feeds the API refused in the way their `fallback` answers: later websites go straight to the fallback's scans. */
   readonly fallbacks: Set<string>;
 }

@@ -22,7 +22,9 @@ import type { TableSpec } from '../destination/table-spec.ts';
 import { viewsOver } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
-import type { Logger } from '../log/logger.ts';
+import type { DeclaredRecords } from '../evolution/evolution-plan.ts';
+import { evolveTables, type RunEvolution } from '../evolution/evolve-tables.ts';
+import { type Logger, silentLogger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
 import { ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
@@ -72,6 +74,12 @@ export interface RunSyncOptions {
    * committed, the run row says `stopped`, the lock is released, and the abort reason is thrown.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The fields the document in force declares (`declaredFields` of `src/contract/` over it):
+   * under `schema_evolution: evolve` those without a column become columns
+   * (docs/schema-evolution.md). Absent: the tables keep the contract's columns.
+   */
+  readonly declaredFields?: DeclaredRecords;
 }
 
 /** How a run ended: the `_aivis_runs.status` it leaves. */
@@ -112,15 +120,28 @@ export function syncTables(config: AivisConfig, requested?: readonly StreamName[
   return [...new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])])];
 }
 
-/** Creates or updates the tables a run of these streams writes, and the views over them. */
+/**
+ * Creates or updates the tables a run of these streams writes, evolves them under the declared
+ * fields (docs/schema-evolution.md), and creates the views over them. Returns what the loader
+ * writes.
+ */
 export async function ensureSyncTables(
   destination: Destination,
   config: AivisConfig,
   requested?: readonly StreamName[],
-): Promise<void> {
+  evolution?: { readonly declared?: DeclaredRecords; readonly logger: Logger },
+): Promise<RunEvolution> {
   const tables = syncTables(config, requested);
   await destination.ensureTables(tables);
+  const evolved = await evolveTables({
+    destination,
+    tables,
+    mode: config.schema_evolution,
+    ...(evolution?.declared ? { declared: evolution.declared } : {}),
+    logger: evolution?.logger ?? silentLogger,
+  });
   await destination.ensureViews(viewsOver(VIEWS, tables));
+  return evolved;
 }
 
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
@@ -137,7 +158,10 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
 
   const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
   try {
-    await ensureSyncTables(destination, options.config, streams);
+    const evolution = await ensureSyncTables(destination, options.config, streams, {
+      declared: options.declaredFields,
+      logger,
+    });
     await destination.commit(flushParts([startRunRow({ runId, lineageRunId, command, startedAt, workspace })]));
     // We hold the workspace's lock: any other run of it still "running" was killed before it could say so.
     await destination.markAbandonedRuns(runId, workspace);
@@ -153,6 +177,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         counters,
         now,
         syncedAt: startedAt,
+        evolution,
         fallbacks: new Set(),
       });
     } catch (caught) {
@@ -207,6 +232,7 @@ async function syncAll(run: RunContext): Promise<void> {
         counters.tables[table] = (counters.tables[table] ?? 0) + rows;
     },
     derivedRows: (tables) => ledger.observeFlush(tables),
+    tableOf: (table) => run.evolution.table(table),
   });
   try {
     await syncWebsites(run, buffer);

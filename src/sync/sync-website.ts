@@ -47,6 +47,7 @@ export async function syncWebsite(
     runId: run.runId,
     syncedAt: run.now().toISOString(),
     workspace: run.workspace,
+    evolution: run.evolution,
   };
   const site: WebsiteRun = { run, buffer, saved, website, context, signal, revoked: false };
   for (const stream of websiteStreams(run.streams)) {
