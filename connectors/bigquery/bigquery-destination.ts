@@ -7,7 +7,6 @@
  * not transactional across statements without scripting sessions).
  */
 import { randomUUID } from 'node:crypto';
-import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Destination, FlushResult, RunIdentity } from '../../src/destination/destination.ts';
 import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock.ts';
@@ -97,7 +96,6 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     return client;
   };
   const ref = (table: string): TableRef => ({ project: config.project, dataset: config.dataset, table });
-  const bookkeeping = sqlBookkeeping(() => bigqueryBookkeeping(session(), ref));
   const viewDialect: ViewDialect = { table: (name) => quoteTable(ref(name)), column: quoteName };
 
   const ensureTable = async (table: TableSpec) => {
@@ -249,17 +247,16 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       };
     },
 
-    ...bookkeeping,
-
-    async markWebsitesRemoved(ids, removedAt) {
-      if (!ids.length) return;
-      await lease?.assertHeld();
-      await bookkeeping.markWebsitesRemoved(ids, removedAt);
-    },
-
-    async markAbandonedRuns(currentRunId, workspace) {
-      await lease?.assertHeld();
-      await bookkeeping.markAbandonedRuns(currentRunId, workspace);
+    bookkeeping() {
+      const sql = bigqueryBookkeeping(session(), ref);
+      // A holder whose lease ended changes no row (removal marks, abandoned runs, state): the next holder may be writing.
+      return {
+        ...sql,
+        async change(statement, params) {
+          await lease?.assertHeld();
+          return sql.change(statement, params);
+        },
+      };
     },
 
     async acquireLock(owner) {

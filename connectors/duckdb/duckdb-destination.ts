@@ -1,6 +1,5 @@
 /** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#adding-a-destination): appender into staging, upsert, state, in one transaction. */
 import { existsSync } from 'node:fs';
-import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { columnTypesOf } from '../../src/destination/column-types.ts';
 import { ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
@@ -167,7 +166,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
       }
     },
 
-    ...sqlBookkeeping(() => sql.duckdbBookkeeping(session, options)),
+    bookkeeping: () => sql.duckdbBookkeeping(session, options),
 
     async acquireLock(owner) {
       await connect();

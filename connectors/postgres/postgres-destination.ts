@@ -1,5 +1,4 @@
 /** Wires the Postgres pieces into a `Destination` (docs/architecture.md#adding-a-destination): COPY into staging, upsert, state, in one transaction. */
-import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { lockTable } from '../../src/destination/engine-tables.ts';
 import { columnTypesOf } from '../../src/destination/column-types.ts';
@@ -126,7 +125,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
       return { rowsWritten };
     },
 
-    ...sqlBookkeeping(() => sql.postgresBookkeeping(open(), schema)),
+    bookkeeping: () => sql.postgresBookkeeping(open(), schema),
 
     async acquireLock(owner): Promise<DestinationLock> {
       lock = await acquirePostgresLock(options, logger, owner);

@@ -3,7 +3,6 @@
  * text), merged into the target by primary key, and the state rows ride along, all in one
  * transaction per flush. Wires the config, client, SQL, types and lock files together.
  */
-import { sqlBookkeeping } from '../../src/destination/bookkeeping.ts';
 import type {
   Destination,
   DestinationLock,
@@ -226,7 +225,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
       return { rowsWritten };
     },
 
-    ...sqlBookkeeping(() => sql.snowflakeBookkeeping(session(), at)),
+    bookkeeping: () => sql.snowflakeBookkeeping(session(), at),
 
     async acquireLock(owner: LockOwner): Promise<DestinationLock> {
       const [current] = await session().execute('SELECT CURRENT_SESSION() AS ID');

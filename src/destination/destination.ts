@@ -1,12 +1,14 @@
 /**
  * The one interface every destination implements (docs/architecture.md#destinations). The engine only ever talks
  * to a destination through it; concrete connectors live in `connectors/<name>/` and are
- * created by the CLI's factory.
+ * created by the CLI's factory. It is narrow on purpose: lifecycle, schema, commit, lock and the
+ * bookkeeping SQL role; what the engine asks of its tables (state, websites, runs, rejected rows)
+ * are functions over that role in `queries/`, so a new query widens no connector.
  *
  * Life cycle: `open()` once, then any number of calls, then `close()` once.
  */
 import type { EvolvedColumn, ExistingColumns } from '../evolution/evolution-plan.ts';
-import type { StoredStateRow } from './engine-tables.ts';
+import type { BookkeepingSql } from './bookkeeping.ts';
 import type { Row, TableSpec } from './table-spec.ts';
 import type { ViewSpec } from './view-spec.ts';
 
@@ -37,22 +39,6 @@ export interface FlushResult {
   readonly bytesProcessed?: number;
 }
 
-/**
- * One website's rows of a table within a window of a timestamp column, for `aivis verify`
- * (docs/architecture.md#verify). Both ends inclusive; without `until` the window is open above.
- */
-export interface WindowIdsQuery {
-  readonly table: string;
-  /** The column that tells rows of one website apart (`id`, or `analysis_id` for history points). */
-  readonly idColumn: string;
-  readonly websiteId: string;
-  /** The timestamp column the window applies to; rows where it is NULL are outside every window. */
-  readonly stampColumn: string;
-  /** Stored form (`microsecondTimestamp`): the comparison is the warehouse's, at its precision. */
-  readonly since: string;
-  readonly until?: string;
-}
-
 /** The command a destination serves: warehouses tag their jobs and sessions with it, so its cost can be found. */
 export interface RunIdentity {
   readonly runId: string;
@@ -68,12 +54,6 @@ export interface LockOwner {
   readonly pid: number;
   readonly startedAt: string;
   /** The workspace the run syncs: runs of different workspaces hold different locks. */
-  readonly workspace: string;
-}
-
-/** An active website (`_removed_at` NULL) and the workspace it was synced from. */
-export interface ActiveWebsite {
-  readonly id: string;
   readonly workspace: string;
 }
 
@@ -159,44 +139,11 @@ export interface Destination {
   commit(parts: readonly TableRows[]): Promise<FlushResult>;
 
   /**
-   * Every committed `_aivis_state` row of `workspace` (a NULL `_workspace` is `default`); none
-   * before the first sync.
+   * The SQL role the domain queries (`src/destination/queries/`) run on: how this destination
+   * names tables and columns, writes parameters, and runs a statement; its statements run
+   * between `open()` and `close()`. Each query is written once over it, for every connector.
    */
-  readState(workspace: string): Promise<StoredStateRow[]>;
-
-  /** Deletes the workspace's state entries matching the filter (all of them when it has no more); returns how many. */
-  deleteState(match: { workspace: string; stream?: string; scope?: string }): Promise<number>;
-
-  /**
-   * Websites whose `_removed_at` is NULL, each with its workspace (NULL `_workspace`:
-   * `default`). The engine compares a workspace's own with its complete listing and applies
-   * the mass-removal guard before it writes anything, so a key moved to another workspace can
-   * neither wipe nor pollute the warehouse; another workspace's are ids it must not take over.
-   */
-  listActiveWebsites(): Promise<ActiveWebsite[]>;
-
-  /** `idColumn` of every row the query's window holds, in no particular order; none when the table does not exist yet. */
-  windowIds(query: WindowIdsQuery): Promise<string[]>;
-
-  /** Sets `_removed_at` on these websites (only where it is NULL). */
-  markWebsitesRemoved(ids: readonly string[], removedAt: string): Promise<void>;
-
-  /**
-   * Marks `workspace`'s `_aivis_runs` rows still `running`, other than `currentRunId`, as
-   * `abandoned`: called while holding that workspace's run lock, so no other run of it is alive and those rows belong to runs that
-   * were killed before they could record their end. `finished_at` stays NULL (unknown).
-   */
-  markAbandonedRuns(currentRunId: string, workspace: string): Promise<void>;
-
-  /**
-   * Every row of a bookkeeping table (`_aivis_runs`, `_aivis_completeness`, `metric_versions`)
-   * in logical form, as `src/destination/table-spec.ts` describes it; none before the table
-   * exists. For small tables only: it reads them whole.
-   */
-  readRows(table: TableSpec): Promise<Record<string, unknown>[]>;
-
-  /** How many `_aivis_rejected` rows these runs wrote last (`aivis status`); 0 before the table exists. */
-  countRejected(runIds: readonly string[]): Promise<number>;
+  bookkeeping(): BookkeepingSql;
 
   /**
    * Takes the run lock for this destination schema and `owner.workspace`: runs of different

@@ -1,7 +1,7 @@
 /**
  * The destination's own bookkeeping tables, beside the stream tables in every schema: saved
  * state, one row per run, rejected records, and the run lock's row. Connectors and the
- * shared bookkeeping (`bookkeeping.ts`) read and write them; the stream tables are
+ * bookkeeping queries (`queries/`) read and write them; the stream tables are
  * `src/tables/`'s business.
  */
 import { column, type TableSpec, tableSpec } from './table-spec.ts';
@@ -191,7 +191,7 @@ export const ENGINE_TABLES: readonly TableSpec[] = [
 ];
 
 /**
- * The stream table whose rows the engine marks removed (`Destination.markWebsitesRemoved`):
+ * The stream table whose rows the engine marks removed (`markWebsitesRemoved` in queries/active-websites.ts):
  * `websites` of src/tables/websites.ts, by its `id`, through its `_removed_at` column.
  */
 export const REMOVABLE_TABLE = { name: 'websites', id: 'id', removedAt: '_removed_at' } as const;

@@ -1,8 +1,8 @@
 /**
  * Statements that read the same in every SQL destination with ANSI quoting and `$n`
  * parameters (Postgres, DuckDB), and the pieces of those destinations written over them: the
- * DDL, `check`'s probe table, the bookkeeping's statements (the bookkeeping itself, shared by
- * every destination, is bookkeeping.ts). Tables and schemas come already quoted and qualified
+ * DDL, `check`'s probe table, the bookkeeping's statements (the queries themselves, shared by
+ * every destination, are in queries/). Tables and schemas come already quoted and qualified
  * (`qualifiedName`): DuckDB needs the catalog too, since a file named like its schema makes
  * `"aivis"."t"` ambiguous. Each takes the destination's type mapping where it matters.
  */

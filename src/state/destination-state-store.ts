@@ -1,4 +1,5 @@
 import type { Destination, FlushResult } from '../destination/destination.ts';
+import { deleteState } from '../destination/queries/saved-state.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Flush, StateEntry } from './state-entry.ts';
 import { commitFlush, readStateEntries } from './state-rows.ts';
@@ -26,6 +27,6 @@ export class DestinationStateStore implements StateStore {
   }
 
   delete(match: { stream?: string; scope?: string }): Promise<number> {
-    return this.#destination.deleteState({ ...match, workspace: this.#workspace });
+    return deleteState(this.#destination, { ...match, workspace: this.#workspace });
   }
 }

@@ -6,6 +6,7 @@
 import type { Destination, FlushResult, TableRows } from '../destination/destination.ts';
 import { type StoredStateRow, stateTable } from '../destination/engine-tables.ts';
 import { flushParts } from '../destination/flush-parts.ts';
+import { readState } from '../destination/queries/saved-state.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Flush, StateEntry } from './state-entry.ts';
 import { parseStreamState } from './stream-state.ts';
@@ -53,5 +54,5 @@ export async function commitFlush(
 
 /** Every state entry the destination has committed for `workspace`. */
 export async function readStateEntries(destination: Destination, workspace = DEFAULT_WORKSPACE): Promise<StateEntry[]> {
-  return (await destination.readState(workspace)).map(stateEntryFromRow);
+  return (await readState(destination, workspace)).map(stateEntryFromRow);
 }

@@ -17,6 +17,9 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { Destination } from '../destination/destination.ts';
 import { flushParts } from '../destination/flush-parts.ts';
+import { markAbandonedRuns } from '../destination/queries/abandoned-runs.ts';
+import { markWebsitesRemoved } from '../destination/queries/active-websites.ts';
+import { readRows } from '../destination/queries/read-rows.ts';
 import type { RunCommand, RunOutcome } from '../destination/engine-tables.ts';
 import type { TableSpec } from '../destination/table-spec.ts';
 import { viewsOver } from '../destination/view-spec.ts';
@@ -164,7 +167,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     });
     await destination.commit(flushParts([startRunRow({ runId, lineageRunId, command, startedAt, workspace })]));
     // We hold the workspace's lock: any other run of it still "running" was killed before it could say so.
-    await destination.markAbandonedRuns(runId, workspace);
+    await markAbandonedRuns(destination, runId, workspace);
     logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
     let error: unknown;
     try {
@@ -219,7 +222,7 @@ async function syncAll(run: RunContext): Promise<void> {
   const { destination, counters } = run;
   // Read under the workspace's run lock: no other run widens its rows meanwhile (other
   // workspaces' runs write rows of their own).
-  const ledger = MetricVersionLedger.load(await destination.readRows(metricVersionsTable), run.workspace);
+  const ledger = MetricVersionLedger.load(await readRows(destination, metricVersionsTable), run.workspace);
   const buffer = new FlushBuffer({
     destination,
     stateStore: run.stateStore,
@@ -279,7 +282,7 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
 async function markRevoked(run: RunContext): Promise<void> {
   const revoked = run.counters.revokedWebsites;
   if (revoked.length === 0 || run.command !== 'sync') return;
-  await run.destination.markWebsitesRemoved(revoked, run.syncedAt);
+  await markWebsitesRemoved(run.destination, revoked, run.syncedAt);
   run.counters.removedWebsites += revoked.length;
   run.logger.info('websites revoked during the run were marked removed', {
     count: revoked.length,

@@ -4,7 +4,7 @@
  * the mass-removal guard, ids another workspace holds), written when the run syncs the
  * websites stream, and narrowed to the websites this run reads.
  */
-import type { ActiveWebsite } from '../destination/destination.ts';
+import { type ActiveWebsite, listActiveWebsites, markWebsitesRemoved } from '../destination/queries/active-websites.ts';
 import { websitesStream } from '../streams/index.ts';
 import { rejectedTable, websitesTable } from '../tables/index.ts';
 import { completenessPart, listingScope, readWholeRow } from '../trust/completeness.ts';
@@ -32,7 +32,7 @@ export async function readListing(run: RunContext, buffer: FlushBuffer): Promise
  */
 async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<ReadonlySet<string>> {
   const { destination, counters, logger } = run;
-  const { own, elsewhere } = splitByWorkspace(await destination.listActiveWebsites(), run.workspace);
+  const { own, elsewhere } = splitByWorkspace(await listActiveWebsites(destination), run.workspace);
   const removed = websitesToRemove(own, listing.seenIds);
   checkMassRemoval(removed.length, own.length, run.allowMassRemoval ?? false);
   await recordListingRejections(run, listing, buffer);
@@ -54,7 +54,7 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
   if (removed.length > 0) {
-    await destination.markWebsitesRemoved(removed, run.syncedAt);
+    await markWebsitesRemoved(destination, removed, run.syncedAt);
     counters.removedWebsites = removed.length;
     logger.info('websites no longer listed were marked removed', { count: removed.length });
   }

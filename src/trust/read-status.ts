@@ -4,6 +4,9 @@
  * `_aivis_completeness` rows over the websites still listed; `evaluateStatus` judges them.
  */
 import type { Destination } from '../destination/destination.ts';
+import { listActiveWebsites } from '../destination/queries/active-websites.ts';
+import { countRejected } from '../destination/queries/count-rejected.ts';
+import { readRows } from '../destination/queries/read-rows.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import { storedWorkspace } from '../destination/workspace.ts';
 import { listingScope } from './completeness.ts';
@@ -64,15 +67,18 @@ export async function readStatus(destination: Destination, options: ReadStatusOp
   const { workspace } = options;
   const ofWorkspace = (row: Record<string, unknown>) => storedWorkspace(row._workspace) === workspace;
   // One row per run: small enough to read whole on every warehouse.
-  const runs = (await destination.readRows(runsTable)).filter(ofWorkspace).map(lastRunRow).sort(newestFirst);
+  const runs = (await readRows(destination, runsTable)).filter(ofWorkspace).map(lastRunRow).sort(newestFirst);
   const lastSuccess = runs.find((run) => run.status === 'succeeded');
   const since = lastSuccess === undefined ? runs : runs.slice(0, runs.indexOf(lastSuccess));
   // Run ids are the workspace's own, so the rejected rows counted are too.
-  const rejected = await destination.countRejected(since.map((run) => run.id));
-  const active = new Set(
-    (await destination.listActiveWebsites()).filter((w) => w.workspace === workspace).map((w) => w.id),
+  const rejected = await countRejected(
+    destination,
+    since.map((run) => run.id),
   );
-  const completeness = (await destination.readRows(completenessTable)).filter(ofWorkspace);
+  const active = new Set(
+    (await listActiveWebsites(destination)).filter((w) => w.workspace === workspace).map((w) => w.id),
+  );
+  const completeness = (await readRows(destination, completenessTable)).filter(ofWorkspace);
   return evaluateStatus({
     lastRun: runs[0] ?? null,
     streams: streamCompleteness(options.streams, completeness, active, listingScope(workspace)),

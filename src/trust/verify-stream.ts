@@ -26,6 +26,8 @@ import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { Destination, DestinationLock } from '../destination/destination.ts';
+import { listActiveWebsites } from '../destination/queries/active-websites.ts';
+import { windowIds } from '../destination/queries/window-ids.ts';
 import type { Row } from '../destination/table-spec.ts';
 import { microsecondTimestamp } from '../destination/timestamp-micros.ts';
 import type { Logger } from '../log/logger.ts';
@@ -149,7 +151,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   const scans = stream.scans(streamOptions(stream, config));
   const rowsSince = async (websiteId: string) =>
     (
-      await destination.windowIds({
+      await windowIds(destination, {
         table: stream.table.name,
         idColumn: id,
         websiteId,
@@ -161,7 +163,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   for (const website of windows.keys()) plan.push({ rowsSince: await rowsSince(website), scans: scans.length });
   options.onEstimate(
     estimateRequests({
-      listedWebsites: (await destination.listActiveWebsites()).filter((w) => w.workspace === options.workspace).length,
+      listedWebsites: (await listActiveWebsites(destination)).filter((w) => w.workspace === options.workspace).length,
       websites: plan,
     }),
   );
@@ -218,7 +220,7 @@ class WindowReader {
   async verify(websiteId: string, window: VerifyWindow): Promise<VerifiedWebsite> {
     const { destination, stream } = this.#options;
     const stored = new Set(
-      await destination.windowIds({
+      await windowIds(destination, {
         table: stream.table.name,
         idColumn: this.#idColumn,
         websiteId,

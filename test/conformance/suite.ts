@@ -9,6 +9,7 @@ import type { Destination } from '../../src/destination/destination.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { LogicalRow } from './normalize.ts';
 import { evolutionTopic } from './topics/evolution.ts';
+import { faultsTopic } from './topics/faults.ts';
 import { locksTopic } from './topics/locks.ts';
 import { removalsTopic } from './topics/removals.ts';
 import { runsTopic } from './topics/runs.ts';
@@ -56,5 +57,6 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     locksTopic(target);
     windowIdsTopic(target);
     evolutionTopic(target);
+    faultsTopic(target);
   });
 }

@@ -15,6 +15,9 @@ import { leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { targetField } from '../../connectors/bigquery/bigquery-types.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
+import { markAbandonedRuns } from '../../src/destination/queries/abandoned-runs.ts';
+import { markWebsitesRemoved } from '../../src/destination/queries/active-websites.ts';
+import { readRows } from '../../src/destination/queries/read-rows.ts';
 import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { redact } from '../../src/log/redact.ts';
@@ -200,7 +203,7 @@ describe('BigQuery destination: loading', () => {
     const table = standIn.engine.tables.get(`${dataset}.${kindsTable.name}`)!;
     expect(table.description).toBe('Described again.');
     expect(table.schema.fields.find((f) => f.name === 's')?.description).toBe('S again.');
-    expect(await d.readRows(kindsTable)).toHaveLength(1);
+    expect(await readRows(d, kindsTable)).toHaveLength(1);
   });
 });
 
@@ -364,7 +367,7 @@ describe('BigQuery destination: lease lock', () => {
     await lock.release();
   });
 
-  it('a holder paused past its lease (no renewal ran) checks before writing, and stops', async () => {
+  it('a holder paused past its lease (no renewal ran) checks before writing rows or bookkeeping, and stops', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const t0 = Date.parse('2026-03-01T12:00:00Z');
     let pausedAt = 0;
@@ -375,9 +378,11 @@ describe('BigQuery destination: lease lock', () => {
     const lock = await next.acquireLock(owner('run-2', 2222));
     // The process wakes 11 minutes later; its renewal timer has not fired yet.
     pausedAt = 11;
-    await expect(commitFlush(paused, flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(
-      `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`,
-    );
+    const lost = `the BigQuery run lock of ${dataset} expired and was taken by another run; stopping before writing more`;
+    await expect(commitFlush(paused, flushOf(kindsTable, [kindsRow('r1')]))).rejects.toThrow(lost);
+    // The bookkeeping's writes check it too (its SQL role's change).
+    await expect(markWebsitesRemoved(paused, ['web_1'], '2026-03-01T12:11:00Z')).rejects.toThrow(lost);
+    await expect(markAbandonedRuns(paused, 'run-1', 'default')).rejects.toThrow(lost);
     await lock.release();
   });
 });

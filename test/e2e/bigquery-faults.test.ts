@@ -10,6 +10,7 @@ import { openBigqueryClient } from '../../connectors/bigquery/bigquery-client.ts
 import { clientOptions } from '../../connectors/bigquery/bigquery-config.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
+import { readState } from '../../src/destination/queries/saved-state.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { commitFlush } from '../../src/state/state-rows.ts';
 import { ENGINE_TABLES, stateTable } from '../../src/tables/index.ts';
@@ -236,7 +237,7 @@ describe('BigQuery faults: jobs that take their time', () => {
       ),
     );
     standIn.faults = { runningPolls: 3, pageRows: 2 };
-    expect((await d.readState('default')).map((s) => s.scope).sort()).toEqual(
+    expect((await readState(d, 'default')).map((s) => s.scope).sort()).toEqual(
       Array.from({ length: 7 }, (_, k) => `web_${k}`),
     );
     await commitFlush(d, flush(['a', 'b', 'c']));
@@ -248,7 +249,7 @@ describe('BigQuery faults: jobs that take their time', () => {
     // Every reading of the clock is ten seconds later: the job's polls take that long.
     const { d } = await destination({ jobTimeoutSeconds: 30, now: () => new Date((clock += 10_000)) });
     standIn.faults = { runningPolls: Number.POSITIVE_INFINITY };
-    await expect(d.readState('default')).rejects.toThrow(
+    await expect(readState(d, 'default')).rejects.toThrow(
       /^BigQuery query \(SELECT .*\) failed: job aivis_run_20261125T071500_ab12cd34_[0-9a-f]{8}_\d+_1 did not finish within destination\.job_timeout_seconds \(30 s\) and was cancelled$/,
     );
     expect(standIn.jobs.at(-1)!.status).toMatchObject({ state: 'DONE', errorResult: { reason: 'stopped' } });

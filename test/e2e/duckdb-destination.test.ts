@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDuckdbDestination } from '../../connectors/duckdb/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
+import { listActiveWebsites } from '../../src/destination/queries/active-websites.ts';
 import { DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { ENGINE_TABLES, websitesTable } from '../../src/tables/index.ts';
@@ -113,6 +114,6 @@ describe('duckdb destination', () => {
     await d.open();
     await d.ensureTables([websitesTable]);
     await d.ensureTables([websitesTable]);
-    expect(await d.listActiveWebsites()).toEqual([]);
+    expect(await listActiveWebsites(d)).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts
 import { snowflakeLockTable } from '../../connectors/snowflake/snowflake-lock.ts';
 import { renewLeaseSql } from '../../connectors/snowflake/snowflake-sql.ts';
 import type { Destination, RunIdentity } from '../../src/destination/destination.ts';
+import { readState } from '../../src/destination/queries/saved-state.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { commitFlush } from '../../src/state/state-rows.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
@@ -166,7 +167,7 @@ describe('Snowflake statements that outlast their request', () => {
     standIn.faults = { inProgressPolls: 2 };
     try {
       await commitFlush(d, flush('a'));
-      expect((await d.readState('default')).map((s) => s.scope)).toEqual(['web_1']);
+      expect((await readState(d, 'default')).map((s) => s.scope)).toEqual(['web_1']);
     } finally {
       standIn.faults = {};
     }
@@ -204,7 +205,7 @@ describe('Snowflake names: quoted as configured', () => {
     const d = await open('MIXED', { database: '"Mixed_Case"' });
     await d.ensureTables([...ENGINE_TABLES, kindsTable]);
     await commitFlush(d, flush('a'));
-    expect((await d.readState('default')).map((s) => s.scope)).toEqual(['web_1']);
+    expect((await readState(d, 'default')).map((s) => s.scope)).toEqual(['web_1']);
   });
 
   it('an unquoted one resolves upper-case, as in Snowflake SQL, and is refused when only the mixed-case one exists', async () => {

@@ -20,7 +20,7 @@ import { writeFileAtomically } from '../../src/files/atomic-write.ts';
 import { ImportJournal } from '../../src/import/import-journal.ts';
 import { FileStateStore } from '../../src/state/file-state-store.ts';
 import { stateEntry } from '../conformance/fixtures.ts';
-import { createFakeDestination } from '../support/fake-destination.ts';
+import { openFakeDestination } from '../support/fake-destination.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -68,7 +68,7 @@ describe('the state file', () => {
     const victim = plantSymlink(dir, `${statePath}.${process.pid}.tmp`);
     const store = new FileStateStore(statePath);
     const entry = stateEntry('mentions', 'web_1', '2026-03-01T00:00:00Z');
-    await store.commit(createFakeDestination(), { tables: [], state: [entry] });
+    await store.commit(await openFakeDestination(), { tables: [], state: [entry] });
 
     expect(readFileSync(victim, 'utf8')).toBe('untouched\n');
     expect(lstatSync(statePath).isFile()).toBe(true);

@@ -1,6 +1,7 @@
 /** Removal reconciliation of the websites listing (docs/architecture.md#tables, docs/architecture.md#state-rules). */
 import { expect } from 'vitest';
 import type { Destination } from '../../../src/destination/destination.ts';
+import { listActiveWebsites, markWebsitesRemoved } from '../../../src/destination/queries/active-websites.ts';
 import type { Row } from '../../../src/destination/table-spec.ts';
 import { websitesTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
@@ -37,7 +38,7 @@ function website(
 }
 
 async function activeIds(destination: Destination): Promise<string[]> {
-  return (await destination.listActiveWebsites()).map((w) => w.id).sort();
+  return (await listActiveWebsites(destination)).map((w) => w.id).sort();
 }
 
 export function removalsTopic(target: ConformanceTarget): void {
@@ -47,7 +48,7 @@ export function removalsTopic(target: ConformanceTarget): void {
     'list active websites, mark removals once, clear on return',
     async ({ destination, rows }) => {
       await destination.ensureTables([websitesTable]);
-      expect(await destination.listActiveWebsites()).toEqual([]);
+      expect(await listActiveWebsites(destination)).toEqual([]);
       await commitFlush(
         destination,
         flushOf(
@@ -64,11 +65,11 @@ export function removalsTopic(target: ConformanceTarget): void {
       );
       expect(await activeIds(destination)).toEqual(['web_1', 'web_2', 'web_3', 'web_4']);
 
-      await destination.markWebsitesRemoved(['web_2', 'web_4'], DAY2);
+      await markWebsitesRemoved(destination, ['web_2', 'web_4'], DAY2);
       expect(await activeIds(destination)).toEqual(['web_1', 'web_3']);
       // Marking again keeps the first removal time.
-      await destination.markWebsitesRemoved(['web_2'], DAY3);
-      await destination.markWebsitesRemoved([], DAY3);
+      await markWebsitesRemoved(destination, ['web_2'], DAY3);
+      await markWebsitesRemoved(destination, [], DAY3);
 
       // web_2 comes back: the upsert clears `_removed_at` and keeps `_first_seen_at`.
       await commitFlush(destination, flushOf(websitesTable, [website('web_2', 'run_c', DAY3)]));
@@ -98,7 +99,7 @@ export function removalsTopic(target: ConformanceTarget): void {
           website('web_4', 'run_b', DAY1, DAY1, DAY2, 'agency-b'),
         ]),
       );
-      const active = await destination.listActiveWebsites();
+      const active = await listActiveWebsites(destination);
       expect([...active].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
         { id: 'web_1', workspace: 'default' },
         { id: 'web_2', workspace: 'default' },

@@ -1,5 +1,6 @@
 /** The run log: rows of runs killed before they recorded their end are marked abandoned. */
 import { expect } from 'vitest';
+import { markAbandonedRuns } from '../../../src/destination/queries/abandoned-runs.ts';
 import type { Row } from '../../../src/destination/table-spec.ts';
 import { runsTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
@@ -36,7 +37,7 @@ export function runsTopic(target: ConformanceTarget): void {
           run('run_other_workspace', 'running', null, 'agency-b'),
         ]),
       );
-      await destination.markAbandonedRuns('run_now', 'default');
+      await markAbandonedRuns(destination, 'run_now', 'default');
       const statuses = Object.fromEntries((await rows(runsTable)).map((r) => [r.id, [r.status, r.finished_at]]));
       expect(statuses).toEqual({
         run_done: ['succeeded', '2026-03-01T00:05:00.000000Z'],

@@ -1,5 +1,6 @@
 /** State is visible only once committed, per stream and scope, and never without its rows. */
 import { expect } from 'vitest';
+import { deleteState } from '../../../src/destination/queries/saved-state.ts';
 import type { StateEntry } from '../../../src/state/state-entry.ts';
 import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from '../fixtures.ts';
@@ -38,7 +39,7 @@ export function stateTopic(target: ConformanceTarget): void {
     async ({ destination }) => {
       // `aivis state show` on a fresh destination: no tables yet.
       expect(await readStateEntries(destination)).toEqual([]);
-      expect(await destination.deleteState({ workspace: 'default' })).toBe(0);
+      expect(await deleteState(destination, { workspace: 'default' })).toBe(0);
     },
   );
 
@@ -70,12 +71,12 @@ export function stateTopic(target: ConformanceTarget): void {
       stateEntry('websites', '*', 'e'),
     ];
     await commitFlush(destination, { tables: [], state: all });
-    expect(await destination.deleteState({ workspace: 'default', stream: 'mentions', scope: 'web_1' })).toBe(1);
-    expect(await destination.deleteState({ workspace: 'default', scope: 'web_2' })).toBe(2);
-    expect(await destination.deleteState({ workspace: 'default', stream: 'nothing' })).toBe(0);
+    expect(await deleteState(destination, { workspace: 'default', stream: 'mentions', scope: 'web_1' })).toBe(1);
+    expect(await deleteState(destination, { workspace: 'default', scope: 'web_2' })).toBe(2);
+    expect(await deleteState(destination, { workspace: 'default', stream: 'nothing' })).toBe(0);
     expect(byKey(await readStateEntries(destination))).toEqual([all[2], all[4]]);
-    expect(await destination.deleteState({ workspace: 'default', stream: 'citations' })).toBe(1);
-    expect(await destination.deleteState({ workspace: 'default' })).toBe(1);
+    expect(await deleteState(destination, { workspace: 'default', stream: 'citations' })).toBe(1);
+    expect(await deleteState(destination, { workspace: 'default' })).toBe(1);
     expect(await readStateEntries(destination)).toEqual([]);
   });
 
@@ -132,7 +133,7 @@ export function stateTopic(target: ConformanceTarget): void {
       await commitFlush(destination, { tables: [], state: [theirs] }, 'agency-b');
       expect(await readStateEntries(destination, 'default')).toEqual([own]);
       expect(await readStateEntries(destination, 'agency-b')).toEqual([theirs]);
-      expect(await destination.deleteState({ workspace: 'agency-b' })).toBe(1);
+      expect(await deleteState(destination, { workspace: 'agency-b' })).toBe(1);
       expect(await readStateEntries(destination, 'default')).toEqual([own]);
       expect(await readStateEntries(destination, 'agency-b')).toEqual([]);
     },
