@@ -22,7 +22,7 @@ import {
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { checkBigqueryPermissions } from './bigquery-check.ts';
-import { type BigqueryClient, openBigqueryClient } from './bigquery-client.ts';
+import { type BigqueryClient, openBigqueryClient, TableChangedError } from './bigquery-client.ts';
 import {
   BIGQUERY_CAPABILITIES,
   type BigqueryConfig,
@@ -63,6 +63,9 @@ export interface BigqueryDeps {
   readonly random?: () => number;
 }
 
+/** Patches of one table tried before giving up, each after re-reading it: one per run racing to change it, in practice. */
+const PATCH_ATTEMPTS = 8;
+
 /** The configured client: its credentials (the metadata server probed only when ADC needs it), labels and job settings. */
 export async function connectBigquery(config: BigqueryConfig, deps: BigqueryDeps): Promise<BigqueryClient> {
   if (credentialsAvoidMetadataServer(config, process.env, deps.authClient !== undefined)) {
@@ -100,20 +103,30 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
 
   const ensureTable = async (table: TableSpec) => {
     const c = session();
-    const existing = await c.tableMetadata(table.name);
-    if (!existing) {
-      await c.createTable(table.name, {
-        fields: table.columns.map(targetField),
-        description: table.description,
-        partitionBy: table.partitionBy,
-        clusterBy: table.clusterBy,
-      });
-      return;
+    // Runs of other workspaces or shards may add columns to the same table at once: a patch
+    // names the version it was computed from, and one that lost the race is computed again.
+    for (let attempt = 1; ; attempt++) {
+      const existing = await c.tableMetadata(table.name);
+      if (!existing) {
+        await c.createTable(table.name, {
+          fields: table.columns.map(targetField),
+          description: table.description,
+          partitionBy: table.partitionBy,
+          clusterBy: table.clusterBy,
+        });
+        return;
+      }
+      // Metadata only: added NULLABLE columns and descriptions, never a rewrite.
+      const fields = schemaPatch(existing.fields, table.columns);
+      const description = existing.description === table.description ? undefined : table.description;
+      if (!fields && description === undefined) return;
+      try {
+        await c.patchTable(table.name, { fields, description, ...(existing.etag ? { etag: existing.etag } : {}) });
+        return;
+      } catch (error) {
+        if (!(error instanceof TableChangedError) || attempt >= PATCH_ATTEMPTS) throw error;
+      }
     }
-    // Metadata only: added NULLABLE columns and descriptions, never a rewrite.
-    const fields = schemaPatch(existing.fields, table.columns);
-    const description = existing.description === table.description ? undefined : table.description;
-    if (fields || description !== undefined) await c.patchTable(table.name, { fields, description });
   };
 
   /** Creates or updates one view: its query and description, then its fields' descriptions. */

@@ -68,9 +68,12 @@ export function createTableSql(at: SnowflakeLocation, table: TableSpec): string 
   return `CREATE TABLE IF NOT EXISTS ${tableName(at, table.name)} (${[...columns, `PRIMARY KEY (${table.primaryKey.map(ident).join(', ')})`].join(', ')})`;
 }
 
-/** Added columns are nullable: rows already there have no value for them. */
+/**
+ * Added columns are nullable: rows already there have no value for them. `IF NOT EXISTS`: runs
+ * of other workspaces or shards may add the same column at once (docs/schema-evolution.md).
+ */
 export function addColumnSql(at: SnowflakeLocation, table: TableSpec, column: ColumnSpec): string {
-  return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN ${ident(column.name)} ${SQL_TYPES[column.type]}`;
+  return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${SQL_TYPES[column.type]}`;
 }
 
 /**

@@ -224,4 +224,39 @@ export function evolutionTopic(target: ConformanceTarget): void {
       ]);
     },
   );
+
+  conformanceTest(
+    target,
+    'evolution',
+    'runs adding columns to one table at once keep them all, and their fills agree',
+    async ({ destination, another, rows }) => {
+      await destination.ensureTables([citationsTable]);
+      await commitFlush(destination, flushOf(citationsTable, [citationRow(0, '{"url":"u","rank":4}')]));
+      const [other, third] = [await another(), await another()];
+      const existing = await destination.columnTypes([citationsTable]);
+      const [url] = planEvolution(
+        [citationsTable],
+        declaring({ citations: [field('url', { type: 'string' })] }),
+        existing,
+      );
+      const [rank] = planEvolution(
+        [citationsTable],
+        declaring({ citations: [field('rank', { type: 'integer' })] }),
+        existing,
+      );
+      await Promise.all([
+        destination.ensureTables([url!.table]),
+        other.ensureTables([rank!.table]),
+        third.ensureTables([url!.table]),
+      ]);
+      await Promise.all([
+        destination.fillFromRaw(url!.table, url!.added),
+        other.fillFromRaw(rank!.table, rank!.added),
+        third.fillFromRaw(url!.table, url!.added),
+      ]);
+      await destination.ensureTables([url!.table, rank!.table]);
+      const both = { ...citationsTable, columns: [...url!.table.columns, rank!.columns[0]!.column] };
+      expect((await rows(both)).map((r) => [r.id, r.url, r.rank])).toEqual([['cit_000', 'u', 4n]]);
+    },
+  );
 }

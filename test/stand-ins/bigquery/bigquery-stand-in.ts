@@ -25,7 +25,7 @@
  * `external_account` file whose `token_url` is `${url}/token`) gets a token over loopback:
  * that is how CLI tests run the product's own credential path. `tokenExchanges` counts them.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -34,6 +34,7 @@ import {
   duplicate,
   invalidJobRequest,
   notFound,
+  preconditionFailed,
   transientFault,
   wrongLocation,
   type ErrorProto,
@@ -41,6 +42,12 @@ import {
 } from './stand-in-errors.ts';
 import { StandInEngine, type EngineOptions, type QueryResult, type TableResource } from './stand-in-engine.ts';
 import type { RestQueryParameter } from './stand-in-sql.ts';
+
+/** A table's etag: changes whenever its schema, description or view does (`tables.get`, `If-Match`). */
+function tableEtag(resource: TableResource): string {
+  const { schema, description, view } = resource;
+  return createHash('sha256').update(JSON.stringify({ schema, description, view })).digest('base64').slice(0, 16);
+}
 
 export interface StandInJob {
   jobReference: { projectId: string; jobId: string; location: string };
@@ -329,6 +336,7 @@ export async function startBigqueryStandIn(
     id: `${projectId}:${resource.tableReference.datasetId}.${resource.tableReference.tableId}`,
     ...resource,
     type: resource.type ?? 'TABLE',
+    etag: tableEtag(resource),
   });
 
   async function route(
@@ -415,6 +423,9 @@ export async function startBigqueryStandIn(
       }
       if (method === 'PATCH' || method === 'PUT') {
         requirePermission('bigquery.tables.update', dataset);
+        // Like BigQuery, a patch sent with `If-Match` applies only to the version it names.
+        const ifMatch = headers['if-match'];
+        if (ifMatch !== undefined && ifMatch !== tableEtag(engine.table(dataset, table))) throw preconditionFailed();
         return [200, tableResource(await engine.patchTable(dataset, table, json as Partial<TableResource>))];
       }
       if (method === 'DELETE') {
