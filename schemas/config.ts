@@ -4,25 +4,11 @@
  * `schemas/config.schema.json` is generated from this file (`npm run schemas`).
  */
 import { z } from 'zod';
-import { STREAMS, type Stream } from '../src/streams/registry.ts';
+import { allowInsecureHttp, nonEmpty } from './config-fields.ts';
 import { insecureHttpIssue, refuseInsecureHttp } from './insecure-http.ts';
 import { metricsConfigSchema } from './metrics-config.ts';
 import { openlineageConfigSchema } from './openlineage-config.ts';
-
-const nonEmpty = z.string().min(1);
-/** Beside each URL that may be `http://` (see insecure-http.ts). */
-const allowInsecureHttp = z
-  .boolean()
-  .optional()
-  .describe(
-    'true lets the URL beside it be http:// to a host that is not loopback: its secrets then cross the network in clear.',
-  );
-const identifier = z
-  .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_]{0,127}$/,
-    'must be letters, digits and underscores, starting with a letter or underscore',
-  );
+import { streamsConfigSchema } from './streams-config.ts';
 
 /** The rate limiter's budget when the config names none: the API allows 100, the rest is headroom for other tools. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 90;
@@ -96,160 +82,75 @@ export const sourcesConfigSchema = z
   );
 
 /**
- * Why a Postgres `url` that no URL parser reads is refused, after its key (`destination.url
- * is not a URL: ...`): the loader says it, and the connector if handed one directly.
+ * What every `destination:` block has: its `type`. The rest of its keys are its destination's,
+ * each checked by that destination's schema (`schemas/destinations/<type>.ts`).
  */
-export const POSTGRES_URL_UNPARSABLE = 'is not a URL: write it as postgres://user:password@host:5432/database';
+export interface DestinationConfig {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
 
-export const postgresConfigSchema = z.strictObject({
-  type: z.literal('postgres'),
-  // Refused at load, so every verb says it alike before anything parses the URL.
-  url: nonEmpty
-    .refine((url) => URL.canParse(url), POSTGRES_URL_UNPARSABLE)
-    .describe('postgres://user:password@host:5432/db; write it as ${DATABASE_URL}'),
-  schema: identifier.default('aivis'),
-});
+/** One destination's `destination:` block: a strict object whose `type` is a literal. */
+export type DestinationConfigSchema = z.core.$ZodTypeDiscriminable & z.ZodType<DestinationConfig>;
 
-export const duckdbConfigSchema = z.strictObject({
-  type: z.literal('duckdb'),
-  path: nonEmpty
-    .default('./aivis_data.duckdb')
-    .describe(
-      'Not named like the schema: DuckDB names the catalog after the file, so aivis.duckdb would make aivis.<table> ambiguous',
-    ),
-  schema: identifier.default('aivis'),
-});
+/** The whole config around a `destination:` block that `destination` checks. */
+function configObjectSchema(destination: z.ZodType<DestinationConfig>) {
+  return z
+    .strictObject({
+      source: sourceConfigSchema
+        .optional()
+        .describe('The API workspace, named default. Give source or sources, not both.'),
+      sources: sourcesConfigSchema.optional(),
+      destination,
+      streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
+      schema_evolution: z
+        .enum(SCHEMA_EVOLUTION_MODES)
+        .default('evolve')
+        .describe(
+          'evolve: a field the served contract declares and no column holds becomes a typed column, old rows filled from _raw. freeze: tables keep their columns (docs/schema-evolution.md).',
+        ),
+      websites: z
+        .strictObject({
+          include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1),
+        })
+        .optional(),
+      state: z
+        .strictObject({
+          store: z.enum(['destination', 'file']).default('destination'),
+          path: nonEmpty.default('./aivis-state.json'),
+        })
+        .default({ store: 'destination', path: './aivis-state.json' }),
+      openlineage: openlineageConfigSchema.optional(),
+      metrics: metricsConfigSchema.optional(),
+    })
+    .superRefine((config, context) => {
+      if ((config.source === undefined) === (config.sources === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          input: config,
+          path: config.sources === undefined ? [] : ['sources'],
+          message: `give exactly one of source (one workspace, named default) or sources (workspaces by name)${config.sources === undefined ? '' : ', not both'}`,
+        });
+      }
+    })
+    .meta({ oneOf: [{ required: ['source'] }, { required: ['sources'] }] });
+}
 
-export const bigqueryConfigSchema = z
-  .strictObject({
-    type: z.literal('bigquery'),
-    project: z
-      .string()
-      .regex(
-        /^[a-z0-9.:-]{1,128}$/,
-        'must be a Google Cloud project id such as my-project (lowercase letters, digits, hyphens; a domain prefix like example.com:my-project)',
-      ),
-    dataset: identifier.default('aivis'),
-    location: nonEmpty.default('US'),
-    key_file: nonEmpty.optional().describe('Service-account key file; Application Default Credentials when absent.'),
-    api_endpoint: z.url().optional().describe('Override of the BigQuery REST endpoint (private endpoints, emulators).'),
-    job_timeout_seconds: z
-      .number()
-      .int()
-      .min(10)
-      .max(21_600)
-      .optional()
-      .describe(
-        "Each query job's jobTimeoutMs (default 600); aivis stops waiting for a job (and cancels it) a minute later.",
-      ),
-    allow_insecure_http: allowInsecureHttp,
-  })
-  .superRefine(
-    refuseInsecureHttp({
-      urlKey: 'api_endpoint',
-      block: 'destination',
-      carries: 'the Google access token and the rows',
-    }),
-  );
+export type ConfigSchema = ReturnType<typeof configObjectSchema>;
 
-export const snowflakeConfigSchema = z
-  .strictObject({
-    type: z.literal('snowflake'),
-    account: nonEmpty,
-    username: nonEmpty,
-    private_key_file: nonEmpty.optional(),
-    private_key_passphrase: nonEmpty.optional(),
-    password: nonEmpty.optional(),
-    warehouse: nonEmpty,
-    database: nonEmpty.describe(
-      'Unquoted it resolves upper-case, as in Snowflake SQL; write "MyDb" (in double quotes) for a case-sensitive name.',
-    ),
-    schema: z
-      .string()
-      .regex(
-        /^(?:[A-Za-z_][A-Za-z0-9_]{0,127}|"[^"]{1,255}")$/,
-        'must be letters, digits and underscores, starting with a letter or underscore, or any name in double quotes (case-sensitive)',
-      )
-      .default('AIVIS'),
-    role: nonEmpty.optional(),
-    flush_interval_seconds: z
-      .number()
-      .int()
-      .min(5)
-      .max(1200)
-      .optional()
-      .describe(
-        'Longest a flush waits for more rows (default 900): each flush resumes the warehouse for a billed minute; a kill loses at most this long of reading. At most 1200: the 30-minute run lock lease is renewed by the flushes, and after 20 minutes without one its timer renews it on its own, resuming a suspended warehouse.',
-      ),
-    access_url: z.url().optional().describe('Override of the account URL (private link, local stand-ins).'),
-    allow_insecure_http: allowInsecureHttp,
-  })
-  .refine((s) => (s.private_key_file === undefined) !== (s.password === undefined), {
-    message: 'give exactly one of private_key_file (key-pair auth) or password',
-  })
-  .superRefine(
-    refuseInsecureHttp({ urlKey: 'access_url', block: 'destination', carries: 'the Snowflake login and the rows' }),
-  );
+/**
+ * The config schema for these destinations (the connector registry's, `connectors/registry.ts`):
+ * `destination.type` picks one; a config without a `destination:` block gets `defaultType`'s
+ * defaults.
+ */
+export function configSchemaFor(destinations: readonly DestinationConfigSchema[], defaultType: string): ConfigSchema {
+  const byType = z.discriminatedUnion(
+    'type',
+    destinations as unknown as [DestinationConfigSchema, ...DestinationConfigSchema[]],
+  ) as unknown as z.ZodType<DestinationConfig>;
+  return configObjectSchema(byType.default(byType.parse({ type: defaultType })));
+}
 
-export const destinationConfigSchema = z.discriminatedUnion('type', [
-  postgresConfigSchema,
-  duckdbConfigSchema,
-  bigqueryConfigSchema,
-  snowflakeConfigSchema,
-]);
-
-/** One optional key per stream, holding its options (each stream declares them in `src/streams/`). */
-type StreamsConfigShape = { readonly [S in Stream as S['name']]: z.ZodOptional<S['options']> };
-
-export const streamsConfigSchema = z.strictObject(
-  Object.fromEntries(STREAMS.map((stream) => [stream.name, stream.options.optional()])) as StreamsConfigShape,
-);
-
-export const configSchema = z
-  .strictObject({
-    source: sourceConfigSchema
-      .optional()
-      .describe('The API workspace, named default. Give source or sources, not both.'),
-    sources: sourcesConfigSchema.optional(),
-    destination: destinationConfigSchema.default({ type: 'duckdb', path: './aivis_data.duckdb', schema: 'aivis' }),
-    streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
-    schema_evolution: z
-      .enum(SCHEMA_EVOLUTION_MODES)
-      .default('evolve')
-      .describe(
-        'evolve: a field the served contract declares and no column holds becomes a typed column, old rows filled from _raw. freeze: tables keep their columns (docs/schema-evolution.md).',
-      ),
-    websites: z
-      .strictObject({
-        include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1),
-      })
-      .optional(),
-    state: z
-      .strictObject({
-        store: z.enum(['destination', 'file']).default('destination'),
-        path: nonEmpty.default('./aivis-state.json'),
-      })
-      .default({ store: 'destination', path: './aivis-state.json' }),
-    openlineage: openlineageConfigSchema.optional(),
-    metrics: metricsConfigSchema.optional(),
-  })
-  .superRefine((config, context) => {
-    if ((config.source === undefined) === (config.sources === undefined)) {
-      context.addIssue({
-        code: 'custom',
-        input: config,
-        path: config.sources === undefined ? [] : ['sources'],
-        message: `give exactly one of source (one workspace, named default) or sources (workspaces by name)${config.sources === undefined ? '' : ', not both'}`,
-      });
-    }
-  })
-  .meta({ oneOf: [{ required: ['source'] }, { required: ['sources'] }] });
-
-export type AivisConfig = z.infer<typeof configSchema>;
+export type AivisConfig = z.infer<ConfigSchema>;
 export type SourceConfig = z.infer<typeof sourceConfigSchema>;
 export type SourcesConfig = z.infer<typeof sourcesConfigSchema>;
-export type DestinationConfig = z.infer<typeof destinationConfigSchema>;
-export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
-export type DuckdbConfig = z.infer<typeof duckdbConfigSchema>;
-export type BigqueryConfig = z.infer<typeof bigqueryConfigSchema>;
-export type SnowflakeConfig = z.infer<typeof snowflakeConfigSchema>;

@@ -1,16 +1,22 @@
 /**
  * From the user's `destination:` block (its zod schema is `bigqueryConfigSchema` in
- * schemas/config.ts) to the client's options, plus the connector's capabilities. Credentials
+ * schemas/destinations/bigquery.ts) to the client's options, plus the connector's capabilities. Credentials
  * are `bigquery-credentials.ts`'s business.
  */
-import type { BigqueryConfig } from '../../schemas/config.ts';
+import type { BigqueryConfig } from '../../schemas/destinations/bigquery.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import type { FlushSizing } from '../descriptor.ts';
 
-export type { BigqueryConfig } from '../../schemas/config.ts';
+export type { BigqueryConfig } from '../../schemas/destinations/bigquery.ts';
 
-/** No transactions across load jobs: rows first, then state. Large flushes (flush-sizing.ts says why). */
-export const BIGQUERY_CAPABILITIES: DestinationCapabilities = { transactional: false, ...FLUSH_SIZING.bigquery };
+/**
+ * BigQuery bills and rate-limits per job (1,500 table operations per table per day), and each
+ * flush costs one load job and one MERGE per table, plus two for state: few, large flushes.
+ */
+export const BIGQUERY_FLUSH_SIZING: FlushSizing = { maxRowsPerFlush: 50_000, maxSecondsPerFlush: 60 };
+
+/** No transactions across load jobs: rows first, then state. */
+export const BIGQUERY_CAPABILITIES: DestinationCapabilities = { transactional: false, ...BIGQUERY_FLUSH_SIZING };
 
 /** How long a staging table lives if the run dies before it drops it. */
 export const STAGING_TTL_MS = 24 * 60 * 60 * 1000;

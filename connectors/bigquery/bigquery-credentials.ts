@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BigqueryConfig } from '../../schemas/config.ts';
+import type { BigqueryConfig } from '../../schemas/destinations/bigquery.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { registerSecret } from '../../src/log/redact.ts';
 

@@ -1,17 +1,20 @@
 /**
  * Options derived from the `destination` block of a duckdb config (its zod schema is
- * `duckdbConfigSchema` in schemas/config.ts), and the connector's capabilities.
+ * `duckdbConfigSchema` in schemas/destinations/duckdb.ts), and the connector's capabilities.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { DuckdbConfig } from '../../schemas/config.ts';
+import type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import type { FlushSizing } from '../descriptor.ts';
 
-export type { DuckdbConfig } from '../../schemas/config.ts';
+export type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
 
-/** A flush is one transaction; commits are cheap, so flushes are small (flush-sizing.ts). */
-export const DUCKDB_CAPABILITIES: DestinationCapabilities = { transactional: true, ...FLUSH_SIZING.duckdb };
+/** A commit is cheap: flush every page or few, so a kill loses seconds of work (docs/architecture.md#state-rules). */
+export const DUCKDB_FLUSH_SIZING: FlushSizing = { maxRowsPerFlush: 5_000, maxSecondsPerFlush: 5 };
+
+/** A flush is one transaction. */
+export const DUCKDB_CAPABILITIES: DestinationCapabilities = { transactional: true, ...DUCKDB_FLUSH_SIZING };
 
 export interface DuckdbOptions {
   /** Absolute path of the database file (`:memory:` stays as is). */
@@ -45,7 +48,7 @@ export function catalogOfFile(file: string): string {
   return stem === 'main' || stem === 'temp' ? `${stem}_db` : stem;
 }
 
-/** The default database file (schemas/config.ts): its catalog `aivis_data` never clashes with the schema `aivis`. */
+/** The default database file (schemas/destinations/duckdb.ts): its catalog `aivis_data` never clashes with the schema `aivis`. */
 export const DEFAULT_FILE = 'aivis_data.duckdb';
 /** The default file of aivis before 0.2, whose catalog `aivis` made `aivis.<table>` ambiguous. */
 const EARLIER_DEFAULT_FILE = 'aivis.duckdb';

@@ -1,20 +1,23 @@
 /**
  * Connection options derived from the `destination` block of a postgres config (its zod
- * schema is `postgresConfigSchema` in schemas/config.ts), and the connector's capabilities.
+ * schema is `postgresConfigSchema` in schemas/destinations/postgres.ts), and the connector's capabilities.
  */
-import { POSTGRES_URL_UNPARSABLE, type PostgresConfig } from '../../schemas/config.ts';
+import { POSTGRES_URL_UNPARSABLE, type PostgresConfig } from '../../schemas/destinations/postgres.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import type { FlushSizing } from '../descriptor.ts';
 import { readFileSync } from 'node:fs';
 import { closestMatch } from '../../src/config/closest-match.ts';
 import { describeReadFailure } from '../../src/config/read-failure.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { registerSecret } from '../../src/log/redact.ts';
 
-export type { PostgresConfig } from '../../schemas/config.ts';
+export type { PostgresConfig } from '../../schemas/destinations/postgres.ts';
 
-/** A flush is one transaction; commits are cheap, so flushes are small (flush-sizing.ts). */
-export const POSTGRES_CAPABILITIES: DestinationCapabilities = { transactional: true, ...FLUSH_SIZING.postgres };
+/** A commit is cheap: flush every page or few, so a kill loses seconds of work (docs/architecture.md#state-rules). */
+export const POSTGRES_FLUSH_SIZING: FlushSizing = { maxRowsPerFlush: 5_000, maxSecondsPerFlush: 5 };
+
+/** A flush is one transaction. */
+export const POSTGRES_CAPABILITIES: DestinationCapabilities = { transactional: true, ...POSTGRES_FLUSH_SIZING };
 
 export interface PostgresOptions {
   readonly connectionString: string;

@@ -1,27 +1,36 @@
 /**
  * The `destination: { type: snowflake }` config (its zod schema is `snowflakeConfigSchema` in
- * schemas/config.ts) turned into `snowflake-sdk` connection options, and the connector's
+ * schemas/destinations/snowflake.ts) turned into `snowflake-sdk` connection options, and the connector's
  * capabilities. Secrets (password, key passphrase, the decrypted key) are registered for
  * redaction before anything can log them.
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'snowflake-sdk';
-import type { SnowflakeConfig } from '../../schemas/config.ts';
+import type { SnowflakeConfig } from '../../schemas/destinations/snowflake.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import type { FlushSizing } from '../descriptor.ts';
 import { ConfigError } from '../../src/errors.ts';
 import { registerSecret } from '../../src/log/redact.ts';
 
-export type { SnowflakeConfig } from '../../schemas/config.ts';
+export type { SnowflakeConfig } from '../../schemas/destinations/snowflake.ts';
 
-/** Each flush is one transaction; few, large flushes (flush-sizing.ts says why), their time bound as configured. */
+/**
+ * The warehouse bills while it runs: each flush resumes it for a billed minute and keeps it up
+ * for AUTO_SUSPEND after, so a sync bound by the API flushes by rows and text, and by time only
+ * every 15 minutes (`destination.flush_interval_seconds`): warehouse time follows the rows,
+ * and a kill loses at most that long of reading. 15 is the shortest round interval for which
+ * a run just longer than one interval (start, one timed flush, end: three resumes of about
+ * 70 s) keeps the warehouse running under a quarter of the run (docs/destinations/snowflake.md#cost).
+ */
+export const SNOWFLAKE_FLUSH_SIZING: FlushSizing = { maxRowsPerFlush: 20_000, maxSecondsPerFlush: 900 };
+
+/** Each flush is one transaction; few, large flushes, their time bound as configured. */
 export function snowflakeCapabilities(config: SnowflakeConfig): DestinationCapabilities {
-  const sizing = FLUSH_SIZING.snowflake;
   return {
     transactional: true,
-    ...sizing,
-    maxSecondsPerFlush: config.flush_interval_seconds ?? sizing.maxSecondsPerFlush,
+    ...SNOWFLAKE_FLUSH_SIZING,
+    maxSecondsPerFlush: config.flush_interval_seconds ?? SNOWFLAKE_FLUSH_SIZING.maxSecondsPerFlush,
   };
 }
 

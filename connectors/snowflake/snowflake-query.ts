@@ -45,10 +45,15 @@ export async function openSnowflakeQuery(config: SnowflakeConfig, deps: Snowflak
   };
 }
 
-/** A value as the driver streams it (numbers, dates and variants as text) as a result cell. */
+/**
+ * A value as the driver streams it as a result cell: numbers, dates and VARIANTs as text
+ * (`fetchAsString`), but ARRAY and OBJECT values already parsed: the driver's `JSON` names
+ * VARIANT only (its typings have no name for ARRAY or OBJECT).
+ */
 function cell(column: StreamedResult['columns'][number], value: unknown): QueryCell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value;
+  if (typeof value === 'object' && (column.type === 'array' || column.type === 'object')) return value as QueryCell;
   const text = String(value);
   switch (column.type) {
     case 'fixed':

@@ -4,6 +4,7 @@
  * the same config. Absolute paths are kept; DuckDB's `:memory:` is not a path.
  */
 import path from 'node:path';
+import { DESTINATIONS, descriptorOf } from '../../connectors/registry.ts';
 import type { AivisConfig, SourceConfig } from '../../schemas/config.ts';
 import type { OpenlineageConfig } from '../../schemas/openlineage-config.ts';
 
@@ -25,22 +26,18 @@ function withLineagePaths(openlineage: OpenlineageConfig, dir: string): Openline
 }
 
 /**
- * A copy of `config` with every file path absolute: each workspace's `api_key_file`, DuckDB `path`,
- * BigQuery `key_file`, Snowflake `private_key_file`, `state.path`, the lineage file transport's
- * `path` and `apiKeyFile`, and `metrics.textfile`.
+ * A copy of `config` with every file path absolute: each workspace's `api_key_file`, the
+ * destination's files (its descriptor names them: DuckDB `path`, BigQuery `key_file`, Snowflake
+ * `private_key_file`), `state.path`, the lineage file transport's `path` and `apiKeyFile`, and
+ * `metrics.textfile`.
  */
-export function resolveConfigPaths(config: AivisConfig, dir: string): AivisConfig {
+export function resolveConfigPaths(config: AivisConfig, dir: string, registry = DESTINATIONS): AivisConfig {
   const { source, sources, state } = config;
   const withKeyFile = (block: SourceConfig): SourceConfig =>
     block.api_key_file ? { ...block, api_key_file: resolveFrom(dir, block.api_key_file) } : block;
-  const destination = { ...config.destination };
-  if (destination.type === 'duckdb' && destination.path !== ':memory:')
-    destination.path = resolveFrom(dir, destination.path);
-  if (destination.type === 'bigquery' && destination.key_file)
-    destination.key_file = resolveFrom(dir, destination.key_file);
-  if (destination.type === 'snowflake' && destination.private_key_file) {
-    destination.private_key_file = resolveFrom(dir, destination.private_key_file);
-  }
+  const destination = descriptorOf(config.destination.type, registry).withAbsolutePaths(config.destination, (file) =>
+    resolveFrom(dir, file),
+  );
   return {
     ...config,
     ...(config.openlineage ? { openlineage: withLineagePaths(config.openlineage, dir) } : {}),

@@ -1,11 +1,14 @@
 /**
  * Secrets never come from the YAML text (docs/architecture.md#config): a config file is
  * committed to git and mounted as a ConfigMap, so a key written into it has already leaked.
- * Every workspace's `api_key` (`source.api_key`, `sources.NAME.api_key`), `destination.password`,
- * `destination.private_key_passphrase` and `openlineage.transport.auth.apiKey` must be `${VAR}`, and a Postgres URL may not carry a literal password. Every secret the config yields
- * is registered for redaction before any message is built.
+ * Every workspace's `api_key` (`source.api_key`, `sources.NAME.api_key`), the destination keys its
+ * descriptor names as secrets (`destination.password`, `destination.private_key_passphrase`;
+ * `connectors/<name>/descriptor.ts`) and `openlineage.transport.auth.apiKey` must be `${VAR}`, and
+ * a destination URL may not carry a literal password. Every secret the config yields is
+ * registered for redaction before any message is built.
  */
 import type { Document, Scalar } from 'yaml';
+import type { DestinationRegistry } from '../../connectors/registry.ts';
 import { registerSecret } from '../log/redact.ts';
 import { formatPath } from '../../schemas/format-issues.ts';
 import { isUnder, type ConfigIssue, type ConfigPath } from './config-issue.ts';
@@ -19,23 +22,26 @@ interface SecretField {
   fix: string;
 }
 
-const DESTINATION_SECRET_FIELDS: readonly SecretField[] = [
-  {
-    path: ['destination', 'password'],
-    fix: 'put it in an environment variable and write password: ${SNOWFLAKE_PASSWORD}',
-  },
-  {
-    path: ['destination', 'private_key_passphrase'],
-    fix: 'put it in an environment variable and write private_key_passphrase: ${SNOWFLAKE_PRIVATE_KEY_PASSPHRASE}',
-  },
-  {
-    path: ['openlineage', 'transport', 'auth', 'apiKey'],
-    fix: 'put the key in an environment variable and write apiKey: ${OPENLINEAGE_API_KEY}, or point apiKeyFile at a file that holds it',
-  },
-];
+const LINEAGE_SECRET_FIELD: SecretField = {
+  path: ['openlineage', 'transport', 'auth', 'apiKey'],
+  fix: 'put the key in an environment variable and write apiKey: ${OPENLINEAGE_API_KEY}, or point apiKeyFile at a file that holds it',
+};
 
-/** The `api_key` of every source block (`source`, `sources.NAME`), then the destination's secrets. */
-function secretFields(sourceBlocks: readonly ConfigPath[]): SecretField[] {
+/**
+ * The `destination:` keys that hold a secret `in` this way, of every registered destination: a
+ * literal secret is refused whichever `type` the block names, since the type may be the mistake.
+ */
+function destinationSecretFields(registry: DestinationRegistry, kind: 'value' | 'url'): SecretField[] {
+  const fields = new Map<string, SecretField>();
+  for (const secret of registry.destinations.flatMap((d) => d.secrets)) {
+    if (secret.in === kind && !fields.has(secret.key))
+      fields.set(secret.key, { path: ['destination', secret.key], fix: secret.fix });
+  }
+  return [...fields.values()];
+}
+
+/** The `api_key` of every source block (`source`, `sources.NAME`), then the destination's and lineage's secrets. */
+function secretFields(sourceBlocks: readonly ConfigPath[], registry: DestinationRegistry): SecretField[] {
   const apiKeys = sourceBlocks.map((block) => {
     const workspace = block[1] === undefined ? '' : `_${String(block[1]).toUpperCase().replaceAll('-', '_')}`;
     return {
@@ -43,10 +49,9 @@ function secretFields(sourceBlocks: readonly ConfigPath[]): SecretField[] {
       fix: `put the key in an environment variable and write api_key: \${AIVIS_API_KEY${workspace}}, or point api_key_file at a file that holds it`,
     };
   });
-  return [...apiKeys, ...DESTINATION_SECRET_FIELDS];
+  return [...apiKeys, ...destinationSecretFields(registry, 'value'), LINEAGE_SECRET_FIELD];
 }
 
-const URL_PATH: ConfigPath = ['destination', 'url'];
 const PUSHGATEWAY_PATH: ConfigPath = ['metrics', 'pushgateway'];
 /** The password of `scheme://user:password@host`, or a `password=` query parameter. */
 const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]password=([^&]*)/i;
@@ -55,8 +60,13 @@ const URL_PASSWORD = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/@:]*:([^/@]*)@|[?&]passwor
  * The scalars that hold secrets, aliases followed: they stay text whatever `${VAR}` gives
  * (typing `00482913` as a number would both change the secret and put it outside redaction).
  */
-export function secretScalars(doc: Document, sourceBlocks: readonly ConfigPath[]): Set<Scalar> {
-  const paths = [...secretFields(sourceBlocks).map((field) => field.path), URL_PATH];
+export function secretScalars(
+  doc: Document,
+  sourceBlocks: readonly ConfigPath[],
+  registry: DestinationRegistry,
+): Set<Scalar> {
+  const fields = [...secretFields(sourceBlocks, registry), ...destinationSecretFields(registry, 'url')];
+  const paths = fields.map((field) => field.path);
   return new Set(paths.map((path) => scalarAt(doc, path)).filter((scalar) => scalar !== undefined));
 }
 
@@ -69,10 +79,11 @@ export function refuseLiteralSecrets(
   doc: Document,
   lineOf: LineOf,
   sourceBlocks: readonly ConfigPath[],
+  registry: DestinationRegistry,
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const refuse = (path: ConfigPath, message: string) => issues.push({ path, line: lineOf(path), message });
-  for (const { path, fix } of secretFields(sourceBlocks)) {
+  for (const { path, fix } of secretFields(sourceBlocks, registry)) {
     const raw = scalarAt(doc, path)?.value;
     if (raw === undefined || raw === null || WHOLE_REFERENCE.test(String(raw))) continue;
     registerSecret(String(raw));
@@ -81,15 +92,13 @@ export function refuseLiteralSecrets(
       `${formatPath(path)} is written into the config file, and secrets are never read from the YAML text: ${fix}`,
     );
   }
-  const url = scalarAt(doc, URL_PATH)?.value;
-  const password = typeof url === 'string' ? urlPassword(url) : undefined;
-  if (password !== undefined && !password.includes('${')) {
+  for (const { path, fix } of destinationSecretFields(registry, 'url')) {
+    const url = scalarAt(doc, path)?.value;
+    const password = typeof url === 'string' ? urlPassword(url) : undefined;
+    if (password === undefined || password.includes('${')) continue;
     registerSecret(password);
     registerSecret(safeDecode(password));
-    refuse(
-      URL_PATH,
-      `${formatPath(URL_PATH)} holds a password, and secrets are never read from the YAML text: put the whole URL in an environment variable and write url: \${DATABASE_URL}`,
-    );
+    refuse(path, `${formatPath(path)} holds a password, and secrets are never read from the YAML text: ${fix}`);
   }
   return issues;
 }
@@ -103,16 +112,17 @@ export function registerConfigSecrets(
   data: unknown,
   unresolved: readonly ConfigPath[],
   sourceBlocks: readonly ConfigPath[],
+  registry: DestinationRegistry,
 ): void {
   const resolved = (path: ConfigPath) => !unresolved.some((p) => isUnder(path, p));
-  for (const { path } of secretFields(sourceBlocks)) {
+  for (const { path } of secretFields(sourceBlocks, registry)) {
     const value = valueAt(data, path);
     if (typeof value !== 'string' || !resolved(path)) continue;
     registerSecret(value);
     registerSecret(value.trim()); // the API key is used trimmed
   }
   // The destination URL's password, and a Pushgateway's basic-auth password (`https://u:p@host`).
-  for (const path of [URL_PATH, PUSHGATEWAY_PATH]) {
+  for (const path of [...destinationSecretFields(registry, 'url').map((field) => field.path), PUSHGATEWAY_PATH]) {
     const url = valueAt(data, path);
     const password = typeof url === 'string' && resolved(path) ? urlPassword(url) : undefined;
     if (password === undefined) continue;

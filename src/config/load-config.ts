@@ -17,7 +17,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configSchema, type AivisConfig } from '../../schemas/config.ts';
+import { configSchemaOf, DESTINATIONS } from '../../connectors/registry.ts';
+import type { AivisConfig } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { readApiKeyFile } from './api-key-file.ts';
@@ -59,12 +60,16 @@ const LINEAGE_KEY = ['openlineage', 'transport', 'auth', 'apiKey'];
  */
 export type ApiKeysNeeded = 'all' | 'none' | ((workspaceNames: readonly string[]) => readonly string[]);
 
-/** `logger` takes the warnings (a key file readable by every user); errors are thrown. */
+/**
+ * `logger` takes the warnings (a key file readable by every user); errors are thrown.
+ * `registry` is the destinations the config may name (`connectors/registry.ts`).
+ */
 export async function loadConfig(
   file: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
   logger: Logger = createLogger(),
   apiKeys: ApiKeysNeeded = 'all',
+  registry = DESTINATIONS,
 ): Promise<LoadedConfig> {
   if (!file) throw new ConfigError('no config file given: pass --config FILE or set AIVIS_CONFIG');
   const absolute = path.resolve(file);
@@ -78,9 +83,9 @@ export async function loadConfig(
   const unneeded = unneededKeys(sourceBlocks, keysAt(doc, ['sources']), apiKeys);
   const unneededBlocks = sourceBlocks.filter((block) => unneeded.some((secret) => isUnder(secret, block)));
   const issues: ConfigIssue[] = [
-    ...refuseLiteralSecrets(doc, lineOf, sourceBlocks),
+    ...refuseLiteralSecrets(doc, lineOf, sourceBlocks, registry),
     // A key this command does not use may be unset: its `${VAR}` is not this run's business.
-    ...substituteEnv(doc, env, lineOf, secretScalars(doc, sourceBlocks)).filter(
+    ...substituteEnv(doc, env, lineOf, secretScalars(doc, sourceBlocks, registry)).filter(
       (issue) => !unneeded.some((secret) => isUnder(issue.path, secret)),
     ),
   ];
@@ -90,6 +95,7 @@ export async function loadConfig(
     data,
     issues.map((issue) => issue.path),
     sourceBlocks,
+    registry,
   );
   const keyFiles = new Map<string, string>();
   for (const block of sourceBlocks) {
@@ -105,6 +111,7 @@ export async function loadConfig(
   if (lineageKeyFile.issue) issues.push(lineageKeyFile.issue);
   if (lineageKeyFile.warning) logger.warn(lineageKeyFile.warning);
 
+  const configSchema = configSchemaOf(registry);
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
     // A value already reported (a missing variable, a refused secret) would only repeat
@@ -115,7 +122,7 @@ export async function loadConfig(
   }
   if (issues.length || !parsed.success) throw configErrorOf(file, issues);
 
-  const config = resolveConfigPaths(parsed.data, dir);
+  const config = resolveConfigPaths(parsed.data, dir, registry);
   const skipped = new Set(unneededBlocks.map((block) => String(block[1] ?? DEFAULT_WORKSPACE)));
   const workspaces = workspaceSources(config).map(({ name, source }) => ({
     name,

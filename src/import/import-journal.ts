@@ -49,6 +49,7 @@ export interface JournalData {
   classification: string;
   /** When the journal was started; salts the keys of validations (see idempotency-key.ts). */
   created_at: string;
+  /** By `Partition.slot`: a file's partition number, a table's or query's body digest. */
   partitions: Record<string, JournalPartition>;
 }
 
@@ -114,19 +115,20 @@ export class ImportJournal {
     return new ImportJournal(path, data);
   }
 
-  partition(index: number): JournalPartition | undefined {
-    return this.data.partitions[String(index)];
+  /** The partition recorded under `slot` (see `Partition.slot`). */
+  partition(slot: number | string): JournalPartition | undefined {
+    return this.data.partitions[String(slot)];
   }
 
   /** Records a partition's first attempt, or a change of its latest one, durably. */
   async record(
-    index: number,
+    slot: number | string,
     partition: Omit<JournalPartition, 'attempts'>,
     attempt: Omit<JournalAttempt, 'updated_at'>,
     now: Date,
   ): Promise<void> {
-    const entry = { ...partition, attempts: this.data.partitions[String(index)]?.attempts ?? [] };
-    this.data.partitions[String(index)] = entry;
+    const entry = { ...partition, attempts: this.data.partitions[String(slot)]?.attempts ?? [] };
+    this.data.partitions[String(slot)] = entry;
     const stamped = { ...attempt, updated_at: now.toISOString() };
     const last = entry.attempts.at(-1);
     if (last && last.idempotency_key === attempt.idempotency_key) entry.attempts[entry.attempts.length - 1] = stamped;

@@ -63,7 +63,7 @@ export async function runImport(options: ImportOptions, deps: ImportRunDeps): Pr
   const partitions: PartitionReport[] = [];
   let diagnostics: string[] | undefined;
   let sent = 0;
-  for await (const partition of partitionInput(options, deps.limits, deps.known)) {
+  for await (const partition of partitionInput(options, deps.limits, deps.known, checked.rows)) {
     sent += partition.lines.length;
     const outcome = await importPartition(partition, {
       http: deps.http,

@@ -8,6 +8,7 @@
 import { formatPath } from '../../schemas/format-issues.ts';
 import { promptImportRequestSchema } from '../../schemas/prompt-import.ts';
 import { ConfigError } from '../errors.ts';
+import { CheckedRows } from './checked-rows.ts';
 import type { ImportOptions } from './import-options.ts';
 import { readInputItems } from './input-items.ts';
 import type { InputRecord } from './input-record.ts';
@@ -20,6 +21,8 @@ export interface InputCheck {
   readonly items: number;
   /** Items whose text digest `known` holds: not sent. */
   readonly known: number;
+  /** What was read of a table or query source, so pass two sends only these rows. */
+  readonly rows?: CheckedRows;
 }
 
 /** How a request default is named on the command line, for problems in `defaults`. */
@@ -53,7 +56,9 @@ export async function checkInput(options: ImportOptions, known?: KnownDigests): 
   const firstOf = clientIdTracker(options.warehouse?.orderedByClientId ?? false);
   let items = 0;
   let knownItems = 0;
+  const rows = options.warehouse ? new CheckedRows() : undefined;
   for await (const record of readInputItems(options)) {
+    rows?.add(record);
     if (record.problem) {
       problems.push(`${where(record, record.problem.field)}: ${record.problem.issue}`);
       continue;
@@ -102,5 +107,6 @@ export async function checkInput(options: ImportOptions, known?: KnownDigests): 
     );
   }
   if (items === 0) throw new ConfigError(`${options.file} holds no prompts; nothing was sent`);
-  return { items, known: knownItems };
+  rows?.finish();
+  return rows ? { items, known: knownItems, rows } : { items, known: knownItems };
 }

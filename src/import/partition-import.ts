@@ -81,11 +81,11 @@ function journalMeta(partition: Partition): Omit<JournalPartition, 'attempts'> {
 export async function importPartition(partition: Partition, deps: PartitionDeps): Promise<PartitionOutcome> {
   const { journal, clock, logger } = deps;
   const meta = journalMeta(partition);
-  const known = journal.partition(partition.index);
+  const known = journal.partition(partition.slot);
   const bodyChanged = known !== undefined && known.body_sha256 !== partition.bodySha256;
   const record = (attempt: Omit<JournalAttempt, 'updated_at'>) =>
-    journal.record(partition.index, meta, attempt, new Date(clock.now()));
-  const attemptsSoFar = () => journal.partition(partition.index)?.attempts.length ?? 0;
+    journal.record(partition.slot, meta, attempt, new Date(clock.now()));
+  const attemptsSoFar = () => journal.partition(partition.slot)?.attempts.length ?? 0;
   const last = known?.attempts.at(-1);
   if (last?.status === 'succeeded' && !bodyChanged) {
     return {
@@ -123,7 +123,7 @@ export async function importPartition(partition: Partition, deps: PartitionDeps)
     if (!attempt || attempt.status === 'refused' || (attempt.status === 'failed' && attempt.error?.retryable)) {
       const n = attemptsSoFar();
       // Refused requests ran no operation: only failed operations count against the limit.
-      const failed = journal.partition(partition.index)?.attempts.filter((a) => a.status === 'failed').length ?? 0;
+      const failed = journal.partition(partition.slot)?.attempts.filter((a) => a.status === 'failed').length ?? 0;
       if (failed >= deps.maxAttempts) {
         throw new AivisError(
           `partition ${partition.index + 1} (${partition.unit}s ${meta.first_line}-${meta.last_line}) failed ${failed} times with retryable errors (last: ${attempt?.error?.code}); run the same command later to try again`,

@@ -3,8 +3,10 @@
  * in bytes of the exact body that will be sent (multibyte text counts as its UTF-8 bytes).
  * Each partition is an independent atomic operation (spec 4.7 rule 7). One partition is in
  * memory at a time. Items whose text digest is in `known` are left out (only what is new).
+ * A table or query source is cut only from the rows pass one `checked` (checked-rows.ts).
  */
 import { createHash } from 'node:crypto';
+import type { CheckedRows } from './checked-rows.ts';
 import { IMPORT_LIMITS } from './import-limits.ts';
 import type { ImportOptions } from './import-options.ts';
 import { readInputItems } from './input-items.ts';
@@ -17,6 +19,13 @@ export interface Partition {
   readonly lines: readonly number[];
   /** What `lines` count, as messages name a position: a file's `line`, a table's or query's `row`. */
   readonly unit: PositionUnit;
+  /**
+   * Where the journal records it. A file's partition by its number: the same file cuts the same
+   * partitions, and a changed one is caught by the service's 409 on the reused key. A table's or
+   * query's by its body digest: each run cuts only the rows not yet known, so a number names
+   * other rows from one run to the next, while the same rows are the same partition.
+   */
+  readonly slot: string;
   /** `textSha256` of each item's text, by item index: `prompt_import_items.text_sha256`. */
   readonly digests: readonly string[];
   /** The request body, byte for byte as sent on every attempt. */
@@ -53,13 +62,15 @@ function assemble(
   const comma = encoder.encode(',');
   const parts = [head, ...items.flatMap((item, i) => (i === 0 ? [item] : [comma, item])), tail];
   const body = Buffer.concat(parts);
-  return { index, unit, lines, digests, body, bodySha256: createHash('sha256').update(body).digest('hex') };
+  const bodySha256 = createHash('sha256').update(body).digest('hex');
+  return { index, unit, slot: unit === 'row' ? bodySha256 : String(index), lines, digests, body, bodySha256 };
 }
 
 export async function* partitionInput(
   options: ImportOptions,
   limits: PartitionLimits = IMPORT_LIMITS,
   known?: KnownDigests,
+  checked?: CheckedRows,
 ): AsyncGenerator<Partition> {
   const { head, tail } = envelope(options);
   const unit: PositionUnit = options.warehouse ? 'row' : 'line';
@@ -68,8 +79,9 @@ export async function* partitionInput(
   let digests: string[] = [];
   let size = head.length + tail.length;
   let index = 0;
-  for await (const record of readInputItems(options)) {
-    if (!record.item) continue; // pass one refused the file before any partition is cut
+  const records = readInputItems(options);
+  for await (const record of checked ? checked.unchanged(records, options.file) : records) {
+    if (!record.item) continue; // pass one refused the input before any partition is cut
     const digest = textSha256(String(record.item.prompt_text));
     if (known?.has(digest)) continue;
     const encoded = encoder.encode(JSON.stringify(record.item));

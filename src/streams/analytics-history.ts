@@ -1,14 +1,15 @@
+import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
 import { historyPointSchema } from '../../schemas/index.ts';
 import { analyticsHistoryTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
-import { feedStream, jsonText, loadColumns, NO_OPTIONS, requireSameWebsite, UNFILTERED_SCAN } from './stream.ts';
+import { feedStream, jsonText, loadColumns, requireSameWebsite, UNFILTERED_SCAN } from './stream.ts';
 
 /** Finalized, immutable history points, read incrementally per website. */
 export const analyticsHistoryStream = feedStream({
   kind: 'feed',
   name: 'analytics_history',
-  options: NO_OPTIONS,
+  options: STREAM_OPTIONS.analytics_history,
   table: analyticsHistoryTable,
   recordSchema: historyPointSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics/history`,

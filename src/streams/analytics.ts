@@ -10,7 +10,7 @@ import {
   METRIC_KEYS,
   PROVIDER_COUNT_KEYS,
 } from '../../schemas/keys.ts';
-import { z } from 'zod';
+import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { snapshotDataSchema, snapshotMetaSchema } from '../../schemas/index.ts';
 import { analyticsCompetitorsTable, analyticsLatestTable, analyticsProvidersTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
@@ -19,12 +19,7 @@ import { jsonText, loadColumns, requireSameWebsite, snapshotStream, tableRows } 
 export const analyticsStream = snapshotStream({
   kind: 'snapshot',
   name: 'analytics',
-  options: z.strictObject({
-    include: z
-      .array(z.enum(['providers', 'competitors']))
-      .max(2)
-      .default(['providers', 'competitors']),
-  }),
+  options: STREAM_OPTIONS.analytics,
   tables: [analyticsLatestTable, analyticsProvidersTable, analyticsCompetitorsTable],
   dataSchema: snapshotDataSchema,
   metaSchema: snapshotMetaSchema,

@@ -1,8 +1,9 @@
+import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { citationSchema, timestampSchema } from '../../schemas/index.ts';
 import { citationsTable } from '../tables/index.ts';
 import { citationKey } from './citation-key.ts';
 import { perAnalysisScans } from './citation-scans.ts';
-import { feedStream, loadColumns, NO_OPTIONS, UNFILTERED_SCAN } from './stream.ts';
+import { feedStream, loadColumns, UNFILTERED_SCAN } from './stream.ts';
 
 /** A text column: the field when it is a string, else NULL (the value stays in `_raw`). */
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -19,7 +20,7 @@ const timestamp = (value: unknown) => (timestampSchema.safeParse(value).success 
 export const citationsStream = feedStream({
   kind: 'feed',
   name: 'citations',
-  options: NO_OPTIONS,
+  options: STREAM_OPTIONS.citations,
   table: citationsTable,
   recordSchema: citationSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/citations`,

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { MENTION_PROVIDERS } from '../../schemas/keys.ts';
+import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { mentionSchema } from '../../schemas/index.ts';
 import { mentionsTable } from '../tables/index.ts';
 import { feedStream, jsonText, loadColumns, UNFILTERED_SCAN } from './stream.ts';
@@ -13,7 +12,7 @@ import { feedStream, jsonText, loadColumns, UNFILTERED_SCAN } from './stream.ts'
 export const mentionsStream = feedStream({
   kind: 'feed',
   name: 'mentions',
-  options: z.strictObject({ providers: z.array(z.enum(MENTION_PROVIDERS)).min(1).optional() }),
+  options: STREAM_OPTIONS.mentions,
   table: mentionsTable,
   recordSchema: mentionSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/mentions`,

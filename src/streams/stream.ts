@@ -11,7 +11,7 @@
  * record, table and options types, so `toRow` must return every column of its table
  * (`RowOf`), and `scans` sees the stream's own options.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ApiClient } from '../client/api-client.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { CellValue, RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
@@ -31,9 +31,6 @@ export interface RowContext {
 
 /** A record that passed its schema but cannot be loaded; it goes to `_aivis_rejected`. */
 export class RecordRejection extends Error {}
-
-/** The settings of a stream that takes none: `streams.<name>: {}`. */
-export const NO_OPTIONS = z.strictObject({});
 
 interface StreamBase<Name extends string, Options extends z.ZodType> {
   readonly name: Name;

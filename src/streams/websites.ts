@@ -1,12 +1,13 @@
+import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { websiteSchema } from '../../schemas/index.ts';
 import { websitesTable } from '../tables/index.ts';
-import { listingStream, loadColumns, NO_OPTIONS } from './stream.ts';
+import { listingStream, loadColumns } from './stream.ts';
 
 /** The full website listing, read every run (no `updated_since` exists for it). */
 export const websitesStream = listingStream({
   kind: 'listing',
   name: 'websites',
-  options: NO_OPTIONS,
+  options: STREAM_OPTIONS.websites,
   table: websitesTable,
   path: '/public/v2/websites',
   recordSchema: websiteSchema,

@@ -2,7 +2,8 @@
  * An in-process sync as the CLI runs it (sandbox over loopback -> ApiClient -> runSync ->
  * Postgres), with the seams a figure needs to observe it passed in rather than built in.
  */
-import { configSchema, type AivisConfig, type DestinationConfig } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
+import type { AivisConfig, DestinationConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../../src/client/api-client.ts';
 import { createPostgresDestination } from '../../connectors/postgres/index.ts';
 import type { Destination } from '../../src/destination/destination.ts';
@@ -21,7 +22,7 @@ export function benchConfig(
   source: Partial<AivisConfig['source']> = {},
   streams?: AivisConfig['streams'],
 ): AivisConfig {
-  return configSchema.parse({
+  return configSchemaOf().parse({
     source: { base_url: target.baseUrl, api_key: target.apiKey, requests_per_minute: 6000, ...source },
     destination:
       'destination' in target ? target.destination : { type: 'postgres', url: target.databaseUrl, schema: 'aivis' },

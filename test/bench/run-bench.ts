@@ -14,7 +14,7 @@ import type { BenchFigure } from './bench-figure.ts';
 import { describeMachine, machineLine } from './bench-machine.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
 import { DEFAULT_SIZES, QUICK_SIZES } from './bench-sizes.ts';
-import { FLUSH_SIZING } from '../../src/destination/flush-sizing.ts';
+import { descriptorOf } from '../../connectors/registry.ts';
 import { bigqueryFlushBytes } from './bigquery-flush-bytes.ts';
 import { budgetUse } from './budget-use.ts';
 import { endToEnd } from './end-to-end.ts';
@@ -31,7 +31,7 @@ import { workspaceScale } from './workspace-scale.ts';
 import { round } from './bench-figure.ts';
 
 const RESULTS = path.join(import.meta.dirname, 'results.json');
-const FLUSH_ROWS = FLUSH_SIZING.postgres.maxRowsPerFlush; // DuckDB's too
+const FLUSH_ROWS = descriptorOf('postgres').flushSizing.maxRowsPerFlush; // DuckDB's too
 /** The V8 flags the image runs aivis with (Dockerfile `NODE_OPTIONS`; docs/performance.md, row 9). */
 const HEAP_CAP = ['--max-semi-space-size=1', '--max-old-space-size=256'];
 

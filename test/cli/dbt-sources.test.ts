@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { syncTables } from '../../src/sync/run-sync.ts';
 import { VIEWS } from '../../src/tables/index.ts';
-import { configSchema } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
 import { runCli } from '../support/cli-process.ts';
 
 type Json = Record<string, any>;
@@ -98,7 +98,7 @@ async function dbtSources(
 
 /** The tables and views a sync of every stream writes, by name. */
 const expectedObjects = () => {
-  const tables = syncTables(configSchema.parse({ source: { base_url: 'http://127.0.0.1', api_key: 'k' } }));
+  const tables = syncTables(configSchemaOf().parse({ source: { base_url: 'http://127.0.0.1', api_key: 'k' } }));
   return new Map<
     string,
     { description: string; columns: readonly { name: string; description: string }[]; key: readonly string[] }

@@ -273,7 +273,7 @@ describe('BigQuery destination: MERGE into a table partitioned by day', () => {
     expect(small.bytesProcessed).toBe(4 * MINIMUM_PER_TABLE);
     expect(large.bytesProcessed).toBe(small.bytesProcessed);
     expect(
-      await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !id!.startsWith('men_old_'))),
+      await rowsOf(dataset, 'mentions').then((rows) => rows.filter(([id]) => !(id as string).startsWith('men_old_'))),
     ).toEqual([
       ['men_a', micros('2026-03-01T10:00:00Z')],
       ['men_b', micros('2026-03-01T11:00:00Z')],

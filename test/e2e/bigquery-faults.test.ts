@@ -132,7 +132,7 @@ describe('BigQuery faults: failed jobs are retried with backoff, under a new job
     const state = await standIn.engine.query(
       `SELECT scope, state FROM \`aivis-test.${dataset}.${stateTable.name}\` ORDER BY scope`,
     );
-    expect(state.rows.map((r) => [r.f[0]!.v, JSON.parse(r.f[1]!.v!).frontier])).toEqual([
+    expect(state.rows.map((r) => [r.f[0]!.v, JSON.parse(r.f[1]!.v as string).frontier])).toEqual([
       ['web_1', 'f1'],
       ['web_2', 'f1'],
     ]);

@@ -5,7 +5,8 @@
  * in-process by the end-to-end test and as a child process it can kill
  * (`node --import ./test/setup/loopback-guard.ts test/e2e/bigquery-sync-run.ts '<json>'`).
  */
-import { configSchema } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
+import { bigqueryConfigSchema } from '../../schemas/destinations/bigquery.ts';
 import { createBigqueryDestination } from '../../connectors/bigquery/index.ts';
 import { createClient } from '../../src/cli/command-resources.ts';
 import { workspaceSources } from '../../src/config/workspaces.ts';
@@ -25,7 +26,7 @@ export interface SyncTarget {
 }
 
 export async function syncOnce(target: SyncTarget): Promise<RunSummary> {
-  const config = configSchema.parse({
+  const config = configSchemaOf().parse({
     source: { base_url: target.sandboxUrl, api_key: target.apiKey, requests_per_minute: 6000, max_retries: 0 },
     destination: {
       type: 'bigquery',
@@ -35,9 +36,8 @@ export async function syncOnce(target: SyncTarget): Promise<RunSummary> {
       api_endpoint: target.bigqueryUrl,
     },
   });
-  if (config.destination.type !== 'bigquery') throw new Error('unreachable');
   const offset = target.clockOffsetMs ?? 0;
-  const destination = createBigqueryDestination(config.destination, {
+  const destination = createBigqueryDestination(bigqueryConfigSchema.parse(config.destination), {
     logger: silentLogger,
     authClient: fakeAuthClient(),
     now: () => new Date(Date.now() + offset),

@@ -41,3 +41,21 @@ it('opening DuckDB loads the DuckDB engine and no other driver', () => {
   expect(loaded).toContain('@duckdb/node-api');
   expect(loaded.filter((s) => !s.startsWith('@duckdb/'))).toEqual([]);
 });
+
+it('loading a config through the connector registry and creating each destination loads no driver', () => {
+  expect(
+    driversLoaded(`
+      const { configSchemaOf } = await import('./connectors/registry.ts');
+      const { createDestination } = await import('./src/cli/destination-factory.ts');
+      const source = { base_url: 'http://127.0.0.1:1', api_key: 'k' };
+      for (const destination of [
+        { type: 'postgres', url: 'postgres://u:p@127.0.0.1:1/db' },
+        { type: 'duckdb', path: ':memory:' },
+        { type: 'bigquery', project: 'p' },
+        { type: 'snowflake', account: 'a', username: 'u', password: 'p', warehouse: 'w', database: 'd' },
+      ]) {
+        const config = configSchemaOf().parse({ source, destination });
+        await createDestination(config.destination, { logger: silentLogger });
+      }`),
+  ).toEqual([]);
+});

@@ -8,7 +8,7 @@
  * (snowflake-live-probe.ts); then drops the schema. Prints one JSON line.
  */
 import { randomBytes } from 'node:crypto';
-import type { SnowflakeConfig } from '../../schemas/config.ts';
+import type { SnowflakeConfig } from '../../schemas/destinations/snowflake.ts';
 import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts';
 import { connectSnowflake } from '../../connectors/snowflake/snowflake-client.ts';
 import { connectionOptions, snowflakeLocation } from '../../connectors/snowflake/snowflake-config.ts';

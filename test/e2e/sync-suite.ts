@@ -5,7 +5,8 @@
  * `runSyncSuite`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configSchema, type AivisConfig } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
+import type { AivisConfig } from '../../schemas/config.ts';
 import { ApiClient } from '../../src/client/api-client.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
@@ -60,7 +61,7 @@ export const SANDBOX: SandboxOptions = {
 };
 
 export function testConfig(sandbox: Sandbox, overrides: Partial<AivisConfig> = {}): AivisConfig {
-  return configSchema.parse({
+  return configSchemaOf().parse({
     source: { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, requests_per_minute: 6000, max_retries: 8 },
     destination: { type: 'duckdb', path: ':memory:' },
     ...overrides,

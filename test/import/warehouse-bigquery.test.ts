@@ -31,7 +31,8 @@ describeWarehouseSource('BigQuery', {
     await standIn?.close();
     await rm(dir, { recursive: true, force: true });
   },
-  // The stand-in creates tables through the API, as aivis does; its inserts need qualified names.
+  // The stand-in creates tables through the API, as aivis does (an ARRAY<T> column is a REPEATED
+  // field of T); its inserts need qualified names.
   async exec(sql) {
     const create = /^CREATE TABLE (\w+) \((.*)\)$/.exec(sql);
     if (!create) {
@@ -40,7 +41,8 @@ describeWarehouseSource('BigQuery', {
     }
     const fields = create[2]!.split(', ').map((column) => {
       const [name, type] = column.split(' ') as [string, string];
-      return { name, type };
+      const element = /^ARRAY<(\w+)>$/.exec(type)?.[1];
+      return element ? { name, type: element, mode: 'REPEATED' } : { name, type };
     });
     await standIn.engine.createTable('aivis_w', {
       tableReference: { projectId: standIn.projectId, datasetId: 'aivis_w', tableId: create[1]! },
@@ -50,8 +52,12 @@ describeWarehouseSource('BigQuery', {
   table: (name) => `aivis_w.${name}`,
   column: (name) => name,
   types: { text: 'STRING' },
-  // No arrays: the stand-in answers an array (`SELECT ['a', 'b']`) as the text "['a', 'b']" in a
-  // STRING field, where BigQuery answers a REPEATED field; aivis reads REPEATED fields as arrays.
+  arrays: {
+    textArray: 'ARRAY<STRING>',
+    tags: (tags) => `[${tags.map((t) => `'${t}'`).join(', ')}]`,
+    integers: '[1, 2]',
+  },
+  random: 'RAND()',
   digests: async (websiteId) => {
     const { rows } = await standIn.engine.query(
       `SELECT COUNT(DISTINCT text_sha256) FROM ${qualified('prompt_import_items')} WHERE website_id = '${websiteId}' AND text_sha256 IS NOT NULL`,

@@ -29,6 +29,7 @@ describeWarehouseSource('DuckDB', {
   column: (name) => name,
   types: { text: 'VARCHAR' },
   arrays: { textArray: 'VARCHAR[]', tags: (tags) => `[${tags.map((t) => `'${t}'`).join(', ')}]`, integers: '[1, 2]' },
+  random: 'random()',
   digests: (websiteId) =>
     onFile(async (run) =>
       Number(

@@ -32,6 +32,7 @@ describeWarehouseSource('Postgres', {
     tags: (tags) => `ARRAY[${tags.map((t) => `'${t}'`).join(', ')}]`,
     integers: 'ARRAY[1, 2]',
   },
+  random: 'random()',
   digests: async (websiteId) =>
     Number(
       (

@@ -30,7 +30,12 @@ describeWarehouseSource('Snowflake', {
   exec: async (sql) => void (await worksheet.execute(sql)),
   column: (name) => name.toUpperCase(),
   types: { text: 'TEXT' },
-  // No arrays: the stand-in (DuckDB underneath) has neither Snowflake's ARRAY type nor ARRAY_CONSTRUCT.
+  arrays: {
+    textArray: 'ARRAY',
+    tags: (tags) => `ARRAY_CONSTRUCT(${tags.map((t) => `'${t}'`).join(', ')})`,
+    integers: 'ARRAY_CONSTRUCT(1, 2)',
+  },
+  random: 'RANDOM()',
   digests: async (websiteId) =>
     Number(
       (

@@ -1,13 +1,14 @@
 /** OpenLineage's naming conventions per destination, and no credential in any name. */
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
 import { streamDataset, tableDataset } from '../../src/lineage/dataset-names.ts';
 import { runEvent, tableFields } from '../../src/lineage/run-event.ts';
 import { mentionsTable } from '../../src/tables/index.ts';
 import { runEventErrors } from '../support/openlineage-schema.ts';
 
 const destination = (block: Record<string, unknown>) =>
-  configSchema.parse({ source: { base_url: 'https://api.example.com', api_key: 'k' }, destination: block }).destination;
+  configSchemaOf().parse({ source: { base_url: 'https://api.example.com', api_key: 'k' }, destination: block })
+    .destination;
 
 describe('dataset names', () => {
   it('name each destination table as OpenLineage does', () => {

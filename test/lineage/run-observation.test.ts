@@ -4,7 +4,7 @@
  * schema never saw it, is a warning and nothing more.
  */
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../schemas/config.ts';
+import { configSchemaOf } from '../../connectors/registry.ts';
 import { createClientStats } from '../../src/client/client-stats.ts';
 import { observeRun } from '../../src/cli/run-observation.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -12,7 +12,7 @@ import { RunCounters } from '../../src/sync/run-counters.ts';
 
 describe('observeRun', () => {
   it('warns, and neither throws nor changes the outcome, when a dataset name cannot be built', async () => {
-    const config = configSchema.parse({
+    const config = configSchemaOf().parse({
       source: { base_url: 'http://127.0.0.1:9', api_key: 'k' },
       destination: { type: 'postgres', url: 'postgres://u@localhost/db' },
     });

@@ -60,7 +60,7 @@ describeQuery('BigQuery', {
   },
   rowCount: () => count(`SELECT COUNT(*) FROM ${FIXTURE}`),
   tableExists: async (name) => standIn.engine.tables.has(`aivis_q.${name}`),
-  // No `arrays`: BigQuery's stand-in does not encode REPEATED fields, so arrays are not tested here.
+  arrays: "SELECT ['a', 'b c'] AS tags, [1, 2] AS ns",
   engineRefusals: [
     // The leading SELECT passes the keyword check; BigQuery's dry run calls the text a SCRIPT.
     { sql: 'SELECT 1;\nSELECT 2' },

@@ -28,7 +28,7 @@ export interface QueryTarget {
   /** Whether a table of this name exists in the fixture's schema. */
   tableExists(name: string): Promise<boolean>;
   /** A statement selecting `tags` (the texts 'a' and 'b c') and `ns` (1 and 2) as the engine's arrays. */
-  readonly arrays?: string;
+  readonly arrays: string;
   /**
    * Statements only this engine's own guard can refuse: with the kind the refusal names, or the
    * whole message, or neither (several statements).
@@ -134,15 +134,12 @@ export function describeQuery(engine: string, target: QueryTarget): void {
       expect((await aivis('--format', 'json', empty)).stdout).toBe('[]\n');
     });
 
-    if (target.arrays) {
-      const arrays = target.arrays;
-      it('prints arrays as JSON arrays, and as JSON text in CSV', async () => {
-        const json = await aivis('--format', 'json', arrays);
-        expect(json.stdout).toBe(`[\n{"${c('tags')}":["a","b c"],"${c('ns')}":[1,2]}\n]\n`);
-        const csv = await aivis(arrays);
-        expect(csv.stdout).toBe(`${c('tags')},${c('ns')}\n"[""a"",""b c""]","[1,2]"\n`);
-      });
-    }
+    it('prints arrays as JSON arrays, and as JSON text in CSV', async () => {
+      const json = await aivis('--format', 'json', target.arrays);
+      expect(json.stdout).toBe(`[\n{"${c('tags')}":["a","b c"],"${c('ns')}":[1,2]}\n]\n`);
+      const csv = await aivis(target.arrays);
+      expect(csv.stdout).toBe(`${c('tags')},${c('ns')}\n"[""a"",""b c""]","[1,2]"\n`);
+    });
 
     it('names what the engine cannot read in the statement, with exit 2', async () => {
       const result = await aivis(`SELECT nope FROM ${target.table.replace('query_fixture', 'missing_table')}`);

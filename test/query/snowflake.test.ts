@@ -51,7 +51,8 @@ describeQuery('Snowflake', {
         `SELECT 1 FROM ANALYTICS.INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'AIVIS_Q' AND TABLE_NAME = '${name.toUpperCase()}'`,
       )
     ).length > 0,
-  // No `arrays`: Snowflake's ARRAY arrives as a variant (JSON text), the path the payload column already covers.
+  // ARRAY arrives parsed by the driver (its fetchAsString 'JSON' covers VARIANT only).
+  arrays: "SELECT ARRAY_CONSTRUCT('a', 'b c') AS tags, ARRAY_CONSTRUCT(1, 2) AS ns",
   engineRefusals: [
     // The leading SELECT passes the keyword check; Snowflake's compile refuses the second statement.
     { sql: `SELECT 1;\nDELETE FROM aivis_q.query_fixture` },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generatedFiles } from '../../schemas/generate.ts';
+import { generatedFiles } from '../../scripts/generate.ts';
 import { MAX_COUNT } from '../../schemas/keys.ts';
 
 const committed = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -44,7 +44,7 @@ function parameter(path: string, method: string, name: string): Json {
 
 describe('generated files are current', () => {
   it.each(Object.entries(generatedFiles()))(
-    '%s equals what schemas/generate.ts produces (run npm run schemas)',
+    '%s equals what scripts/generate.ts produces (run npm run schemas)',
     (path, contents) => {
       expect(committed(path)).toBe(contents);
     },

@@ -4,9 +4,10 @@
  * rows untyped, those lines would compile and tsc would fail on the unused directives.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { citationSchema } from '../../schemas/index.ts';
 import type { Row, RowOf } from '../../src/destination/table-spec.ts';
-import { feedStream, loadColumns, NO_OPTIONS, UNFILTERED_SCAN } from '../../src/streams/stream.ts';
+import { feedStream, loadColumns, UNFILTERED_SCAN } from '../../src/streams/stream.ts';
 import { citationsTable, type websitesTable } from '../../src/tables/index.ts';
 
 const context = { websiteId: 'web_1', runId: 'run_1', syncedAt: '2026-01-01T00:00:00Z', workspace: 'default' };
@@ -45,7 +46,7 @@ describe('typed rows', () => {
     const stream = feedStream({
       kind: 'feed',
       name: 'typo',
-      options: NO_OPTIONS,
+      options: z.strictObject({}),
       table: citationsTable,
       recordSchema: citationSchema,
       path: (websiteId) => `/public/v2/websites/${websiteId}/typo`,

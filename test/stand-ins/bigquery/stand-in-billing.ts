@@ -7,7 +7,7 @@
  *   UPDATE, DELETE or MERGE is counted with all its columns (its rows are rewritten whole:
  *   the docs' t and t'), over the partitions the statement reads.
  * - Column bytes: STRING 2 + UTF-8 bytes, INT64 / FLOAT64 / TIMESTAMP 8, BOOL 1, JSON the
- *   UTF-8 bytes of its text; NULL 0.
+ *   UTF-8 bytes of its text, an ARRAY the sum of its elements; NULL 0.
  * - Pruning ("Query partitioned tables"): a filter that compares the partitioning column with
  *   constants (query parameters, TIMESTAMP literals), or tests it IS [NOT] NULL, combined
  *   with AND / OR / NOT, in the statement's WHERE or a MERGE's ON condition. A filter that
@@ -69,7 +69,7 @@ async function columnBytes(
 ): Promise<number> {
   if (!columns.length) return 0;
   const { datasetId, tableId } = resource.tableReference;
-  const size = columns.map((c) => `COALESCE(SUM(${columnSize(`"${c.name}"`, c.type)}), 0)`).join(' + ');
+  const size = columns.map((c) => `COALESCE(SUM(${fieldSize(`"${c.name}"`, c)}), 0)`).join(' + ');
   const day = partitioning ? `epoch_us(date_trunc('day', "${partitioning}"))` : 'NULL';
   const reader = await connection.runAndReadAll(
     `SELECT ${day} AS day, ${size} AS bytes FROM "${datasetId}"."${tableId}" GROUP BY 1`,
@@ -79,6 +79,12 @@ async function columnBytes(
     if (!keeps || keeps(start === null ? null : BigInt(start))) total += Number(bytes);
   }
   return total;
+}
+
+/** An array (REPEATED field) is the sum of its elements' sizes. */
+function fieldSize(column: string, field: { type: string; mode?: string }): string {
+  if (field.mode !== 'REPEATED') return columnSize(column, field.type);
+  return `list_sum(list_transform(${column}, lambda element: ${columnSize('element', field.type)}))`;
 }
 
 function columnSize(column: string, type: string): string {

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, DuckDBScalarFunction, StatementType, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { bytesProcessed as billedBytes, type ReferencedTable } from './stand-in-billing.ts';
-import { bigqueryType, encodeCell } from './stand-in-cells.ts';
+import { encodeCell, type RestCell, resultField } from './stand-in-cells.ts';
 import {
   DmlScheduler,
   isDuckdbConflict,
@@ -61,7 +61,7 @@ export interface TableResource {
 export interface QueryResult {
   schema: { fields: FieldResource[] };
   /** Cells encoded as the REST API does: strings, TIMESTAMP as int64 microseconds. */
-  rows: { f: { v: string | null }[] }[];
+  rows: { f: { v: RestCell }[] }[];
   affectedRows?: number;
   bytesProcessed: number;
 }
@@ -265,7 +265,7 @@ export class StandInEngine {
     }
     for (const field of added) {
       await this.#serial(() =>
-        this.#catalog.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${duckdbType(field.type)}`),
+        this.#catalog.run(`ALTER TABLE "${dataset}"."${table}" ADD COLUMN "${field.name}" ${columnType(field)}`),
       );
     }
     // Descriptions are metadata: a patch changes them without touching the rows.
@@ -321,7 +321,7 @@ export class StandInEngine {
     if (!lines.length) return 0;
     const file = path.join(os.tmpdir(), `bq-stand-in-${randomUUID()}.ndjson`);
     await writeFile(file, `${lines.join('\n')}\n`);
-    const columns = fields.map((f) => `"${f.name}": '${duckdbType(f.type)}'`).join(', ');
+    const columns = fields.map((f) => `"${f.name}": '${columnType(f)}'`).join(', ');
     const names = fields.map((f) => `"${f.name}"`).join(', ');
     try {
       const connection = await this.#instance.connect();
@@ -432,12 +432,10 @@ export class StandInEngine {
           changes = merge ? merge.changesMatched && matched > 0 : affectedRows > 0;
         } else {
           const types = reader.columnTypes();
-          const fields = reader
-            .columnNames()
-            .map((name, i) => ({ name, type: bigqueryType(types[i]!), mode: 'NULLABLE' }));
+          const fields = reader.columnNames().map((name, i) => resultField(name, types[i]!));
           result = {
             schema: { fields },
-            rows: reader.getRows().map((row) => ({ f: row.map((value) => ({ v: encodeCell(value) })) })),
+            rows: reader.getRows().map((row) => ({ f: row.map((value, i) => ({ v: encodeCell(value, fields[i]!) })) })),
             bytesProcessed,
           };
           changes = false;
@@ -577,7 +575,12 @@ function translated<T>(rewrite: () => T): T {
 }
 
 function columnDefinitions(fields: readonly FieldResource[]): string {
-  return fields.map((f) => `"${f.name}" ${duckdbType(f.type)}${f.mode === 'REQUIRED' ? ' NOT NULL' : ''}`).join(', ');
+  return fields.map((f) => `"${f.name}" ${columnType(f)}${f.mode === 'REQUIRED' ? ' NOT NULL' : ''}`).join(', ');
+}
+
+/** A field's DuckDB column type: a REPEATED field is a list of its type. */
+function columnType(field: FieldResource): string {
+  return `${duckdbType(field.type)}${field.mode === 'REPEATED' ? '[]' : ''}`;
 }
 
 /** `bq_parse_json(text, mode)`: PARSE_JSON's value as BigQuery writes it back (`stand-in-json.ts`). */

@@ -10,7 +10,8 @@
  * 4. `IN UNNEST(@list)` -> `IN (SELECT UNNEST(<list literal>))`.
  * 5. `@name` -> a typed DuckDB literal of the named query parameter.
  * 6. `TO_JSON_STRING(json)` -> `CAST(json AS VARCHAR)` (the stand-in keeps JSON as BigQuery writes it back).
- * 7. `FORMAT_TIMESTAMP('format', ts)` -> `strftime(ts, 'format')`, for the elements DuckDB shares
+ * 7. `RAND()` -> `random()`.
+ * 8. `FORMAT_TIMESTAMP('format', ts)` -> `strftime(ts, 'format')`, for the elements DuckDB shares
  *    with BigQuery plus `%F`, `%T` and `%E6S`; any other element is refused.
  * 8. The JSON functions the fill of evolved columns uses (`JSON_TYPE`, `JSON_VALUE`,
  *    `JSON_QUERY`, `SAFE.INT64`, `LAX_FLOAT64`, `LAX_BOOL`), `REGEXP_CONTAINS` and
@@ -66,6 +67,7 @@ export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] 
       (_, value: string, mode = 'exact') => `CAST(bq_parse_json(${value}, '${mode}') AS JSON)`,
     )
     .replace(/TO_JSON_STRING\(([^()]+)\)/gi, 'CAST($1 AS VARCHAR)')
+    .replace(/\bRAND\(\)/gi, 'random()')
     .replace(
       /FORMAT_TIMESTAMP\('([^']*)',\s*([^()]+?)\)/gi,
       (_, format: string, value: string) => `strftime(${value}, '${strftimeFormat(format)}')`,

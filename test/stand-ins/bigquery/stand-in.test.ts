@@ -76,6 +76,36 @@ describe('BigQuery stand-in', () => {
     ]);
   });
 
+  it('answers an array as a REPEATED field of {v} cells (the client parses it to an array), NULL as empty; refuses a NULL element', async () => {
+    await bigquery.dataset('ds').createTable('arrays', {
+      schema: {
+        fields: [
+          { name: 'id', type: 'STRING' },
+          { name: 'tags', type: 'STRING', mode: 'REPEATED' },
+        ],
+      },
+    });
+    await bigquery.query(
+      "INSERT INTO `aivis-test.ds.arrays` VALUES ('a', ['crm', 'Comparison']), ('b', []), ('c', NULL)",
+    );
+    const { rows, response } = await raw('SELECT id, tags, [1, 2] AS n FROM `aivis-test.ds.arrays` ORDER BY id');
+    expect(rows).toEqual([
+      ['a', [{ v: 'crm' }, { v: 'Comparison' }], [{ v: '1' }, { v: '2' }]],
+      ['b', [], [{ v: '1' }, { v: '2' }]],
+      ['c', [], [{ v: '1' }, { v: '2' }]],
+    ]);
+    expect((response.schema as { fields: unknown[] }).fields).toEqual([
+      { name: 'id', type: 'STRING', mode: 'NULLABLE' },
+      { name: 'tags', type: 'STRING', mode: 'REPEATED' },
+      { name: 'n', type: 'INT64', mode: 'REPEATED' },
+    ]);
+    const [parsed] = await bigquery.query("SELECT tags FROM `aivis-test.ds.arrays` WHERE id = 'a'");
+    expect(parsed).toEqual([{ tags: ['crm', 'Comparison'] }]);
+    await expect(bigquery.query("SELECT ['a', NULL] AS tags")).rejects.toThrow(
+      'Array cannot have a null element; error in writing field tags',
+    );
+  });
+
   it('fails a load job that names a field the table lacks, with the job error BigQuery gives', async () => {
     await expect(load('s', '{"id":"b","nope":1}\n')).rejects.toThrow(
       'Error while reading data, error message: JSON parsing error in row starting at position 0: No such field: nope.',

@@ -5,10 +5,14 @@
  * - boolean: "1" / "0"
  * - timestamp_tz: "<epoch seconds>.<9 fraction digits> <offset minutes + 1440>" (always UTC here)
  * - variant: JSON text as Snowflake prints it (variant-text.ts); text: as is
+ * - array (a DuckDB list: `JSON[]` for Snowflake's ARRAY, sql-rewrite.ts): its elements as one
+ *   JSON array, printed as a variant is (`snowflake-sdk` parses it unless asked for text)
  */
 import { realText } from './number-text.ts';
 import { variantText } from './variant-text.ts';
 import {
+  DuckDBListType,
+  DuckDBListValue,
   DuckDBTimestampTZValue,
   DuckDBTypeId,
   type DuckDBResultReader,
@@ -47,6 +51,7 @@ const INTEGER_TYPES = new Set<DuckDBTypeId>([
 
 function snowflakeType(type: DuckDBType): Pick<RowType, 'type' | 'scale' | 'precision'> {
   if (type.alias === 'JSON') return { type: 'variant', scale: null, precision: null };
+  if (type instanceof DuckDBListType) return { type: 'array', scale: null, precision: null };
   if (INTEGER_TYPES.has(type.typeId)) return { type: 'fixed', scale: 0, precision: 38 };
   switch (type.typeId) {
     case DuckDBTypeId.DECIMAL: {
@@ -65,11 +70,12 @@ function snowflakeType(type: DuckDBType): Pick<RowType, 'type' | 'scale' | 'prec
   }
 }
 
-function encodeValue(value: DuckDBValue, type: string): string | null {
+function encodeValue(value: DuckDBValue, type: string, duckType: DuckDBType): string | null {
   if (value === null) return null;
   if (type === 'boolean') return value ? '1' : '0';
   if (type === 'real' && typeof value === 'number') return realText(value);
   if (type === 'variant') return variantText(String(value));
+  if (value instanceof DuckDBListValue) return variantText(listJson(value, duckType));
   if (value instanceof DuckDBTimestampTZValue) {
     // A signed decimal number of seconds: 1969-12-31T23:59:59.5Z is "-0.500000000".
     const micros = value.micros < 0n ? -value.micros : value.micros;
@@ -79,14 +85,23 @@ function encodeValue(value: DuckDBValue, type: string): string | null {
   return String(value);
 }
 
+/** A list as JSON text: a `JSON[]` element is JSON already; a text is quoted; a number or boolean prints as is. */
+function listJson(list: DuckDBListValue, type: DuckDBType): string {
+  const json = type instanceof DuckDBListType && type.valueType.alias === 'JSON';
+  const element = (value: DuckDBValue) =>
+    value === null ? 'null' : json || typeof value !== 'string' ? String(value) : JSON.stringify(value);
+  return `[${list.items.map(element).join(',')}]`;
+}
+
 /**
  * `sql` is the statement as the client sent it: a result column keeps a lower-case name only
  * when the statement spelled it quoted; otherwise it is upper-case, as Snowflake names it
  * (DuckDB would name `SELECT table_name` after the catalog's stored, lower-case column).
  */
 export function encodeResult(result: DuckDBResultReader, sql: string): EncodedResult {
-  const rowtype = rowTypes(result.columnNames(), result.columnTypes(), sql);
-  const rowset = result.getRows().map((row) => row.map((value, i) => encodeValue(value, rowtype[i]!.type)));
+  const types = result.columnTypes();
+  const rowtype = rowTypes(result.columnNames(), types, sql);
+  const rowset = result.getRows().map((row) => row.map((value, i) => encodeValue(value, rowtype[i]!.type, types[i]!)));
   return { rowtype, rowset };
 }
 

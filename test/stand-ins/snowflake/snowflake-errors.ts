@@ -94,3 +94,11 @@ export function fromDuckDb(error: unknown): SnowflakeStandInError {
     return new SnowflakeStandInError('100069', '22P02', first);
   return new SnowflakeStandInError('001003', '42000', `SQL compilation error:\n${first}`);
 }
+
+/** An expression Snowflake cannot evaluate while compiling, in an INSERT's VALUES clause. */
+export const arrayInValues = (expression: string) =>
+  new SnowflakeStandInError(
+    '002014',
+    '22000',
+    `SQL compilation error:\nInvalid expression [${expression}] in VALUES clause`,
+  );

@@ -133,6 +133,34 @@ describe('Snowflake stand-in', () => {
     await destroy(c);
   });
 
+  it('keeps an ARRAY column: ARRAY_CONSTRUCT in INSERT ... SELECT, the driver parses it (type array); refused in VALUES (002014)', async () => {
+    const c = await connect();
+    await run(c, 'CREATE TEMPORARY TABLE arrays (id VARCHAR, tags ARRAY)');
+    await run(
+      c,
+      "INSERT INTO arrays SELECT 'a', ARRAY_CONSTRUCT('crm', 'Comparison') UNION ALL SELECT 'b', ARRAY_CONSTRUCT(1, 'x)', ARRAY_CONSTRUCT()) UNION ALL SELECT 'c', NULL",
+    );
+    const rows = await new Promise<{ rows: unknown[]; types: string[] }>((resolve, reject) =>
+      c.execute({
+        sqlText: 'SELECT tags FROM arrays ORDER BY id',
+        fetchAsString: ['JSON'],
+        complete: (error, statement, rows) =>
+          error
+            ? reject(error)
+            : resolve({
+                rows: (rows ?? []).map((r) => r.TAGS),
+                types: (statement.getColumns() ?? []).map((col) => col.getType()),
+              }),
+      }),
+    );
+    expect(rows).toEqual({ rows: [['crm', 'Comparison'], [1, 'x)', []], null], types: ['array'] });
+    await expect(run(c, "INSERT INTO arrays VALUES ('d', ARRAY_CONSTRUCT('a', 'b)'))")).rejects.toMatchObject({
+      code: '002014',
+      message: "SQL compilation error:\nInvalid expression [ARRAY_CONSTRUCT('a', 'b)')] in VALUES clause",
+    });
+    await destroy(c);
+  });
+
   it.each([
     ['a lone high surrogate escape', '{"a":"x\\ud800y"}', 'invalid Unicode escape (lone high surrogate), pos 7'],
     ['a lone low surrogate escape', '["\\udc00"]', 'invalid Unicode escape (lone low surrogate), pos 2'],

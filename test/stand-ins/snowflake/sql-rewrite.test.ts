@@ -15,6 +15,16 @@ describe('Snowflake SQL on DuckDB', () => {
     );
   });
 
+  it('makes ARRAY a list of JSON values and ARRAY_CONSTRUCT one, nested or not, leaving literals alone', () => {
+    expect(
+      rewriteSql(
+        'CREATE TABLE t (tags array); SELECT array_construct(\'a)\', array_construct(), (1 + 2)) AS "array_construct("',
+      ),
+    ).toBe(
+      `CREATE TABLE T (TAGS JSON[]); SELECT CAST(JSON_ARRAY('a)', CAST(JSON_ARRAY() AS JSON[]), (1 + 2)) AS JSON[]) AS "array_construct("`,
+    );
+  });
+
   it('rewrites USE SCHEMA and the per-database information schema', () => {
     expect(rewriteSql('USE SCHEMA analytics.aivis')).toBe('USE ANALYTICS.AIVIS');
     expect(rewriteSql('SELECT table_name FROM analytics.INFORMATION_SCHEMA.COLUMNS WHERE table_catalog = ?')).toBe(

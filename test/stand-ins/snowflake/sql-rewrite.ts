@@ -9,7 +9,12 @@
  * - unquoted words fold to upper case, as Snowflake folds unquoted identifiers (so result
  *   column names come back upper-case, and `websites` names the table `"WEBSITES"`);
  * - types: `VARIANT` -> `JSON`, `NUMBER(p,s)` -> `DECIMAL(p,s)`, `TIMESTAMP_TZ` ->
- *   `TIMESTAMPTZ`, `FLOAT` -> `DOUBLE` (Snowflake's FLOAT is 64-bit; DuckDB's is 32-bit);
+ *   `TIMESTAMPTZ`, `FLOAT` -> `DOUBLE` (Snowflake's FLOAT is 64-bit; DuckDB's is 32-bit),
+ *   `ARRAY` -> `JSON[]` (a list of JSON values: one array may mix texts, numbers and objects, as
+ *   Snowflake's semi-structured ARRAY may; result-encoding.ts answers it as Snowflake's `array`);
+ * - `ARRAY_CONSTRUCT(a, b, ...)` -> `CAST(JSON_ARRAY(a, b, ...) AS JSON[])` (not kept: Snowflake
+ *   stores a NULL argument as `undefined`, JSON_ARRAY as `null`; array constants `['a', 'b']` are
+ *   DuckDB's typed lists and do not cast to `JSON[]`; array-construct.ts refuses what Snowflake does);
  * - `USE SCHEMA a.b` -> `USE a.b`;
  * - `"DB".INFORMATION_SCHEMA.` -> `INFORMATION_SCHEMA.` (DuckDB has one information schema
  *   for every catalog; queries filter on `TABLE_CATALOG`), and its `TABLES` and `COLUMNS` gain
@@ -29,6 +34,7 @@ const WORDS: Readonly<Record<string, string>> = {
   NUMBER: 'DECIMAL',
   TIMESTAMP_TZ: 'TIMESTAMPTZ',
   FLOAT: 'DOUBLE',
+  ARRAY: 'JSON[]',
 };
 
 /** A piece of SQL text: code, a '...' literal, or a "..." identifier (quotes included). */
@@ -75,7 +81,7 @@ export function rewriteSql(sql: string): string {
         : s.text,
     )
     .join('');
-  return folded
+  return arrayConstruct(folded)
     .replace(/^(\s*)USE\s+SCHEMA\s+/, '$1USE ')
     .replace(/(?:"[^"]+"|[A-Z_][A-Z0-9_$]*)\.INFORMATION_SCHEMA\./g, 'INFORMATION_SCHEMA.')
     .replace(
@@ -86,6 +92,25 @@ export function rewriteSql(sql: string): string {
     .replace(/^(\s*)ALTER\s+VIEW\s+(\S+)\s+ALTER\s+COLUMN\s+(\S+)\s+COMMENT\s+/, '$1COMMENT ON COLUMN $2.$3 IS ')
     .replace(/^(\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+\S+)\s+COPY\s+GRANTS\b/, '$1')
     .replace(/^(\s*)ALTER\s+(TABLE|VIEW)\s+(\S+)\s+UNSET\s+COMMENT\s*$/, '$1COMMENT ON $2 $3 IS NULL');
+}
+
+const ARRAY_CONSTRUCT = /\bARRAY_CONSTRUCT\s*\(|[()]/g;
+
+/** Each ARRAY_CONSTRUCT(...) of folded `sql`, outside literals and quoted names, as a DuckDB `JSON[]`. */
+function arrayConstruct(sql: string): string {
+  // One entry per open parenthesis: whether it opened an ARRAY_CONSTRUCT.
+  const open: boolean[] = [];
+  return splitSql(sql)
+    .map((s) =>
+      s.kind !== 'code'
+        ? s.text
+        : s.text.replace(ARRAY_CONSTRUCT, (token) => {
+            if (token === ')') return open.pop() ? ') AS JSON[])' : ')';
+            open.push(token !== '(');
+            return token === '(' ? '(' : 'CAST(JSON_ARRAY(';
+          }),
+    )
+    .join('');
 }
 
 /** The first keyword of a statement, upper-cased (`SELECT`, `MERGE`, `CREATE`, ...). */

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SnowflakeConfig } from '../../../schemas/config.ts';
+import type { SnowflakeConfig } from '../../../schemas/destinations/snowflake.ts';
 import { startSnowflakeStandIn, type SnowflakeStandIn } from './snowflake-stand-in.ts';
 
 export const LOADER = { name: 'AIVIS_LOADER', password: 'loader-secret-pw' } as const;

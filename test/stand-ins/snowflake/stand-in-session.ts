@@ -8,6 +8,7 @@
  * - DDL inside a transaction commits the transaction first;
  * - DML needs a warehouse the session may use (error 000606 otherwise);
  * - a MERGE where one target row matches several source rows fails (merge-check.ts);
+ * - an INSERT whose VALUES clause calls ARRAY_CONSTRUCT fails (array-construct.ts);
  * - DML on a table another session's open transaction wrote waits for it, at most the session's
  *   LOCK_TIMEOUT (stand-in-locks.ts);
  * - stage-based binds (`CREATE TEMPORARY STAGE SYSTEM$BIND`, `PUT`) are refused, and counted.
@@ -38,6 +39,7 @@ import {
   syntaxError,
 } from './snowflake-errors.ts';
 import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
+import { checkValuesClause } from './array-construct.ts';
 import { needsWarehouse, type WarehouseMeter } from './stand-in-warehouse.ts';
 
 /** A bind as `snowflake-sdk` sends it: one value, or one value per row (array binds). */
@@ -294,6 +296,7 @@ export class StandInSession implements LockingSession {
         return status(typeId);
     }
     if (DML.has(keyword) && !this.#ctx.warehouse) throw noWarehouse();
+    if (keyword === 'INSERT') checkValuesClause(sqlText);
     if (DDL.has(keyword)) {
       this.#checkWritable(sqlText);
       await this.#endTransaction('COMMIT');

@@ -4,10 +4,7 @@
  * what fills each one, and analyst queries. The descriptions are the ones `sync` puts into
  * the warehouse, so the page and the catalog never disagree.
  */
-import { BIGQUERY_TYPES } from '../connectors/bigquery/bigquery-types.ts';
-import { duckdbType } from '../connectors/duckdb/duckdb-types.ts';
-import { postgresType } from '../connectors/postgres/postgres-types.ts';
-import { SQL_TYPES as SNOWFLAKE_TYPES } from '../connectors/snowflake/snowflake-types.ts';
+import { DESTINATIONS, type DestinationRegistry } from '../connectors/registry.ts';
 import { lockTable } from '../src/destination/engine-tables.ts';
 import type { ColumnSpec, TableSpec } from '../src/destination/table-spec.ts';
 import type { ViewSpec } from '../src/destination/view-spec.ts';
@@ -109,18 +106,17 @@ const CLOCKS = [
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 const code = (name: string) => `\`${name}\``;
 
-function columnRows(columns: readonly ColumnSpec[], key: readonly string[]): string[] {
+/** One column per registered destination, named as its docs name it, with its type for each column. */
+function columnRows(registry: DestinationRegistry, columns: readonly ColumnSpec[], key: readonly string[]): string[] {
+  const { destinations } = registry;
   return [
-    '| column | Postgres | DuckDB | BigQuery | Snowflake | NULL | description |',
-    '|---|---|---|---|---|---|---|',
+    `| column | ${destinations.map((d) => d.name).join(' | ')} | NULL | description |`,
+    `|---|${destinations.map(() => '---|').join('')}---|---|`,
     ...columns.map((c) =>
       [
         '',
         `${code(c.name)}${key.includes(c.name) ? ' (key)' : ''}`,
-        postgresType(c.type),
-        duckdbType(c.type),
-        BIGQUERY_TYPES[c.type],
-        SNOWFLAKE_TYPES[c.type],
+        ...destinations.map((d) => d.columnType(c.type)),
         c.nullable ? 'yes' : 'no',
         cell(c.description),
         '',
@@ -131,7 +127,7 @@ function columnRows(columns: readonly ColumnSpec[], key: readonly string[]): str
   ];
 }
 
-function tableSection(table: TableSpec, filledBy: string, note?: string): string[] {
+function tableSection(registry: DestinationRegistry, table: TableSpec, filledBy: string, note?: string): string[] {
   return [
     `### ${table.name}`,
     '',
@@ -141,12 +137,12 @@ function tableSection(table: TableSpec, filledBy: string, note?: string): string
     `- Filled by: ${filledBy}`,
     ...(note ? [`- ${note}`] : []),
     '',
-    ...columnRows(table.columns, table.primaryKey),
+    ...columnRows(registry, table.columns, table.primaryKey),
     '',
   ];
 }
 
-function viewSection(view: ViewSpec): string[] {
+function viewSection(registry: DestinationRegistry, view: ViewSpec): string[] {
   return [
     `### ${view.name}`,
     '',
@@ -155,7 +151,7 @@ function viewSection(view: ViewSpec): string[] {
     `- A view over ${view.sources.map((s) => code(s.name)).join(', ')}; one row per ${view.key.map(code).join(', ')}`,
     '- Filled by: `sync` creates or replaces it after the tables, so it is always as current as they are',
     '',
-    ...columnRows(view.columns, view.key),
+    ...columnRows(registry, view.columns, view.key),
     '',
   ];
 }
@@ -166,7 +162,8 @@ function streamOf(table: TableSpec): string {
   return `stream ${code(stream ?? '?')} (\`aivis sync\`)`;
 }
 
-export function buildTablesDoc(): string {
+/** The page, with a type column for each destination of `registry`. */
+export function buildTablesDoc(registry: DestinationRegistry = DESTINATIONS): string {
   const streamTables = [...new Set(STREAM_NAMES.flatMap((name) => STREAM_TABLES[name]))];
   const lines = [
     '# Tables and views',
@@ -188,22 +185,23 @@ export function buildTablesDoc(): string {
     ...CLOCKS,
     '## Views',
     '',
-    ...VIEWS.flatMap(viewSection),
+    ...VIEWS.flatMap((view) => viewSection(registry, view)),
     '## Stream tables',
     '',
     ...RUN_TIME_COLUMNS,
-    ...streamTables.flatMap((t) => tableSection(t, streamOf(t))),
+    ...streamTables.flatMap((t) => tableSection(registry, t, streamOf(t))),
     '## Prompt import tables',
     '',
     ...PROMPT_IMPORT_TABLES.flatMap((t) =>
-      tableSection(t, '`aivis import-prompts`, when the config has a destination'),
+      tableSection(registry, t, '`aivis import-prompts`, when the config has a destination'),
     ),
     '## Engine tables',
     '',
     'The bookkeeping every sync keeps beside the data; read them, never write them.',
     '',
-    ...ENGINE_TABLES.flatMap((t) => tableSection(t, 'every `aivis sync` and `backfill`')),
+    ...ENGINE_TABLES.flatMap((t) => tableSection(registry, t, 'every `aivis sync` and `backfill`')),
     ...tableSection(
+      registry,
       lockTable,
       'the run lock',
       'BigQuery and Snowflake add `expires_at` (the lease end), Snowflake also `session_id`',

@@ -1,17 +1,18 @@
 /**
  * Writes the generated contract files (`npm run schemas`): schemas/openapi.json,
  * schemas/config.schema.json and docs/tables.md. A test checks the committed files equal what
- * this produces.
+ * this produces. A generator, not a contract: it reads the connector registry, which
+ * `schemas/` (a leaf) may not.
  */
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { configSchema } from './config.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { configSchemaOf } from '../connectors/registry.ts';
+import { buildOpenApiDocument } from '../schemas/openapi.ts';
 import { buildTablesDoc } from './tables-doc.ts';
 
 /** The JSON Schema of the YAML config, input side (defaults optional), for editor completion. */
 export function buildConfigJsonSchema(): Record<string, unknown> {
-  const { $schema, ...schema } = z.toJSONSchema(configSchema, { target: 'draft-2020-12', io: 'input' });
+  const { $schema, ...schema } = z.toJSONSchema(configSchemaOf(), { target: 'draft-2020-12', io: 'input' });
   return {
     $schema,
     title: 'aivis configuration',

@@ -1,0 +1,25 @@
+/** The DuckDB destination as the core sees it (connectors/descriptor.ts); the engine loads only when a destination opens. */
+import { type DuckdbConfig, duckdbConfigSchema } from '../../schemas/destinations/duckdb.ts';
+import { describeDestination } from '../descriptor.ts';
+import { DUCKDB_FLUSH_SIZING } from './duckdb-config.ts';
+import { duckdbType } from './duckdb-types.ts';
+
+export const duckdbDestination = describeDestination<DuckdbConfig>({
+  type: 'duckdb',
+  name: 'DuckDB',
+  configSchema: duckdbConfigSchema,
+  secrets: [],
+  // `:memory:` is no file.
+  withAbsolutePaths: (config, resolve) =>
+    config.path === ':memory:' ? config : { ...config, path: resolve(config.path) },
+  flushSizing: DUCKDB_FLUSH_SIZING,
+  columnType: duckdbType,
+  tableDataset: (config, table) => ({ namespace: `duckdb://${config.path}`, name: `${config.schema}.${table}` }),
+  async load() {
+    const { createDuckdbDestination, openDuckdbQuery } = await import('./index.ts');
+    return {
+      createDestination: createDuckdbDestination,
+      openQueryRole: (config, deps) => openDuckdbQuery(config, deps.besideDestination),
+    };
+  },
+});

@@ -1,0 +1,32 @@
+/**
+ * The toy connector: DuckDB in memory (the engine tests' fake) under the toy's type and flush
+ * sizing, recording the rows of each commit per table so the test sees how the engine flushed.
+ */
+import { createDuckdbDestination } from '../../../connectors/duckdb/index.ts';
+import type { DestinationDeps } from '../../../connectors/registry.ts';
+import type { Destination, TableRows } from '../../../src/destination/destination.ts';
+import { toyDestination } from './descriptor.ts';
+import type { ToyConfig } from './toy-config.ts';
+
+export interface ToyDestination extends Destination {
+  /** Per commit, the rows it carried per table (tables without rows left out). */
+  readonly commits: Readonly<Record<string, number>>[];
+}
+
+export function createToyDestination(config: ToyConfig, deps: DestinationDeps): ToyDestination {
+  const inner = createDuckdbDestination({ type: 'duckdb', path: ':memory:', schema: config.schema }, deps);
+  const commits: Record<string, number>[] = [];
+  return {
+    ...inner,
+    type: 'toy',
+    capabilities: { transactional: true, ...toyDestination.flushSizing },
+    namespace: { database: config.folder, schema: config.schema },
+    commits,
+    commit(parts: readonly TableRows[]) {
+      commits.push(
+        Object.fromEntries(parts.filter((p) => p.rows.length > 0).map((p) => [p.table.name, p.rows.length])),
+      );
+      return inner.commit(parts);
+    },
+  };
+}
