@@ -28,6 +28,10 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
       `  citations read one scan per analysis for ${websites} websites (${scans} scans): the API requires analysis_id`,
     );
   for (const notice of counters.metricVersionNotices) lines.push(`  metric versions: ${notice}`);
+  if (counters.contractChanges > 0)
+    lines.push(
+      `  contract: ${counters.contractChanges} change${counters.contractChanges === 1 ? '' : 's'} from the bundled contract (aivis check lists them)`,
+    );
   if (counters.echoedKeys > 0)
     lines.push(
       `  the API sent the API key back ${counters.echoedKeys} time${counters.echoedKeys === 1 ? '' : 's'} inside its responses; stored as [REDACTED]`,

@@ -84,6 +84,8 @@ export interface ApiResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body, integers beyond 2^53 exact (a success without one fails instead). */
   body: unknown;
+  /** The body as text, as served (the served contract's digest is taken of it). */
+  text?: string;
   requestId: string | undefined;
 }
 
@@ -177,6 +179,7 @@ export class ApiClient {
       status: response.status,
       headers: response.headers,
       body: response.json?.raw,
+      text: response.json?.text,
       requestId: response.requestId,
     };
   }

@@ -3,8 +3,8 @@
  * that points inside the document is replaced by what it points to, by
  * `@apidevtools/json-schema-ref-parser` with every resolver off, so nothing outside the
  * document is ever read: no file, no URL. What cannot be followed inside the document (a
- * `$ref` to a file or URL, a pointer to nothing, a cycle, nesting past `MAX_SCHEMA_DEPTH`)
- * becomes `{}`, untyped JSON. A document that dereferences to more than `MAX_CONTRACT_NODES`
+ * `$ref` to a file or URL, a pointer to nothing, the point where a cycle comes back, nesting
+ * past `MAX_SCHEMA_DEPTH`) becomes `{}`, untyped JSON. A document that dereferences to more than `MAX_CONTRACT_NODES`
  * nodes (references that fan out) is refused rather than expanded.
  */
 import { dereference } from '@apidevtools/json-schema-ref-parser';
@@ -56,17 +56,54 @@ function withInternalRefsOnly(node: Json, root: Json, depth: number): Json {
   );
 }
 
-/** The dereferenced graph (shared and cut-off `$ref`s) as a bounded tree. */
-function boundedTree(node: unknown, depth: number, budget: { nodes: number }): Json {
+/**
+ * How many nodes the document has once every `$ref` is replaced by its target, counted
+ * without expanding anything (each target's size once), so a document whose references fan
+ * out (each level naming the next twice) is refused before the library walks it: its walk
+ * takes time in the expanded size. A `$ref` inside its own target's expansion counts one.
+ */
+function expandedSize(root: Json): number {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (node: unknown): number => {
+    if (typeof node !== 'object' || node === null) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (open.has(node)) return 1;
+    open.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    let total = 1;
+    if (typeof ref === 'string') total = size(pointTo(root, ref));
+    else for (const child of Object.values(node)) if ((total += size(child)) > MAX_CONTRACT_NODES) break;
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  return size(root);
+}
+
+const tooLarge = () =>
+  new UnusableContractError(`it dereferences to more than ${MAX_CONTRACT_NODES.toLocaleString('en-US')} nodes`);
+
+/**
+ * The dereferenced graph as a bounded tree: an object met again inside itself closes a cycle
+ * and becomes `{}` there (the library links cycles back to the object), and so does a `$ref`
+ * the library left in place.
+ */
+function boundedTree(node: unknown, depth: number, budget: { nodes: number }, ancestors: Set<object>): Json {
   budget.nodes -= 1;
-  if (budget.nodes < 0)
-    throw new UnusableContractError(`it dereferences to more than ${MAX_CONTRACT_NODES.toLocaleString('en-US')} nodes`);
-  if (Array.isArray(node))
-    return depth >= MAX_SCHEMA_DEPTH ? [] : node.map((item) => boundedTree(item, depth + 1, budget));
-  if (!isObject(node)) return node as Json;
-  // A `$ref` left after dereferencing closes a cycle: the library leaves it in place.
-  if (depth >= MAX_SCHEMA_DEPTH || typeof node.$ref === 'string') return {};
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, boundedTree(value, depth + 1, budget)]));
+  if (budget.nodes < 0) throw tooLarge();
+  if (typeof node !== 'object' || node === null) return node as Json;
+  if (depth >= MAX_SCHEMA_DEPTH || ancestors.has(node)) return Array.isArray(node) ? [] : {};
+  if (!Array.isArray(node) && typeof (node as { $ref?: unknown }).$ref === 'string') return {};
+  ancestors.add(node);
+  const tree = Array.isArray(node)
+    ? node.map((item) => boundedTree(item, depth + 1, budget, ancestors))
+    : Object.fromEntries(
+        Object.entries(node).map(([key, value]) => [key, boundedTree(value, depth + 1, budget, ancestors)]),
+      );
+  ancestors.delete(node);
+  return tree;
 }
 
 /**
@@ -81,12 +118,13 @@ export async function readContractDocument(body: unknown): Promise<ContractDocum
     );
   if (!isObject(body.paths)) throw new UnusableContractError('it has no paths object');
   const internal = withInternalRefsOnly(body as Json, body as Json, 0);
+  if (expandedSize(internal) > MAX_CONTRACT_NODES) throw tooLarge();
   const dereferenced = await dereference(internal as Record<string, unknown>, {
     resolve: { external: false, file: false, http: false },
-    dereference: { circular: 'ignore', maxDepth: MAX_SCHEMA_DEPTH * 4 },
+    dereference: { circular: true, maxDepth: MAX_SCHEMA_DEPTH * 4 },
   }).catch((error: unknown) => {
     throw new UnusableContractError(`its references cannot be followed (${(error as Error).message})`);
   });
-  const tree = boundedTree(dereferenced, 0, { nodes: MAX_CONTRACT_NODES }) as Record<string, Json>;
+  const tree = boundedTree(dereferenced, 0, { nodes: MAX_CONTRACT_NODES }, new Set()) as Record<string, Json>;
   return { openapi: body.openapi, paths: tree.paths as Record<string, Json> };
 }

@@ -1,5 +1,5 @@
 /**
- * The column type a declared field's JSON Schema calls for (docs/served-contract.md#types):
+ * The column type a declared field's JSON Schema calls for (docs/served-contract.md#drift):
  * `string`; `string` with `format: date-time` is `timestamp`; `integer` is `int64`; `number`
  * is `float64`; `boolean`; objects, arrays, unions and untyped fields are `json`. Drift names
  * type changes with these words, and schema evolution types new columns with them.

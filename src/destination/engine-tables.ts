@@ -181,6 +181,34 @@ export const metricVersionsTable = tableSpec({
   ],
 });
 
+/**
+ * One row per workspace and distinct served contract (docs/served-contract.md): the document as
+ * served and its drift from the bundled contract. The newest row of a workspace is the document
+ * in force when a run cannot read a usable one, and `aivis streams`, `dbt-sources` and lineage
+ * read evolved columns from it. `_workspace` is a key column, hence not nullable: the table is
+ * younger than workspaces.
+ */
+export const contractsTable = tableSpec({
+  name: '_aivis_contracts',
+  description:
+    "Engine table: each distinct contract a workspace's API served at GET /public/v2/openapi.json, with its drift from the bundled contract.",
+  primaryKey: ['_workspace', 'sha256'],
+  columns: [
+    column(WORKSPACE_COLUMN.name, 'string', false, 'The workspace whose API served the document.'),
+    column('sha256', 'string', false, 'Hex SHA-256 of the document as served (its UTF-8 body).'),
+    column('first_seen_at', 'timestamp', false, 'When a run first read it.'),
+    column('last_seen_at', 'timestamp', false, 'When a run last read it.'),
+    column('first_run_id', 'string', false, 'The run that first read it.'),
+    column('document', 'json', false, 'The document as served.'),
+    column(
+      'changes',
+      'json',
+      false,
+      'Its drift from the bundled contract: a JSON array of `{stream, field, change, old, new}`.',
+    ),
+  ],
+});
+
 /** Tables every sync needs whatever streams it runs (the lock table is made by the lock). Which tables each stream writes: `src/streams/registry.ts`. */
 export const ENGINE_TABLES: readonly TableSpec[] = [
   stateTable,
@@ -188,6 +216,7 @@ export const ENGINE_TABLES: readonly TableSpec[] = [
   rejectedTable,
   completenessTable,
   metricVersionsTable,
+  contractsTable,
 ];
 
 /**

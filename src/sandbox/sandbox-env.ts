@@ -5,6 +5,7 @@
 import type { FeedFamily } from './feed/feed-batch.ts';
 import { evidenceFamily } from './feed/evidence-family.ts';
 import { historyFamily } from './feed/history-family.ts';
+import { contractCitation, contractMention, contractSnapshot } from './data/contract-records.ts';
 import { withDeepField } from './data/deep-field.ts';
 import { consistentMeasure } from './data/consistent-measures.ts';
 import { edgeCitationRecord, edgeMentionRecord } from './data/edge-evidence-records.ts';
@@ -59,9 +60,12 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
   const deep = options.variants.has('deep_records');
   const edge = options.variants.has('edge_values');
   const metricVersions = createMetricVersionSchedule();
-  const snapshot = snapshotRenderer(seed, metricVersions, edge ? edgeMeasure : consistentMeasure);
-  const mention = edge ? edgeMentionRecord : mentionRecord;
-  const citation = edge ? edgeCitationRecord : citationRecord;
+  const snapshot = contractSnapshot(
+    options.variants,
+    snapshotRenderer(seed, metricVersions, edge ? edgeMeasure : consistentMeasure),
+  );
+  const mention = contractMention(options.variants, edge ? edgeMentionRecord : mentionRecord);
+  const citation = contractCitation(options.variants, edge ? edgeCitationRecord : citationRecord);
   return {
     options,
     clock: options.clock,

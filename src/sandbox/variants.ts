@@ -27,6 +27,25 @@ export const SANDBOX_VARIANTS = {
     'values at the edges of what the spec allows instead of data that adds up: counts unrelated to each other and to the metrics, some null, some beyond 2^32, up to 2^53-1; positions up to 2^53-1; mention spans anywhere; odd text (right-to-left, CJK, emoji sequences, combining marks, tabs, backslashes, newlines); citations under a domain made of the website id',
   deep_records:
     'the first mention of every analysis, and the second website of the sandbox in the listing, carry a field extensions nested 5,000 levels deep',
+  contract_citation_fields:
+    'the served contract declares citation fields (id, url, domain, title, rank and the evidence stamps) and every citation carries a rank',
+  contract_new_mention_field: 'the served contract declares the mention field response_language and mentions carry it',
+  contract_new_metric:
+    'the served contract declares the metric recommendation_rate (metrics, reason keys, definition versions); snapshots and history points carry it, null with a reason on odd analyses',
+  contract_new_reason:
+    'the served contract declares the reason value sentiment_sampling_paused; even analyses give it for a null sentiment',
+  undeclared_reason_value:
+    'even analyses give the reason value sentiment_sampling_paused for a null sentiment, which the served contract does not declare',
+  contract_type_change:
+    'the served contract declares mention position_in_response a number; positions are served as n + 0.5',
+  contract_drops_paging: "the served contract's list meta no longer declares next_cursor",
+  contract_unavailable: 'GET /public/v2/openapi.json answers 500 internal_error',
+  contract_truncated: 'the served contract is cut off halfway (not JSON)',
+  contract_not_openapi: 'the served contract is a Swagger 2.0 document (no openapi field)',
+  contract_missing_paths: 'the served contract lacks the mentions path',
+  contract_external_ref: 'the served contract points mention fields at a $ref on another host and at a file:// $ref',
+  contract_ref_cycle: 'the served contract points a mention field at a $ref cycle',
+  contract_huge: 'the served contract is over 10 MiB',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

@@ -5,6 +5,7 @@
  */
 import { websiteIdSchema, type Website } from '../../schemas/index.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import { ConfigError } from '../errors.ts';
 import { websitesStream } from '../streams/index.ts';
 import { PAGE_LIMIT } from '../streams/stream.ts';
@@ -22,7 +23,7 @@ export interface Listing {
   readonly plan: readonly { readonly id: string; readonly measured: boolean }[];
 }
 
-export async function listWebsites(client: ApiClient): Promise<Listing> {
+export async function listWebsites(client: ApiClient, validation: ContractValidation): Promise<Listing> {
   const websites: Listing['websites'][number][] = [];
   const rejected: Listing['rejected'][number][] = [];
   const seenIds = new Set<string>();
@@ -30,7 +31,7 @@ export async function listWebsites(client: ApiClient): Promise<Listing> {
   const pages = client.paginate({
     path: websitesStream.path,
     query: { limit: PAGE_LIMIT },
-    recordSchema: websitesStream.recordSchema,
+    recordSchema: validation.schema(websitesStream.name, 'record', websitesStream.recordSchema),
   });
   for await (const page of pages) {
     for (const record of page.records) {

@@ -2,6 +2,7 @@
  * What every step of one run shares: the caller's options with their defaults applied, and
  * what the run learns as it goes. Built once by `runSync`.
  */
+import type { ContractInForce } from '../contract/contract-in-force.ts';
 import type { RunCommand } from '../destination/engine-tables.ts';
 import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { StreamName } from '../streams/index.ts';
@@ -21,4 +22,6 @@ export interface RunContext extends RunSyncOptions {
   readonly evolution: RunEvolution;
   /** Feeds the API refused in the way their `fallback` answers: later websites go straight to the fallback's scans. */
   readonly fallbacks: Set<string>;
+  /** The document in force for this run and workspace (docs/served-contract.md). */
+  readonly contract: ContractInForce;
 }

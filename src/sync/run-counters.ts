@@ -22,6 +22,8 @@ export class RunCounters {
   readonly tables: Record<string, number> = {};
   /** Copies of the API key the API sent back inside response bodies, stored as `[REDACTED]` (`src/client/json-body.ts`). */
   echoedKeys = 0;
+  /** How the document in force differs from the bundled contract: its drift's changes (docs/served-contract.md#drift). */
+  contractChanges = 0;
   flushes = 0;
   warehouseJobs = 0;
   bytesProcessed = 0;

@@ -56,6 +56,7 @@ export function finishRunRow(input: {
     bytes_processed: counters.bytesProcessed,
     ...(counters.citationsPerAnalysis.websites > 0 ? { citations_per_analysis: counters.citationsPerAnalysis } : {}),
     ...(counters.metricVersionNotices.length > 0 ? { metric_versions: counters.metricVersionNotices } : {}),
+    contract_changes: counters.contractChanges,
     ...(counters.echoedKeys > 0 ? { echoed_keys_redacted: counters.echoedKeys } : {}),
   };
   const error =

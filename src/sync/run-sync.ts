@@ -15,6 +15,7 @@ import os from 'node:os';
 import PQueue from 'p-queue';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import { readContractInForce } from '../contract/run-contract.ts';
 import type { Destination } from '../destination/destination.ts';
 import { flushParts } from '../destination/flush-parts.ts';
 import { markAbandonedRuns } from '../destination/queries/abandoned-runs.ts';
@@ -171,8 +172,11 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
     let error: unknown;
     try {
+      const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt, record: true });
+      counters.contractChanges = contract.changes.length;
       await syncAll({
         ...options,
+        contract,
         workspace,
         command,
         runId,

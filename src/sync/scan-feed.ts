@@ -7,6 +7,7 @@
  * (docs/spec-reading.md#page-bounds).
  */
 import type { ApiClient, Page } from '../client/api-client.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import { ApiError } from '../client/api-error.ts';
 import { refusedPage } from '../client/scan-guard.ts';
 import type { TableRows } from '../destination/destination.ts';
@@ -20,6 +21,7 @@ import { PAGE_LIMIT, RecordRejection, type AnyFeedStream, type FeedScan, type Ro
 import { MAX_FLUSH_TEXT, rowText, type FlushBuffer } from './flush-buffer.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
+import type { StreamName } from '../streams/registry.ts';
 
 /** Text (UTF-16 code units of row strings) one part of a page holds at most before it goes to the buffer. */
 const PAGE_PART_TEXT = MAX_FLUSH_TEXT / 8;
@@ -34,6 +36,8 @@ export interface ScanFeedInput {
   readonly scan: FeedScan;
   readonly scope: string;
   readonly context: RowContext;
+  /** What the run's records are checked against (docs/served-contract.md#validation). */
+  readonly validation: ContractValidation;
   readonly saved: StreamState;
   /** Backfill: read from this `updated_since` and save no state (the frontier never moves back). */
   readonly since?: string;
@@ -75,7 +79,7 @@ async function readPages(input: ScanFeedInput, start: StreamState): Promise<Stre
     path: stream.path(context.websiteId),
     query,
     cursor: start.cursor,
-    recordSchema: stream.recordSchema,
+    recordSchema: input.validation.schema(stream.name as StreamName, 'record', stream.recordSchema),
   });
   // A stop or a fatal error elsewhere ends the scan before its next request; a page already
   // on its way when it came is whole and valid, and is kept with its state.

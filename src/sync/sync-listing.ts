@@ -19,7 +19,7 @@ export type PlannedWebsite = Listing['plan'][number];
 
 /** Reads and reconciles the listing; returns the websites whose streams this run reads. */
 export async function readListing(run: RunContext, buffer: FlushBuffer): Promise<PlannedWebsite[]> {
-  const listing = await listWebsites(run.client);
+  const listing = await listWebsites(run.client, run.contract.validation);
   const taken = await reconcile(run, listing, buffer);
   return planWebsites(run, listing, taken);
 }

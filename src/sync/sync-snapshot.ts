@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { formatIssues } from '../../schemas/format-issues.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import { TOO_DEEP } from '../client/record-result.ts';
 import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/nesting-depth.ts';
 import type { TableRows } from '../destination/destination.ts';
@@ -17,6 +18,7 @@ import { rejectedTable } from '../tables/index.ts';
 import { completenessPart, readWholeRow } from '../trust/completeness.ts';
 import { rejectedRow } from './rejected-rows.ts';
 import type { RunCounters } from './run-counters.ts';
+import type { StreamName } from '../streams/registry.ts';
 
 export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input: {
   client: ApiClient;
@@ -24,6 +26,8 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
   stream: SnapshotStream<string, Data, Meta, Options>;
   options: z.output<Options>;
   context: RowContext;
+  /** What the run's records are checked against (docs/served-contract.md#validation). */
+  validation: ContractValidation;
 }): Promise<TableRows[]> {
   const { client, stream, context } = input;
   const counts = input.counters.stream(stream.name);
@@ -37,8 +41,9 @@ export async function syncSnapshot<Data, Meta, Options extends z.ZodType>(input:
   }
   counts.pages++;
   const envelope = (body ?? {}) as { data?: unknown; meta?: unknown };
-  const data = stream.dataSchema.safeParse(envelope.data);
-  const meta = stream.metaSchema.safeParse(envelope.meta);
+  const name = stream.name as StreamName;
+  const data = input.validation.schema(name, 'record', stream.dataSchema).safeParse(envelope.data);
+  const meta = input.validation.schema(name, 'meta', stream.metaSchema).safeParse(envelope.meta);
   let reason =
     nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH)
       ? TOO_DEEP

@@ -64,7 +64,14 @@ async function readStream(site: WebsiteRun, stream: WebsiteStream): Promise<void
   if (!site.website.measured) return;
   await contained(site, stream.name, async () => {
     const options = streamOptions(stream, run.config);
-    const tables = await syncSnapshot({ client: run.client, counters: run.counters, stream, options, context });
+    const tables = await syncSnapshot({
+      client: run.client,
+      counters: run.counters,
+      stream,
+      options,
+      context,
+      validation: run.contract.validation,
+    });
     await site.buffer.add({ tables });
   });
 }
@@ -116,6 +123,7 @@ function readScan(site: WebsiteRun, stream: AnyFeedStream, scan: FeedScan): Prom
     scan,
     scope,
     context: site.context,
+    validation: run.contract.validation,
     saved,
     since: run.since,
     now: run.now,

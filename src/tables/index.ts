@@ -1,6 +1,7 @@
 export * from './analytics.ts';
 export {
   completenessTable,
+  contractsTable,
   ENGINE_TABLES,
   metricVersionsTable,
   rejectedTable,

@@ -25,6 +25,7 @@
 import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import type { ContractValidation } from '../contract/contract-validation.ts';
 import type { Destination, DestinationLock } from '../destination/destination.ts';
 import { listActiveWebsites } from '../destination/queries/active-websites.ts';
 import { windowIds } from '../destination/queries/window-ids.ts';
@@ -62,6 +63,8 @@ export interface VerifyOptions {
   /** The workspace verified: its websites, its lock, its rows' `_workspace`. */
   readonly workspace: string;
   readonly stream: AnyFeedStream;
+  /** What records are checked against: the workspace's document in force (docs/served-contract.md#validation). */
+  readonly validation: ContractValidation;
   readonly since: string;
   readonly until?: string;
   /** Only these websites (intersected with the config's `websites.include`). */
@@ -168,7 +171,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
     }),
   );
 
-  const listing = await listWebsites(options.client);
+  const listing = await listWebsites(options.client, options.validation);
   refuseUnlisted(options.websites, listing, options.workspace);
   for (const website of [...windows.keys()]) {
     if (listing.seenIds.has(website)) continue;
@@ -285,6 +288,7 @@ class WindowReader {
           syncedAt: options.now().toISOString(),
           workspace: options.workspace,
         },
+        validation: options.validation,
         saved: INITIAL_STATE,
         since: options.since,
         now: options.now,

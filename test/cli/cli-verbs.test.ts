@@ -74,6 +74,7 @@ describe('aivis check', () => {
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
       `ok   config ${file}`,
       `ok   API ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+      `ok   API ${sandbox.baseUrl}: the served contract says what the bundled contract says`,
       `ok   destination duckdb (file ${database}): reachable, can create and write tables`,
     ]);
   });

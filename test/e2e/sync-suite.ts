@@ -268,10 +268,10 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
         // Every new row was read; old rows only at the inclusive boundary, never the whole feed again.
         expect(read).toBeGreaterThanOrEqual(mentionsAfter - mentionsBefore);
         expect(read).toBeLessThan(mentionsBefore);
-        // Requests: one listing page, then per measured website 1 analytics + one page per feed (all fit in 500).
+        // Requests: the served contract, one listing page, then per measured website 1 analytics + one page per feed (all fit in 500).
         const websites = world.sandbox.truth.websites() as { last_analysis_at: string | null }[];
         const measured = websites.filter((w) => w.last_analysis_at !== null).length;
-        expect(second.requests).toBe(1 + measured + websites.length * 3);
+        expect(second.requests).toBe(2 + measured + websites.length * 3);
       },
     );
 

@@ -3,6 +3,7 @@
  * the sandbox, damage the destination by hand, then verify finds exactly the damage and
  * `--repair` restores the sandbox's truth without touching saved state.
  */
+import { BUNDLED_VALIDATION } from '../../src/contract/contract-validation.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/api-client.ts';
 import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
@@ -47,6 +48,7 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
           logger: silentLogger,
           workspace: 'default',
           stream: mentionsStream,
+          validation: BUNDLED_VALIDATION,
           since: SINCE,
           repair: false,
           runId: 'run_verify',

@@ -3,6 +3,7 @@
  * moved the frontier. `scan_upper_bound` is optional (spec 4.10); without it the frontier stays,
  * and a catch-up would read the same window again (from no frontier: the whole feed).
  */
+import { BUNDLED_VALIDATION } from '../../src/contract/contract-validation.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamState } from '../../src/state/state-entry.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
@@ -27,6 +28,7 @@ const feedInput = (f: ClientFixture, buffer: ScanFeedInput['buffer'], saved: Str
   client: f.client,
   buffer,
   counters: new RunCounters(),
+  validation: BUNDLED_VALIDATION,
   logger: silentLogger,
   stream: mentionsStream,
   scan: UNFILTERED_SCAN[0]!,

@@ -1,8 +1,13 @@
 /**
  * `aivis check`: the config parses, the API accepts each workspace's key (V2 enabled, read scope), and
  * the destination is reachable and writable, and (a warning at worst) that `metrics:` targets
- * can be written. Each line says what was proven or what to fix.
+ * can be written. Each line says what was proven or what to fix. Each workspace's served
+ * contract is read and its drift from the bundled contract printed, one line per change
+ * (docs/served-contract.md#drift); a change that removes a key or paging field fails the check.
  */
+import { bundledContract } from '../../contract/bundled-contract.ts';
+import { breakingChanges, changeLine, contractDrift } from '../../contract/contract-drift.ts';
+import { readServedContract, SERVED_CONTRACT_PATH } from '../../contract/served-contract.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { viewsOver } from '../../destination/view-spec.ts';
 import { ExitCode, MissingPrivilegesError } from '../../errors.ts';
@@ -48,6 +53,25 @@ export const checkCommand: CliCommand<CheckArgs> = {
           true,
           `${api}: key accepted, V2 enabled, read scope granted (${listed > 0 ? 'websites visible' : 'no websites yet'})`,
         );
+        const served = await readServedContract(client);
+        if (!served.usable) {
+          print(
+            'warn',
+            `${api}: the served contract (GET ${SERVED_CONTRACT_PATH}) is unusable: ${served.reason}; runs use the newest usable one kept in _aivis_contracts, else the bundled contract`,
+          );
+        } else {
+          const bundled = await bundledContract();
+          const changes = contractDrift(bundled, served.document);
+          const breaking = breakingChanges(bundled, changes);
+          if (breaking.length > 0) failed = true;
+          print(
+            breaking.length > 0 ? false : changes.length > 0 ? 'warn' : true,
+            changes.length === 0
+              ? `${api}: the served contract says what the bundled contract says`
+              : `${api}: the served contract differs from the bundled contract in ${changes.length} change${changes.length === 1 ? '' : 's'}${breaking.length > 0 ? `, ${breaking.length} of them removing what aivis cannot work without` : ''}:`,
+          );
+          for (const change of changes) process.stdout.write(`${terminalLine(redact(changeLine(change)))}\n`);
+        }
       } catch (error) {
         failed = true;
         print(false, `${api}: ${(error as Error).message}`);

@@ -24,6 +24,7 @@ import {
 } from '../cli-arguments.ts';
 import { openCommandResources } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
+import { readContractInForce } from '../../contract/run-contract.ts';
 import { formatVerifyReport } from '../verify-report.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -100,6 +101,11 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
           resources.config,
           streams.map((stream) => stream.name),
         );
+        const { validation } = await readContractInForce({
+          ...resources,
+          now: new Date().toISOString(),
+          record: false,
+        });
         // One report per feed, in the order named; the exit code is the worst of them.
         let exitCode: ExitCode = ExitCode.Success;
         for (const stream of streams) {
@@ -121,6 +127,7 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
             verifyStream({
               ...resources,
               stream,
+              validation,
               since,
               ...(until === undefined ? {} : { until }),
               ...(websites === undefined ? {} : { websites }),

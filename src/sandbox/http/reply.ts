@@ -13,6 +13,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** true: serve `body` as is (the OpenAPI document), no envelope. */
   raw?: boolean;
+  /** Served byte for byte instead of `body` (a truncated document). */
+  text?: string;
 }
 
 /** `200 { data, meta }`; the request id is added by the server. */
@@ -31,6 +33,7 @@ export function errorReply(error: ApiError): Reply {
 
 /** Serializes a reply with `meta.request_id` as the first meta key. */
 export function serialize(reply: Reply, requestId: string): string {
+  if (reply.text !== undefined) return reply.text;
   if (reply.raw) return JSON.stringify(reply.body);
   const body = reply.body as { meta?: Record<string, unknown> };
   const enveloped = { ...body, meta: { request_id: requestId, ...body.meta } };
