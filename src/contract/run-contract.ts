@@ -8,13 +8,14 @@ import type { ApiClient } from '../client/api-client.ts';
 import type { Destination } from '../destination/destination.ts';
 import { contractsTable } from '../destination/engine-tables.ts';
 import { flushParts } from '../destination/flush-parts.ts';
+import { readRows } from '../destination/queries/read-rows.ts';
 import type { Logger } from '../log/logger.ts';
 import { decideContract, type ContractInForce } from './contract-in-force.ts';
 import { readServedContract } from './served-contract.ts';
 
 export async function readContractInForce(input: {
   client: Pick<ApiClient, 'request'>;
-  destination: Pick<Destination, 'readRows' | 'commit'>;
+  destination: Destination;
   workspace: string;
   runId: string;
   /** The run's start: the row's `first_seen_at`/`last_seen_at`. */
@@ -26,7 +27,7 @@ export async function readContractInForce(input: {
   const { destination, workspace, logger } = input;
   const served = await readServedContract(input.client);
   // A destination that has no contracts table yet (a verify before any sync) keeps none.
-  const kept = await destination.readRows(contractsTable).catch((error: unknown) => {
+  const kept = await readRows(destination, contractsTable).catch((error: unknown) => {
     if (input.record) throw error;
     return [];
   });

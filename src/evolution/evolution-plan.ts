@@ -15,7 +15,8 @@
 import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
-import type { DeclaredField } from '../contract/declared-fields.ts';
+import type { ContractDocument } from '../contract/contract-document.ts';
+import { type DeclaredField, declaredFields } from '../contract/declared-fields.ts';
 import { fieldType } from '../contract/field-type.ts';
 import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
 
@@ -29,7 +30,10 @@ export interface EvolvedColumn {
 export interface TableEvolution {
   /** The table with its evolved columns after the contract's. */
   readonly table: TableSpec;
-  /** Every evolved column the loader writes. */
+  /**
+   * Every column the loader writes from `_raw`: the evolved ones, and the stream's own column of
+   * a field whose declared type changed (it keeps only what its type holds).
+   */
   readonly columns: readonly EvolvedColumn[];
   /** Those the destination lacks: added, then filled from `_raw` for the rows already there. */
   readonly added: readonly EvolvedColumn[];
@@ -41,6 +45,12 @@ export interface TableEvolution {
  * of `src/contract/` over that document.
  */
 export type DeclaredRecords = (stream: StreamName, within: readonly string[]) => readonly DeclaredField[];
+
+/** What `document` declares, as the plan reads it. */
+export const declaredIn =
+  (document: ContractDocument): DeclaredRecords =>
+  (stream, within) =>
+    declaredFields(document, stream, within);
 
 /** Columns of each existing table, by name, with their logical types (as the destination reports them). */
 export type ExistingColumns = ReadonlyMap<string, ReadonlyMap<string, ColumnType>>;
@@ -117,6 +127,8 @@ const evolvedColumn = (name: string, type: ColumnType, description: string, path
   path,
 });
 
+const ownColumn = (mapping: RecordMapping, name: string) => mapping.table.columns.find((c) => c.name === name)!;
+
 /** The evolution of each of `tables` that has a record mapping, under the declared records. */
 export function planEvolution(
   tables: readonly TableSpec[],
@@ -135,9 +147,16 @@ export function planEvolution(
         columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path));
         continue;
       }
-      if (!want.mapped && !own.has(want.name))
-        columns.set(want.name, evolvedColumn(want.name, held, want.description, want.path));
+      const written = evolvedColumn(want.name, held, want.description, want.path);
+      if (!want.mapped && !own.has(want.name)) columns.set(want.name, written);
       if (holds(held, want.type)) continue;
+      // The stream's own column of a changed field keeps only what its type holds (a position
+      // of 2.5 is NULL in the int64 column, 2.5 in its variant): the loader writes it too.
+      if (want.mapped)
+        columns.set(want.name, {
+          ...written,
+          column: own.has(want.name) ? ownColumn(mapping, want.name) : written.column,
+        });
       const variant = variantColumnName(want.name, want.type);
       const type = stored.get(variant) ?? want.type;
       const description = `${want.description} Values of type ${want.type}: \`${want.name}\` keeps the ${held} ones.`;
@@ -146,7 +165,7 @@ export function planEvolution(
     const evolved = [...columns.values()].filter((c) => !own.has(c.column.name));
     plans.push({
       table: { ...mapping.table, columns: [...mapping.table.columns, ...evolved.map((c) => c.column)] },
-      columns: evolved,
+      columns: [...columns.values()],
       // A table created in this run has no rows to fill.
       added: existing.has(mapping.table.name) ? evolved.filter((c) => !stored.has(c.column.name)) : [],
     });

@@ -2,8 +2,8 @@
  * The run's schema evolution step (docs/schema-evolution.md), between "ensure the tables" and
  * the first read: under `evolve`, each table gains the columns the document in force declares
  * and rows already there are filled from their `_raw`; the returned `TableEvolution`s tell the
- * loader which columns to write. Under `freeze`, or with nothing declared beyond the tables,
- * nothing changes.
+ * loader which columns to write. Under `freeze` nothing is added; the columns a table has are
+ * written as under `evolve`.
  *
  * Adding is idempotent and safe when runs of other workspaces or shards evolve the same table
  * at once: every destination adds "if not exists" (BigQuery: a patch guarded by the table's
@@ -41,14 +41,12 @@ export class RunEvolution {
   }
 }
 
-export const NO_EVOLUTION = new RunEvolution();
-
 export interface EvolveTablesInput {
   readonly destination: Destination;
   readonly tables: readonly TableSpec[];
   readonly mode: SchemaEvolutionMode;
-  /** The declared fields of the document in force; absent: none to add. */
-  readonly declared?: DeclaredRecords;
+  /** The declared fields of the document in force. */
+  readonly declared: DeclaredRecords;
   readonly logger: Logger;
 }
 
@@ -58,13 +56,16 @@ export interface EvolveTablesInput {
  */
 export async function evolveTables(input: EvolveTablesInput): Promise<RunEvolution> {
   const { destination, tables, declared, logger } = input;
-  if (input.mode === 'freeze' || !declared) return NO_EVOLUTION;
   const existing = await destination.columnTypes(tables);
   const plans: TableEvolution[] = [];
   const added: Record<string, string[]> = {};
   for (const plan of planEvolution(tables, declared, existing)) {
     const stored = existing.get(plan.table.name);
     const missing = plan.columns.filter((c) => !stored?.has(c.column.name));
+    if (missing.length > 0 && input.mode === 'freeze') {
+      plans.push(frozen(plan, stored));
+      continue;
+    }
     if (missing.length > 0) {
       try {
         await destination.ensureTables([plan.table]);
@@ -75,8 +76,7 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
           columns: missing.map((c) => c.column.name),
           error: error.message,
         });
-        const kept = plan.columns.filter((c) => stored?.has(c.column.name));
-        plans.push({ ...plan, columns: kept, added: [], table: { ...plan.table, columns: tableColumns(plan, kept) } });
+        plans.push(frozen(plan, stored));
         continue;
       }
       added[plan.table.name] = missing.map((c) => c.column.name);
@@ -88,9 +88,17 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
   return new RunEvolution(plans, added);
 }
 
-/** The table's contract columns and `kept` of its evolved ones. */
-function tableColumns(plan: TableEvolution, kept: TableEvolution['columns']) {
-  const evolved = new Set(plan.columns.map((c) => c.column.name));
-  const keep = new Set(kept.map((c) => c.column.name));
-  return plan.table.columns.filter((c) => !evolved.has(c.name) || keep.has(c.name));
+/**
+ * The plan of a table that keeps its columns (`freeze`, or a role that may not alter it): the
+ * columns it has are still written, each with what its type holds (a field whose type changed
+ * leaves the stream's own column NULL rather than failing the load); nothing is added.
+ */
+function frozen(plan: TableEvolution, stored: ReadonlyMap<string, unknown> | undefined): TableEvolution {
+  const kept = plan.columns.filter((c) => stored?.has(c.column.name));
+  const names = new Set(stored?.keys());
+  return {
+    table: { ...plan.table, columns: plan.table.columns.filter((c) => names.has(c.name)) },
+    columns: kept,
+    added: [],
+  };
 }

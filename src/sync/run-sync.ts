@@ -26,9 +26,9 @@ import type { TableSpec } from '../destination/table-spec.ts';
 import { viewsOver } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
-import type { DeclaredRecords } from '../evolution/evolution-plan.ts';
-import { evolveTables, type RunEvolution } from '../evolution/evolve-tables.ts';
-import { type Logger, silentLogger } from '../log/logger.ts';
+import { declaredIn } from '../evolution/evolution-plan.ts';
+import { evolveTables } from '../evolution/evolve-tables.ts';
+import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
 import { ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
@@ -78,12 +78,6 @@ export interface RunSyncOptions {
    * committed, the run row says `stopped`, the lock is released, and the abort reason is thrown.
    */
   readonly signal?: AbortSignal;
-  /**
-   * The fields the document in force declares (`declaredFields` of `src/contract/` over it):
-   * under `schema_evolution: evolve` those without a column become columns
-   * (docs/schema-evolution.md). Absent: the tables keep the contract's columns.
-   */
-  readonly declaredFields?: DeclaredRecords;
 }
 
 /** How a run ended: the `_aivis_runs.status` it leaves. */
@@ -124,28 +118,15 @@ export function syncTables(config: AivisConfig, requested?: readonly StreamName[
   return [...new Set([...ENGINE_TABLES, websitesTable, ...streams.flatMap((s) => STREAM_TABLES[s])])];
 }
 
-/**
- * Creates or updates the tables a run of these streams writes, evolves them under the declared
- * fields (docs/schema-evolution.md), and creates the views over them. Returns what the loader
- * writes.
- */
+/** Creates or updates the tables a run of these streams writes, and the views over them. */
 export async function ensureSyncTables(
   destination: Destination,
   config: AivisConfig,
   requested?: readonly StreamName[],
-  evolution?: { readonly declared?: DeclaredRecords; readonly logger: Logger },
-): Promise<RunEvolution> {
+): Promise<void> {
   const tables = syncTables(config, requested);
   await destination.ensureTables(tables);
-  const evolved = await evolveTables({
-    destination,
-    tables,
-    mode: config.schema_evolution,
-    ...(evolution?.declared ? { declared: evolution.declared } : {}),
-    logger: evolution?.logger ?? silentLogger,
-  });
   await destination.ensureViews(viewsOver(VIEWS, tables));
-  return evolved;
 }
 
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
@@ -162,10 +143,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
 
   const lock = await destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
   try {
-    const evolution = await ensureSyncTables(destination, options.config, streams, {
-      declared: options.declaredFields,
-      logger,
-    });
+    await ensureSyncTables(destination, options.config, streams);
     await destination.commit(flushParts([startRunRow({ runId, lineageRunId, command, startedAt, workspace })]));
     // We hold the workspace's lock: any other run of it still "running" was killed before it could say so.
     await markAbandonedRuns(destination, runId, workspace);
@@ -174,6 +152,14 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     try {
       const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt, record: true });
       counters.contractChanges = contract.changes.length;
+      // The document in force decides the columns before any row is read (docs/schema-evolution.md).
+      const evolution = await evolveTables({
+        destination,
+        tables: syncTables(options.config, streams),
+        mode: options.config.schema_evolution,
+        declared: declaredIn(contract.document),
+        logger,
+      });
       await syncAll({
         ...options,
         contract,

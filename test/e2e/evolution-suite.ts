@@ -1,37 +1,21 @@
 /**
- * Schema evolution end to end (docs/schema-evolution.md), on every destination: the sandbox's
- * citation records carry `url`, `domain` and `title`, which the bundled contract leaves
- * undeclared (spec 2.6 shows no citation fields); a document in force that declares them gives
- * them typed columns, filled for the rows an earlier sync loaded and written for new ones.
+ * Schema evolution end to end (docs/schema-evolution.md), on every destination: the sandbox
+ * serves a contract that declares more than the bundled one (its served-contract variants) and
+ * records that carry it; a sync reads that contract and gives the declared fields typed
+ * columns, filled for the rows an earlier sync loaded and written for new ones.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../schemas/openapi.ts';
-import { readContractDocument } from '../../src/contract/contract-document.ts';
-import { type DeclaredField, declaredFields } from '../../src/contract/declared-fields.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
-import type { DeclaredRecords } from '../../src/evolution/evolution-plan.ts';
-import { citationsTable } from '../../src/tables/index.ts';
+import type { SandboxVariant } from '../../src/sandbox/index.ts';
+import {
+  analyticsHistoryTable,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+  citationsTable,
+  mentionsTable,
+  rejectedTable,
+} from '../../src/tables/index.ts';
 import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
-
-const bundled = await readContractDocument(buildOpenApiDocument());
-
-const field = (name: string, type: string, nullable = false): DeclaredField => ({
-  name,
-  schema: { type, description: `The citation's ${name}.` },
-  required: !nullable,
-  nullable,
-  description: `The citation's ${name}.`,
-});
-
-/** The bundled contract's declarations, with `citations` items declaring `extra` too: what a served document would add. */
-const declaring =
-  (...extra: DeclaredField[]): DeclaredRecords =>
-  (stream, within) => [
-    ...declaredFields(bundled, stream, within),
-    ...(stream === 'citations' && within.length === 0 ? extra : []),
-  ];
-
-const CITATION_FIELDS = [field('url', 'string'), field('domain', 'string'), field('title', 'string', true)];
 
 const column = (name: string, type: ColumnSpec['type']): ColumnSpec => ({
   name,
@@ -40,67 +24,94 @@ const column = (name: string, type: ColumnSpec['type']): ColumnSpec => ({
   description: '',
 });
 
-const citationsWith = (...columns: ColumnSpec[]): TableSpec => ({
-  ...citationsTable,
-  columns: [...citationsTable.columns, ...columns],
+const withColumns = (table: TableSpec, ...columns: ColumnSpec[]): TableSpec => ({
+  ...table,
+  columns: [...table.columns, ...columns],
 });
+
+type Raw = Record<string, unknown>;
 
 export function runEvolutionSuite(target: SyncTarget): void {
   describe(`schema evolution end to end on ${target.name}`, () => {
-    let world: Awaited<ReturnType<typeof openWorld>>;
-    beforeEach(async () => {
-      world = await openWorld(target, { ...SANDBOX, variants: [] });
-    });
+    let world: Awaited<ReturnType<typeof openWorld>> | undefined;
+    const open = async (...variants: SandboxVariant[]) => (world = await openWorld(target, { ...SANDBOX, variants }));
     afterEach(async () => {
-      await world.close();
+      await world?.close();
+      world = undefined;
     });
 
-    it('declared citation fields become typed columns equal to the records, rows loaded before included', async () => {
-      expect((await world.sync()).exitCode).toBe(0);
-      const before = await world.rows(citationsTable);
+    it('declared citation fields become typed columns equal to the records, rows loaded before included; freeze adds none', async () => {
+      const w = await open('contract_citation_fields');
+      const frozen = await w.sync({ config: testConfig(w.sandbox, { schema_evolution: 'freeze' }) });
+      expect(frozen.exitCode).toBe(0);
+      const columns = async () => [
+        ...((await w.destination.columnTypes([citationsTable])).get('citations') ?? []).keys(),
+      ];
+      expect((await columns()).sort()).toEqual(citationsTable.columns.map((c) => c.name).sort());
+      const before = await w.rows(citationsTable);
       expect(before.length).toBeGreaterThan(0);
 
-      const summary = await world.sync({ declaredFields: declaring(...CITATION_FIELDS) });
-      expect(summary.exitCode).toBe(0);
-      const table = citationsWith(column('url', 'string'), column('domain', 'string'), column('title', 'string'));
-      const filled = await world.rows(table);
-      expect(filled).toHaveLength(before.length);
-      const fromRaw = (row: Record<string, unknown>) => {
-        const raw = row._raw as { url: string; domain: string; title: string | null };
-        return { id: row.id, url: raw.url, domain: raw.domain, title: raw.title };
+      expect((await w.sync()).exitCode).toBe(0);
+      expect(await columns()).toEqual([...citationsTable.columns.map((c) => c.name), 'url', 'domain', 'title', 'rank']);
+      const table = withColumns(
+        citationsTable,
+        column('url', 'string'),
+        column('domain', 'string'),
+        column('title', 'string'),
+        column('rank', 'int64'),
+      );
+      const typed = (row: Raw) => ({ id: row.id, url: row.url, domain: row.domain, title: row.title, rank: row.rank });
+      const fromRaw = (row: Raw) => {
+        const raw = row._raw as { url: string; domain: string; title: string | null; rank: number };
+        return { id: row.id, url: raw.url, domain: raw.domain, title: raw.title, rank: BigInt(raw.rank) };
       };
-      const columns = (row: Record<string, unknown>) => ({
-        id: row.id,
-        url: row.url,
-        domain: row.domain,
-        title: row.title,
-      });
-      expect(filled.map(columns)).toEqual(filled.map(fromRaw));
+      const filled = await w.rows(table);
+      expect(filled).toHaveLength(before.length);
+      expect(filled.map(typed)).toEqual(filled.map(fromRaw));
       expect(filled.some((row) => row.title === null)).toBe(true);
 
       // Rows the loader writes under the same contract hold the same values.
-      await world.sync({ declaredFields: declaring(...CITATION_FIELDS), fullRefresh: true });
-      const rewritten = await world.rows(table);
-      expect(rewritten).toHaveLength(filled.length);
-      expect(rewritten.map(columns)).toEqual(rewritten.map(fromRaw));
+      expect((await w.sync({ fullRefresh: true })).exitCode).toBe(0);
+      const rewritten = await w.rows(table);
+      expect(rewritten).toHaveLength(before.length);
+      expect(rewritten.map(typed)).toEqual(rewritten.map(fromRaw));
     });
 
-    it('a type the column cannot hold lands in <column>__<type>, the old values untouched', async () => {
-      expect((await world.sync({ declaredFields: declaring(field('domain', 'integer')) })).exitCode).toBe(0);
-      expect((await world.sync({ declaredFields: declaring(field('domain', 'string')) })).exitCode).toBe(0);
-      const rows = await world.rows(citationsWith(column('domain', 'int64'), column('domain__string', 'string')));
-      expect(rows.length).toBeGreaterThan(0);
-      for (const row of rows) {
-        expect(row.domain).toBeNull();
-        expect(row.domain__string).toBe((row._raw as { domain: string }).domain);
+    it('a new mention field and a new metric are columns of mentions and of the analytics tables', async () => {
+      const w = await open('contract_new_mention_field', 'contract_new_metric');
+      expect((await w.sync()).exitCode).toBe(0);
+      expect(await w.rows(rejectedTable)).toEqual([]);
+      const mentions = await w.rows(withColumns(mentionsTable, column('response_language', 'string')));
+      expect(mentions.length).toBeGreaterThan(0);
+      expect(mentions.map((r) => r.response_language)).toEqual(mentions.map((r) => (r._raw as Raw).response_language));
+      const metric = (raw: Raw) => ((raw.metrics ?? (raw.data as Raw).metrics) as Raw).recommendation_rate;
+      for (const table of [analyticsLatestTable, analyticsHistoryTable, analyticsProvidersTable]) {
+        const rows = await w.rows(withColumns(table, column('recommendation_rate', 'float64')));
+        expect(rows.length, table.name).toBeGreaterThan(0);
+        expect(
+          rows.map((r) => r.recommendation_rate),
+          table.name,
+        ).toEqual(rows.map((r) => metric(r._raw as Raw)));
+        if (table === analyticsHistoryTable)
+          expect(rows.some((r) => typeof r.recommendation_rate === 'number')).toBe(true);
       }
     });
 
-    it('freeze adds no column', async () => {
-      const config = testConfig(world.sandbox, { schema_evolution: 'freeze' });
-      expect((await world.sync({ config, declaredFields: declaring(...CITATION_FIELDS) })).exitCode).toBe(0);
-      const columns = (await world.destination.columnTypes([citationsTable])).get(citationsTable.name);
-      expect([...columns!.keys()].sort()).toEqual(citationsTable.columns.map((c) => c.name).sort());
+    it('a type the column cannot hold lands in <column>__<type>, filled for rows loaded frozen', async () => {
+      const w = await open('contract_type_change');
+      // Frozen, the int64 column keeps what it can hold: the served n + 0.5 are NULL there, never a failed load.
+      expect((await w.sync({ config: testConfig(w.sandbox, { schema_evolution: 'freeze' }) })).exitCode).toBe(0);
+      expect((await w.rows(mentionsTable)).every((row) => row.position_in_response === null)).toBe(true);
+      // Evolved, the variant column is added and filled from _raw for the rows already there.
+      expect((await w.sync()).exitCode).toBe(0);
+      const rows = await w.rows(withColumns(mentionsTable, column('position_in_response__float64', 'float64')));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const position = (row._raw as { position_in_response: number | null }).position_in_response;
+        expect(row.position_in_response).toBeNull();
+        expect(row.position_in_response__float64).toBe(position);
+      }
+      expect(rows.some((row) => row.position_in_response__float64 !== null)).toBe(true);
     });
   });
 }

@@ -92,9 +92,13 @@ describe('planEvolution', () => {
         field('sentence_text_truncated', { type: 'string' }),
       ],
     };
+    // The stream's own column is written too, with what its type holds.
     expect(summary(declaring(mentions)).mentions).toEqual([
+      'position_in_response int64 position_in_response',
       'position_in_response__float64 float64 position_in_response',
+      'observed_at timestamp observed_at',
       'observed_at__string string observed_at',
+      'sentence_text_truncated boolean sentence_text_truncated',
       'sentence_text_truncated__string string sentence_text_truncated',
     ]);
   });
