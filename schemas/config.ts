@@ -13,7 +13,7 @@ import { streamsConfigSchema } from './streams-config.ts';
 /** The rate limiter's budget when the config names none: the API allows 100, the rest is headroom for other tools. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 
-/** `schema_evolution`: whether declared fields without a column gain one (docs/schema-evolution.md). */
+/** `schema_evolution`: whether declared fields without a column gain one (docs/served-contract.md#schema-evolution). */
 export const SCHEMA_EVOLUTION_MODES = ['evolve', 'freeze'] as const;
 export type SchemaEvolutionMode = (typeof SCHEMA_EVOLUTION_MODES)[number];
 
@@ -107,7 +107,7 @@ function configObjectSchema(destination: z.ZodType<DestinationConfig>) {
         .enum(SCHEMA_EVOLUTION_MODES)
         .default('evolve')
         .describe(
-          'evolve: a field the served contract declares and no column holds becomes a typed column, old rows filled from _raw. freeze: tables keep their columns (docs/schema-evolution.md).',
+          'evolve: a field the served contract declares and no column holds becomes a typed column, old rows filled from _raw. freeze: tables keep their columns (docs/served-contract.md#schema-evolution).',
         ),
       websites: z
         .strictObject({

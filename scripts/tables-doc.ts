@@ -51,11 +51,11 @@ order by w.domain_url, visibility_definition, month;`,
 ];
 
 /** Which columns tell time by the machine that runs aivis, and which by the API. */
-/** Which columns a sync may add to the stream tables (docs/schema-evolution.md). */
+/** Which columns a sync may add to the stream tables (docs/served-contract.md#schema-evolution). */
 const RUN_TIME_COLUMNS = [
   'The columns below are those of the bundled contract. Under `schema_evolution: evolve` (the',
   'default) a sync adds columns at run time, never dropping or renaming one',
-  '([schema-evolution.md](schema-evolution.md)):',
+  '([served-contract.md](served-contract.md#schema-evolution)):',
   '',
   '- to `websites`, `mentions` and `citations`: a field the served contract declares on the',
   "  stream's records and no column holds, named after the field (citations first of all: the",

@@ -4,7 +4,7 @@
  * from -2^63 to 2^64-1 exact, other numbers as FLOAT64, so `SAFE.INT64` takes exactly the
  * numbers `raw-cell.ts` takes (a whole FLOAT64 too; a fraction or a value beyond int64 is NULL).
  * A path names each key in double quotes; a key holding `"` or `\` cannot be named in
- * BigQuery's JSONPath and leaves the column NULL on the old rows (docs/schema-evolution.md).
+ * BigQuery's JSONPath and leaves the column NULL on the old rows (docs/served-contract.md#schema-evolution).
  */
 import type { RawJsonDialect } from '../../src/evolution/fill-sql.ts';
 import { quoteName } from './bigquery-sql.ts';

@@ -70,7 +70,7 @@ export function createTableSql(at: SnowflakeLocation, table: TableSpec): string 
 
 /**
  * Added columns are nullable: rows already there have no value for them. `IF NOT EXISTS`: runs
- * of other workspaces or shards may add the same column at once (docs/schema-evolution.md).
+ * of other workspaces or shards may add the same column at once (docs/served-contract.md#schema-evolution).
  */
 export function addColumnSql(at: SnowflakeLocation, table: TableSpec, column: ColumnSpec): string {
   return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${SQL_TYPES[column.type]}`;

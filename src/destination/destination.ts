@@ -106,14 +106,14 @@ export interface Destination {
 
   /**
    * The columns of those of `tables` that exist (others may come too), each with its logical
-   * type, by table: what schema evolution builds on (docs/schema-evolution.md). A column of a
+   * type, by table: what schema evolution builds on (docs/served-contract.md#schema-evolution). A column of a
    * type aivis never makes is left out.
    */
   columnTypes(tables: readonly TableSpec[]): Promise<ExistingColumns>;
 
   /**
    * Sets `columns` (just added to `table`) of every row from the row's `_raw`, to the value the
-   * loader writes for a new row (docs/schema-evolution.md#values): one UPDATE.
+   * loader writes for a new row (docs/served-contract.md#values): one UPDATE.
    */
   fillFromRaw(table: TableSpec, columns: readonly EvolvedColumn[]): Promise<void>;
 

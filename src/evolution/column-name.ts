@@ -1,5 +1,5 @@
 /**
- * The one naming rule of evolved columns (docs/schema-evolution.md#column-names), the same on
+ * The one naming rule of evolved columns (docs/served-contract.md#column-names), the same on
  * every destination so a model written against one reads another:
  * - a field whose name is lower-case letters, digits and single underscores, starting with a
  *   letter, at most 63 characters (Postgres's limit, the strictest of the four), and that is no

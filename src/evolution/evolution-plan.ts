@@ -1,5 +1,5 @@
 /**
- * Which columns the document in force adds to each table (docs/schema-evolution.md): a pure
+ * Which columns the document in force adds to each table (docs/served-contract.md#schema-evolution): a pure
  * function of the declared records, the tables' mappings and the columns the destination has.
  *
  * - A declared field the stream does not map becomes a column named by `evolvedColumnName`,

@@ -1,5 +1,5 @@
 /**
- * The run's schema evolution step (docs/schema-evolution.md), between "ensure the tables" and
+ * The run's schema evolution step (docs/served-contract.md#schema-evolution), between "ensure the tables" and
  * the first read: under `evolve`, each table gains the columns the document in force declares
  * and rows already there are filled from their `_raw`; the returned `TableEvolution`s tell the
  * loader which columns to write. Under `freeze` nothing is added; the columns a table has are

@@ -2,7 +2,7 @@
  * The value an evolved column holds for a row, read from the record as the API sent it (the
  * row's `_raw`, big integers kept exact): the loader writes it for new rows, and each
  * destination's fill (`fill-sql.ts`) computes the same value from stored `_raw` for old rows
- * (docs/schema-evolution.md#values). A value of another JSON type than the column's is NULL,
+ * (docs/served-contract.md#values). A value of another JSON type than the column's is NULL,
  * never converted:
  * - string: a JSON string;
  * - timestamp: a JSON string in a UTC form the spec writes (`timestampSchema`), truncated to

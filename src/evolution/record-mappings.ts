@@ -1,6 +1,6 @@
 /**
  * How each table's rows map the records they come from, as schema evolution needs to know it
- * (docs/schema-evolution.md#what-counts-as-new): which stream's declared record feeds the
+ * (docs/served-contract.md#what-counts-as-new): which stream's declared record feeds the
  * table, where that record sits inside the row's `_raw`, the fields its stream already maps
  * (each to the column of its name, or flattened or split: `metrics`, `counts`, `providers`,
  * `competitors`, `meta` with its version tags, `unavailable_reasons` and `data_quality`), and the

@@ -25,7 +25,7 @@ export interface RowContext {
   readonly syncedAt: string;
   /** The workspace the run reads (docs/architecture.md#many-workspaces). */
   readonly workspace: string;
-  /** The columns schema evolution added to the tables (docs/schema-evolution.md); none when absent. */
+  /** The columns schema evolution added to the tables (docs/served-contract.md#schema-evolution); none when absent. */
   readonly evolution?: RunEvolution;
 }
 
@@ -130,7 +130,7 @@ export function tableRows<Table extends TableSpec>(table: Table, rows: readonly 
 /**
  * The columns every data row of `table` carries (docs/architecture.md#tables): `_raw` is the
  * record as the API sent it, and the columns schema evolution added are read from it
- * (docs/schema-evolution.md).
+ * (docs/served-contract.md#schema-evolution).
  */
 export function loadColumns(
   table: TableSpec,

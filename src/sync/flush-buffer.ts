@@ -43,7 +43,7 @@ export interface FlushBufferOptions {
    * durable exactly when the rows they describe are: the `metric_versions` ledger.
    */
   readonly derivedRows?: (tables: readonly TableRows[]) => TableRows[];
-  /** A table as this run writes it: with the columns schema evolution added (docs/schema-evolution.md). */
+  /** A table as this run writes it: with the columns schema evolution added (docs/served-contract.md#schema-evolution). */
   readonly tableOf?: (table: TableSpec) => TableSpec;
 }
 

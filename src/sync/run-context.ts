@@ -18,7 +18,7 @@ export interface RunContext extends RunSyncOptions {
   readonly now: () => Date;
   /** The run's start: the listing's rows and its completeness. */
   readonly syncedAt: string;
-  /** The columns schema evolution added this run (docs/schema-evolution.md): what the loader writes. */
+  /** The columns schema evolution added this run (docs/served-contract.md#schema-evolution): what the loader writes. */
   readonly evolution: RunEvolution;
   /** Feeds the API refused in the way their `fallback` answers: later websites go straight to the fallback's scans. */
   readonly fallbacks: Set<string>;

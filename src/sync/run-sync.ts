@@ -152,7 +152,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     try {
       const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt, record: true });
       counters.contractChanges = contract.changes.length;
-      // The document in force decides the columns before any row is read (docs/schema-evolution.md).
+      // The document in force decides the columns before any row is read (docs/served-contract.md#schema-evolution).
       const evolution = await evolveTables({
         destination,
         tables: syncTables(options.config, streams),

@@ -1,5 +1,5 @@
 /**
- * Schema evolution end to end (docs/schema-evolution.md), on every destination: the sandbox
+ * Schema evolution end to end (docs/served-contract.md#schema-evolution), on every destination: the sandbox
  * serves a contract that declares more than the bundled one (its served-contract variants) and
  * records that carry it; a sync reads that contract and gives the declared fields typed
  * columns, filled for the rows an earlier sync loaded and written for new ones.

@@ -1,5 +1,5 @@
 /**
- * Schema evolution (docs/schema-evolution.md): a column the served contract adds is filled for
+ * Schema evolution (docs/served-contract.md#schema-evolution): a column the served contract adds is filled for
  * the rows already loaded, from their `_raw`, to exactly the value the loader writes for a new
  * row; a type the old column cannot hold lands in `<column>__<type>`, the old values untouched.
  */
