@@ -172,3 +172,23 @@ export function planEvolution(
   }
   return plans;
 }
+
+/** What a view says of a column a sync added (its table's own column carries the contract's words). */
+const STORED_COLUMN_DESCRIPTION =
+  'Added at run time from the served contract (docs/served-contract.md#schema-evolution); NULL where a record lacks the field.';
+
+/**
+ * `tables` with the columns the destination holds beyond the contract's (those schema evolution
+ * added, by any workspace's run), in the order it holds them: what the views show. The same for
+ * every workspace, so runs of workspaces under different contracts never redefine a view back
+ * and forth.
+ */
+export function tablesAsStored(tables: readonly TableSpec[], existing: ExistingColumns): TableSpec[] {
+  return tables.map((table) => {
+    const own = new Set(table.columns.map((c) => c.name));
+    const extra = [...(existing.get(table.name) ?? [])]
+      .filter(([name]) => !own.has(name))
+      .map(([name, type]): ColumnSpec => ({ name, type, nullable: true, description: STORED_COLUMN_DESCRIPTION }));
+    return extra.length ? { ...table, columns: [...table.columns, ...extra] } : table;
+  });
+}

@@ -26,12 +26,12 @@ import type { TableSpec } from '../destination/table-spec.ts';
 import { viewsOver } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
-import { declaredIn } from '../evolution/evolution-plan.ts';
+import { declaredIn, tablesAsStored } from '../evolution/evolution-plan.ts';
 import { evolveTables } from '../evolution/evolve-tables.ts';
 import type { Logger } from '../log/logger.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
-import { ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
+import { ENGINE_TABLES, metricVersionsTable, viewsFor, websitesTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FlushBuffer } from './flush-buffer.ts';
 import type { RunContext } from './run-context.ts';
@@ -126,7 +126,13 @@ export async function ensureSyncTables(
 ): Promise<void> {
   const tables = syncTables(config, requested);
   await destination.ensureTables(tables);
-  await destination.ensureViews(viewsOver(VIEWS, tables));
+  await ensureSyncViews(destination, tables);
+}
+
+/** The views over `tables` as the destination holds them, columns schema evolution added included. */
+async function ensureSyncViews(destination: Destination, tables: readonly TableSpec[]): Promise<void> {
+  const stored = tablesAsStored(tables, await destination.columnTypes(tables));
+  await destination.ensureViews(viewsOver(viewsFor(stored), stored));
 }
 
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
@@ -160,6 +166,8 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         declared: declaredIn(contract.document),
         logger,
       });
+      if (Object.keys(evolution.added).length > 0)
+        await ensureSyncViews(destination, syncTables(options.config, streams));
       await syncAll({
         ...options,
         contract,

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import {
+  analyticsCurrentView,
   analyticsHistoryTable,
+  analyticsProvidersCurrentView,
   analyticsLatestTable,
   analyticsProvidersTable,
   citationsTable,
@@ -97,6 +99,12 @@ export function runEvolutionSuite(target: SyncTarget): void {
         if (table === analyticsHistoryTable)
           expect(rows.some((r) => typeof r.recommendation_rate === 'number')).toBe(true);
       }
+      // The views follow: their columns are their tables' as stored.
+      const views = await w.destination.columnTypes(
+        [analyticsCurrentView, analyticsProvidersCurrentView].map((view) => ({ ...view, primaryKey: [] })),
+      );
+      expect(views.get(analyticsCurrentView.name)?.get('recommendation_rate')).toBe('float64');
+      expect(views.get(analyticsProvidersCurrentView.name)?.get('recommendation_rate')).toBe('float64');
     });
 
     it('a type the column cannot hold lands in <column>__<type>, filled for rows loaded frozen', async () => {
