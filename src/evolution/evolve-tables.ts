@@ -29,6 +29,11 @@ export class RunEvolution {
     this.added = added;
   }
 
+  /** The tables that gained columns beyond the contract's, as the loader writes them. */
+  get tables(): TableSpec[] {
+    return [...this.#plans.values()].map((plan) => plan.table).filter((table, i, all) => all.indexOf(table) === i);
+  }
+
   /** The table with the evolved columns the loader writes (the contract's own when none). */
   table(table: TableSpec): TableSpec {
     return this.#plans.get(table.name)?.table ?? table;

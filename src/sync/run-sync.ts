@@ -166,6 +166,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         declared: declaredIn(contract.document),
         logger,
       });
+      counters.evolvedTables = evolution.tables;
       if (Object.keys(evolution.added).length > 0)
         await ensureSyncViews(destination, syncTables(options.config, streams));
       await syncAll({
