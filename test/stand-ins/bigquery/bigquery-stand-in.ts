@@ -26,6 +26,7 @@
  * that is how CLI tests run the product's own credential path. `tokenExchanges` counts them.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { serialByKey } from '../../../src/destination/serial-by-key.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -331,6 +332,7 @@ export async function startBigqueryStandIn(
     location: engine.dataset(dataset).location,
   });
 
+  const onePatchAtATime = serialByKey();
   const tableResource = (resource: TableResource) => ({
     kind: 'bigquery#table',
     id: `${projectId}:${resource.tableReference.datasetId}.${resource.tableReference.tableId}`,
@@ -423,10 +425,16 @@ export async function startBigqueryStandIn(
       }
       if (method === 'PATCH' || method === 'PUT') {
         requirePermission('bigquery.tables.update', dataset);
-        // Like BigQuery, a patch sent with `If-Match` applies only to the version it names.
+        // Like BigQuery, a patch sent with `If-Match` applies only to the version it names; one
+        // table's patches apply one at a time, so two that name one version cannot both.
         const ifMatch = headers['if-match'];
-        if (ifMatch !== undefined && ifMatch !== tableEtag(engine.table(dataset, table))) throw preconditionFailed();
-        return [200, tableResource(await engine.patchTable(dataset, table, json as Partial<TableResource>))];
+        return onePatchAtATime(`${dataset}.${table}`, async () => {
+          if (ifMatch !== undefined && ifMatch !== tableEtag(engine.table(dataset, table))) throw preconditionFailed();
+          return [200, tableResource(await engine.patchTable(dataset, table, json as Partial<TableResource>))] as [
+            number,
+            unknown,
+          ];
+        });
       }
       if (method === 'DELETE') {
         requirePermission('bigquery.tables.delete', dataset);
