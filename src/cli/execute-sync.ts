@@ -1,9 +1,9 @@
 /**
  * Shared by `sync` and `backfill`: choose the workspaces, open, run with progress, summarise,
- * close. Several workspaces run at once in this process (docs/architecture.md#many-workspaces),
- * each with its own client (its key, its rate limiter: each workspace has its own request
- * budget), its own destination connection and its own lock; one summary lists them all and the
- * exit code is the worst of theirs.
+ * close, one path for one workspace or many. Several workspaces run at once in this process
+ * (docs/architecture.md#many-workspaces), each with its own client (its key, its rate limiter:
+ * each workspace has its own request budget), its own destination connection and its own
+ * lock; one summary lists them all and the exit code is the worst of theirs.
  */
 import { loadConfig } from '../config/load-config.ts';
 import type { Workspace } from '../config/workspaces.ts';
@@ -13,7 +13,9 @@ import { createLogger } from '../log/logger.ts';
 import { terminalLine } from '../log/inert-text.ts';
 import { redact } from '../log/redact.ts';
 import { RunCounters } from '../sync/run-counters.ts';
-import { ensureSyncTables, runSync, type RunSyncOptions } from '../sync/run-sync.ts';
+import type { RunSyncOptions } from '../sync/run-context.ts';
+import { SYNC_MODE } from '../sync/run-mode.ts';
+import { ensureSyncTables, runSync, type RunSummary } from '../sync/run-sync.ts';
 import { startProgressDisplay } from './progress-display.ts';
 import { type CommandResources, openCommandResources } from './command-resources.ts';
 import { formatRunSummary } from './run-summary.ts';
@@ -58,7 +60,7 @@ export async function executeSync(
     ).map((w) => w.name),
   );
   const selected = selectWorkspaces(loaded.workspaces, selection);
-  const verb = choices.command ?? 'sync';
+  const verb = (choices.mode ?? SYNC_MODE).command;
   const lineage = lineageSettings(loaded);
   if (selected.length === 0) {
     // Only a shard comes out empty (--workspace names at least one known workspace): a pod of
@@ -115,30 +117,80 @@ export async function executeSync(
         reason: (stop.signal.reason as Error).message,
       });
     stop.signal.addEventListener('abort', onStop, { once: true });
-    if (opened.length === 1)
-      return await runOne(first, choices, stop.signal, (counters) => observe(first, selected[0]!, counters));
-    // Created once, before the runs start: their DDL would otherwise race on one schema.
+    // Created once, before the runs start: several workspaces' runs would otherwise race on one schema's DDL.
     await ensureSyncTables(first.destination, loaded.config, choices.streams).catch((error) =>
       failEveryRun(error, opened),
     );
-    const codes = await Promise.all(
-      selected.map((workspace, i) => {
-        const resources = opened[i] as CommandResources;
-        return runOfMany(workspace, resources, choices, stop.signal, (counters) =>
-          observe(resources, workspace, counters),
-        );
-      }),
+    const runs = selected.map((workspace, i) => ({ workspace, resources: opened[i] as CommandResources }));
+    return await runWorkspaces(runs, choices, stop.signal, (run, counters) =>
+      observe(run.resources, run.workspace, counters),
     );
-    stop.signal.throwIfAborted();
-    return worstExitCode(codes);
   } finally {
     stop.dispose();
     for (const resources of opened.reverse()) await resources.close();
   }
 }
 
+/** One workspace's run: the workspace and what was opened for it. */
+interface WorkspaceRun {
+  readonly workspace: Workspace;
+  readonly resources: CommandResources;
+}
+
 /** Starts a run's lineage and metrics (run-observation.ts) on the counters the run will fill. */
-type Observe = (counters: RunCounters) => ObservedRun;
+type Observe = (run: WorkspaceRun, counters: RunCounters) => ObservedRun;
+
+/** How one workspace's run ended: its summary, or the error that ended it. */
+type Outcome = { readonly summary: RunSummary } | { readonly error: unknown };
+
+/**
+ * Runs every workspace at once, one progress line over all of them, and prints each summary in
+ * the order of the config. A failed workspace does not stop the others; the command exits with
+ * the worst exit code, or with the stop once the runs it ended are reported. A lone workspace's
+ * failure is the command's failure (`main` reports it, as for any command); among several, each
+ * failure gets its own line naming its workspace.
+ */
+async function runWorkspaces(
+  runs: readonly WorkspaceRun[],
+  choices: SyncChoices,
+  signal: AbortSignal,
+  observe: Observe,
+): Promise<ExitCode> {
+  const counted = runs.map((run) => ({ ...run, counters: new RunCounters() }));
+  const stopProgress = startProgressDisplay(
+    counted.map(({ counters, resources }) => ({ counters, stats: resources.client.stats })),
+  );
+  let outcomes: Outcome[];
+  try {
+    outcomes = await Promise.all(
+      counted.map((run) =>
+        observedRunSync(run.resources, choices, signal, run.counters, () => observe(run, run.counters)).then(
+          (summary) => ({ summary }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
+  } finally {
+    stopProgress();
+  }
+  const lone = outcomes.length === 1 ? outcomes[0] : undefined;
+  if (lone && 'error' in lone) throw lone.error;
+  const stoppedBy = (outcome: Outcome) => 'error' in outcome && signal.aborted && outcome.error === signal.reason;
+  const codes = outcomes.map((outcome, i) => {
+    const { workspace, resources } = runs[i] as WorkspaceRun;
+    if ('summary' in outcome) {
+      report(resources, outcome.summary);
+      return outcome.summary.exitCode;
+    }
+    // A run the stop ended is reported by the stop itself, thrown below.
+    return stoppedBy(outcome)
+      ? ExitCode.Failure
+      : reportFailure(workspace, resources, (choices.mode ?? SYNC_MODE).command, outcome.error);
+  });
+  const stopped = outcomes.find(stoppedBy);
+  if (stopped && 'error' in stopped) throw stopped.error;
+  return worstExitCode(codes);
+}
 
 /**
  * `runSync` between its observation's start and finish: the observation sees the summary, or
@@ -149,10 +201,10 @@ async function observedRunSync(
   choices: SyncChoices,
   signal: AbortSignal,
   counters: RunCounters,
-  observe: Observe,
-): Promise<Awaited<ReturnType<typeof runSync>>> {
-  const observed = observe(counters);
-  let summary: Awaited<ReturnType<typeof runSync>>;
+  observe: () => ObservedRun,
+): Promise<RunSummary> {
+  const observed = observe();
+  let summary: RunSummary;
   try {
     summary = await runSync({ ...resources, ...choices, counters, signal, lineageRunId: observed.lineageRunId });
   } catch (error) {
@@ -163,50 +215,16 @@ async function observedRunSync(
   return summary;
 }
 
-/** One workspace, as before workspaces: its failure is the command's. */
-async function runOne(
-  resources: CommandResources,
-  choices: SyncChoices,
-  signal: AbortSignal,
-  observe: Observe,
-): Promise<ExitCode> {
-  const counters = new RunCounters();
-  const stopProgress = startProgressDisplay(counters, resources.client.stats);
-  try {
-    const summary = await observedRunSync(resources, choices, signal, counters, observe);
-    stopProgress();
-    report(resources, summary);
-    return summary.exitCode;
-  } finally {
-    stopProgress();
-  }
+/** One failed workspace among several: a line on stdout naming it, an error log line; its exit code. */
+function reportFailure(workspace: Workspace, resources: CommandResources, verb: string, error: unknown): ExitCode {
+  const exitCode = error instanceof AivisError ? error.exitCode : ExitCode.Failure;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stdout.write(`${terminalLine(redact(`aivis ${verb} workspace ${workspace.name}: failed: ${message}`))}\n`);
+  resources.logger.error(message, { workspace: workspace.name, exit_code: exitCode });
+  return exitCode;
 }
 
-/** One of several workspaces: its failure is reported and becomes its exit code; the others go on. */
-async function runOfMany(
-  workspace: Workspace,
-  resources: CommandResources,
-  choices: SyncChoices,
-  signal: AbortSignal,
-  observe: Observe,
-): Promise<ExitCode> {
-  try {
-    const summary = await observedRunSync(resources, choices, signal, new RunCounters(), observe);
-    report(resources, summary);
-    return summary.exitCode;
-  } catch (error) {
-    if (signal.aborted && error === signal.reason) return ExitCode.Failure;
-    const exitCode = error instanceof AivisError ? error.exitCode : ExitCode.Failure;
-    const message = error instanceof Error ? error.message : String(error);
-    process.stdout.write(
-      `${terminalLine(redact(`aivis ${choices.command ?? 'sync'} workspace ${workspace.name}: failed: ${message}`))}\n`,
-    );
-    resources.logger.error(message, { workspace: workspace.name, exit_code: exitCode });
-    return exitCode;
-  }
-}
-
-function report(resources: CommandResources, summary: Awaited<ReturnType<typeof runSync>>): void {
+function report(resources: CommandResources, summary: RunSummary): void {
   const { counters } = summary;
   const { type, location } = resources.destination;
   const destination = location ? `${type} ${location}` : type;

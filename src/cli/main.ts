@@ -20,11 +20,7 @@ import { type KnownNames, usageHint } from './usage-hint.ts';
  * flag is a usage error). `run` gets the verb the line names with its parsed arguments; the
  * docs tests parse every documented `aivis ...` line through this with a `run` that does nothing.
  */
-export function cliParser(
-  argv: string[],
-  // biome-ignore lint/suspicious/noExplicitAny: each command declares its own argument type
-  run: (command: CliCommand<any>, args: ArgumentsCamelCase) => Promise<void>,
-): Argv {
+export function cliParser(argv: string[], run: (command: CliCommand, args: ArgumentsCamelCase) => Promise<void>): Argv {
   const parser = yargs(argv)
     .scriptName('aivis')
     // Flags are read by their written names (`--full-refresh`); no camelCase twins in messages.

@@ -1,9 +1,9 @@
 /**
  * What `aivis verify` prints on stdout: a line per website verified (its window, rows on each
  * side, missing and extra counts), the ids behind the counts (at most `MAX_LISTED_IDS` each),
- * the websites it could not verify, and a total. docs/operations.md#verify says how to read it.
+ * the websites it could not verify or read, and a total. docs/operations.md#verify says how to read it.
  */
-import type { VerifiedWebsite, VerifyReport } from '../trust/verify-stream.ts';
+import type { VerifiedWebsite, VerifyReport } from '../verify/verify-stream.ts';
 
 function idList(kind: 'missing' | 'extra', count: number, ids: readonly string[]): string[] {
   if (count === 0) return [];
@@ -28,10 +28,12 @@ function websiteLines(website: VerifiedWebsite, repair: boolean): string[] {
 }
 
 export function formatVerifyReport(report: VerifyReport, repair: boolean): string {
-  const verdict = report.equal ? 'equal' : 'differences found';
+  const failed = report.failed.length;
+  const verdict = `${report.equal ? 'equal' : 'differences found'}${failed > 0 ? `; ${failed} website${failed === 1 ? '' : 's'} could not be read` : ''}`;
   const total = [
     `${report.websites.length} website${report.websites.length === 1 ? '' : 's'} verified`,
     ...(report.skipped.length > 0 ? [`${report.skipped.length} not verified`] : []),
+    ...(failed > 0 ? [`${failed} failed`] : []),
     `${report.missing} missing`,
     `${report.extra} extra`,
     ...(repair ? [`${report.repaired} repaired`] : []),
@@ -40,6 +42,7 @@ export function formatVerifyReport(report: VerifyReport, repair: boolean): strin
     `aivis verify ${report.stream}: ${verdict}`,
     ...report.websites.flatMap((website) => websiteLines(website, repair)),
     ...report.skipped.map((s) => `  ${s.website_id} not verified: ${s.reason}`),
+    ...report.failed.map((f) => `  ${f.website_id} failed: ${f.error}`),
     `  total: ${total.join(', ')}`,
   ].join('\n');
 }

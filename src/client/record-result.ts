@@ -21,3 +21,21 @@ export function validateRecord<T>(schema: z.ZodType<T>, value: unknown, raw: unk
   const parsed = schema.safeParse(value);
   return parsed.success ? { ok: true, value: parsed.data, raw } : { ok: false, raw, error: formatIssues(parsed.error) };
 }
+
+/**
+ * A snapshot response (`{data, meta}`), checked whole as one record: too deep, `data` or `meta`
+ * breaking its schema is its reason. `envelope` is the response body with integers beyond 2^53
+ * exact; a snapshot is small, so its schemas check the same values.
+ */
+export function validateSnapshot<Data, Meta>(
+  schemas: { readonly dataSchema: z.ZodType<Data>; readonly metaSchema: z.ZodType<Meta> },
+  envelope: { readonly data?: unknown; readonly meta?: unknown },
+): RecordResult<{ data: Data; meta: Meta }> {
+  if (nestsDeeperThan(envelope.data, MAX_RECORD_DEPTH) || nestsDeeperThan(envelope.meta, MAX_RECORD_DEPTH))
+    return { ok: false, raw: envelope, error: TOO_DEEP };
+  const data = schemas.dataSchema.safeParse(envelope.data);
+  if (!data.success) return { ok: false, raw: envelope, error: formatIssues(data.error) };
+  const meta = schemas.metaSchema.safeParse(envelope.meta);
+  if (!meta.success) return { ok: false, raw: envelope, error: `meta: ${formatIssues(meta.error)}` };
+  return { ok: true, value: { data: data.data, meta: meta.data }, raw: envelope };
+}

@@ -10,7 +10,7 @@
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 
 /** Deepest nesting of the dereferenced document kept; deeper is untyped JSON. */
-export const MAX_SCHEMA_DEPTH = 64;
+const MAX_SCHEMA_DEPTH = 64;
 /** Most objects, arrays and values of the dereferenced document (the bundled one has about 5,000). */
 export const MAX_CONTRACT_NODES = 200_000;
 

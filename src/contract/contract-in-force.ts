@@ -32,8 +32,16 @@ export interface ContractInForce {
 
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
-/** The newest kept document of the workspace that is still usable, newest first by `last_seen_at`. */
-async function newestKept(kept: readonly Record<string, unknown>[], workspace: string) {
+/**
+ * The newest document kept for a workspace that is still usable (by `last_seen_at`), or
+ * undefined: the fallback of a run, and what commands that read no served contract
+ * (`streams`, `dbt-sources`) take as the document in force when the destination is reachable.
+ * @param kept the rows of `_aivis_contracts`
+ */
+export async function newestKeptContract(
+  kept: readonly Record<string, unknown>[],
+  workspace: string,
+): Promise<{ document: ContractDocument; sha256: string } | undefined> {
   const rows = kept
     .filter((row) => storedWorkspace(row._workspace) === workspace)
     .sort((a, b) => Date.parse(text(b.last_seen_at)) - Date.parse(text(a.last_seen_at)));
@@ -88,7 +96,7 @@ export async function decideContract(input: {
     return { ...decided, row };
   }
   const unusable = `the served contract (GET ${SERVED_CONTRACT_PATH}) is unusable: ${served.reason}`;
-  const fallback = await newestKept(kept, workspace);
+  const fallback = await newestKeptContract(kept, workspace);
   if (fallback !== undefined)
     return inForce('kept', fallback.document, {
       firstSeen: false,

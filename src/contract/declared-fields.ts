@@ -21,7 +21,7 @@ export interface DeclaredField {
 }
 
 /** A schema without its null alternative, and whether it had one. */
-export function withoutNull(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
+function withoutNull(schema: JsonSchema): { schema: JsonSchema; nullable: boolean } {
   const own = keywords(schema);
   const types = declaredTypes(schema);
   if (types.includes('null')) {

@@ -11,7 +11,7 @@ import { missingStreamShape } from './stream-contracts.ts';
 
 export const SERVED_CONTRACT_PATH = '/public/v2/openapi.json';
 /** The largest served document aivis reads (design: over 5 MiB is unusable). */
-export const MAX_CONTRACT_BYTES = 5 * 1024 * 1024;
+const MAX_CONTRACT_BYTES = 5 * 1024 * 1024;
 
 export type ServedContract =
   | {

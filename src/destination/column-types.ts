@@ -1,5 +1,5 @@
 /** A catalog's columns read back as logical types (`table-spec.ts`), for schema evolution. */
-import type { ExistingColumns } from '../evolution/evolution-plan.ts';
+import type { ExistingColumns } from './evolved-column.ts';
 import type { ColumnType } from './table-spec.ts';
 
 /**

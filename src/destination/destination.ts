@@ -7,7 +7,7 @@
  *
  * Life cycle: `open()` once, then any number of calls, then `close()` once.
  */
-import type { EvolvedColumn, ExistingColumns } from '../evolution/evolution-plan.ts';
+import type { EvolvedColumn, ExistingColumns } from './evolved-column.ts';
 import type { BookkeepingSql } from './bookkeeping.ts';
 import type { Row, TableSpec } from './table-spec.ts';
 import type { ViewSpec } from './view-spec.ts';

@@ -12,6 +12,7 @@
  * Every evolved column is nullable whatever the declaration says: a record the bundled contract
  * allows may lack the field, and rows of other workspaces share the table.
  */
+import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
@@ -20,12 +21,7 @@ import { type DeclaredField, declaredFields } from '../contract/declared-fields.
 import { fieldType } from '../contract/field-type.ts';
 import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
 
-/** A column the loader fills from the row's `_raw`: the value at `path`, typed as the column is. */
-export interface EvolvedColumn {
-  readonly column: ColumnSpec;
-  /** Keys from the root of `_raw` to the field. */
-  readonly path: readonly string[];
-}
+export type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
 
 export interface TableEvolution {
   /** The table with its evolved columns after the contract's. */
@@ -51,9 +47,6 @@ export const declaredIn =
   (document: ContractDocument): DeclaredRecords =>
   (stream, within) =>
     declaredFields(document, stream, within);
-
-/** Columns of each existing table, by name, with their logical types (as the destination reports them). */
-export type ExistingColumns = ReadonlyMap<string, ReadonlyMap<string, ColumnType>>;
 
 /** Whether a column of type `held` keeps every value of type `declared` (an int64 fits a float64 column, any value a json one). */
 export function holds(held: ColumnType, declared: ColumnType): boolean {

@@ -5,7 +5,7 @@
  * says how its SQL reads its JSON type (`RawJsonDialect`).
  */
 import { UTC_TIMESTAMP } from '../../schemas/common.ts';
-import type { EvolvedColumn } from './evolution-plan.ts';
+import type { EvolvedColumn } from '../destination/evolved-column.ts';
 
 /** How one destination's SQL reads a value of the JSON stored in `_raw`; `x` is such a value. */
 export interface RawJsonDialect {

@@ -15,7 +15,7 @@
  */
 import { timestampSchema } from '../../schemas/common.ts';
 import type { CellValue, ColumnType } from '../destination/table-spec.ts';
-import type { EvolvedColumn } from './evolution-plan.ts';
+import type { EvolvedColumn } from '../destination/evolved-column.ts';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

@@ -6,8 +6,8 @@
  * A table or query source is cut only from the rows pass one `checked` (checked-rows.ts).
  */
 import { createHash } from 'node:crypto';
+import { IMPORT_LIMITS } from '../../schemas/import-limits.ts';
 import type { CheckedRows } from './checked-rows.ts';
-import { IMPORT_LIMITS } from './import-limits.ts';
 import type { ImportOptions } from './import-options.ts';
 import { readInputItems } from './input-items.ts';
 import { type KnownDigests, textSha256 } from './prompt-digest.ts';

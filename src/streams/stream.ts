@@ -15,7 +15,6 @@ import type { z } from 'zod';
 import type { ApiClient } from '../client/api-client.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { CellValue, RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
-import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { LOAD_COLUMNS } from '../tables/common-columns.ts';
 
 export interface RowContext {
@@ -26,7 +25,12 @@ export interface RowContext {
   /** The workspace the run reads (docs/architecture.md#many-workspaces). */
   readonly workspace: string;
   /** The columns schema evolution added to the tables (docs/served-contract.md#schema-evolution); none when absent. */
-  readonly evolution?: RunEvolution;
+  readonly evolution?: EvolvedCells;
+}
+
+/** The cells of the columns schema evolution added to a table, read from a row's record (`src/evolution/`). */
+export interface EvolvedCells {
+  cells(table: TableSpec, raw: unknown): Readonly<Record<string, CellValue>>;
 }
 
 /** A record that passed its schema but cannot be loaded; it goes to `_aivis_rejected`. */

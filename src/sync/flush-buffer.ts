@@ -17,20 +17,7 @@ import type { Destination, FlushResult, TableRows } from '../destination/destina
 import type { StateEntry } from '../state/state-entry.ts';
 import type { Row, TableSpec } from '../destination/table-spec.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
-
-/**
- * Text held by one flush at most (UTF-16 code units of the rows' strings): a destination
- * encodes a flush (CSV, NDJSON, Arrow) into one or two more copies while it commits, so this
- * bounds the heap a flush costs. 16 M keeps the largest page aivis accepts within the
- * container image's 256 MB heap (test/bench/largest-page.ts; docs/spec-reading.md#page-bounds).
- */
-export const MAX_FLUSH_TEXT = 16 * 1024 * 1024;
-
-export interface DurableUnit {
-  readonly tables: readonly TableRows[];
-  /** The state to save once these rows are durable, if any. */
-  readonly state?: StateEntry;
-}
+import { type DurableUnit, type FeedSink, MAX_FLUSH_TEXT, rowText } from '../feed/durable-unit.ts';
 
 export interface FlushBufferOptions {
   readonly destination: Destination;
@@ -47,7 +34,7 @@ export interface FlushBufferOptions {
   readonly tableOf?: (table: TableSpec) => TableSpec;
 }
 
-export class FlushBuffer {
+export class FlushBuffer implements FeedSink {
   readonly #options: FlushBufferOptions;
   readonly #maxRows: number;
   readonly #maxMillis: number;
@@ -122,14 +109,4 @@ export class FlushBuffer {
     this.#queue = next.catch(() => undefined);
     return next;
   }
-}
-
-/** The text a row holds (its string cells); numbers and booleans are noise next to `_raw`. */
-export function rowText(row: Row): number {
-  let length = 0;
-  for (const key in row) {
-    const value = row[key];
-    if (typeof value === 'string') length += value.length;
-  }
-  return length;
 }

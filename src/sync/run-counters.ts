@@ -1,4 +1,6 @@
 import type { TableSpec } from '../destination/table-spec.ts';
+import type { FeedObserver } from '../feed/feed-observer.ts';
+
 /** Live counts of a run: the progress display reads them, the summary and `_aivis_runs` keep them. */
 export interface StreamCounts {
   rows: number;
@@ -45,4 +47,27 @@ export class RunCounters {
   get rows(): number {
     return Object.values(this.streams).reduce((sum, s) => sum + s.rows, 0);
   }
+}
+
+/** The feed reader's reports, counted into a run's counters. */
+export function countingObserver(counters: RunCounters): FeedObserver {
+  return {
+    pageRead(stream, { rows, rejected }) {
+      const counts = counters.stream(stream);
+      counts.pages++;
+      counts.rows += rows;
+      counts.rejected += rejected;
+    },
+    fellBack(_stream, _websiteId, scans) {
+      // Citations are the one stream with a fallback: the summary names them.
+      counters.citationsPerAnalysis.websites++;
+      counters.citationsPerAnalysis.scans += scans;
+    },
+    streamFailed(failure) {
+      counters.failedWebsites.push({ ...failure });
+    },
+    websiteRevoked(websiteId) {
+      counters.revokedWebsites.push(websiteId);
+    },
+  };
 }

@@ -2,7 +2,8 @@
  * One run of `aivis sync` or `aivis backfill` (docs/architecture.md#data-flow), read top to
  * bottom: `runSync` takes the lock, ensures the tables and opens the run row; `syncAll` sets up
  * the flush buffer and the metric-version ledger; `syncWebsites` reads the listing
- * (`sync-listing.ts`) and runs each planned website's streams (`sync-website.ts`) in a pool;
+ * (`sync-listing.ts`) and reads each planned website's streams through the feed reader
+ * (`src/feed/feed-reader.ts`) into the flush buffer, in a pool;
  * `runSync` then records how the run ended and releases the lock.
  *
  * Failures are contained where docs/architecture.md#state-rules wants them: a bad record goes
@@ -14,7 +15,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import PQueue from 'p-queue';
 import type { AivisConfig } from '../../schemas/config.ts';
-import type { ApiClient } from '../client/api-client.ts';
 import { readContractInForce } from '../contract/run-contract.ts';
 import type { Destination } from '../destination/destination.ts';
 import { flushParts } from '../destination/flush-parts.ts';
@@ -28,57 +28,21 @@ import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
 import { declaredIn, tablesAsStored } from '../evolution/evolution-plan.ts';
 import { evolveTables } from '../evolution/evolve-tables.ts';
-import type { Logger } from '../log/logger.ts';
-import { stateKey, type StateStore } from '../state/state-store.ts';
+import { stateKey } from '../state/state-store.ts';
+import { INITIAL_STATE } from '../state/stream-state.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
-import { ENGINE_TABLES, metricVersionsTable, viewsFor, websitesTable } from '../tables/index.ts';
+import { contractsTable, ENGINE_TABLES, metricVersionsTable, viewsFor, websitesTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
+import { FeedReader } from '../feed/feed-reader.ts';
 import { FlushBuffer } from './flush-buffer.ts';
-import type { RunContext } from './run-context.ts';
-import { RunCounters } from './run-counters.ts';
+import type { RunContext, RunSyncOptions } from './run-context.ts';
+import { countingObserver, RunCounters } from './run-counters.ts';
+import { SYNC_MODE } from './run-mode.ts';
 import { finishRunRow, startRunRow } from './run-row.ts';
 import { readListing } from './sync-listing.ts';
-import { syncWebsite } from './sync-website.ts';
 
 /** Websites synced at once when the config does not say. */
 const DEFAULT_CONCURRENCY = 4;
-
-export interface RunSyncOptions {
-  readonly config: AivisConfig;
-  readonly client: ApiClient;
-  readonly destination: Destination;
-  readonly stateStore: StateStore;
-  readonly logger: Logger;
-  /**
-   * The workspace this run reads (default `default`): its rows carry it in `_workspace`, and
-   * its lock, state, reconciliation and run row are its own (docs/architecture.md#many-workspaces).
-   */
-  readonly workspace?: string;
-  readonly command?: RunCommand;
-  /** Streams to run; default: the configured ones (all when the config names none). */
-  readonly streams?: readonly StreamName[];
-  /** Only these websites (intersected with the config's `websites.include`). */
-  readonly websites?: readonly string[];
-  /** Ignore saved state: read every feed from the beginning (rows are upserted, so no duplicates). */
-  readonly fullRefresh?: boolean;
-  readonly allowMassRemoval?: boolean;
-  /** Backfill: re-read feeds from this `updated_since`, saving no state. */
-  readonly since?: string;
-  /** Websites synced at once; the rate limiter bounds the request rate whatever this is. */
-  readonly concurrency?: number;
-  readonly runId?: string;
-  /** The run's OpenLineage `runId` (a UUID), recorded in its `_aivis_runs` row; default a new one. */
-  readonly lineageRunId?: string;
-  readonly now?: () => Date;
-  /** Live counters, for a progress display. */
-  readonly counters?: RunCounters;
-  /**
-   * Stops the run (SIGTERM, SIGINT): scans stop at their next page, and a client built with
-   * the same signal ends its request in flight and its waits at once. What was read is
-   * committed, the run row says `stopped`, the lock is released, and the abort reason is thrown.
-   */
-  readonly signal?: AbortSignal;
-}
 
 /** How a run ended: the `_aivis_runs.status` it leaves. */
 export type RunStatus = RunOutcome;
@@ -137,7 +101,8 @@ async function ensureSyncViews(destination: Destination, tables: readonly TableS
 
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   const now = options.now ?? (() => new Date());
-  const command = options.command ?? 'sync';
+  const mode = options.mode ?? SYNC_MODE;
+  const { command } = mode;
   const startedAt = now().toISOString();
   const runId = options.runId ?? newRunId(now());
   const lineageRunId = options.lineageRunId ?? randomUUID();
@@ -156,7 +121,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     logger.info('run started', { run_id: runId, workspace, command, streams, destination: destination.type });
     let error: unknown;
     try {
-      const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt, record: true });
+      const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt });
       counters.contractChanges = contract.changes.length;
       // The document in force decides the columns before any row is read (docs/served-contract.md#schema-evolution).
       const evolution = await evolveTables({
@@ -173,14 +138,13 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         ...options,
         contract,
         workspace,
-        command,
+        mode,
         runId,
         streams,
         counters,
         now,
         syncedAt: startedAt,
         evolution,
-        fallbacks: new Set(),
       });
     } catch (caught) {
       error = caught;
@@ -237,6 +201,9 @@ async function syncAll(run: RunContext): Promise<void> {
     tableOf: (table) => run.evolution.table(table),
   });
   try {
+    // The served contract is kept with the run's first flush (docs/served-contract.md).
+    const { row } = run.contract;
+    if (row !== undefined) await buffer.add({ tables: [{ table: contractsTable, rows: [row] }] });
     await syncWebsites(run, buffer);
   } finally {
     // A run that fails later still says which new combinations its flushes carried.
@@ -254,6 +221,21 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
   const planned = await readListing(run, buffer);
   const saved = new Map((await run.stateStore.load()).map((e) => [stateKey(e.stream, e.scope), e.state]));
   counters.websitesPlanned = planned.length;
+  const reader = new FeedReader({
+    client: run.client,
+    logger: run.logger,
+    config: run.config,
+    streams: run.streams,
+    observer: countingObserver(counters),
+    validation: run.contract.validation,
+    runId: run.runId,
+    workspace: run.workspace,
+    evolution: run.evolution,
+    now: run.now,
+    position: (stream, scope) =>
+      run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream, scope)) ?? INITIAL_STATE),
+    since: run.since,
+  });
 
   const abort = new AbortController();
   const signal = run.signal ? AbortSignal.any([abort.signal, run.signal]) : abort.signal;
@@ -263,7 +245,7 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
     planned.map((website) => async () => {
       if (signal.aborted) return;
       try {
-        if ((await syncWebsite(run, buffer, saved, website, signal)) === 'done') counters.websitesDone++;
+        if ((await reader.readWebsite(website, buffer, signal)) === 'done') counters.websitesDone++;
       } catch (error) {
         fatal ??= error;
         // The websites still queued return at once on the aborted signal.
@@ -280,7 +262,7 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
 /** Websites revoked during the run get `_removed_at` once their committed rows are durable; the rows stay. */
 async function markRevoked(run: RunContext): Promise<void> {
   const revoked = run.counters.revokedWebsites;
-  if (revoked.length === 0 || run.command !== 'sync') return;
+  if (revoked.length === 0 || !run.mode.marksRemovals) return;
   await markWebsitesRemoved(run.destination, revoked, run.syncedAt);
   run.counters.removedWebsites += revoked.length;
   run.logger.info('websites revoked during the run were marked removed', {

@@ -1,21 +1,25 @@
 /**
  * The listing step of a run (docs/architecture.md#data-flow, "plan"): the websites listing is
  * read whole, reconciled with the websites the destination knows of this workspace (removals,
- * the mass-removal guard, ids another workspace holds), written when the run syncs the
- * websites stream, and narrowed to the websites this run reads.
+ * the mass-removal guard, ids another workspace holds), written when the run's mode writes
+ * the listing and it reads the websites stream, and narrowed to the websites this run reads.
  */
 import { type ActiveWebsite, listActiveWebsites, markWebsitesRemoved } from '../destination/queries/active-websites.ts';
 import { websitesStream } from '../streams/index.ts';
 import { rejectedTable, websitesTable } from '../tables/index.ts';
 import { completenessPart, listingScope, readWholeRow } from '../trust/completeness.ts';
+import {
+  chosenWebsites,
+  listWebsites,
+  type Listing,
+  NOT_LISTED,
+  type PlannedWebsite,
+  refuseUnlisted,
+} from '../feed/list-websites.ts';
+import { rejectedRow } from '../feed/rejected-rows.ts';
 import type { FlushBuffer } from './flush-buffer.ts';
-import { listWebsites, type Listing, refuseUnlisted } from './list-websites.ts';
 import { checkMassRemoval, websitesToRemove } from './reconcile-websites.ts';
-import { rejectedRow } from './rejected-rows.ts';
 import type { RunContext } from './run-context.ts';
-
-/** A website the run reads: its id, and whether it was ever measured (a snapshot exists). */
-export type PlannedWebsite = Listing['plan'][number];
 
 /** Reads and reconciles the listing; returns the websites whose streams this run reads. */
 export async function readListing(run: RunContext, buffer: FlushBuffer): Promise<PlannedWebsite[]> {
@@ -27,7 +31,8 @@ export async function readListing(run: RunContext, buffer: FlushBuffer): Promise
 /**
  * Every run checks the listing against the websites the destination knows of this workspace (a
  * key moved to another workspace must neither wipe nor fill the warehouse, whatever streams
- * run); only a `sync` of the websites stream writes the listing and marks removals. Returns the
+ * run); only a run whose mode writes the listing, of the websites stream, writes it and marks
+ * removals (when its mode marks them). Returns the
  * listed ids another workspace already holds: they are rejected, and their streams skipped.
  */
 async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<ReadonlySet<string>> {
@@ -37,7 +42,7 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   checkMassRemoval(removed.length, own.length, run.allowMassRemoval ?? false);
   await recordListingRejections(run, listing, buffer);
   const taken = await rejectTakenWebsites(run, listing, elsewhere, buffer);
-  if (!(run.streams.includes(websitesStream.name) && run.command === 'sync')) return taken;
+  if (!(run.streams.includes(websitesStream.name) && run.mode.writesListing)) return taken;
   const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace, evolution: run.evolution };
   const websites = listing.websites.filter(({ website }) => !taken.has(website.id));
   await buffer.add({
@@ -53,7 +58,7 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   counters.stream(websitesStream.name).rows += websites.length;
   // Removal marks only after the listing's rows are durable: a returning website is cleared first.
   await buffer.flush();
-  if (removed.length > 0) {
+  if (removed.length > 0 && run.mode.marksRemovals) {
     await markWebsitesRemoved(destination, removed, run.syncedAt);
     counters.removedWebsites = removed.length;
     logger.info('websites no longer listed were marked removed', { count: removed.length });
@@ -121,21 +126,14 @@ async function recordListingRejections(run: RunContext, listing: Listing, buffer
 }
 
 function planWebsites(run: RunContext, listing: Listing, taken: ReadonlySet<string>): PlannedWebsite[] {
-  const include = run.config.websites?.include;
   const only = run.websites;
   // A backfill re-reads what it names: an id the API does not list is a typo, not a website to skip.
-  if (run.command === 'backfill') refuseUnlisted(only, listing, run.workspace);
+  if (run.mode.refusesUnlisted) refuseUnlisted(only, listing, run.workspace);
   for (const id of only ?? []) {
     if (listing.seenIds.has(id)) continue;
     // Asked for by name and not there: a failure the exit code shows, not a silent skip.
-    const error = 'not in the listing (removed, or not in this workspace)';
-    run.counters.failedWebsites.push({ websiteId: id, stream: 'websites', error });
-    run.logger.error(`website ${error}; skipped`, { website_id: id });
+    run.counters.failedWebsites.push({ websiteId: id, stream: 'websites', error: NOT_LISTED });
+    run.logger.error(`website ${NOT_LISTED}; skipped`, { website_id: id });
   }
-  return listing.plan.filter(
-    (w) =>
-      !taken.has(w.id) &&
-      (include === undefined || include.includes(w.id)) &&
-      (only === undefined || only.includes(w.id)),
-  );
+  return chosenWebsites(listing, run.config, only).filter((w) => !taken.has(w.id));
 }

@@ -12,7 +12,11 @@ export type Share = 'api_wait' | 'http' | 'parse' | 'validate' | 'load' | 'gc' |
 /** Code of each kind, by the file a stack frame belongs to. */
 const CODE: readonly [Share, RegExp][] = [
   ['load', /\/connectors\/|\/node_modules\/(pg|pg-copy-streams|pg-protocol|pg-types)\//],
-  ['validate', /\/node_modules\/zod\/|\/schemas\/|\/src\/streams\/|\/record-result\.ts$/],
+  // src/contract/: the served contract read once per run and, when it differs, the second validator.
+  [
+    'validate',
+    /\/node_modules\/(zod|ajv|@apidevtools)\/|\/schemas\/|\/src\/streams\/|\/src\/contract\/|\/record-result\.ts$/,
+  ],
   ['parse', /\/json-body\.ts$/],
   ['http', /\/node_modules\/undici\/|\/src\/client\//],
 ];

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
-import { type LockHolder, spawnLockHolder } from '../support/spawn-lock-holder.ts';
+import { type LockHolder, spawnLockHolder } from '../locks/spawn-lock-holder.ts';
 
 const url = inject('postgresUrl');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-failures-'));

@@ -152,7 +152,8 @@ describe('check proves every privilege sync uses on Postgres', () => {
     ];
     const refused = await aivis(['check', '--config', config], key);
     expect(refused.code).toBe(1);
-    expect(refused.stdout.split('\n').slice(2, -1)).toEqual([
+    // After the config, the key and the served contract.
+    expect(refused.stdout.split('\n').slice(3, -1)).toEqual([
       `FAIL destination postgres: Postgres user "${role}" lacks privileges that sync uses in database postgres, schema ${schema}; as each object's owner or a superuser, run these ${fixes.length} statements:`,
       ...fixes.map((fix) => `  ${fix}`),
     ]);

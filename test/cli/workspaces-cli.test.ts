@@ -87,7 +87,9 @@ describe('a config with several workspaces', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n').filter((line) => line.startsWith('ok   API'))).toEqual([
       `ok   API workspace acme ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+      `ok   API workspace acme ${sandbox.baseUrl}: the served contract says what the bundled contract says`,
       `ok   API workspace globex ${other.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+      `ok   API workspace globex ${other.baseUrl}: the served contract says what the bundled contract says`,
     ]);
   });
 

@@ -4,7 +4,7 @@ import { it } from 'vitest';
 import type { Destination } from '../../src/destination/destination.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { normalizeRow, type LogicalRow } from './normalize.ts';
-import type { ConformanceTarget } from './suite.ts';
+import type { ConformanceTarget } from './target.ts';
 
 export interface Harness {
   /** A fresh schema name: lower case letters, digits and underscores (valid everywhere). */

@@ -14,7 +14,7 @@ import { readContractDocument } from '../../src/contract/contract-document.ts';
 import { declaredFields } from '../../src/contract/declared-fields.ts';
 import { fieldType } from '../../src/contract/field-type.ts';
 
-type Json = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: documents are edited by JSON path
+type Json = Record<string, any>;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-contract-'));
 let listener: http.Server;

@@ -206,6 +206,20 @@ describe('aivis sync: the document in force', () => {
     expect(await query(database, 'SELECT count(*)::INT AS n FROM aivis._aivis_rejected')).toEqual([{ n: 0 }]);
   });
 
+  it('loads mentions whose position the served contract made a number: the int64 column NULL, _raw exact (exit 0)', async () => {
+    const result = await run('sync', ['contract_type_change']);
+    expect(result.code).toBe(0);
+    expect(await query(result.database, 'SELECT count(*)::INT AS n FROM aivis._aivis_rejected')).toEqual([{ n: 0 }]);
+    const [positions] = await query(
+      result.database,
+      `SELECT count(position_in_response)::INT AS typed,
+              count(*) FILTER (WHERE (_raw->>'position_in_response') LIKE '%.5')::INT AS fractional
+       FROM aivis.mentions`,
+    );
+    expect(positions!.typed).toBe(0);
+    expect(positions!.fractional).toBeGreaterThan(0);
+  });
+
   it('still rejects a reason value no contract declares (exit 3)', async () => {
     const result = await run('sync', ['undeclared_reason_value']);
     expect(result.code).toBe(3);

@@ -63,6 +63,7 @@ describe('aivis CLI with a Snowflake destination', () => {
       [
         `ok   config ${file}`,
         `ok   API ${sandbox.baseUrl}: key accepted, V2 enabled, read scope granted (websites visible)`,
+        `ok   API ${sandbox.baseUrl}: the served contract says what the bundled contract says`,
         'ok   destination snowflake: reachable, can create and write tables',
         '',
       ].join('\n'),

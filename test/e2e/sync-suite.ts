@@ -13,7 +13,8 @@ import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions, type SandboxVariant } from '../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
-import { runSync, syncTables, type RunSyncOptions, type RunSummary } from '../../src/sync/run-sync.ts';
+import type { RunSyncOptions } from '../../src/sync/run-context.ts';
+import { runSync, syncTables, type RunSummary } from '../../src/sync/run-sync.ts';
 import {
   analyticsCompetitorsTable,
   analyticsLatestTable,

@@ -11,9 +11,9 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
 import { mentionsTable, stateTable } from '../../src/tables/index.ts';
-import { verifyExitCode } from '../../src/trust/verify-comparison.ts';
-import type { RequestEstimate } from '../../src/trust/verify-estimate.ts';
-import { type VerifyOptions, verifyStream } from '../../src/trust/verify-stream.ts';
+import { verifyExitCode } from '../../src/verify/verify-comparison.ts';
+import type { RequestEstimate } from '../../src/verify/verify-estimate.ts';
+import { type VerifyOptions, verifyStream } from '../../src/verify/verify-stream.ts';
 import type { HandWrittenSql } from '../support/targets/postgres-target.ts';
 import { openWorld, type SyncTarget, testConfig } from './sync-suite.ts';
 

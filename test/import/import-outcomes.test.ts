@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IMPORT_LIMITS } from '../../src/import/import-limits.ts';
+import { IMPORT_LIMITS } from '../../schemas/import-limits.ts';
 import { partitionInput } from '../../src/import/partitions.ts';
 import { promptsCsv, startHarness, type Harness } from './import-harness.ts';
 

@@ -13,7 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../support/child-env.ts';
 import { runCli } from '../support/cli-process.ts';
-import { spawnLockHolder } from '../support/spawn-lock-holder.ts';
+import { spawnLockHolder } from '../locks/spawn-lock-holder.ts';
 import { describeQuery, lastMessage, writeQueryConfig } from './query-suite.ts';
 
 let dir: string;

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
+import { until } from '../support/until.ts';
 import { freePort } from './free-port.ts';
 
 declare module 'vitest' {
@@ -15,6 +16,8 @@ declare module 'vitest' {
 }
 
 const BINARY = 'prometheus-pushgateway';
+/** A gateway that has not answered by then is not going to: the run fails naming it instead of hanging. */
+const READY_LIMIT_MS = 30_000;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const gateway = await startPushgateway();
@@ -55,13 +58,13 @@ export async function startPushgateway(args: readonly string[] = []): Promise<{ 
 
 /** Polls `/-/ready` until the gateway answers (it starts in milliseconds); behind basic auth, a 401 is an answer. */
 async function ready(url: string): Promise<void> {
-  for (;;) {
+  const answers = async () => {
     try {
       const response = await fetch(`${url}/-/ready`);
-      if (response.ok || response.status === 401) return;
+      return response.ok || response.status === 401;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  };
+  await until(answers, `${BINARY} to answer ${url}/-/ready`, READY_LIMIT_MS);
 }

@@ -1,19 +1,12 @@
 import { ConfigError } from '../../errors.ts';
 import { BACKFILL_STREAM_NAMES } from '../../streams/registry.ts';
+import { BACKFILL_MODE } from '../../sync/run-mode.ts';
 import { parseSince, parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
-interface BackfillArgs {
-  config?: string;
-  workspace?: string | string[];
-  streams: string;
-  since: string;
-  websites?: string;
-}
-
-export const backfillCommand: CliCommand<BackfillArgs> = {
+export const backfillCommand = defineCommand({
   command: 'backfill',
   describe: 'Re-read a stream from a point in time and upsert it, leaving the saved frontier where it is',
   builder: (yargs) =>
@@ -21,7 +14,7 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
       .option('streams', { ...STREAMS_FLAG, demandOption: true, describe: 'The feeds to re-read (comma-separated)' })
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('since', { type: 'string', demandOption: true, describe: 'UTC timestamp, e.g. 2026-01-01T00:00:00Z' })
-      .option('websites', WEBSITES_FLAG) as never,
+      .option('websites', WEBSITES_FLAG),
   handler: async (argv) => {
     const streams = parseStreams(argv.streams, '--streams');
     const listing = streams?.find((name) => !BACKFILL_STREAM_NAMES.includes(name));
@@ -30,10 +23,10 @@ export const backfillCommand: CliCommand<BackfillArgs> = {
       throw new ConfigError(`backfill re-reads feeds: name ${names} (every sync reads the ${listing} listing whole)`);
     }
     return executeSync(argv, parseWorkspaceFlags({ workspace: argv.workspace }), {
-      command: 'backfill',
+      mode: BACKFILL_MODE,
       streams,
       since: parseSince(argv.since, 'backfill'),
       websites: parseWebsites(argv.websites, '--websites'),
     });
   },
-};
+});

@@ -18,16 +18,14 @@ import { checkMetricsTargets } from '../../metrics/check-metrics-targets.ts';
 import { syncTables } from '../../sync/run-sync.ts';
 import { VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
+import { withOpenDestination } from '../with-destination.ts';
 import { createClient } from '../command-resources.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
-interface CheckArgs {
-  config?: string;
-}
-
-export const checkCommand: CliCommand<CheckArgs> = {
+export const checkCommand = defineCommand({
   command: 'check',
   describe: 'Check the config, the API key and the destination',
+  builder: (yargs) => yargs,
   handler: async (argv) => {
     const { config, workspaces, path } = await loadConfig(argv.config);
     const logger = createLogger({ level: 'warn' });
@@ -86,12 +84,13 @@ export const checkCommand: CliCommand<CheckArgs> = {
     });
     const named = `destination ${config.destination.type}${destination.location ? ` (${destination.location})` : ''}`;
     try {
-      await destination.open();
-      // Everything a sync of every configured stream writes, so a green check means sync has what it needs.
-      const tables = syncTables(config);
-      await destination.check({ tables, views: viewsOver(VIEWS, tables) });
-      print(true, `${named}: reachable, can create and write tables`);
-      for (const warning of destination.configWarnings?.() ?? []) print('warn', `${named}: ${warning}`);
+      await withOpenDestination(destination, async () => {
+        // Everything a sync of every configured stream writes, so a green check means sync has what it needs.
+        const tables = syncTables(config);
+        await destination.check({ tables, views: viewsOver(VIEWS, tables) });
+        print(true, `${named}: reachable, can create and write tables`);
+        for (const warning of destination.configWarnings?.() ?? []) print('warn', `${named}: ${warning}`);
+      });
     } catch (error) {
       failed = true;
       // A destination block that cannot be right (a DuckDB path in a folder that is not there) is bad config.
@@ -100,11 +99,9 @@ export const checkCommand: CliCommand<CheckArgs> = {
         print(false, `${named}: ${error.summary}:`);
         for (const fix of error.fixes) process.stdout.write(`${terminalLine(redact(`  ${fix}`))}\n`);
       } else print(false, `${named}: ${(error as Error).message}`);
-    } finally {
-      await destination.close();
     }
     if (config.metrics)
       for (const target of await checkMetricsTargets(config.metrics)) print(target.ok || 'warn', target.text);
     return badConfig ? ExitCode.Usage : failed ? ExitCode.Failure : ExitCode.Success;
   },
-};
+});

@@ -14,21 +14,16 @@ import { syncTables } from '../../sync/run-sync.ts';
 import { VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
-interface DbtSourcesArgs {
-  config?: string;
-  workspace?: string | string[];
-}
-
-export const dbtSourcesCommand: CliCommand<DbtSourcesArgs> = {
+export const dbtSourcesCommand = defineCommand({
   command: 'dbt-sources',
   describe: 'Print a dbt sources file (models/sources.yml) for the configured destination',
   builder: (yargs) =>
     yargs.option('workspace', {
       type: 'string',
       describe: "Freshness from this workspace's completeness only (default: every workspace's)",
-    }) as never,
+    }),
   handler: async (argv) => {
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
     // No API call: the API key is not needed, so not read.
@@ -51,4 +46,4 @@ export const dbtSourcesCommand: CliCommand<DbtSourcesArgs> = {
     );
     return ExitCode.Success;
   },
-};
+});

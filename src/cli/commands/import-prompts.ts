@@ -33,11 +33,12 @@ import { lineageSettings } from '../../lineage/lineage-settings.ts';
 import type { ImportReport } from '../../import/import-report.ts';
 import { parseList } from '../cli-arguments.ts';
 import { packageVersion } from '../package-version.ts';
-import { createDestination, openQueryRole } from '../destination-factory.ts';
+import { openQueryRole } from '../destination-factory.ts';
+import { withDestination } from '../with-destination.ts';
 import { createClient } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { parseWorkspaceFlags, selectWorkspaces, type WorkspaceSelection } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
 export interface ImportPromptsArgs {
   config?: string;
@@ -168,8 +169,6 @@ export async function importPrompts(
       : `stopped by ${signal}: the destination's receipts record every partition that finished; run the same command again to send the rest`,
   );
   let client: ApiClient | undefined;
-  let destination: Destination | undefined;
-  let role: QueryRole | undefined;
   try {
     client = createClient(workspace, logger, { clock, signal: stop.signal });
     const hasDestination = await namesDestination(configPath);
@@ -178,70 +177,73 @@ export async function importPrompts(
         `${'table' in source ? '--from-table' : '--from-query'} reads the configured destination, and ${configPath} names none: add a destination: block`,
       );
     }
-    if (hasDestination) {
-      destination = await createDestination(config.destination, { logger });
-      await destination.open();
-    }
-    // One id for the run: its receipt rows' run_id and its lineage runId.
-    const runId = randomUUID();
-    const sink =
-      destination &&
-      (await destinationSink(destination, {
-        file: baseOptions.file,
-        classificationMode: baseOptions.mode,
-        runId,
-        workspace: workspace.name,
-        now: () => new Date(clock.now()),
-      }));
-    let options = baseOptions;
-    let known: KnownDigests | undefined;
-    if (!('file' in source)) {
-      role = await openQueryRole(config.destination, { logger, besideDestination: true });
-      options = { ...options, warehouse: await openWarehouseInput(role, source) };
-      if (!options.all) known = await readKnownPrompts(role, options.websiteId);
-    }
     const http = client;
-    // A validation creates nothing: only an import is a run with lineage.
-    const library = { dataset: promptLibraryDataset(workspace.source.base_url, options.websiteId) };
-    const lineage = startLineageRun({
-      settings: options.validateOnly ? undefined : lineageSettings(loaded),
-      logger,
-      version: packageVersion(),
-      runId,
-      jobName: `${workspace.name}.import-prompts`,
-      inputs: inputDatasets(config, source, options),
-      outputs: [library],
-    });
-    const report = await withLineage(
-      lineage,
-      stop.signal,
-      [library],
-      () =>
-        runImport(options, {
-          http,
-          clock,
+    // With a destination, the receipts go there: open for the import, closed after it however it ends.
+    const importInto = async (destination?: Destination): Promise<ExitCode> => {
+      let role: QueryRole | undefined;
+      try {
+        // One id for the run: its receipt rows' run_id and its lineage runId.
+        const runId = randomUUID();
+        const sink =
+          destination &&
+          (await destinationSink(destination, {
+            file: baseOptions.file,
+            classificationMode: baseOptions.mode,
+            runId,
+            workspace: workspace.name,
+            now: () => new Date(clock.now()),
+          }));
+        let options = baseOptions;
+        let known: KnownDigests | undefined;
+        if (!('file' in source)) {
+          role = await openQueryRole(config.destination, { logger, besideDestination: true });
+          options = { ...options, warehouse: await openWarehouseInput(role, source) };
+          if (!options.all) known = await readKnownPrompts(role, options.websiteId);
+        }
+        // A validation creates nothing: only an import is a run with lineage.
+        const library = { dataset: promptLibraryDataset(workspace.source.base_url, options.websiteId) };
+        const lineage = startLineageRun({
+          settings: options.validateOnly ? undefined : lineageSettings(loaded),
           logger,
-          runSalt: runId,
-          ...(sink ? { sink } : {}),
-          ...(known ? { known } : {}),
-        }),
-      (done) => ({
-        eventType: done.status === 'succeeded' ? 'COMPLETE' : 'FAIL',
-        outputs: [{ ...library, rowCount: done.totals.created }],
-        ...(done.status === 'succeeded' ? {} : { errorMessage: importFailure(done) }),
-      }),
-    );
-    write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
-    return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
+          version: packageVersion(),
+          runId,
+          jobName: `${workspace.name}.import-prompts`,
+          inputs: inputDatasets(config, source, options),
+          outputs: [library],
+        });
+        const report = await withLineage(
+          lineage,
+          stop.signal,
+          [library],
+          () =>
+            runImport(options, {
+              http,
+              clock,
+              logger,
+              runSalt: runId,
+              ...(sink ? { sink } : {}),
+              ...(known ? { known } : {}),
+            }),
+          (done) => ({
+            eventType: done.status === 'succeeded' ? 'COMPLETE' : 'FAIL',
+            outputs: [{ ...library, rowCount: done.totals.created }],
+            ...(done.status === 'succeeded' ? {} : { errorMessage: importFailure(done) }),
+          }),
+        );
+        write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
+        return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
+      } finally {
+        await role?.close();
+      }
+    };
+    return hasDestination ? await withDestination(config.destination, { logger }, importInto) : await importInto();
   } finally {
     stop.dispose();
-    await role?.close();
-    await destination?.close();
     await client?.close();
   }
 }
 
-export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
+export const importPromptsCommand = defineCommand({
   command: 'import-prompts',
   describe:
     'Import prompts from a CSV or JSONL file, or a table or query of the destination, into a website (append-only, in atomic partitions)',
@@ -290,8 +292,8 @@ export const importPromptsCommand: CliCommand<ImportPromptsArgs> = {
         type: 'string',
         describe: 'Journal file (default: beside the input file; none for --from-table/--from-query)',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }) as never,
+      .option('json', { type: 'boolean', default: false, describe: 'Print the summary as JSON' }),
   handler: async (argv) => {
     return importPrompts(argv);
   },
-};
+});

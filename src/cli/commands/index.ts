@@ -12,8 +12,7 @@ import { streamsCommand } from './streams.ts';
 import { syncCommand } from './sync.ts';
 import { verifyCommand } from './verify.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: each command declares its own argument type; yargs takes them as one list
-export const commands: CliCommand<any>[] = [
+export const commands: readonly CliCommand[] = [
   checkCommand,
   streamsCommand,
   syncCommand,

@@ -8,20 +8,13 @@ import { assertReadOnlyStatement } from '../../destination/read-only-query.ts';
 import { ConfigError, ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { openQueryRole } from '../destination-factory.ts';
-import { QUERY_FORMATS, type QueryFormat, writeQueryResult } from '../query-output.ts';
-import type { CliCommand } from './cli-command.ts';
-
-interface QueryArgs {
-  config?: string;
-  format?: QueryFormat;
-  /** The statement's words: one, unless the shell split an unquoted statement. */
-  sql?: string[];
-}
+import { QUERY_FORMATS, writeQueryResult } from '../query-output.ts';
+import { defineCommand } from './cli-command.ts';
 
 /** Rows asked of the engine at a time: a page is what the process holds while it prints. */
 const PAGE_ROWS = 1000;
 
-export const queryCommand: CliCommand<QueryArgs> = {
+export const queryCommand = defineCommand({
   command: 'query [sql..]',
   describe: 'Run one read-only statement (SELECT) on the configured destination and print the rows',
   builder: (yargs) =>
@@ -35,7 +28,7 @@ export const queryCommand: CliCommand<QueryArgs> = {
       .option('format', {
         choices: QUERY_FORMATS,
         describe: 'table, csv or json (default: table on a terminal, csv otherwise)',
-      }) as never,
+      }),
   handler: async (argv) => {
     const words = (argv.sql ?? []).filter((word) => word !== undefined).map(String);
     if (words.length === 0) {
@@ -65,4 +58,4 @@ export const queryCommand: CliCommand<QueryArgs> = {
     }
     return ExitCode.Success;
   },
-};
+});

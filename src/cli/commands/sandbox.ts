@@ -11,15 +11,7 @@ import { parseTimestamp } from '../../sandbox/timestamps.ts';
 import { checkVariants, type SandboxVariant, VARIANT_NAMES } from '../../sandbox/variants.ts';
 import { parseList } from '../cli-arguments.ts';
 import { createLogger } from '../../log/logger.ts';
-import type { CliCommand } from './cli-command.ts';
-
-interface SandboxArgs {
-  port: number;
-  websites: number;
-  seed: number;
-  clock?: string;
-  variant?: string[];
-}
+import { defineCommand } from './cli-command.ts';
 
 /**
  * The keys that try the API's refusals, printed labelled with the answer each gets, so a user
@@ -93,7 +85,7 @@ function untilStopped(): Promise<NodeJS.Signals> {
   });
 }
 
-export const sandboxCommand: CliCommand<SandboxArgs> = {
+export const sandboxCommand = defineCommand({
   command: 'sandbox',
   describe: 'Serve a local Public API V2 sandbox with seeded data on 127.0.0.1',
   builder: (yargs) =>
@@ -146,4 +138,4 @@ export const sandboxCommand: CliCommand<SandboxArgs> = {
     createLogger().info(`aivis sandbox: stopped on ${signal}`);
     return ExitCode.Success;
   },
-};
+});

@@ -5,20 +5,12 @@ import { ConfigError, ExitCode } from '../../errors.ts';
 import { DEFAULT_WORKSPACE } from '../../destination/workspace.ts';
 import type { StateEntry } from '../../state/state-entry.ts';
 import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
-import { createDestination } from '../destination-factory.ts';
+import { withDestination } from '../with-destination.ts';
 import { createLogger } from '../../log/logger.ts';
 import { newRunId } from '../../sync/run-sync.ts';
 import { createStateStore } from '../command-resources.ts';
 import { parseWorkspaceFlags, selectWorkspaces } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
-
-interface StateArgs {
-  config?: string;
-  workspace?: string | string[];
-  action: 'show' | 'reset';
-  streams?: string;
-  websites?: string;
-}
+import { defineCommand } from './cli-command.ts';
 
 /** A website's scopes are its id and its filtered scans (`web_1?provider=gemini`). */
 function selects(
@@ -44,7 +36,7 @@ function refuseStateless(
   );
 }
 
-export const stateCommand: CliCommand<StateArgs> = {
+export const stateCommand = defineCommand({
   command: 'state <action>',
   describe: 'Show or reset saved sync state',
   builder: (yargs) =>
@@ -52,7 +44,7 @@ export const stateCommand: CliCommand<StateArgs> = {
       .positional('action', { choices: ['show', 'reset'] as const, demandOption: true })
       .option('workspace', { type: 'string', describe: 'Only these workspaces of the config (comma-separated)' })
       .option('streams', STREAMS_FLAG)
-      .option('websites', WEBSITES_FLAG) as never,
+      .option('websites', WEBSITES_FLAG),
   handler: async (argv) => {
     const streams = parseStreams(argv.streams, '--streams');
     const websites = parseWebsites(argv.websites, '--websites');
@@ -62,9 +54,7 @@ export const stateCommand: CliCommand<StateArgs> = {
     const loaded = await loadConfig(argv.config, process.env, logger, 'none');
     const selected = selectWorkspaces(loaded.workspaces, selection);
     const { config } = loaded;
-    const destination = await createDestination(config.destination, { logger });
-    await destination.open();
-    try {
+    return withDestination(config.destination, { logger }, async (destination) => {
       let shown = 0;
       let deleted = 0;
       // Each workspace's state is its own (docs/architecture.md#many-workspaces): read it, and reset it under its lock.
@@ -114,8 +104,6 @@ export const stateCommand: CliCommand<StateArgs> = {
         `deleted ${deleted} state entr${deleted === 1 ? 'y' : 'ies'}; the next sync reads ${deleted > 0 ? 'those feeds from the beginning' : 'as before'}\n`,
       );
       return ExitCode.Success;
-    } finally {
-      await destination.close();
-    }
+    });
   },
-};
+});

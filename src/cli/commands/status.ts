@@ -11,17 +11,10 @@ import { terminalLine } from '../../log/inert-text.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
 import { readStatus } from '../../trust/read-status.ts';
 import { formatAge, type StatusVerdict } from '../../trust/staleness.ts';
-import { createDestination } from '../destination-factory.ts';
+import { withDestination } from '../with-destination.ts';
 import { parseDuration } from '../duration.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
-
-interface StatusArgs {
-  config?: string;
-  'max-staleness'?: string | string[];
-  json: boolean;
-  workspace?: string | string[];
-}
+import { defineCommand } from './cli-command.ts';
 
 /** The human summary: a verdict line, the last run, one line per stream, then why it is stale. */
 function formatStatus(verdict: StatusVerdict): string {
@@ -46,7 +39,7 @@ function formatStatus(verdict: StatusVerdict): string {
   return lines.join('\n');
 }
 
-export const statusCommand: CliCommand<StatusArgs> = {
+export const statusCommand = defineCommand({
   command: 'status',
   describe: 'Say whether the warehouse is fresh: the last run and how far each stream is complete (exit 4 when stale)',
   builder: (yargs) =>
@@ -59,7 +52,7 @@ export const statusCommand: CliCommand<StatusArgs> = {
       .option('workspace', {
         type: 'string',
         describe: 'Only these workspaces of the config (comma-separated)',
-      }) as never,
+      }),
   handler: async (argv) => {
     const maxStalenessSeconds = parseDuration(argv['max-staleness'], '--max-staleness');
     const selection = parseWorkspaceFlags({ workspace: argv.workspace });
@@ -68,9 +61,7 @@ export const statusCommand: CliCommand<StatusArgs> = {
     const workspace = selectOneWorkspace(loaded.workspaces, selection, 'status');
     const { config } = loaded;
     const logger = createLogger({ level: 'warn' });
-    const destination = await createDestination(config.destination, { logger });
-    await destination.open();
-    try {
+    return withDestination(config.destination, { logger }, async (destination) => {
       const verdict = await readStatus(destination, {
         workspace: workspace.name,
         streams: selectedStreams(config),
@@ -79,8 +70,6 @@ export const statusCommand: CliCommand<StatusArgs> = {
       });
       process.stdout.write(`${argv.json ? JSON.stringify(verdict.report) : formatStatus(verdict)}\n`);
       return verdict.exitCode;
-    } finally {
-      await destination.close();
-    }
+    });
   },
-};
+});

@@ -6,11 +6,12 @@ import { STREAM_NAMES, STREAM_TABLES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
 import { ENGINE_TABLES, VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
-import type { CliCommand } from './cli-command.ts';
+import { defineCommand } from './cli-command.ts';
 
-export const streamsCommand: CliCommand<{ config?: string }> = {
+export const streamsCommand = defineCommand({
   command: 'streams',
   describe: 'List the streams, their tables, the views and the DDL for the configured destination',
+  builder: (yargs) => yargs,
   handler: async (argv) => {
     // No API call: the API key is not needed, so not read.
     const { config } = await loadConfig(argv.config, process.env, createLogger(), 'none');
@@ -32,4 +33,4 @@ export const streamsCommand: CliCommand<{ config?: string }> = {
     process.stdout.write(`${out.join('\n')}\n`);
     return ExitCode.Success;
   },
-};
+});

@@ -1,17 +1,10 @@
 import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
+import { SYNC_MODE } from '../../sync/run-mode.ts';
 import { executeSync } from '../execute-sync.ts';
-import { parseWorkspaceFlags, type WorkspaceFlags } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
+import { parseWorkspaceFlags } from '../workspace-selection.ts';
+import { defineCommand } from './cli-command.ts';
 
-interface SyncArgs extends WorkspaceFlags {
-  config?: string;
-  streams?: string;
-  websites?: string;
-  'full-refresh': boolean;
-  'allow-mass-removal': boolean;
-}
-
-export const syncCommand: CliCommand<SyncArgs> = {
+export const syncCommand = defineCommand({
   command: 'sync',
   describe: 'Sync the configured streams incrementally into the destination',
   builder: (yargs) =>
@@ -32,14 +25,14 @@ export const syncCommand: CliCommand<SyncArgs> = {
         type: 'boolean',
         default: false,
         describe: 'Accept a listing that removes more than half of the known websites',
-      }) as never,
+      }),
   handler: async (argv) => {
     return executeSync(argv, parseWorkspaceFlags(argv), {
-      command: 'sync',
+      mode: SYNC_MODE,
       streams: parseStreams(argv.streams, '--streams'),
       websites: parseWebsites(argv.websites, '--websites'),
       fullRefresh: argv['full-refresh'],
       allowMassRemoval: argv['allow-mass-removal'],
     });
   },
-};
+});

@@ -11,9 +11,9 @@ import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
-import { verifyExitCode } from '../../trust/verify-comparison.ts';
-import { describeEstimate } from '../../trust/verify-estimate.ts';
-import { verifyStream } from '../../trust/verify-stream.ts';
+import { verifyExitCode } from '../../verify/verify-comparison.ts';
+import { describeEstimate } from '../../verify/verify-estimate.ts';
+import { verifyStream } from '../../verify/verify-stream.ts';
 import {
   parseSelection,
   parseSince,
@@ -27,18 +27,7 @@ import { listenForStop } from '../stop-signal.ts';
 import { readContractInForce } from '../../contract/run-contract.ts';
 import { formatVerifyReport } from '../verify-report.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
-import type { CliCommand } from './cli-command.ts';
-
-interface VerifyArgs {
-  config?: string;
-  workspace?: string | string[];
-  streams: string;
-  since: string;
-  until?: string;
-  repair: boolean;
-  websites?: string;
-  json: boolean;
-}
+import { defineCommand } from './cli-command.ts';
 
 const FEED_NAMES: readonly string[] = FEED_STREAMS.map((s) => s.name);
 
@@ -53,7 +42,7 @@ function feedStream(name: string) {
   throw new ConfigError(`verify compares a window of a feed: name ${names}, not "${name}"${why}`);
 }
 
-export const verifyCommand: CliCommand<VerifyArgs> = {
+export const verifyCommand = defineCommand({
   command: 'verify',
   describe: 'Re-read a closed window of a feed and compare it with the destination, row id by row id',
   builder: (yargs) =>
@@ -76,7 +65,7 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
         type: 'boolean',
         default: false,
         describe: 'Print the report as JSON: one object per stream, one a line',
-      }) as never,
+      }),
   handler: async (argv) => {
     const streams = (parseSelection(argv.streams, '--streams', 'feed') ?? []).map(feedStream);
     const since = parseSince(argv.since, 'verify');
@@ -104,7 +93,6 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
         const { validation } = await readContractInForce({
           ...resources,
           now: new Date().toISOString(),
-          record: false,
         });
         // One report per feed, in the order named; the exit code is the worst of them.
         let exitCode: ExitCode = ExitCode.Success;
@@ -155,4 +143,4 @@ export const verifyCommand: CliCommand<VerifyArgs> = {
       stop.dispose();
     }
   },
-};
+});

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { IMPORT_LIMITS } from '../../import/import-limits.ts';
+import { IMPORT_LIMITS } from '../../../schemas/import-limits.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
 import { readBody, readJsonBody } from '../http/read-body.ts';
 import { ok, type Reply } from '../http/reply.ts';

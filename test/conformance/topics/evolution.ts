@@ -13,7 +13,7 @@ import { commitFlush } from '../../../src/state/state-rows.ts';
 import { analyticsHistoryTable, citationsTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 
 /** Declared fields by `<stream>[.<object>...]`, as `declaredFields` would read them from a served document. */
 const declaring =

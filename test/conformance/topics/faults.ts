@@ -11,7 +11,7 @@ import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { withFaults } from '../../support/faulty-destination.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from '../fixtures.ts';
 import { conformanceTest } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 
 const entry = stateEntry('mentions', 'web_1', 'f1');
 /** Two tables and a state entry: kinds first, pairs second, state last. */

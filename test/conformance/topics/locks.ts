@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { LockHeldError } from '../../../src/errors.ts';
 import { owner } from '../fixtures.ts';
 import { conformanceTest } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 
 export function locksTopic(target: ConformanceTarget): void {
   conformanceTest(

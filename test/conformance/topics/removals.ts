@@ -6,7 +6,7 @@ import type { Row } from '../../../src/destination/table-spec.ts';
 import { websitesTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const DAY1 = '2026-03-01T00:00:00.000000Z';

@@ -5,7 +5,7 @@ import type { Row } from '../../../src/destination/table-spec.ts';
 import { runsTable } from '../../../src/tables/index.ts';
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 
 function run(id: string, status: string, finishedAt: string | null = null, workspace: string | null = null): Row {

@@ -5,7 +5,7 @@ import { STREAM_TABLES } from '../../../src/streams/registry.ts';
 import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const CONTRACT_TABLES: readonly TableSpec[] = [...ENGINE_TABLES, ...Object.values(STREAM_TABLES).flat()];

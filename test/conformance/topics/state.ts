@@ -5,7 +5,7 @@ import type { StateEntry } from '../../../src/state/state-entry.ts';
 import { ENGINE_TABLES } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, pairsTable, stateEntry } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 import { commitFlush, readStateEntries } from '../../../src/state/state-rows.ts';
 
 const byKey = (entries: StateEntry[]) =>

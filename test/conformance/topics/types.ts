@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Row } from '../../../src/destination/table-spec.ts';
 import { flushOf, kindsRow, kindsTable } from '../fixtures.ts';
 import { conformanceTest, expected, type Harness } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const STRINGS: Readonly<Record<string, string>> = {

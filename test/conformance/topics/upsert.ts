@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { flushOf, kindsRow, kindsTable, pairsTable } from '../fixtures.ts';
 import { conformanceTest, expected } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 
 const T1 = '2026-01-01T00:00:00.000001Z';

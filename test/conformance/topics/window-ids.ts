@@ -5,7 +5,7 @@ import { column, type Row, type TableSpec } from '../../../src/destination/table
 import { commitFlush } from '../../../src/state/state-rows.ts';
 import { flushOf } from '../fixtures.ts';
 import { conformanceTest } from '../harness.ts';
-import type { ConformanceTarget } from '../suite.ts';
+import type { ConformanceTarget } from '../target.ts';
 
 /** Keyed like analytics_history: the website and an id within it; the stamp may be NULL, like a citation's. */
 const stampedTable: TableSpec = {

@@ -1,10 +1,10 @@
 /**
  * A destination defined outside `connectors/`, to show that adding one is its folder, its
  * config schema and one registry entry (docs/architecture.md#adding-a-destination). It
- * stores rows in memory (the fake destination) under its own type, flush sizing and names.
+ * stores rows in DuckDB in memory (the engine tests' fake) under its own type, flush sizing and names.
  */
 import { describeDestination } from '../../../connectors/descriptor.ts';
-import { type ToyConfig, toyConfigSchema } from './toy-config.ts';
+import { TOY_FLUSH_SIZING, type ToyConfig, toyConfigSchema } from './toy-config.ts';
 
 export const toyDestination = describeDestination<ToyConfig>({
   type: 'toy',
@@ -12,8 +12,7 @@ export const toyDestination = describeDestination<ToyConfig>({
   configSchema: toyConfigSchema,
   secrets: [{ key: 'token', in: 'value', fix: 'put it in an environment variable and write token: ${TOY_TOKEN}' }],
   withAbsolutePaths: (config, resolve) => ({ ...config, folder: resolve(config.folder) }),
-  // One row per flush: every unit that carries rows is its own commit, which the test can see.
-  flushSizing: { maxRowsPerFlush: 1, maxSecondsPerFlush: 3600 },
+  flushSizing: TOY_FLUSH_SIZING,
   columnType: (type) => `toy_${type}`,
   tableDataset: (config, table) => ({ namespace: `toy://${config.folder}`, name: `${config.schema}.${table}` }),
   async load() {

@@ -13,3 +13,6 @@ export const toyConfigSchema = z.strictObject({
 });
 
 export type ToyConfig = z.infer<typeof toyConfigSchema>;
+
+/** One row per flush: every unit that carries rows is its own commit, which the test can see. */
+export const TOY_FLUSH_SIZING = { maxRowsPerFlush: 1, maxSecondsPerFlush: 3600 };

@@ -5,8 +5,7 @@
 import { createDuckdbDestination } from '../../../connectors/duckdb/index.ts';
 import type { DestinationDeps } from '../../../connectors/registry.ts';
 import type { Destination, TableRows } from '../../../src/destination/destination.ts';
-import { toyDestination } from './descriptor.ts';
-import type { ToyConfig } from './toy-config.ts';
+import { TOY_FLUSH_SIZING, type ToyConfig } from './toy-config.ts';
 
 export interface ToyDestination extends Destination {
   /** Per commit, the rows it carried per table (tables without rows left out). */
@@ -19,7 +18,7 @@ export function createToyDestination(config: ToyConfig, deps: DestinationDeps): 
   return {
     ...inner,
     type: 'toy',
-    capabilities: { transactional: true, ...toyDestination.flushSizing },
+    capabilities: { transactional: true, ...TOY_FLUSH_SIZING },
     namespace: { database: config.folder, schema: config.schema },
     commits,
     commit(parts: readonly TableRows[]) {

@@ -41,7 +41,8 @@ import {
   type ErrorProto,
   type TransientReason,
 } from './stand-in-errors.ts';
-import { StandInEngine, type EngineOptions, type QueryResult, type TableResource } from './stand-in-engine.ts';
+import { StandInEngine, type EngineOptions, type QueryResult } from './stand-in-engine.ts';
+import type { TableResource } from './stand-in-resources.ts';
 import type { RestQueryParameter } from './stand-in-sql.ts';
 
 /** A table's etag: changes whenever its schema, description or view does (`tables.get`, `If-Match`). */

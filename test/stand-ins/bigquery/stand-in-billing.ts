@@ -18,7 +18,7 @@
  * Loads are free and bill nothing.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { TableResource } from './stand-in-engine.ts';
+import type { TableResource } from './stand-in-resources.ts';
 import type { RestQueryParameter } from './stand-in-sql.ts';
 
 /** BigQuery's minimum per referenced table ("10 MB"), in bytes. */

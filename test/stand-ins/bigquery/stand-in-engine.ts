@@ -37,26 +37,7 @@ import {
   type RestQueryParameter,
 } from './stand-in-sql.ts';
 import { beyondMicroseconds, loadTimestampMessage } from './stand-in-timestamps.ts';
-
-export interface FieldResource {
-  name: string;
-  type: string;
-  mode?: string;
-  description?: string;
-}
-
-export interface TableResource {
-  tableReference: { projectId: string; datasetId: string; tableId: string };
-  /** `TABLE` or `VIEW`, as `tables.get` says. */
-  type?: string;
-  schema: { fields: FieldResource[] };
-  description?: string;
-  /** A view's standard-SQL query. */
-  view?: { query: string; useLegacySql?: boolean };
-  timePartitioning?: { type: string; field?: string };
-  clustering?: { fields: string[] };
-  expirationTime?: string;
-}
+import type { FieldResource, TableResource } from './stand-in-resources.ts';
 
 export interface QueryResult {
   schema: { fields: FieldResource[] };

@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { bigqueryType } from './stand-in-cells.ts';
-import type { FieldResource } from './stand-in-engine.ts';
+import type { FieldResource } from './stand-in-resources.ts';
 import { fromDuckdb, invalidQuery } from './stand-in-errors.ts';
 
 const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';

@@ -19,15 +19,10 @@ import { PARSE_JSON_CHECK, parseJsonCheckFunction } from './parse-json-function.
 import { SnowflakeStandInError } from './snowflake-errors.ts';
 import { accountStatement, type AccountSession } from './stand-in-account.ts';
 import { StandInClock } from './stand-in-clock.ts';
+import type { QueryHistoryEntry } from './stand-in-query-history.ts';
 import { TableLocks } from './stand-in-locks.ts';
 import { authenticate, type LoginData, type StandInUser } from './stand-in-login.ts';
-import {
-  type CreatedObject,
-  type QueryHistoryEntry,
-  StandInSession,
-  type StandInStats,
-  type WireBind,
-} from './stand-in-session.ts';
+import { type CreatedObject, StandInSession, type StandInStats, type WireBind } from './stand-in-session.ts';
 import { WarehouseMeter } from './stand-in-warehouse.ts';
 import { serialByKey } from '../../../src/destination/serial-by-key.ts';
 import { SessionTokens } from './stand-in-tokens.ts';

@@ -6,7 +6,13 @@
  * then reads instead. Columns as Snowflake names them, as many as tests read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { QueryHistoryEntry } from './stand-in-session.ts';
+
+/** One row of QUERY_HISTORY, as much of it as tests read. */
+export interface QueryHistoryEntry {
+  readonly session: string;
+  readonly queryText: string;
+  readonly queryTag: string;
+}
 
 const FUNCTION =
   /\bTABLE\s*\(\s*(?:\w+\.)?INFORMATION_SCHEMA\.QUERY_HISTORY\s*\(\s*(?:RESULT_LIMIT\s*=>\s*(\d+))?\s*\)\s*\)/i;

@@ -16,7 +16,7 @@
 import { StatementType, type DuckDBConnection, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import { duplicateSourceCheck } from './merge-check.ts';
 import { appendRows } from './stand-in-append.ts';
-import { withQueryHistory } from './stand-in-query-history.ts';
+import { type QueryHistoryEntry, withQueryHistory } from './stand-in-query-history.ts';
 import type { StandInClock } from './stand-in-clock.ts';
 import type { LockingSession, TableLocks } from './stand-in-locks.ts';
 import {
@@ -96,13 +96,6 @@ export interface SessionContext {
   readonly history: QueryHistoryEntry[];
   /** Runs a DDL statement after every other session's DDL in flight (the account's catalog queue). */
   readonly catalogChange: <T>(work: () => Promise<T>) => Promise<T>;
-}
-
-/** One row of QUERY_HISTORY, as much of it as tests read. */
-export interface QueryHistoryEntry {
-  readonly session: string;
-  readonly queryText: string;
-  readonly queryTag: string;
 }
 
 interface Executed {

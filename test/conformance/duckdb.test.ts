@@ -1,8 +1,0 @@
-/** The conformance suite on the embedded DuckDB engine, a database file per test. */
-import { afterAll } from 'vitest';
-import { duckdbTarget } from '../support/targets/duckdb-target.ts';
-import { runConformanceSuite } from './suite.ts';
-
-const target = duckdbTarget();
-afterAll(() => target.close());
-runConformanceSuite(target);
