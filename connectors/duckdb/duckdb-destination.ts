@@ -135,7 +135,11 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
       if (!columns.length) return;
       const s = session;
       try {
-        await s.run(fillFromRawSql(sql.tableName(options, table.name), DUCKDB_RAW_JSON, columns));
+        // Runs of several workspaces sharing the file fill one table's rows: DuckDB fails two
+        // transactions updating one row at once ("Conflict on update").
+        await sql.oneDdlAtATime(options.path, () =>
+          s.run(fillFromRawSql(sql.tableName(options, table.name), DUCKDB_RAW_JSON, columns)),
+        );
       } catch (error) {
         throw failure(`to fill new columns of ${schema}.${table.name} from _raw`, error);
       }
