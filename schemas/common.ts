@@ -16,7 +16,7 @@ const HH_MM = '(?:[01]\\d|2[0-3]):[0-5]\\d';
  * number of digits: a server may send `2026-01-01T10:00Z` or nanoseconds, and both are legal.
  * Leap second `:60` is refused: neither JS nor most warehouses can hold it.
  */
-const UTC_TIMESTAMP = new RegExp(`^${DATE}T${HH_MM}(?::[0-5]\\d(?:\\.\\d+)?)?Z$`);
+export const UTC_TIMESTAMP = new RegExp(`^${DATE}T${HH_MM}(?::[0-5]\\d(?:\\.\\d+)?)?Z$`);
 const TIMESTAMP_RULE = 'a UTC timestamp YYYY-MM-DDThh:mm[:ss[.fraction]]Z on a real calendar date';
 
 /**

@@ -13,6 +13,10 @@ import { streamsConfigSchema } from './streams-config.ts';
 /** The rate limiter's budget when the config names none: the API allows 100, the rest is headroom for other tools. */
 export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 
+/** `schema_evolution`: whether declared fields without a column gain one (docs/served-contract.md#schema-evolution). */
+export const SCHEMA_EVOLUTION_MODES = ['evolve', 'freeze'] as const;
+export type SchemaEvolutionMode = (typeof SCHEMA_EVOLUTION_MODES)[number];
+
 /**
  * The most one request may spend in attempts and `Retry-After` waits when the config does not
  * say: 10 minutes, so a hostile or broken server cannot hold a scheduled run for hours.
@@ -99,6 +103,12 @@ function configObjectSchema(destination: z.ZodType<DestinationConfig>) {
       sources: sourcesConfigSchema.optional(),
       destination,
       streams: streamsConfigSchema.optional().describe('Absent: every stream.'),
+      schema_evolution: z
+        .enum(SCHEMA_EVOLUTION_MODES)
+        .default('evolve')
+        .describe(
+          'evolve: a field the served contract declares and no column holds becomes a typed column, old rows filled from _raw. freeze: tables keep their columns (docs/served-contract.md#schema-evolution).',
+        ),
       websites: z
         .strictObject({
           include: z.array(z.string().regex(/^web_[A-Za-z0-9_-]+$/, 'must be a website id such as web_123')).min(1),

@@ -51,6 +51,26 @@ order by w.domain_url, visibility_definition, month;`,
 ];
 
 /** Which columns tell time by the machine that runs aivis, and which by the API. */
+/** Which columns a sync may add to the stream tables (docs/served-contract.md#schema-evolution). */
+const RUN_TIME_COLUMNS = [
+  'The columns below are those of the bundled contract. Under `schema_evolution: evolve` (the',
+  'default) a sync adds columns at run time, never dropping or renaming one',
+  '([served-contract.md](served-contract.md#schema-evolution)):',
+  '',
+  '- to `websites`, `mentions` and `citations`: a field the served contract declares on the',
+  "  stream's records and no column holds, named after the field (citations first of all: the",
+  '  spec shows none of their fields);',
+  '- to `analytics_latest`, `analytics_history` and `analytics_providers`: a new key of `metrics`',
+  '  or `counts` that their object declares, and a new field of a snapshot, history point or',
+  '  provider entry; to `analytics_competitors` the same when the competitor entry declares it;',
+  '- to any of them: `<column>__<type>` when the declared type changes to one the column cannot',
+  '  hold (`rank__string`).',
+  '',
+  'Every added column is nullable and described in the warehouse by the contract. The tables of',
+  'the engine and of prompt imports never change at run time.',
+  '',
+];
+
 const CLOCKS = [
   '## Two clocks',
   '',
@@ -169,6 +189,7 @@ export function buildTablesDoc(registry: DestinationRegistry = DESTINATIONS): st
     ...VIEWS.flatMap((view) => viewSection(registry, view)),
     '## Stream tables',
     '',
+    ...RUN_TIME_COLUMNS,
     ...streamTables.flatMap((t) => tableSection(registry, t, streamOf(t))),
     '## Prompt import tables',
     '',

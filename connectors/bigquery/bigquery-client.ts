@@ -53,6 +53,8 @@ export interface TableMetadata {
   readonly description?: string;
   /** A view's query. */
   readonly viewQuery?: string;
+  /** The version a patch may name (`TablePatch.etag`). */
+  readonly etag?: string;
 }
 
 /** A metadata change (`tables.patch`): no data is rewritten. */
@@ -62,7 +64,15 @@ export interface TablePatch {
   readonly description?: string;
   /** A view's new query. */
   readonly viewQuery?: string;
+  /**
+   * Apply only to this version of the table (`If-Match`): another run that changed it since it
+   * was read makes the patch fail with `TableChangedError`, to be read and computed again.
+   */
+  readonly etag?: string;
 }
+
+/** A patch named a version of the table another run has changed since (HTTP 412). */
+export class TableChangedError extends Error {}
 
 export interface BigqueryUsage {
   jobs: number;
@@ -259,6 +269,7 @@ class SdkClient implements BigqueryClient {
         fields: (metadata.schema?.fields ?? []) as BigqueryField[],
         ...(metadata.description !== undefined ? { description: String(metadata.description) } : {}),
         ...(metadata.view?.query !== undefined ? { viewQuery: String(metadata.view.query) } : {}),
+        ...(metadata.etag !== undefined ? { etag: String(metadata.etag) } : {}),
       };
     } catch (error) {
       if (apiErrorCode(error) === 404) return undefined;
@@ -297,8 +308,12 @@ class SdkClient implements BigqueryClient {
         ...(patch.fields ? { schema: { fields: patch.fields.map((f) => ({ ...f })) } } : {}),
         ...(patch.description !== undefined ? { description: patch.description } : {}),
         ...(patch.viewQuery !== undefined ? { view: { query: patch.viewQuery, useLegacySql: false } } : {}),
+        // The SDK sends a patch's etag as `If-Match`.
+        ...(patch.etag !== undefined ? { etag: patch.etag } : {}),
       });
     } catch (error) {
+      if (apiErrorCode(error) === 412)
+        throw new TableChangedError(`${this.dataset}.${table} changed since it was read`);
       throw bigqueryError(`update the metadata of ${this.dataset}.${table}`, error, this.dataset);
     }
   }

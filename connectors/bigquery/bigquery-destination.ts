@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Destination, FlushResult, RunIdentity } from '../../src/destination/destination.ts';
 import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock.ts';
 import { releaseOnce } from '../../src/destination/run-lock.ts';
-import type { ColumnSpec, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import type { ColumnSpec, ColumnType, Row, TableSpec } from '../../src/destination/table-spec.ts';
+import { fillFromRawSql } from '../../src/evolution/fill-sql.ts';
 import {
   assertOwnView,
   storedViewDescription,
@@ -21,7 +22,7 @@ import {
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { checkBigqueryPermissions } from './bigquery-check.ts';
-import { type BigqueryClient, openBigqueryClient } from './bigquery-client.ts';
+import { type BigqueryClient, openBigqueryClient, TableChangedError } from './bigquery-client.ts';
 import {
   BIGQUERY_CAPABILITIES,
   type BigqueryConfig,
@@ -45,7 +46,8 @@ import {
   type TableRef,
 } from './bigquery-sql.ts';
 import { schemaPatch } from './bigquery-schema-patch.ts';
-import { ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
+import { BIGQUERY_RAW_JSON } from './bigquery-raw-json.ts';
+import { columnTypesOfFields, ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
 
 export interface BigqueryDeps {
   readonly logger: Logger;
@@ -60,6 +62,9 @@ export interface BigqueryDeps {
   /** The retry backoff's jitter draw in [0, 1). */
   readonly random?: () => number;
 }
+
+/** Patches of one table tried before giving up, each after re-reading it: one per run racing to change it, in practice. */
+const PATCH_ATTEMPTS = 8;
 
 /** The configured client: its credentials (the metadata server probed only when ADC needs it), labels and job settings. */
 export async function connectBigquery(config: BigqueryConfig, deps: BigqueryDeps): Promise<BigqueryClient> {
@@ -98,20 +103,30 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
 
   const ensureTable = async (table: TableSpec) => {
     const c = session();
-    const existing = await c.tableMetadata(table.name);
-    if (!existing) {
-      await c.createTable(table.name, {
-        fields: table.columns.map(targetField),
-        description: table.description,
-        partitionBy: table.partitionBy,
-        clusterBy: table.clusterBy,
-      });
-      return;
+    // Runs of other workspaces or shards may add columns to the same table at once: a patch
+    // names the version it was computed from, and one that lost the race is computed again.
+    for (let attempt = 1; ; attempt++) {
+      const existing = await c.tableMetadata(table.name);
+      if (!existing) {
+        await c.createTable(table.name, {
+          fields: table.columns.map(targetField),
+          description: table.description,
+          partitionBy: table.partitionBy,
+          clusterBy: table.clusterBy,
+        });
+        return;
+      }
+      // Metadata only: added NULLABLE columns and descriptions, never a rewrite.
+      const fields = schemaPatch(existing.fields, table.columns);
+      const description = existing.description === table.description ? undefined : table.description;
+      if (!fields && description === undefined) return;
+      try {
+        await c.patchTable(table.name, { fields, description, ...(existing.etag ? { etag: existing.etag } : {}) });
+        return;
+      } catch (error) {
+        if (!(error instanceof TableChangedError) || attempt >= PATCH_ATTEMPTS) throw error;
+      }
     }
-    // Metadata only: added NULLABLE columns and descriptions, never a rewrite.
-    const fields = schemaPatch(existing.fields, table.columns);
-    const description = existing.description === table.description ? undefined : table.description;
-    if (fields || description !== undefined) await c.patchTable(table.name, { fields, description });
   };
 
   /** Creates or updates one view: its query and description, then its fields' descriptions. */
@@ -199,6 +214,22 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     async ensureTables(tables) {
       await session().ensureDataset();
       for (const table of tables) await ensureTable(table);
+    },
+
+    async columnTypes(tables) {
+      const c = session();
+      const found = new Map<string, Map<string, ColumnType>>();
+      for (const table of tables) {
+        const existing = await c.tableMetadata(table.name);
+        if (existing) found.set(table.name, columnTypesOfFields(existing.fields));
+      }
+      return found;
+    },
+
+    async fillFromRaw(table, columns) {
+      if (!columns.length) return;
+      await lease?.assertHeld();
+      await session().query(fillFromRawSql(quoteTable(ref(table.name)), BIGQUERY_RAW_JSON, columns));
     },
 
     describeDdl(tables) {

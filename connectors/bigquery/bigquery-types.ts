@@ -19,6 +19,18 @@ export const BIGQUERY_TYPES: Readonly<Record<ColumnType, BigqueryType>> = {
   json: 'JSON',
 };
 
+/** The logical type of each field of a table (legacy names included); other types are left out. */
+export function columnTypesOfFields(fields: readonly BigqueryField[]): Map<string, ColumnType> {
+  const legacy: Readonly<Record<string, BigqueryType>> = { INTEGER: 'INT64', FLOAT: 'FLOAT64', BOOLEAN: 'BOOL' };
+  const logical = new Map(Object.entries(BIGQUERY_TYPES).map(([type, bq]) => [bq as string, type as ColumnType]));
+  const columns = new Map<string, ColumnType>();
+  for (const field of fields) {
+    const type = logical.get(legacy[field.type] ?? field.type);
+    if (type && field.mode !== 'REPEATED') columns.set(field.name, type);
+  }
+  return columns;
+}
+
 /** A field of a table resource (`tables.insert`, `tables.patch`). */
 export interface BigqueryField {
   readonly name: string;

@@ -1,7 +1,9 @@
 /** Wires the DuckDB pieces into a `Destination` (docs/architecture.md#adding-a-destination): appender into staging, upsert, state, in one transaction. */
 import { existsSync } from 'node:fs';
 import type { Destination, FlushResult, TableRows } from '../../src/destination/destination.ts';
+import { columnTypesOf } from '../../src/destination/column-types.ts';
 import { ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
+import { fillFromRawSql } from '../../src/evolution/fill-sql.ts';
 import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError, ExitCode } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -16,7 +18,8 @@ import {
 } from './duckdb-config.ts';
 import { acquireDuckdbLock } from './duckdb-lock.ts';
 import * as sql from './duckdb-sql.ts';
-import { appendCell } from './duckdb-types.ts';
+import { DUCKDB_RAW_JSON } from './duckdb-raw-json.ts';
+import { appendCell, CATALOG_TYPES } from './duckdb-types.ts';
 
 export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Logger }): Destination {
   deps.logger.debug('duckdb destination', { path: config.path, schema: config.schema });
@@ -117,6 +120,28 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
         );
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
+      }
+    },
+
+    async columnTypes(_tables) {
+      const rows = await session.all<{ table_name: string; column_name: string; data_type: string }>(
+        sql.EXISTING_COLUMNS,
+        [options.catalog, options.schema],
+      );
+      return columnTypesOf(rows, CATALOG_TYPES);
+    },
+
+    async fillFromRaw(table, columns) {
+      if (!columns.length) return;
+      const s = session;
+      try {
+        // Runs of several workspaces sharing the file fill one table's rows: DuckDB fails two
+        // transactions updating one row at once ("Conflict on update").
+        await sql.oneDdlAtATime(options.path, () =>
+          s.run(fillFromRawSql(sql.tableName(options, table.name), DUCKDB_RAW_JSON, columns)),
+        );
+      } catch (error) {
+        throw failure(`to fill new columns of ${schema}.${table.name} from _raw`, error);
       }
     },
 

@@ -32,7 +32,7 @@ export const SCHEMA_EXISTS =
 
 /** Parameters: catalog, schema. Rows: `table_name`, `column_name`, in column order. */
 export const EXISTING_COLUMNS =
-  'SELECT table_name, column_name FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2 ORDER BY table_name, ordinal_position';
+  'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_catalog = $1 AND table_schema = $2 ORDER BY table_name, ordinal_position';
 
 /** Parameters: catalog, schema. Rows: `name`, `kind` (`table` or `view`), `comment`. */
 export const EXISTING_OBJECTS = `SELECT table_name AS name, CASE WHEN table_type = 'VIEW' THEN 'view' ELSE 'table' END AS kind,

@@ -22,6 +22,16 @@ const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
  */
 const STAGING_TYPES: Readonly<Record<ColumnType, string>> = { ...SQL_TYPES, timestamp: 'VARCHAR', json: 'VARCHAR' };
 
+/** How `information_schema.columns.data_type` names each type of `SQL_TYPES`. */
+export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {
+  VARCHAR: 'string',
+  BIGINT: 'int64',
+  DOUBLE: 'float64',
+  BOOLEAN: 'boolean',
+  'TIMESTAMP WITH TIME ZONE': 'timestamp',
+  JSON: 'json',
+};
+
 export function duckdbType(type: ColumnType): string {
   return SQL_TYPES[type];
 }

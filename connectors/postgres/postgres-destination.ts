@@ -1,7 +1,9 @@
 /** Wires the Postgres pieces into a `Destination` (docs/architecture.md#adding-a-destination): COPY into staging, upsert, state, in one transaction. */
 import type { Destination, DestinationLock, FlushResult, TableRows } from '../../src/destination/destination.ts';
 import { lockTable } from '../../src/destination/engine-tables.ts';
+import { columnTypesOf } from '../../src/destination/column-types.ts';
 import { qualifiedName } from '../../src/destination/sql-identifier.ts';
+import { fillFromRawSql } from '../../src/evolution/fill-sql.ts';
 import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src/destination/sql-statements.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
@@ -11,7 +13,8 @@ import { connectPostgres, type PostgresSession } from './postgres-client.ts';
 import { POSTGRES_CAPABILITIES, type PostgresConfig, postgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
 import * as sql from './postgres-sql.ts';
-import { csvField } from './postgres-types.ts';
+import { POSTGRES_RAW_JSON } from './postgres-raw-json.ts';
+import { CATALOG_TYPES, csvField } from './postgres-types.ts';
 
 /** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */
 const COPY_CHUNK_ROWS = 500;
@@ -63,6 +66,23 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
         await sql.ensurePostgresTables(s, schema, tables, logger);
       } catch (error) {
         throw failure(`to create tables in schema "${schema}"`, error);
+      }
+    },
+
+    async columnTypes(_tables) {
+      const { rows } = await open().query<{ table_name: string; column_name: string; data_type: string }>(
+        sql.EXISTING_COLUMNS,
+        [schema],
+      );
+      return columnTypesOf(rows, CATALOG_TYPES);
+    },
+
+    async fillFromRaw(table, columns) {
+      if (!columns.length) return;
+      try {
+        await open().query(fillFromRawSql(qualifiedName(schema, table.name), POSTGRES_RAW_JSON, columns));
+      } catch (error) {
+        throw failure(`to fill new columns of ${schema}.${table.name} from _raw`, error);
       }
     },
 

@@ -24,7 +24,7 @@ import { postgresType, readExpression } from './postgres-types.ts';
 
 /** Parameters: schema name. Rows: `table_name`, `column_name`, in column order. */
 export const EXISTING_COLUMNS =
-  'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position';
+  'SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position';
 
 /** Parameter: schema name. Rows: `name`, `kind` (`table` or `view`), `comment`. */
 export const EXISTING_OBJECTS = `SELECT c.relname AS name, CASE WHEN c.relkind IN ('v', 'm') THEN 'view' ELSE 'table' END AS kind,

@@ -20,6 +20,16 @@ const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   json: 'JSONB',
 };
 
+/** How `information_schema.columns.data_type` names each type of `SQL_TYPES`. */
+export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {
+  TEXT: 'string',
+  BIGINT: 'int64',
+  'DOUBLE PRECISION': 'float64',
+  BOOLEAN: 'boolean',
+  'TIMESTAMP WITH TIME ZONE': 'timestamp',
+  JSONB: 'json',
+};
+
 export function postgresType(type: ColumnType): string {
   return SQL_TYPES[type];
 }

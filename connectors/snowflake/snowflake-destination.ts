@@ -10,7 +10,9 @@ import type {
   LockOwner,
   RunIdentity,
 } from '../../src/destination/destination.ts';
+import { columnTypesOf } from '../../src/destination/column-types.ts';
 import type { LeaseLock } from '../../src/destination/lease-lock.ts';
+import { fillFromRawSql } from '../../src/evolution/fill-sql.ts';
 import { type Description, descriptionsOf, staleDescriptions } from '../../src/destination/descriptions.ts';
 import type { Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { serialByKey } from '../../src/destination/serial-by-key.ts';
@@ -35,7 +37,8 @@ import {
 } from './snowflake-config.ts';
 import { acquireSnowflakeLock, snowflakeLockTable } from './snowflake-lock.ts';
 import * as sql from './snowflake-sql.ts';
-import { toStagedText } from './snowflake-types.ts';
+import { SNOWFLAKE_RAW_JSON } from './snowflake-raw-json.ts';
+import { CATALOG_TYPES, toStagedText } from './snowflake-types.ts';
 
 /** What the destination needs besides its config. */
 export interface SnowflakeDeps {
@@ -149,6 +152,21 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
         }
       }
       await describe(descriptionsOf(tables, false));
+    },
+
+    async columnTypes(_tables) {
+      // Names come back as Snowflake stores them (upper case); aivis names every column in lower case.
+      const rows = (await session().execute(sql.existingColumnsSql(at), where())).map((row) => ({
+        table_name: String(row.TABLE_NAME).toLowerCase(),
+        column_name: String(row.COLUMN_NAME).toLowerCase(),
+        data_type: String(row.DATA_TYPE),
+      }));
+      return columnTypesOf(rows, CATALOG_TYPES);
+    },
+
+    async fillFromRaw(table, columns) {
+      if (!columns.length) return;
+      await session().execute(fillFromRawSql(sql.tableName(at, table.name), SNOWFLAKE_RAW_JSON, columns));
     },
 
     describeDdl(tables) {

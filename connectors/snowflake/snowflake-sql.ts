@@ -68,9 +68,12 @@ export function createTableSql(at: SnowflakeLocation, table: TableSpec): string 
   return `CREATE TABLE IF NOT EXISTS ${tableName(at, table.name)} (${[...columns, `PRIMARY KEY (${table.primaryKey.map(ident).join(', ')})`].join(', ')})`;
 }
 
-/** Added columns are nullable: rows already there have no value for them. */
+/**
+ * Added columns are nullable: rows already there have no value for them. `IF NOT EXISTS`: runs
+ * of other workspaces or shards may add the same column at once (docs/served-contract.md#schema-evolution).
+ */
 export function addColumnSql(at: SnowflakeLocation, table: TableSpec, column: ColumnSpec): string {
-  return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN ${ident(column.name)} ${SQL_TYPES[column.type]}`;
+  return `ALTER TABLE ${tableName(at, table.name)} ADD COLUMN IF NOT EXISTS ${ident(column.name)} ${SQL_TYPES[column.type]}`;
 }
 
 /**
@@ -87,7 +90,7 @@ export async function ensureSchema(client: SnowflakeClient, at: SnowflakeLocatio
 
 /** Binds: database, schema. Rows: TABLE_NAME, COLUMN_NAME, in column order. */
 export function existingColumnsSql(at: SnowflakeLocation): string {
-  return `SELECT TABLE_NAME, COLUMN_NAME FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+  return `SELECT TABLE_NAME, COLUMN_NAME, DATA_TYPE FROM ${locationIdent(at.database)}.INFORMATION_SCHEMA.COLUMNS WHERE TABLE_CATALOG = ? AND TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 }
 
 /** Binds: database, schema. Rows: TABLE_NAME, TABLE_TYPE (`BASE TABLE`, `VIEW`), COMMENT. */

@@ -19,6 +19,16 @@ export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   json: 'VARIANT',
 };
 
+/** How `INFORMATION_SCHEMA.COLUMNS.DATA_TYPE` names each type of `SQL_TYPES`. */
+export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {
+  TEXT: 'string',
+  NUMBER: 'int64',
+  FLOAT: 'float64',
+  BOOLEAN: 'boolean',
+  TIMESTAMP_TZ: 'timestamp',
+  VARIANT: 'json',
+};
+
 /** A row value as the staged text Snowflake casts back (`'inf'`/`'NaN'` are Snowflake's float spellings). */
 export function toStagedText(type: ColumnType, value: CellValue | undefined): string | null {
   if (value === null || value === undefined) return null;

@@ -75,9 +75,12 @@ function startObservation(input: ObserveRunInput, lineageRunId: string): Observe
   // flushes put rows into (_aivis_rejected, _aivis_completeness, metric_versions, websites).
   const planned = streams.flatMap((stream) => STREAM_TABLES[stream]);
   const tables = syncTables(config, input.streams);
+  // The columns schema evolution added show once the run has evolved the tables.
+  const asWritten = (table: (typeof tables)[number]) =>
+    counters.evolvedTables.find((evolved) => evolved.name === table.name) ?? table;
   const output = (table: (typeof tables)[number], rowCount?: number): OutputTable => ({
     dataset: tableDataset(config.destination, table.name),
-    fields: tableFields(table),
+    fields: tableFields(asWritten(table)),
     ...(rowCount === undefined ? {} : { rowCount }),
   });
   const lineage = startLineageRun({

@@ -7,6 +7,7 @@
  *
  * Life cycle: `open()` once, then any number of calls, then `close()` once.
  */
+import type { EvolvedColumn, ExistingColumns } from './evolved-column.ts';
 import type { BookkeepingSql } from './bookkeeping.ts';
 import type { Row, TableSpec } from './table-spec.ts';
 import type { ViewSpec } from './view-spec.ts';
@@ -102,6 +103,19 @@ export interface Destination {
    * retypes anything.
    */
   ensureTables(tables: readonly TableSpec[]): Promise<void>;
+
+  /**
+   * The columns of those of `tables` that exist (others may come too), each with its logical
+   * type, by table: what schema evolution builds on (docs/served-contract.md#schema-evolution). A column of a
+   * type aivis never makes is left out.
+   */
+  columnTypes(tables: readonly TableSpec[]): Promise<ExistingColumns>;
+
+  /**
+   * Sets `columns` (just added to `table`) of every row from the row's `_raw`, to the value the
+   * loader writes for a new row (docs/served-contract.md#values): one UPDATE.
+   */
+  fillFromRaw(table: TableSpec, columns: readonly EvolvedColumn[]): Promise<void>;
 
   /** The DDL `ensureTables` runs on an empty destination, for `aivis streams`. */
   describeDdl(tables: readonly TableSpec[]): string[];

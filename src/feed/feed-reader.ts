@@ -17,6 +17,7 @@
  *   (a 429 longer than the retry budget, an API that is not answering), a sink failure or a bug
  *   ends the read.
  */
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
@@ -42,6 +43,8 @@ export interface FeedReaderOptions {
   readonly observer: FeedObserver;
   /** What records are checked against: the workspace's document in force (docs/served-contract.md#validation). */
   readonly validation: ContractValidation;
+  /** The columns schema evolution gave the tables (docs/served-contract.md#schema-evolution): the rows built carry them. */
+  readonly evolution?: RunEvolution;
   /** `_run_id` and `_workspace` of the rows built. */
   readonly runId: string;
   readonly workspace: string;
@@ -79,6 +82,7 @@ export class FeedReader {
         runId: options.runId,
         syncedAt: options.now().toISOString(),
         workspace: options.workspace,
+        ...(options.evolution ? { evolution: options.evolution } : {}),
       },
       revoked: false,
     };

@@ -25,7 +25,7 @@ export const analyticsHistoryStream = feedStream({
       ...pickColumns(point.counts, COUNT_KEYS),
       unavailable_reasons: jsonText(point.meta.unavailable_reasons),
       ...versionColumns(point.meta),
-      ...loadColumns(raw, context),
+      ...loadColumns(analyticsHistoryTable, raw, context),
     };
   },
 });

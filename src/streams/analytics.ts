@@ -49,7 +49,7 @@ export const analyticsStream = snapshotStream({
           ...pickColumns(data.counts, COUNT_KEYS),
           unavailable_reasons: jsonText(meta.unavailable_reasons),
           // The whole body: the version tags live in `meta`, not in `data`.
-          ...loadColumns(raw, context),
+          ...loadColumns(analyticsLatestTable, raw, context),
         },
       ]),
       tableRows(
@@ -60,7 +60,7 @@ export const analyticsStream = snapshotStream({
           ...pickColumns(entry.metrics, METRIC_KEYS),
           ...pickColumns(entry.counts, PROVIDER_COUNT_KEYS),
           unavailable_reasons: jsonText(entry.unavailable_reasons),
-          ...loadColumns(rawProviders[i], context),
+          ...loadColumns(analyticsProvidersTable, rawProviders[i], context),
         })),
       ),
       tableRows(
@@ -71,7 +71,7 @@ export const analyticsStream = snapshotStream({
           ...pickColumns(entry.metrics, COMPETITOR_METRIC_KEYS),
           ...pickColumns(entry.counts, COMPETITOR_COUNT_KEYS),
           unavailable_reasons: jsonText(entry.unavailable_reasons),
-          ...loadColumns(rawCompetitors[i], context),
+          ...loadColumns(analyticsCompetitorsTable, rawCompetitors[i], context),
         })),
       ),
     ];

@@ -34,7 +34,7 @@ export const citationsStream = feedStream({
       provider: text(citation.provider),
       observed_at: timestamp(citation.observed_at),
       available_at: timestamp(citation.available_at),
-      ...loadColumns(raw, context),
+      ...loadColumns(citationsTable, raw, context),
     };
   },
 });

@@ -33,7 +33,7 @@ export const mentionsStream = feedStream({
       position_in_response: mention.position_in_response,
       sentiment: mention.sentiment,
       mention_spans: jsonText(mention.mention_spans),
-      ...loadColumns(raw, context),
+      ...loadColumns(mentionsTable, raw, context),
     };
   },
 });

@@ -14,7 +14,7 @@
 import type { z } from 'zod';
 import type { ApiClient } from '../client/api-client.ts';
 import type { TableRows } from '../destination/destination.ts';
-import type { RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
+import type { CellValue, RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
 import type { LOAD_COLUMNS } from '../tables/common-columns.ts';
 
 export interface RowContext {
@@ -24,6 +24,13 @@ export interface RowContext {
   readonly syncedAt: string;
   /** The workspace the run reads (docs/architecture.md#many-workspaces). */
   readonly workspace: string;
+  /** The columns schema evolution added to the tables (docs/served-contract.md#schema-evolution); none when absent. */
+  readonly evolution?: EvolvedCells;
+}
+
+/** The cells of the columns schema evolution added to a table, read from a row's record (`src/evolution/`). */
+export interface EvolvedCells {
+  cells(table: TableSpec, raw: unknown): Readonly<Record<string, CellValue>>;
 }
 
 /** A record that passed its schema but cannot be loaded; it goes to `_aivis_rejected`. */
@@ -125,11 +132,17 @@ export function tableRows<Table extends TableSpec>(table: Table, rows: readonly 
 }
 
 /**
- * The columns every data row carries (docs/architecture.md#tables). `_raw` is the record as
- * the API sent it.
+ * The columns every data row of `table` carries (docs/architecture.md#tables): `_raw` is the
+ * record as the API sent it, and the columns schema evolution added are read from it
+ * (docs/served-contract.md#schema-evolution).
  */
-export function loadColumns(raw: unknown, context: RowContext): RowOfColumns<typeof LOAD_COLUMNS> {
+export function loadColumns(
+  table: TableSpec,
+  raw: unknown,
+  context: Omit<RowContext, 'websiteId'>,
+): RowOfColumns<typeof LOAD_COLUMNS> & Readonly<Record<string, CellValue>> {
   return {
+    ...context.evolution?.cells(table, raw),
     _synced_at: context.syncedAt,
     _run_id: context.runId,
     _raw: JSON.stringify(raw),

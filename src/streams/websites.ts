@@ -22,7 +22,7 @@ export const websitesStream = listingStream({
       last_analysis_at: website.last_analysis_at,
       _first_seen_at: context.syncedAt,
       _removed_at: null,
-      ...loadColumns(raw, { ...context, websiteId: website.id }),
+      ...loadColumns(websitesTable, raw, context),
     };
   },
 });

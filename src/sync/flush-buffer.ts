@@ -32,6 +32,8 @@ export interface FlushBufferOptions {
    * durable exactly when the rows they describe are: the `metric_versions` ledger.
    */
   readonly derivedRows?: (tables: readonly TableRows[]) => TableRows[];
+  /** A table as this run writes it: with the columns schema evolution added (docs/served-contract.md#schema-evolution). */
+  readonly tableOf?: (table: TableSpec) => TableSpec;
 }
 
 export class FlushBuffer implements FeedSink {
@@ -60,7 +62,8 @@ export class FlushBuffer implements FeedSink {
       for (const { table, rows } of unit.tables) {
         if (rows.length === 0) continue;
         let bucket = this.#rows.get(table.name);
-        if (!bucket) this.#rows.set(table.name, (bucket = { table, rows: [] }));
+        if (!bucket)
+          this.#rows.set(table.name, (bucket = { table: this.#options.tableOf?.(table) ?? table, rows: [] }));
         for (const row of rows) {
           bucket.rows.push(row);
           this.#text += rowText(row);

@@ -5,6 +5,7 @@
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { ContractInForce } from '../contract/contract-in-force.ts';
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { Destination } from '../destination/destination.ts';
 import type { Logger } from '../log/logger.ts';
 import type { StateStore } from '../state/state-store.ts';
@@ -59,6 +60,8 @@ export interface RunContext extends RunSyncOptions {
   readonly now: () => Date;
   /** The run's start: the listing's rows and its completeness. */
   readonly syncedAt: string;
+  /** The columns schema evolution added this run (docs/served-contract.md#schema-evolution): what the loader writes. */
+  readonly evolution: RunEvolution;
   /** The document in force for this run and workspace (docs/served-contract.md). */
   readonly contract: ContractInForce;
 }

@@ -1,3 +1,4 @@
+import type { TableSpec } from '../destination/table-spec.ts';
 import type { FeedObserver } from '../feed/feed-observer.ts';
 
 /** Live counts of a run: the progress display reads them, the summary and `_aivis_runs` keep them. */
@@ -26,6 +27,11 @@ export class RunCounters {
   echoedKeys = 0;
   /** How the document in force differs from the bundled contract: its drift's changes (docs/served-contract.md#drift). */
   contractChanges = 0;
+  /**
+   * The tables as this run writes them when schema evolution gave them columns beyond the
+   * contract's (docs/served-contract.md#schema-evolution): what the lineage schema facets show.
+   */
+  evolvedTables: readonly TableSpec[] = [];
   flushes = 0;
   warehouseJobs = 0;
   bytesProcessed = 0;

@@ -26,10 +26,12 @@ import type { TableSpec } from '../destination/table-spec.ts';
 import { viewsOver } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError, ExitCode } from '../errors.ts';
+import { declaredIn, tablesAsStored } from '../evolution/evolution-plan.ts';
+import { evolveTables } from '../evolution/evolve-tables.ts';
 import { stateKey } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
-import { contractsTable, ENGINE_TABLES, metricVersionsTable, VIEWS, websitesTable } from '../tables/index.ts';
+import { contractsTable, ENGINE_TABLES, metricVersionsTable, viewsFor, websitesTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
 import { FlushBuffer } from './flush-buffer.ts';
@@ -88,7 +90,13 @@ export async function ensureSyncTables(
 ): Promise<void> {
   const tables = syncTables(config, requested);
   await destination.ensureTables(tables);
-  await destination.ensureViews(viewsOver(VIEWS, tables));
+  await ensureSyncViews(destination, tables);
+}
+
+/** The views over `tables` as the destination holds them, columns schema evolution added included. */
+async function ensureSyncViews(destination: Destination, tables: readonly TableSpec[]): Promise<void> {
+  const stored = tablesAsStored(tables, await destination.columnTypes(tables));
+  await destination.ensureViews(viewsOver(viewsFor(stored), stored));
 }
 
 export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
@@ -115,6 +123,17 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     try {
       const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt });
       counters.contractChanges = contract.changes.length;
+      // The document in force decides the columns before any row is read (docs/served-contract.md#schema-evolution).
+      const evolution = await evolveTables({
+        destination,
+        tables: syncTables(options.config, streams),
+        mode: options.config.schema_evolution,
+        declared: declaredIn(contract.document),
+        logger,
+      });
+      counters.evolvedTables = evolution.tables;
+      if (Object.keys(evolution.added).length > 0)
+        await ensureSyncViews(destination, syncTables(options.config, streams));
       await syncAll({
         ...options,
         contract,
@@ -125,6 +144,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         counters,
         now,
         syncedAt: startedAt,
+        evolution,
       });
     } catch (caught) {
       error = caught;
@@ -178,6 +198,7 @@ async function syncAll(run: RunContext): Promise<void> {
         counters.tables[table] = (counters.tables[table] ?? 0) + rows;
     },
     derivedRows: (tables) => ledger.observeFlush(tables),
+    tableOf: (table) => run.evolution.table(table),
   });
   try {
     // The served contract is kept with the run's first flush (docs/served-contract.md).
@@ -209,6 +230,7 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
     validation: run.contract.validation,
     runId: run.runId,
     workspace: run.workspace,
+    evolution: run.evolution,
     now: run.now,
     position: (stream, scope) =>
       run.fullRefresh ? INITIAL_STATE : (saved.get(stateKey(stream, scope)) ?? INITIAL_STATE),

@@ -43,7 +43,7 @@ async function reconcile(run: RunContext, listing: Listing, buffer: FlushBuffer)
   await recordListingRejections(run, listing, buffer);
   const taken = await rejectTakenWebsites(run, listing, elsewhere, buffer);
   if (!(run.streams.includes(websitesStream.name) && run.mode.writesListing)) return taken;
-  const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace };
+  const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace, evolution: run.evolution };
   const websites = listing.websites.filter(({ website }) => !taken.has(website.id));
   await buffer.add({
     tables: [
@@ -116,7 +116,7 @@ function splitByWorkspace(active: readonly ActiveWebsite[], workspace: string) {
 /** Listing records that break the schema are kept in `_aivis_rejected` whatever streams run. */
 async function recordListingRejections(run: RunContext, listing: Listing, buffer: FlushBuffer): Promise<void> {
   if (listing.rejected.length === 0) return;
-  const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace };
+  const context = { runId: run.runId, syncedAt: run.syncedAt, workspace: run.workspace, evolution: run.evolution };
   const rows = listing.rejected.map((r) =>
     rejectedRow({ stream: websitesStream.name, scope: '*', error: r.error, raw: r.raw, ...context }),
   );

@@ -5,7 +5,7 @@
  * `_workspace` (NULL read as `default`) and joins on it, so a website that moved between
  * workspaces shows only the rows of the workspace that lists it now.
  */
-import type { ColumnSpec } from '../destination/table-spec.ts';
+import type { ColumnSpec, TableSpec } from '../destination/table-spec.ts';
 import { type ViewDialect, type ViewSpec, VIEW_MARKER } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE, WORKSPACE_COLUMN } from '../destination/workspace.ts';
 import { analyticsCompetitorsTable, analyticsLatestTable, analyticsProvidersTable } from './analytics.ts';
@@ -54,28 +54,6 @@ const workspaceOf = (d: ViewDialect, alias: string) =>
 const listedWebsite = (d: ViewDialect, alias: string, idColumn: string) =>
   `JOIN ${d.table(websitesTable.name)} AS w ON w.${d.column('id')} = ${alias}.${d.column(idColumn)} AND ${workspaceOf(d, 'w')} = ${workspaceOf(d, alias)}`;
 
-const websitesCurrentColumns = viewColumns(websitesTable.columns, ['_removed_at']);
-export const websitesCurrentView: ViewSpec = {
-  name: 'websites_current',
-  description: `The websites of the last complete listing of each workspace: \`websites\` without the removed ones (\`_removed_at IS NULL\`). ${VIEW_MARKER}`,
-  columns: websitesCurrentColumns,
-  key: ['id'],
-  sources: [websitesTable],
-  query: (d) =>
-    `SELECT\n  ${selectList(d, 'w', websitesCurrentColumns)}\nFROM ${d.table(websitesTable.name)} AS w\nWHERE w.${d.column('_removed_at')} IS NULL`,
-};
-
-const analyticsCurrentColumns = analyticsViewColumns(analyticsLatestTable.columns);
-export const analyticsCurrentView: ViewSpec = {
-  name: 'analytics_current',
-  description: `The \`analytics_latest\` row of each current website (one row per website of \`websites_current\` that has a snapshot). ${VIEW_MARKER}`,
-  columns: analyticsCurrentColumns,
-  key: ['website_id'],
-  sources: [websitesTable, analyticsLatestTable],
-  query: (d) =>
-    `SELECT\n  ${selectList(d, 'a', analyticsCurrentColumns)}\nFROM ${d.table(analyticsLatestTable.name)} AS a\n${listedWebsite(d, 'a', 'website_id')}\nWHERE w.${d.column('_removed_at')} IS NULL`,
-};
-
 /**
  * The breakdown rows of the analysis `analytics_latest` holds now, for current websites. A
  * snapshot without an analysis keys its breakdown rows by the empty string.
@@ -94,30 +72,66 @@ function currentBreakdown(
     ].join('\n');
 }
 
-const providersCurrentColumns = analyticsViewColumns(analyticsProvidersTable.columns);
-export const analyticsProvidersCurrentView: ViewSpec = {
-  name: 'analytics_providers_current',
-  description: `The per-provider rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and provider. ${VIEW_MARKER}`,
-  columns: providersCurrentColumns,
-  key: ['website_id', 'provider'],
-  sources: [websitesTable, analyticsLatestTable, analyticsProvidersTable],
-  query: currentBreakdown(analyticsProvidersTable, providersCurrentColumns),
-};
+/**
+ * The four views over `tables` as they are (their columns, those schema evolution added
+ * included: docs/served-contract.md#schema-evolution); a table `tables` lacks is the contract's.
+ * In dependency-free order (each reads tables only).
+ */
+export function viewsFor(tables: readonly TableSpec[] = []): ViewSpec[] {
+  const as = <T extends TableSpec>(table: T): T =>
+    (tables.find((t) => t.name === table.name) as T | undefined) ?? table;
+  const websites = as(websitesTable);
+  const latest = as(analyticsLatestTable);
+  const providers = as(analyticsProvidersTable);
+  const competitors = as(analyticsCompetitorsTable);
 
-const competitorsCurrentColumns = analyticsViewColumns(analyticsCompetitorsTable.columns);
-export const analyticsCompetitorsCurrentView: ViewSpec = {
-  name: 'analytics_competitors_current',
-  description: `The competitor rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and competitor. ${VIEW_MARKER}`,
-  columns: competitorsCurrentColumns,
-  key: ['website_id', 'competitor_domain'],
-  sources: [websitesTable, analyticsLatestTable, analyticsCompetitorsTable],
-  query: currentBreakdown(analyticsCompetitorsTable, competitorsCurrentColumns),
-};
+  const websitesCurrentColumns = viewColumns(websites.columns, ['_removed_at']);
+  const analyticsCurrentColumns = analyticsViewColumns(latest.columns);
+  const providersCurrentColumns = analyticsViewColumns(providers.columns);
+  const competitorsCurrentColumns = analyticsViewColumns(competitors.columns);
+  return [
+    {
+      name: 'websites_current',
+      description: `The websites of the last complete listing of each workspace: \`websites\` without the removed ones (\`_removed_at IS NULL\`). ${VIEW_MARKER}`,
+      columns: websitesCurrentColumns,
+      key: ['id'],
+      sources: [websites],
+      query: (d) =>
+        `SELECT\n  ${selectList(d, 'w', websitesCurrentColumns)}\nFROM ${d.table(websitesTable.name)} AS w\nWHERE w.${d.column('_removed_at')} IS NULL`,
+    },
+    {
+      name: 'analytics_current',
+      description: `The \`analytics_latest\` row of each current website (one row per website of \`websites_current\` that has a snapshot). ${VIEW_MARKER}`,
+      columns: analyticsCurrentColumns,
+      key: ['website_id'],
+      sources: [websites, latest],
+      query: (d) =>
+        `SELECT\n  ${selectList(d, 'a', analyticsCurrentColumns)}\nFROM ${d.table(analyticsLatestTable.name)} AS a\n${listedWebsite(d, 'a', 'website_id')}\nWHERE w.${d.column('_removed_at')} IS NULL`,
+    },
+    {
+      name: 'analytics_providers_current',
+      description: `The per-provider rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and provider. ${VIEW_MARKER}`,
+      columns: providersCurrentColumns,
+      key: ['website_id', 'provider'],
+      sources: [websites, latest, providers],
+      query: currentBreakdown(analyticsProvidersTable, providersCurrentColumns),
+    },
+    {
+      name: 'analytics_competitors_current',
+      description: `The competitor rows of the analysis \`analytics_latest\` holds now, for current websites: one row per website and competitor. ${VIEW_MARKER}`,
+      columns: competitorsCurrentColumns,
+      key: ['website_id', 'competitor_domain'],
+      sources: [websites, latest, competitors],
+      query: currentBreakdown(analyticsCompetitorsTable, competitorsCurrentColumns),
+    },
+  ];
+}
 
-/** In dependency-free order (each reads tables only). */
-export const VIEWS: readonly ViewSpec[] = [
+/** The views over the contract's tables. */
+export const VIEWS: readonly ViewSpec[] = viewsFor();
+export const [
   websitesCurrentView,
   analyticsCurrentView,
   analyticsProvidersCurrentView,
   analyticsCompetitorsCurrentView,
-];
+] = VIEWS as [ViewSpec, ViewSpec, ViewSpec, ViewSpec];

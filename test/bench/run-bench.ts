@@ -15,6 +15,7 @@ import { describeMachine, machineLine } from './bench-machine.ts';
 import { openBenchPostgres } from './bench-postgres.ts';
 import { DEFAULT_SIZES, QUICK_SIZES } from './bench-sizes.ts';
 import { descriptorOf } from '../../connectors/registry.ts';
+import { bigqueryBackfillBytes } from './bigquery-backfill-bytes.ts';
 import { bigqueryFlushBytes } from './bigquery-flush-bytes.ts';
 import { budgetUse } from './budget-use.ts';
 import { endToEnd } from './end-to-end.ts';
@@ -78,6 +79,7 @@ try {
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
   progress(`6/11 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
   figures.push(await bigqueryFlushBytes(sizes.bigqueryTableRows));
+  figures.push(await bigqueryBackfillBytes(sizes.bigqueryTableRows[0]));
   progress(`7/11 ${sizes.workspaces.count} workspaces in one process against one alone`);
   const { world, count, clockFactor } = sizes.workspaces;
   figures.push(await workspaceScale(postgres.database, world, count, sizes.requestsPerMinute, clockFactor));

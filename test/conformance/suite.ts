@@ -5,6 +5,7 @@
  * `<topic>: <behaviour>`, which is also the key a target uses in `skip`.
  */
 import { describe } from 'vitest';
+import { evolutionTopic } from './topics/evolution.ts';
 import { faultsTopic } from './topics/faults.ts';
 import { locksTopic } from './topics/locks.ts';
 import { removalsTopic } from './topics/removals.ts';
@@ -29,6 +30,7 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     runsTopic(target);
     locksTopic(target);
     windowIdsTopic(target);
+    evolutionTopic(target);
     faultsTopic(target);
   });
 }

@@ -179,6 +179,7 @@ describe('config.schema.json', () => {
       'sources',
       'destination',
       'streams',
+      'schema_evolution',
       'websites',
       'state',
       'openlineage',

@@ -19,7 +19,7 @@ const citation: RowOf<typeof citationsTable> = {
   provider: 'chatgpt',
   observed_at: null,
   available_at: null,
-  ...loadColumns({}, context),
+  ...loadColumns(citationsTable, {}, context),
 };
 
 describe('typed rows', () => {
@@ -53,7 +53,7 @@ describe('typed rows', () => {
       scans: () => [...UNFILTERED_SCAN],
       // @ts-expect-error `analysis` is not a column of citations, and `analysis_id` is missing
       toRow(_record, raw, rowContext) {
-        return { ...withoutAnalysisId, analysis: null, ...loadColumns(raw, rowContext) };
+        return { ...withoutAnalysisId, analysis: null, ...loadColumns(citationsTable, raw, rowContext) };
       },
     });
     expect(stream.name).toBe('typo');

@@ -23,6 +23,7 @@ import {
 import { kindsRow, kindsTable } from '../../conformance/fixtures.ts';
 import { spawnLockHolder } from '../../locks/spawn-lock-holder.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
+import { evolveTables } from '../../../src/evolution/evolve-tables.ts';
 
 const url = inject('postgresUrl');
 const admin = new pg.Pool({ connectionString: url, max: 2 });
@@ -179,6 +180,43 @@ describe('postgres destination: tables another role owns', () => {
     await commitFlush(d, { tables: [{ table: websitesTable, rows: [row] }], state: [] });
     const { rows } = await admin.query(`SELECT id FROM ${schema}.websites`);
     expect(rows).toEqual([{ id: 'web_1' }]);
+  });
+
+  it('schema evolution on a table it may not alter is a warning naming the owner, and the table keeps its columns', async () => {
+    const { schema, role, loaderUrl } = await ownedByAnother();
+    const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const logger = {
+      ...silentLogger,
+      warn: (msg: string, fields?: Record<string, unknown>) => warnings.push({ msg, fields }),
+    };
+    const d = createPostgresDestination({ type: 'postgres', url: loaderUrl, schema }, { logger: silentLogger });
+    opened.push(d);
+    await d.open();
+    const tags = { name: 'tags', schema: { type: 'array' }, required: false, nullable: true };
+    const evolution = await evolveTables({
+      destination: d,
+      tables: [websitesTable],
+      mode: 'evolve',
+      declared: (stream, within) => (stream === 'websites' && within.length === 0 ? [tags] : []),
+      logger,
+    });
+    expect(warnings).toEqual([
+      {
+        msg: 'schema evolution: the table keeps its columns, its new fields stay in _raw',
+        fields: {
+          table: 'websites',
+          columns: ['tags'],
+          error: `permission denied: Postgres user "${role}" does not own table ${schema}.websites in database postgres, and only its owner may change it; as the owner run: ALTER TABLE ${schema}.websites OWNER TO ${role}; or grant the owning role to ${role}`,
+        },
+      },
+    ]);
+    expect(evolution.added).toEqual({});
+    expect(evolution.table(websitesTable).columns.map((c) => c.name)).toEqual(websitesTable.columns.map((c) => c.name));
+    const { rows } = await admin.query(
+      'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND column_name = $3',
+      [schema, 'websites', 'tags'],
+    );
+    expect(rows).toEqual([]);
   });
 });
 

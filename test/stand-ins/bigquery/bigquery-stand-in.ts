@@ -25,7 +25,8 @@
  * `external_account` file whose `token_url` is `${url}/token`) gets a token over loopback:
  * that is how CLI tests run the product's own credential path. `tokenExchanges` counts them.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { serialByKey } from '../../../src/destination/serial-by-key.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -34,6 +35,7 @@ import {
   duplicate,
   invalidJobRequest,
   notFound,
+  preconditionFailed,
   transientFault,
   wrongLocation,
   type ErrorProto,
@@ -42,6 +44,12 @@ import {
 import { StandInEngine, type EngineOptions, type QueryResult } from './stand-in-engine.ts';
 import type { TableResource } from './stand-in-resources.ts';
 import type { RestQueryParameter } from './stand-in-sql.ts';
+
+/** A table's etag: changes whenever its schema, description or view does (`tables.get`, `If-Match`). */
+function tableEtag(resource: TableResource): string {
+  const { schema, description, view } = resource;
+  return createHash('sha256').update(JSON.stringify({ schema, description, view })).digest('base64').slice(0, 16);
+}
 
 export interface StandInJob {
   jobReference: { projectId: string; jobId: string; location: string };
@@ -325,11 +333,13 @@ export async function startBigqueryStandIn(
     location: engine.dataset(dataset).location,
   });
 
+  const onePatchAtATime = serialByKey();
   const tableResource = (resource: TableResource) => ({
     kind: 'bigquery#table',
     id: `${projectId}:${resource.tableReference.datasetId}.${resource.tableReference.tableId}`,
     ...resource,
     type: resource.type ?? 'TABLE',
+    etag: tableEtag(resource),
   });
 
   async function route(
@@ -416,7 +426,16 @@ export async function startBigqueryStandIn(
       }
       if (method === 'PATCH' || method === 'PUT') {
         requirePermission('bigquery.tables.update', dataset);
-        return [200, tableResource(await engine.patchTable(dataset, table, json as Partial<TableResource>))];
+        // Like BigQuery, a patch sent with `If-Match` applies only to the version it names; one
+        // table's patches apply one at a time, so two that name one version cannot both.
+        const ifMatch = headers['if-match'];
+        return onePatchAtATime(`${dataset}.${table}`, async () => {
+          if (ifMatch !== undefined && ifMatch !== tableEtag(engine.table(dataset, table))) throw preconditionFailed();
+          return [200, tableResource(await engine.patchTable(dataset, table, json as Partial<TableResource>))] as [
+            number,
+            unknown,
+          ];
+        });
       }
       if (method === 'DELETE') {
         requirePermission('bigquery.tables.delete', dataset);

@@ -27,6 +27,7 @@ import { BigqueryFault, duplicate, fromDuckdb, invalid, invalidQuery, notFound }
 import { JsonValueError, bigqueryJson, type WideNumberMode } from './stand-in-json.ts';
 import { checkMerge, parseMerge } from './stand-in-merge-check.ts';
 import {
+  JSON_MACROS,
   ParameterError,
   duckdbType,
   parseCreateTableAs,
@@ -102,6 +103,7 @@ export class StandInEngine {
     const catalog = await instance.connect();
     await catalog.run(`SET GLOBAL TimeZone = 'UTC'`);
     catalog.registerScalarFunction(parseJsonFunction());
+    for (const macro of JSON_MACROS) await catalog.run(`CREATE MACRO ${macro}`);
     return new StandInEngine(project, instance, catalog, options);
   }
 

@@ -46,6 +46,8 @@ export const notFound = (what: string) => new BigqueryFault(404, 'notFound', `No
 export const duplicate = (what: string) => new BigqueryFault(409, 'duplicate', `Already Exists: ${what}`);
 export const invalidQuery = (message: string) => new BigqueryFault(400, 'invalidQuery', message);
 export const invalid = (message: string) => new BigqueryFault(400, 'invalid', message);
+/** A `tables.patch` whose `If-Match` names another version of the table (another run changed it since it read it). */
+export const preconditionFailed = () => new BigqueryFault(412, 'conditionNotMet', 'Precondition check failed.');
 
 /** The 403 wording BigQuery uses: project-level for jobs, dataset-level for the rest. */
 export function accessDenied(permission: string, project: string, dataset: string): BigqueryFault {

@@ -13,6 +13,10 @@
  * 7. `RAND()` -> `random()`.
  * 8. `FORMAT_TIMESTAMP('format', ts)` -> `strftime(ts, 'format')`, for the elements DuckDB shares
  *    with BigQuery plus `%F`, `%T` and `%E6S`; any other element is refused.
+ * 8. The JSON functions the fill of evolved columns uses (`JSON_TYPE`, `JSON_VALUE`,
+ *    `JSON_QUERY`, `SAFE.INT64`, `LAX_FLOAT64`, `LAX_BOOL`), `REGEXP_CONTAINS` and
+ *    `TIMESTAMP(text)` -> macros named `bq_<name>` the engine defines (`JSON_MACROS`), since
+ *    DuckDB has functions of some of those names that mean something else.
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
  * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
  * Anything else goes to DuckDB as written (QUALIFY, MERGE, ROW_NUMBER, COUNT(*) all exist there).
@@ -68,9 +72,28 @@ export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] 
       /FORMAT_TIMESTAMP\('([^']*)',\s*([^()]+?)\)/gi,
       (_, format: string, value: string) => `strftime(${value}, '${strftimeFormat(format)}')`,
     )
+    .replace(BIGQUERY_FUNCTIONS, (_, name: string) => `bq_${name.replace('.', '_').toLowerCase()}(`)
     .replace(/IN\s+UNNEST\(@(\w+)\)/gi, (_, name: string) => `IN (SELECT UNNEST(${literal(name)}))`)
     .replace(/@(\w+)/g, (_, name: string) => literal(name));
 }
+
+const BIGQUERY_FUNCTIONS =
+  /\b(JSON_TYPE|JSON_VALUE|JSON_QUERY|SAFE\.INT64|LAX_FLOAT64|LAX_BOOL|REGEXP_CONTAINS|TIMESTAMP)\(/g;
+
+/**
+ * The `bq_` macros of rewrite 8, over DuckDB's JSON holding what BigQuery's would (`stand-in-json.ts`):
+ * a number written as digits fitting 64 bits is one BigQuery keeps exactly, any other a FLOAT64.
+ */
+export const JSON_MACROS = [
+  "bq_json_type(x) AS CASE WHEN x IS NULL THEN NULL WHEN json_type(x) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN 'number' ELSE lower(replace(json_type(x), 'VARCHAR', 'string')) END",
+  "bq_json_value(x) AS CASE WHEN json_type(x) NOT IN ('OBJECT', 'ARRAY', 'NULL') THEN json_extract_string(x, '$') END",
+  'bq_json_query(x, p) AS json_extract(x, p)',
+  `bq_safe_int64(x) AS CASE WHEN json_type(x) IN ('BIGINT', 'UBIGINT') THEN TRY_CAST(json_extract_string(x, '$') AS BIGINT) WHEN json_type(x) = 'DOUBLE' AND CAST(json_extract_string(x, '$') AS DOUBLE) = floor(CAST(json_extract_string(x, '$') AS DOUBLE)) AND abs(CAST(json_extract_string(x, '$') AS DOUBLE)) < 9223372036854775808.0 THEN CAST(CAST(json_extract_string(x, '$') AS DOUBLE) AS BIGINT) END`,
+  "bq_lax_float64(x) AS TRY_CAST(json_extract_string(x, '$') AS DOUBLE)",
+  "bq_lax_bool(x) AS TRY_CAST(json_extract_string(x, '$') AS BOOLEAN)",
+  'bq_regexp_contains(s, p) AS regexp_matches(s, p)',
+  'bq_timestamp(s) AS CAST(s AS TIMESTAMPTZ)',
+];
 
 /** BigQuery's format elements that read the same in DuckDB's strftime, and those that must be spelled out. */
 const SAME_ELEMENTS = new Set(['%Y', '%m', '%d', '%H', '%M', '%S', '%%']);

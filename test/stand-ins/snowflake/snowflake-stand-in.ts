@@ -27,6 +27,23 @@ import { WarehouseMeter } from './stand-in-warehouse.ts';
 import { serialByKey } from '../../../src/destination/serial-by-key.ts';
 import { SessionTokens } from './stand-in-tokens.ts';
 
+/**
+ * Snowflake's VARIANT functions the fill of evolved columns uses, over DuckDB's JSON (the
+ * stand-in's VARIANT): a number written as digits that fits 64 bits is an integer, any other a
+ * double, as Snowflake types them up to 18 digits.
+ */
+const VARIANT_MACROS = [
+  "IS_VARCHAR(x) AS json_type(x) = 'VARCHAR'",
+  "IS_INTEGER(x) AS json_type(x) IN ('BIGINT', 'UBIGINT')",
+  "IS_DECIMAL(x) AS json_type(x) = 'DOUBLE'",
+  "IS_DOUBLE(x) AS json_type(x) = 'DOUBLE'",
+  "IS_BOOLEAN(x) AS json_type(x) = 'BOOLEAN'",
+  "IS_NULL_VALUE(x) AS json_type(x) = 'NULL'",
+  "AS_VARCHAR(x) AS CASE WHEN json_type(x) = 'VARCHAR' THEN json_extract_string(x, '$') END",
+  "GET(x, k) AS json_extract(x, '/' || replace(replace(k, '~', '~0'), '/', '~1'))",
+  'REGEXP_LIKE(s, p) AS regexp_full_match(s, p)',
+];
+
 export type { StandInUser } from './stand-in-login.ts';
 export type { StandInStats } from './stand-in-session.ts';
 
@@ -134,6 +151,7 @@ export async function startSnowflakeStandIn(options: SnowflakeStandInOptions): P
     // PARSE_JSON refuses what Snowflake's does (parse-json-check.ts), then keeps the text as
     // written; variant-text.ts types its numbers as Snowflake does.
     await connection.run(`CREATE TEMP MACRO PARSE_JSON(text) AS CAST(${PARSE_JSON_CHECK}(text) AS JSON)`);
+    for (const macro of VARIANT_MACROS) await connection.run(`CREATE TEMP MACRO ${macro}`);
     // The driver sends names as configured: quoted ones exactly, others resolve upper-case.
     const database = resolvedName(url.searchParams.get('databaseName'));
     const schema = resolvedName(url.searchParams.get('schemaName'));

@@ -18,12 +18,16 @@
  * - `USE SCHEMA a.b` -> `USE a.b`;
  * - `"DB".INFORMATION_SCHEMA.` -> `INFORMATION_SCHEMA.` (DuckDB has one information schema
  *   for every catalog; queries filter on `TABLE_CATALOG`), and its `TABLES` and `COLUMNS` gain
- *   Snowflake's `COMMENT` column (DuckDB names it `TABLE_COMMENT`, `COLUMN_COMMENT`);
+ *   Snowflake's `COMMENT` column (DuckDB names it `TABLE_COMMENT`, `COLUMN_COMMENT`), and
+ *   `COLUMNS.DATA_TYPE` says Snowflake's type names (`TEXT`, `NUMBER`, `FLOAT`, `TIMESTAMP_TZ`, `VARIANT`);
  * - `ALTER VIEW v ALTER COLUMN c COMMENT 's'` (Snowflake's form for a view column's comment)
  *   -> `COMMENT ON COLUMN v.c IS 's'`;
  * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants);
  * - `ALTER TABLE t UNSET COMMENT` (and `ALTER VIEW`) -> `COMMENT ON TABLE t IS NULL`.
  */
+
+/** `COLUMNS.DATA_TYPE` as Snowflake names the types the rewrites above map to DuckDB's. */
+const SNOWFLAKE_DATA_TYPE = `CASE WHEN DATA_TYPE = 'VARCHAR' THEN 'TEXT' WHEN DATA_TYPE LIKE 'DECIMAL%' THEN 'NUMBER' WHEN DATA_TYPE = 'DOUBLE' THEN 'FLOAT' WHEN DATA_TYPE = 'TIMESTAMP WITH TIME ZONE' THEN 'TIMESTAMP_TZ' WHEN DATA_TYPE = 'JSON' THEN 'VARIANT' ELSE DATA_TYPE END`;
 
 const WORDS: Readonly<Record<string, string>> = {
   VARIANT: 'JSON',
@@ -83,7 +87,7 @@ export function rewriteSql(sql: string): string {
     .replace(
       /\bINFORMATION_SCHEMA\.(TABLES|COLUMNS)\b/g,
       (_, view: string) =>
-        `(SELECT *, ${view === 'TABLES' ? 'TABLE_COMMENT' : 'COLUMN_COMMENT'} AS "COMMENT" FROM INFORMATION_SCHEMA.${view})`,
+        `(SELECT *${view === 'TABLES' ? '' : ` REPLACE (${SNOWFLAKE_DATA_TYPE} AS DATA_TYPE)`}, ${view === 'TABLES' ? 'TABLE_COMMENT' : 'COLUMN_COMMENT'} AS "COMMENT" FROM INFORMATION_SCHEMA.${view})`,
     )
     .replace(/^(\s*)ALTER\s+VIEW\s+(\S+)\s+ALTER\s+COLUMN\s+(\S+)\s+COMMENT\s+/, '$1COMMENT ON COLUMN $2.$3 IS ')
     .replace(/^(\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+\S+)\s+COPY\s+GRANTS\b/, '$1')

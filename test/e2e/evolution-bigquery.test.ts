@@ -1,0 +1,4 @@
+import { useBigqueryTarget } from '../support/targets/bigquery-target.ts';
+import { runEvolutionSuite } from './evolution-suite.ts';
+
+runEvolutionSuite(useBigqueryTarget());

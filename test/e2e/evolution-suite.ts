@@ -1,0 +1,127 @@
+/**
+ * Schema evolution end to end (docs/served-contract.md#schema-evolution), on every destination: the sandbox
+ * serves a contract that declares more than the bundled one (its served-contract variants) and
+ * records that carry it; a sync reads that contract and gives the declared fields typed
+ * columns, filled for the rows an earlier sync loaded and written for new ones.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
+import type { SandboxVariant } from '../../src/sandbox/index.ts';
+import {
+  analyticsCurrentView,
+  analyticsHistoryTable,
+  analyticsProvidersCurrentView,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+  citationsTable,
+  mentionsTable,
+  rejectedTable,
+} from '../../src/tables/index.ts';
+import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
+
+const column = (name: string, type: ColumnSpec['type']): ColumnSpec => ({
+  name,
+  type,
+  nullable: true,
+  description: '',
+});
+
+const withColumns = (table: TableSpec, ...columns: ColumnSpec[]): TableSpec => ({
+  ...table,
+  columns: [...table.columns, ...columns],
+});
+
+type Raw = Record<string, unknown>;
+
+export function runEvolutionSuite(target: SyncTarget): void {
+  describe(`schema evolution end to end on ${target.name}`, () => {
+    let world: Awaited<ReturnType<typeof openWorld>> | undefined;
+    // Fewer mentions than the sync suite's: each test syncs twice, and the columns are what is checked.
+    const open = async (...variants: SandboxVariant[]) =>
+      (world = await openWorld(target, { ...SANDBOX, mentionsPerAnalysis: 20, variants }));
+    afterEach(async () => {
+      await world?.close();
+      world = undefined;
+    });
+
+    it('declared citation fields become typed columns equal to the records, rows loaded before included; freeze adds none', async () => {
+      const w = await open('contract_citation_fields');
+      const frozen = await w.sync({ config: testConfig(w.sandbox, { schema_evolution: 'freeze' }) });
+      expect(frozen.exitCode).toBe(0);
+      const columns = async () => [
+        ...((await w.destination.columnTypes([citationsTable])).get('citations') ?? []).keys(),
+      ];
+      expect((await columns()).sort()).toEqual(citationsTable.columns.map((c) => c.name).sort());
+      const before = await w.rows(citationsTable);
+      expect(before.length).toBeGreaterThan(0);
+
+      expect((await w.sync()).exitCode).toBe(0);
+      expect(await columns()).toEqual([...citationsTable.columns.map((c) => c.name), 'url', 'domain', 'title', 'rank']);
+      const table = withColumns(
+        citationsTable,
+        column('url', 'string'),
+        column('domain', 'string'),
+        column('title', 'string'),
+        column('rank', 'int64'),
+      );
+      const typed = (row: Raw) => ({ id: row.id, url: row.url, domain: row.domain, title: row.title, rank: row.rank });
+      const fromRaw = (row: Raw) => {
+        const raw = row._raw as { url: string; domain: string; title: string | null; rank: number };
+        return { id: row.id, url: raw.url, domain: raw.domain, title: raw.title, rank: BigInt(raw.rank) };
+      };
+      const filled = await w.rows(table);
+      expect(filled).toHaveLength(before.length);
+      expect(filled.map(typed)).toEqual(filled.map(fromRaw));
+      expect(filled.some((row) => row.title === null)).toBe(true);
+
+      // Rows the loader writes under the same contract hold the same values.
+      expect((await w.sync({ fullRefresh: true })).exitCode).toBe(0);
+      const rewritten = await w.rows(table);
+      expect(rewritten).toHaveLength(before.length);
+      expect(rewritten.map(typed)).toEqual(rewritten.map(fromRaw));
+    });
+
+    it('a new mention field and a new metric are columns of mentions and of the analytics tables', async () => {
+      const w = await open('contract_new_mention_field', 'contract_new_metric');
+      expect((await w.sync()).exitCode).toBe(0);
+      expect(await w.rows(rejectedTable)).toEqual([]);
+      const mentions = await w.rows(withColumns(mentionsTable, column('response_language', 'string')));
+      expect(mentions.length).toBeGreaterThan(0);
+      expect(mentions.map((r) => r.response_language)).toEqual(mentions.map((r) => (r._raw as Raw).response_language));
+      const metric = (raw: Raw) => ((raw.metrics ?? (raw.data as Raw).metrics) as Raw).recommendation_rate;
+      for (const table of [analyticsLatestTable, analyticsHistoryTable, analyticsProvidersTable]) {
+        const rows = await w.rows(withColumns(table, column('recommendation_rate', 'float64')));
+        expect(rows.length, table.name).toBeGreaterThan(0);
+        expect(
+          rows.map((r) => r.recommendation_rate),
+          table.name,
+        ).toEqual(rows.map((r) => metric(r._raw as Raw)));
+        if (table === analyticsHistoryTable)
+          expect(rows.some((r) => typeof r.recommendation_rate === 'number')).toBe(true);
+      }
+      // The views follow: their columns are their tables' as stored.
+      const views = await w.destination.columnTypes(
+        [analyticsCurrentView, analyticsProvidersCurrentView].map((view) => ({ ...view, primaryKey: [] })),
+      );
+      expect(views.get(analyticsCurrentView.name)?.get('recommendation_rate')).toBe('float64');
+      expect(views.get(analyticsProvidersCurrentView.name)?.get('recommendation_rate')).toBe('float64');
+    });
+
+    it('a type the column cannot hold lands in <column>__<type>, filled for rows loaded frozen', async () => {
+      const w = await open('contract_type_change');
+      // Frozen, the int64 column keeps what it can hold: the served n + 0.5 are NULL there, never a failed load.
+      expect((await w.sync({ config: testConfig(w.sandbox, { schema_evolution: 'freeze' }) })).exitCode).toBe(0);
+      expect((await w.rows(mentionsTable)).every((row) => row.position_in_response === null)).toBe(true);
+      // Evolved, the variant column is added and filled from _raw for the rows already there.
+      expect((await w.sync()).exitCode).toBe(0);
+      const rows = await w.rows(withColumns(mentionsTable, column('position_in_response__float64', 'float64')));
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const position = (row._raw as { position_in_response: number | null }).position_in_response;
+        expect(row.position_in_response).toBeNull();
+        expect(row.position_in_response__float64).toBe(position);
+      }
+      expect(rows.some((row) => row.position_in_response__float64 !== null)).toBe(true);
+    });
+  });
+}
