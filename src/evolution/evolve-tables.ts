@@ -94,7 +94,7 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
 }
 
 /**
- * The evolution of tables no destination holds (the protocol modes, docs/protocols.md#streams):
+ * The evolution of tables no destination holds (the protocol modes, docs/protocols.md#columns-the-served-contract-adds):
  * the same plan as `evolveTables` against tables that have exactly the contract's columns, so
  * the rows carry what a sync would add to them; nothing is added or filled.
  */

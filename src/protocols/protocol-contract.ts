@@ -1,5 +1,5 @@
 /**
- * The served contract as the protocol modes use it (docs/protocols.md#streams): read once per
+ * The served contract as the protocol modes use it (docs/protocols.md#columns-the-served-contract-adds): read once per
  * `discover` or `read` through the workspace's client, as `sync` reads it; records are valid
  * under it, and the columns schema evolution would give the tables (`schema_evolution` of the
  * JSON config) are the streams' columns, in the catalogs and in every record. There is no

@@ -1,9 +1,10 @@
 /**
- * One protocol `read` (Airbyte) or sync (Singer) (docs/protocols.md#how-it-works): the listing
- * read whole and reconciled with the known websites of the state (removals, the mass-removal
- * guard, as `sync` does against its tables), then each chosen website's selected streams read
- * by the one feed reader into the engine's flush buffer, whose flushes the `ProtocolSink`
- * writes as records and then state. The rate budget, retries, scan guards, fallbacks and
+ * One protocol `read` (Airbyte) or sync (Singer) (docs/protocols.md#how-it-works): the served
+ * contract read first (what records are valid under and the columns they carry, which the
+ * writer learns before any record), then the listing read whole and reconciled with the known
+ * websites of the state (removals, the mass-removal guard, as `sync` does against its tables),
+ * then each chosen website's selected streams read by the one feed reader into the engine's
+ * flush buffer, whose flushes the `ProtocolSink` writes as records and then state. The rate budget, retries, scan guards, fallbacks and
  * containment are the reader's and the client's, as in `sync`.
  *
  * How each stream ended (docs/protocols.md#failures): a stream that failed for some website
