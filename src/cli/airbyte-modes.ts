@@ -11,7 +11,8 @@ import { connectionSpecification, readProtocolConfig } from '../protocols/protoc
 import { ProtocolInputError } from '../protocols/protocol-input.ts';
 import type { ProtocolWriter } from '../protocols/protocol-sink.ts';
 import type { ProtocolState } from '../protocols/protocol-state.ts';
-import type { ProtocolStream } from '../protocols/protocol-streams.ts';
+import { type ProtocolStream, streamColumns } from '../protocols/protocol-streams.ts';
+import type { ColumnSpec } from '../destination/table-spec.ts';
 import { rowJson } from '../protocols/row-json.ts';
 import { airbyteCatalog, readConfiguredCatalog } from '../protocols/airbyte/airbyte-catalog.ts';
 import {
@@ -24,7 +25,7 @@ import {
   streamStatusLine,
 } from '../protocols/airbyte/airbyte-messages.ts';
 import { readAirbyteState } from '../protocols/airbyte/airbyte-state.ts';
-import { runProtocolRead } from './protocol-run.ts';
+import { discoverEvolution, runProtocolRead } from './protocol-run.ts';
 
 export const AIRBYTE_MODES = ['spec', 'check', 'discover', 'read'] as const;
 export type AirbyteMode = (typeof AIRBYTE_MODES)[number];
@@ -50,10 +51,11 @@ export async function runAirbyteMode(mode: AirbyteMode, args: AirbyteArgs, out =
       case 'check':
         await out.write(await check(args));
         return 0;
-      case 'discover':
-        await readProtocolConfig(args.config);
-        await out.write(catalogLine(airbyteCatalog()));
+      case 'discover': {
+        const config = await readProtocolConfig(args.config);
+        await out.write(catalogLine(airbyteCatalog(await discoverEvolution(config, createLogger()))));
         return 0;
+      }
       case 'read':
         return await read(args, out);
     }
@@ -91,14 +93,19 @@ async function read(args: AirbyteArgs, out: LineOutput): Promise<number> {
   const now = () => Date.now();
   for (const { stream } of selected) await out.write(streamStatusLine(stream.name, 'STARTED', now()));
   const running = new Set<ProtocolStream>();
+  const columns = new Map<ProtocolStream, readonly ColumnSpec[]>();
   const writer: ProtocolWriter = {
+    async begin(evolution) {
+      for (const { stream } of selected) columns.set(stream, streamColumns(stream, evolution));
+    },
     async records(stream, rows) {
       if (!running.has(stream)) {
         running.add(stream);
         await out.write(streamStatusLine(stream.name, 'RUNNING', now()));
       }
       const emittedAt = now();
-      for (const row of rows) await out.write(recordLine(stream.name, rowJson(row, stream.table.columns), emittedAt));
+      const kept = columns.get(stream)!;
+      for (const row of rows) await out.write(recordLine(stream.name, rowJson(row, kept), emittedAt));
     },
     async states(sources: readonly string[], protocolState: ProtocolState) {
       for (const source of sources) await out.write(streamStateLine(source, protocolState.value(source)));

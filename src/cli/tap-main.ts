@@ -11,11 +11,12 @@ import { redact } from '../log/redact.ts';
 import { LineOutput } from '../protocols/line-output.ts';
 import { readProtocolConfig } from '../protocols/protocol-config.ts';
 import { ProtocolInputError } from '../protocols/protocol-input.ts';
-import { recordSchema } from '../protocols/protocol-streams.ts';
+import { type ProtocolStream, recordSchema, streamColumns } from '../protocols/protocol-streams.ts';
+import type { ColumnSpec } from '../destination/table-spec.ts';
 import { rowJson } from '../protocols/row-json.ts';
 import { readSingerCatalog, singerCatalog } from '../protocols/singer/singer-catalog.ts';
 import { readSingerState } from '../protocols/singer/singer-state.ts';
-import { runProtocolRead } from './protocol-run.ts';
+import { discoverEvolution, runProtocolRead } from './protocol-run.ts';
 
 const USAGE = 'usage: tap-aivis --config FILE [--state FILE] [--catalog FILE | --properties FILE] [--discover]';
 
@@ -24,25 +25,13 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
     const { values } = parseTapArgs(argv);
     const config = await readProtocolConfig(values.config);
     if (values.discover) {
-      await out.write(JSON.stringify(singerCatalog()));
+      await out.write(JSON.stringify(singerCatalog(await discoverEvolution(config, createLogger()))));
       return 0;
     }
     const flag = values.catalog === undefined && values.properties !== undefined ? '--properties' : '--catalog';
     const selection = await readSingerCatalog(values.catalog ?? values.properties, flag);
     const state = await readSingerState(values.state, config.workspace.source.base_url);
-    const columns = new Map(selection.map((s) => [s.stream, s.columns]));
-    for (const { stream, columns: kept } of selection) {
-      const schema = recordSchema(stream) as { properties: Record<string, unknown> };
-      const properties = Object.fromEntries(kept.map((c) => [c.name, schema.properties[c.name]]));
-      await out.write(
-        JSON.stringify({
-          type: 'SCHEMA',
-          stream: stream.name,
-          schema: { ...schema, properties },
-          key_properties: stream.table.primaryKey,
-        }),
-      );
-    }
+    const columns = new Map<ProtocolStream, readonly ColumnSpec[]>();
     const logger = createLogger();
     const outcome = await runProtocolRead({
       config,
@@ -50,8 +39,25 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
       state,
       logger,
       writer: {
+        // SCHEMA of every selected stream before the first RECORD, with the columns the served contract adds.
+        async begin(evolution) {
+          for (const { stream, keeps } of selection) {
+            const kept = streamColumns(stream, evolution).filter((c) => keeps(c.name));
+            columns.set(stream, kept);
+            const schema = recordSchema(stream, evolution) as { properties: Record<string, unknown> };
+            const properties = Object.fromEntries(kept.map((c) => [c.name, schema.properties[c.name]]));
+            await out.write(
+              JSON.stringify({
+                type: 'SCHEMA',
+                stream: stream.name,
+                schema: { ...schema, properties },
+                key_properties: stream.table.primaryKey,
+              }),
+            );
+          }
+        },
         async records(stream, rows) {
-          const kept = columns.get(stream) ?? stream.table.columns;
+          const kept = columns.get(stream)!;
           const head = `{"type":"RECORD","stream":${JSON.stringify(stream.name)},"record":`;
           for (const row of rows) await out.write(`${head}${rowJson(row, kept)}}`);
         },

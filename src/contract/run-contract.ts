@@ -28,7 +28,8 @@ export async function readContractInForce(input: {
   const kept = destination === undefined ? [] : await readRows(destination, contractsTable);
   const contract = await decideContract({ served, kept, workspace, runId: input.runId, now: input.now });
   if (contract.warning !== undefined) logger.warn(contract.warning, { workspace });
-  if (contract.firstSeen)
+  // Without a destination nothing is kept: every read would call its document new.
+  if (contract.firstSeen && destination !== undefined)
     logger.info('the API serves a contract this workspace has not read before', {
       workspace,
       sha256: contract.row?.sha256,

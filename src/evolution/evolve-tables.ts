@@ -94,6 +94,21 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
 }
 
 /**
+ * The evolution of tables no destination holds (the protocol modes, docs/protocols.md#columns-the-served-contract-adds):
+ * the same plan as `evolveTables` against tables that have exactly the contract's columns, so
+ * the rows carry what a sync would add to them; nothing is added or filled.
+ */
+export function plannedEvolution(
+  tables: readonly TableSpec[],
+  mode: SchemaEvolutionMode,
+  declared: DeclaredRecords,
+): RunEvolution {
+  const existing = new Map(tables.map((t) => [t.name, new Map(t.columns.map((c) => [c.name, c.type] as const))]));
+  const plans = planEvolution(tables, declared, existing);
+  return new RunEvolution(mode === 'freeze' ? plans.map((plan) => frozen(plan, existing.get(plan.table.name))) : plans);
+}
+
+/**
  * The plan of a table that keeps its columns (`freeze`, or a role that may not alter it): the
  * columns it has are still written, each with what its type holds (a field whose type changed
  * leaves the stream's own column NULL rather than failing the load); nothing is added.

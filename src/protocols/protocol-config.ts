@@ -2,7 +2,8 @@
  * The JSON config both protocol modes take (docs/protocols.md#config): the keys of the Airbyte
  * `SPEC`'s `connectionSpecification`, built from the YAML config's own schema pieces so the
  * two cannot drift: `base_url`, `api_key` (a secret), and optionally `requests_per_minute`,
- * `websites` (ids), `streams` (the YAML `streams:` block) and `allow_mass_removal`, with the
+ * `websites` (ids), `streams` (the YAML `streams:` block), `allow_mass_removal` and
+ * `schema_evolution` (the YAML key: which columns the streams carry), with the
  * YAML config's defaults. No destination: the platform running aivis loads the records.
  */
 import { z } from 'zod';
@@ -41,6 +42,9 @@ export const protocolConfigSchema = z
       .boolean()
       .default(false)
       .describe('Accept a listing that removes more than half of the known websites (or all of them).'),
+    schema_evolution: configSchema.shape.schema_evolution.describe(
+      'evolve: a field the served contract declares and no column holds is a column of the stream, as a sync would add it. freeze: the streams keep their columns, new fields stay in _raw.',
+    ),
   })
   .meta({ title: 'aivis' });
 
@@ -70,11 +74,13 @@ export async function readProtocolConfig(file: string | undefined): Promise<Prot
   }
   const parsed = protocolConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ProtocolInputError(`config file ${file}: ${formatIssues(parsed.error)}`);
-  const { base_url, api_key, requests_per_minute, websites, streams, allow_mass_removal } = parsed.data;
+  const { base_url, api_key, requests_per_minute, websites, streams, allow_mass_removal, schema_evolution } =
+    parsed.data;
   const source = sourceConfigSchema.safeParse({ base_url, api_key, requests_per_minute });
   if (!source.success) throw new ProtocolInputError(`config file ${file}: ${formatIssues(source.error)}`);
   const config = configSchema.parse({
     source: source.data,
+    schema_evolution,
     ...(streams ? { streams } : {}),
     ...(websites ? { websites: { include: websites } } : {}),
   });

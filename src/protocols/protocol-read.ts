@@ -1,9 +1,10 @@
 /**
- * One protocol `read` (Airbyte) or sync (Singer) (docs/protocols.md#how-it-works): the listing
- * read whole and reconciled with the known websites of the state (removals, the mass-removal
- * guard, as `sync` does against its tables), then each chosen website's selected streams read
- * by the one feed reader into the engine's flush buffer, whose flushes the `ProtocolSink`
- * writes as records and then state. The rate budget, retries, scan guards, fallbacks and
+ * One protocol `read` (Airbyte) or sync (Singer) (docs/protocols.md#how-it-works): the served
+ * contract read first (what records are valid under and the columns they carry, which the
+ * writer learns before any record), then the listing read whole and reconciled with the known
+ * websites of the state (removals, the mass-removal guard, as `sync` does against its tables),
+ * then each chosen website's selected streams read by the one feed reader into the engine's
+ * flush buffer, whose flushes the `ProtocolSink` writes as records and then state. The rate budget, retries, scan guards, fallbacks and
  * containment are the reader's and the client's, as in `sync`.
  *
  * How each stream ended (docs/protocols.md#failures): a stream that failed for some website
@@ -16,8 +17,6 @@ import PQueue from 'p-queue';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
-import { readContractInForce } from '../contract/run-contract.ts';
-import type { ContractValidation } from '../contract/contract-validation.ts';
 import { ConfigError } from '../errors.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
 import { chosenWebsites, listWebsites, type PlannedWebsite } from '../feed/list-websites.ts';
@@ -30,6 +29,7 @@ import { checkMassRemoval, MassRemovalError, websitesToRemove } from '../sync/re
 import { newRunId } from '../sync/run-sync.ts';
 import { websitesTable } from '../tables/index.ts';
 import type { ProtocolConfig } from './protocol-config.ts';
+import { type ProtocolContract, readProtocolContract } from './protocol-contract.ts';
 import { PROTOCOL_FLUSH_BOUNDS, ProtocolSink, type ProtocolWriter } from './protocol-sink.ts';
 import type { ProtocolState } from './protocol-state.ts';
 import type { ProtocolStream } from './protocol-streams.ts';
@@ -76,8 +76,8 @@ interface Read extends ReadInput {
   readonly sink: ProtocolSink;
   readonly buffer: FlushBuffer;
   readonly failures: ReadFailure[];
-  /** What records are valid under: the served contract when usable, else the bundled one (docs/served-contract.md). */
-  readonly validation: ContractValidation;
+  /** What records are valid under and the columns they carry (docs/served-contract.md). */
+  readonly contract: ProtocolContract;
 }
 
 export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
@@ -91,18 +91,19 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
     logger,
   });
   const startedAt = new Date().toISOString();
-  const contract = await readContractInForce({
+  const contract = await readProtocolContract({
     client: input.client,
-    workspace: DEFAULT_WORKSPACE,
+    config: input.config,
     runId,
     now: startedAt,
     logger,
   });
+  await writer.begin(contract.evolution);
   const read: Read = {
     ...input,
     runId,
     startedAt,
-    validation: contract.validation,
+    contract,
     sink,
     buffer: new FlushBuffer({ bounds: PROTOCOL_FLUSH_BOUNDS, commit: (flush) => sink.commit(flush), now: Date.now }),
     failures: [],
@@ -126,12 +127,17 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
  */
 async function readListing(read: Read): Promise<PlannedWebsite[]> {
   const { client, state, config, sink, buffer, logger } = read;
-  const listing = await listWebsites(client, read.validation);
+  const listing = await listWebsites(client, read.contract.validation);
   const removed = websitesToRemove([...state.knownWebsites.keys()], listing.seenIds);
   checkMassRemoval(removed.length, state.knownWebsites.size, config.allowMassRemoval);
   for (const { error } of listing.rejected)
     logger.warn('record rejected: it is not emitted', { stream: websitesStream.name, scope: '*', error });
-  const context = { runId: read.runId, syncedAt: read.startedAt, workspace: DEFAULT_WORKSPACE };
+  const context = {
+    runId: read.runId,
+    syncedAt: read.startedAt,
+    workspace: DEFAULT_WORKSPACE,
+    evolution: read.contract.evolution,
+  };
   const rows = listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context));
   await buffer.add({ tables: [{ table: websitesTable, rows }] });
   // Removal records after the listing's: a website that came back is listed again first.
@@ -152,7 +158,8 @@ async function readWebsites(read: Read, planned: readonly PlannedWebsite[]): Pro
     streams: [...new Set(selected.map(({ stream }) => stream.source))] as StreamName[],
     runId: read.runId,
     workspace: DEFAULT_WORKSPACE,
-    validation: read.validation,
+    validation: read.contract.validation,
+    evolution: read.contract.evolution,
     now: () => new Date(),
     position: (stream, scope) => (resumed.has(stream) ? state.position(stream, scope) : INITIAL_STATE),
     observer: {

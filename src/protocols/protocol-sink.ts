@@ -8,6 +8,7 @@
  */
 import type { FlushResult } from '../destination/destination.ts';
 import type { Row } from '../destination/table-spec.ts';
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Flush } from '../state/state-entry.ts';
@@ -17,6 +18,11 @@ import type { ProtocolStream } from './protocol-streams.ts';
 
 /** What a protocol writes: its own message shapes for the same events. */
 export interface ProtocolWriter {
+  /**
+   * Once the served contract is read, before any record: the columns schema evolution gives
+   * the streams (`streamColumns`), which every record of the read carries.
+   */
+  begin(evolution: RunEvolution): Promise<void>;
   /** A flush's rows of one selected stream. */
   records(stream: ProtocolStream, rows: readonly Row[]): Promise<void>;
   /** After the records they cover: the state of the streams (engine stream names) a flush moved. */

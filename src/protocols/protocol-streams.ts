@@ -4,6 +4,7 @@
  * read incrementally (the feeds) and the JSON Schema of its rows.
  */
 import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import { STREAM_TABLES, STREAMS, type StreamName } from '../streams/registry.ts';
 
 export interface ProtocolStream {
@@ -32,11 +33,12 @@ export function protocolStream(name: string): ProtocolStream | undefined {
 }
 
 /**
- * The columns a stream's records carry. The one place the protocol catalogs learn a table's
- * columns: the served contract's evolved columns join here once the engine knows them.
+ * The columns a stream's records carry: the table's, then those schema evolution gives it
+ * under the served contract (`protocol-contract.ts`), as a sync would add them. The one place
+ * the catalogs, SCHEMA messages and records learn a table's columns.
  */
-export function streamColumns(stream: ProtocolStream): readonly ColumnSpec[] {
-  return stream.table.columns;
+export function streamColumns(stream: ProtocolStream, evolution: RunEvolution): readonly ColumnSpec[] {
+  return evolution.table(stream.table).columns;
 }
 
 /** JSON Schema of one column's values (a timestamp as Airbyte's `timestamp_with_timezone`). */
@@ -54,10 +56,10 @@ const COLUMN_SCHEMAS: Readonly<Record<ColumnType, Record<string, unknown>>> = {
  * The JSON Schema of a stream's records. Every column but the key may be null: a website's
  * removal record carries its id and `_removed_at` only (docs/protocols.md#deletes).
  */
-export function recordSchema(stream: ProtocolStream): Record<string, unknown> {
+export function recordSchema(stream: ProtocolStream, evolution: RunEvolution): Record<string, unknown> {
   const key = new Set<string>(stream.table.primaryKey);
   const properties = Object.fromEntries(
-    streamColumns(stream).map((column) => {
+    streamColumns(stream, evolution).map((column) => {
       const schema = COLUMN_SCHEMAS[column.type];
       const typed =
         column.type === 'json' || key.has(column.name) ? schema : { ...schema, type: [schema.type as string, 'null'] };

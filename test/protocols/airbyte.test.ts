@@ -55,7 +55,9 @@ describe('spec, discover, check', () => {
       'websites',
       'streams',
       'allow_mass_removal',
+      'schema_evolution',
     ]);
+    expect(connection.properties.schema_evolution).toMatchObject({ enum: ['evolve', 'freeze'], default: 'evolve' });
 
     const discover = await airbyte(sandbox, ['discover', '--config', configFile(sandbox)]);
     expect(discover.code).toBe(0);

@@ -6,15 +6,17 @@
  */
 import { z } from 'zod';
 import { formatIssues } from '../../../schemas/format-issues.ts';
+import type { RunEvolution } from '../../evolution/evolve-tables.ts';
 import { ProtocolInputError, readJsonFile } from '../protocol-input.ts';
 import type { SelectedStream } from '../protocol-read.ts';
 import { PROTOCOL_STREAMS, protocolStream, recordSchema } from '../protocol-streams.ts';
 
-export function airbyteCatalog(): Record<string, unknown> {
+/** The catalog under the served contract's `evolution` (`protocol-contract.ts`). */
+export function airbyteCatalog(evolution: RunEvolution): Record<string, unknown> {
   return {
     streams: PROTOCOL_STREAMS.map((stream) => ({
       name: stream.name,
-      json_schema: recordSchema(stream),
+      json_schema: recordSchema(stream, evolution),
       supported_sync_modes: stream.incremental ? ['full_refresh', 'incremental'] : ['full_refresh'],
       source_defined_cursor: stream.incremental,
       source_defined_primary_key: stream.table.primaryKey.map((column) => [column]),

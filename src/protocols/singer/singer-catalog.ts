@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { formatIssues } from '../../../schemas/format-issues.ts';
-import type { ColumnSpec } from '../../destination/table-spec.ts';
+import type { RunEvolution } from '../../evolution/evolve-tables.ts';
 import { ProtocolInputError, readJsonFile } from '../protocol-input.ts';
 import {
   type ProtocolStream,
@@ -15,14 +15,15 @@ import {
   streamColumns,
 } from '../protocol-streams.ts';
 
-export function singerCatalog(): Record<string, unknown> {
+/** The catalog under the served contract's `evolution` (`protocol-contract.ts`). */
+export function singerCatalog(evolution: RunEvolution): Record<string, unknown> {
   return {
     streams: PROTOCOL_STREAMS.map((stream) => {
       const key = new Set<string>(stream.table.primaryKey);
       return {
         tap_stream_id: stream.name,
         stream: stream.name,
-        schema: recordSchema(stream),
+        schema: recordSchema(stream, evolution),
         key_properties: [...key],
         metadata: [
           {
@@ -35,7 +36,7 @@ export function singerCatalog(): Record<string, unknown> {
               inclusion: 'available',
             },
           },
-          ...streamColumns(stream).map((column) => ({
+          ...streamColumns(stream, evolution).map((column) => ({
             breadcrumb: ['properties', column.name],
             metadata: { inclusion: key.has(column.name) ? 'automatic' : 'available' },
           })),
@@ -48,7 +49,11 @@ export function singerCatalog(): Record<string, unknown> {
 /** A stream a sync reads, with the properties its records keep. */
 export interface SingerSelection {
   readonly stream: ProtocolStream;
-  readonly columns: readonly ColumnSpec[];
+  /**
+   * Whether its records keep a property: the key always, any other unless the catalog
+   * deselects it (a column the served contract adds after the catalog was made included).
+   */
+  readonly keeps: (property: string) => boolean;
   /** Resume from `--state`; a stream whose `replication-method` says FULL_TABLE reads from the start. */
   readonly incremental: boolean;
 }
@@ -69,11 +74,7 @@ const catalogSchema = z.looseObject({
 /** Every stream and property when no catalog is given; else what the catalog's metadata selects. */
 export async function readSingerCatalog(file: string | undefined, flag: string): Promise<SingerSelection[]> {
   if (file === undefined)
-    return PROTOCOL_STREAMS.map((stream) => ({
-      stream,
-      columns: streamColumns(stream),
-      incremental: stream.incremental,
-    }));
+    return PROTOCOL_STREAMS.map((stream) => ({ stream, keeps: () => true, incremental: stream.incremental }));
   const parsed = catalogSchema.safeParse(await readJsonFile('catalog', file));
   if (!parsed.success) throw new ProtocolInputError(`${flag} file ${file}: ${formatIssues(parsed.error)}`);
   return parsed.data.streams.flatMap((entry, index) => {
@@ -87,9 +88,7 @@ export async function readSingerCatalog(file: string | undefined, flag: string):
     const top = at([]);
     if ((top.selected ?? entry.schema?.selected) !== true) return [];
     const key = new Set<string>(stream.table.primaryKey);
-    const columns = streamColumns(stream).filter(
-      (column) => key.has(column.name) || at(['properties', column.name]).selected !== false,
-    );
-    return [{ stream, columns, incremental: stream.incremental && top['replication-method'] !== 'FULL_TABLE' }];
+    const keeps = (property: string) => key.has(property) || at(['properties', property]).selected !== false;
+    return [{ stream, keeps, incremental: stream.incremental && top['replication-method'] !== 'FULL_TABLE' }];
   });
 }
