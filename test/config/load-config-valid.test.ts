@@ -29,6 +29,7 @@ describe('loadConfig: minimal config per destination', () => {
       config: {
         source,
         destination: { type: 'duckdb', path: path.join(dir, 'aivis_data.duckdb'), schema: 'aivis' },
+        schema_evolution: 'evolve',
         state: { store: 'destination', path: path.join(dir, 'aivis-state.json') },
       },
       workspaces: [{ name: 'default', source, apiKey: 'sk_test_valid_key_1' }],
@@ -135,6 +136,7 @@ describe('loadConfig: full config per destination', () => {
         mentions: { providers: ['chatgpt', 'gemini'] },
         citations: {},
       },
+      schema_evolution: 'evolve',
       websites: { include: ['web_123', 'web_abc-9'] },
       state: { store: 'file', path: path.join(dir, 'state', 'aivis-state.json') },
     });
