@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
+import { NEW_REASON } from '../../src/sandbox/data/contract-records.ts';
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import {
   analyticsCurrentView,
@@ -39,7 +40,6 @@ type Raw = Record<string, unknown>;
 const CITATION_CHANGES = 10;
 /** The changes `contract_new_reason` makes: the new value in the enum of 15 reason lists. */
 const REASON_CHANGES = 15;
-const NEW_REASON = 'sentiment_sampling_paused';
 /** The website-level reason values the bundled contract declares, as a rejection lists them. */
 const BUNDLED_REASONS =
   'no_finalized_analysis, no_eligible_responses, visibility_facts_unavailable, no_tracked_mentions, sov_facts_unavailable, no_scored_responses, sentiment_scoring_failed, sentiment_evidence_unavailable, no_competitive_citations, citation_extraction_failed, citation_evidence_unavailable, no_brand_mentions, mention_position_evidence_unavailable';
