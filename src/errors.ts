@@ -46,11 +46,17 @@ export class DestinationError extends AivisError {}
 export class MissingPrivilegesError extends DestinationError {
   readonly summary: string;
   readonly fixes: readonly string[];
-  constructor(summary: string, fixes: readonly string[]) {
+  /**
+   * Tables of the check's scope that exist and that the identity may not alter (it does not own
+   * them): until a fix runs, schema evolution keeps their columns (docs/served-contract.md#permissions).
+   */
+  readonly unalterable: readonly string[];
+  constructor(summary: string, fixes: readonly string[], unalterable: readonly string[] = []) {
     // One line for a log: each fix ends with a semicolon, as a SQL statement does.
     super(`${summary}: ${fixes.map((fix) => (fix.endsWith(';') ? fix : `${fix};`)).join(' ')}`);
     this.summary = summary;
     this.fixes = fixes;
+    this.unalterable = unalterable;
   }
 }
 

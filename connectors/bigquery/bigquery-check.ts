@@ -19,10 +19,15 @@ const COLUMNS: ColumnSpec[] = [{ name: 'ok', type: 'boolean', nullable: false, d
 /** The column a sync adds when the contract gains a field (a metadata update). */
 const ADDED: ColumnSpec = { name: 'added', type: 'string', nullable: true, description: 'check' };
 
+/**
+ * @param tables the tables of the check's scope: when adding a column is refused, those that
+ *   exist are named as tables schema evolution may not alter
+ */
 export async function checkBigqueryPermissions(
   client: BigqueryClient,
   ref: (table: string) => TableRef,
   now: () => Date,
+  tables: readonly string[],
 ): Promise<void> {
   const fixes = new Set<string>();
   /** Runs a step; a refused permission is noted and the step counts as not done. */
@@ -42,9 +47,10 @@ export async function checkBigqueryPermissions(
   const created = await step(() =>
     client.createTable(scratch, { fields, expiresAt: now().getTime() + SCRATCH_TTL_MS }),
   );
+  let alters = true;
   if (created) {
     await step(() => client.tableMetadata(scratch));
-    await step(() => client.patchTable(scratch, { fields: [...fields, targetField(ADDED)] }));
+    alters = await step(() => client.patchTable(scratch, { fields: [...fields, targetField(ADDED)] }));
     await step(() => client.load(scratch, () => [ndjsonLine(COLUMNS, { ok: true })]));
     await step(async () => {
       const { rows } = await client.query(`SELECT COUNT(*) AS n FROM ${quoteTable(ref(scratch))}`);
@@ -59,5 +65,13 @@ export async function checkBigqueryPermissions(
     throw new MissingPrivilegesError(
       `the BigQuery identity lacks permissions that sync uses in dataset ${client.project}:${client.dataset}; grant ${fixes.size === 1 ? 'it' : `these ${fixes.size}`} (on the dataset, or on the project where named)`,
       [...fixes],
+      alters ? [] : await existing(client, tables),
     );
+}
+
+/** Those of `tables` that exist (a table whose metadata cannot be read counts as not there: its grant is listed already). */
+async function existing(client: BigqueryClient, tables: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const table of tables) if (await client.tableMetadata(table).catch(() => undefined)) found.push(table);
+  return found;
 }

@@ -205,10 +205,15 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       client ??= await connectBigquery(config, deps);
     },
 
-    async check() {
+    async check(scope) {
       const c = session();
       await c.ensureDataset();
-      await checkBigqueryPermissions(c, ref, now);
+      await checkBigqueryPermissions(
+        c,
+        ref,
+        now,
+        scope.tables.map((t) => t.name),
+      );
     },
 
     async ensureTables(tables) {

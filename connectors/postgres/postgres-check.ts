@@ -42,21 +42,28 @@ type Relation = { name: string; kind: 'table' | 'view'; owned: boolean } & Recor
   boolean
 >;
 
+/** What the user lacks for a sync: the statements that grant it, and the tables it may not alter (not their owner). */
+export interface MissingGrants {
+  readonly fixes: string[];
+  readonly unalterable: string[];
+}
+
 /**
  * The statements that grant what the user lacks for a sync of `scope` plus the lock table, in
- * the order to run them; none when it lacks nothing.
+ * the order to run them (none when it lacks nothing), and the tables it does not own.
  */
 export async function missingGrants(
   session: PostgresSession,
   options: PostgresOptions,
   scope: CheckScope,
   lockTable: string,
-): Promise<string[]> {
+): Promise<MissingGrants> {
   const { schema, user, database } = options;
   const grantee = sqlName(user);
   const fixes: string[] = [];
+  const unalterable: string[] = [];
   const [found] = (await session.query<DatabaseAndSchema>(DATABASE_AND_SCHEMA, [schema])).rows;
-  if (!found) return fixes;
+  if (!found) return { fixes, unalterable };
   if (found.usage === null) {
     if (!found.create_schema) fixes.push(`GRANT CREATE ON DATABASE ${sqlName(database)} TO ${grantee};`);
   } else {
@@ -71,16 +78,22 @@ export async function missingGrants(
     const object = `${sqlName(schema)}.${sqlName(relation.name)}`;
     const lacking = relation.kind === 'table' ? TABLE_PRIVILEGES.filter((p) => !relation[p]) : [];
     if (lacking.length) fixes.push(`GRANT ${lacking.join(', ')} ON TABLE ${object} TO ${grantee};`);
-    if (!relation.owned) fixes.push(`ALTER ${relation.kind.toUpperCase()} ${object} OWNER TO ${grantee};`);
+    if (relation.owned) continue;
+    fixes.push(`ALTER ${relation.kind.toUpperCase()} ${object} OWNER TO ${grantee};`);
+    if (relation.kind === 'table') unalterable.push(relation.name);
   }
-  return fixes;
+  return { fixes, unalterable };
 }
 
 /** The error `check` throws for `fixes`, naming who lacks them and who may run them. */
-export function missingPrivilegesError(options: PostgresOptions, fixes: readonly string[]): MissingPrivilegesError {
+export function missingPrivilegesError(
+  options: PostgresOptions,
+  { fixes, unalterable }: MissingGrants,
+): MissingPrivilegesError {
   const { user, database, schema } = options;
   return new MissingPrivilegesError(
     `Postgres user "${user}" lacks privileges that sync uses in database ${database}, schema ${schema}; as each object's owner or a superuser, run ${fixes.length === 1 ? 'this statement' : `these ${fixes.length} statements`}`,
     fixes,
+    unalterable,
   );
 }

@@ -46,8 +46,8 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
 
     async check(scope) {
       const s = open();
-      const fixes = await missingGrants(s, options, scope, lockTable.name);
-      if (fixes.length) throw missingPrivilegesError(options, fixes);
+      const missing = await missingGrants(s, options, scope, lockTable.name);
+      if (missing.fixes.length) throw missingPrivilegesError(options, missing);
       try {
         await sql.ensurePostgresTables(s, schema, [], logger);
       } catch (error) {

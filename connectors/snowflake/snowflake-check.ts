@@ -161,6 +161,7 @@ export async function checkSnowflakeAccess(
   const { role, grantee, schema } = names(at);
   await ensureSchemaExplained(client, at, warehouse);
   const fixes = new Set<string>();
+  const unalterable: string[] = [];
   /** Runs `work`; a refusal `fix` knows is noted, and the step counts as not done. */
   const step = async (work: () => Promise<unknown>, fix: (code: string | undefined) => string | undefined) => {
     try {
@@ -214,7 +215,7 @@ export async function checkSnowflakeAccess(
       const kind = view ? 'VIEW' : 'TABLE';
       // Its comment set again as it is: an owner's change that changes nothing.
       const comment = comments.get(name);
-      await step(
+      const altered = await step(
         () =>
           client.execute(
             typeof comment === 'string'
@@ -226,6 +227,7 @@ export async function checkSnowflakeAccess(
             ? `GRANT OWNERSHIP ON ${kind} ${tableName(at, spec.name)} TO ${grantee} COPY CURRENT GRANTS;`
             : undefined,
       );
+      if (!altered && !view) unalterable.push(spec.name);
     }
   } finally {
     await client.execute(`DROP VIEW IF EXISTS ${probeView}`);
@@ -235,5 +237,6 @@ export async function checkSnowflakeAccess(
     throw new MissingPrivilegesError(
       `${role} lacks privileges that sync uses in schema ${schema}; as the objects' owner (or a role with MANAGE GRANTS) run ${fixes.size === 1 ? 'this statement' : `these ${fixes.size} statements`}`,
       [...fixes],
+      unalterable,
     );
 }

@@ -18,7 +18,10 @@
  *   API ids in the window are held, plus at most one flush of rows to repair. Only the capped
  *   id lists of each website outlive it.
  * - **Repair** upserts the missing rows, built by the stream's `toRow` and committed through
- *   the destination's ordinary commit with no state entry, under the run lock. Extra rows are
+ *   the destination's ordinary commit with no state entry, under the run lock. Under the
+ *   lock the stream's table is first evolved by the document in force, as a sync's is
+ *   (docs/served-contract.md#schema-evolution), so a repaired row has the columns and values a
+ *   sync would write (a changed type in its `<column>__<type>` column). Extra rows are
  *   never deleted: they may be rows the API no longer shows (revoked, deleted upstream) that a
  *   user still wants.
  */
@@ -26,6 +29,8 @@ import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { ContractValidation } from '../contract/contract-validation.ts';
+import type { DeclaredRecords } from '../evolution/evolution-plan.ts';
+import { evolveTables, RunEvolution } from '../evolution/evolve-tables.ts';
 import type { Destination, DestinationLock } from '../destination/destination.ts';
 import { listActiveWebsites } from '../destination/queries/active-websites.ts';
 import { windowIds } from '../destination/queries/window-ids.ts';
@@ -66,6 +71,8 @@ export interface VerifyOptions {
   readonly stream: AnyFeedStream;
   /** What records are checked against: the workspace's document in force (docs/served-contract.md#validation). */
   readonly validation: ContractValidation;
+  /** What the document in force declares: a repair evolves the stream's table by it first. None: the table's columns as they are. */
+  readonly declared?: DeclaredRecords;
   readonly since: string;
   readonly until?: string;
   /** Only these websites (intersected with the config's `websites.include`). */
@@ -186,6 +193,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   }
 
   let lock: DestinationLock | undefined;
+  let evolution = new RunEvolution();
   if (options.repair) {
     // Repairs write rows: no sync may commit (or read this window) meanwhile.
     const startedAt = options.now().toISOString();
@@ -198,7 +206,15 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
     });
   }
   try {
-    const reader = new WindowReader(options, id);
+    if (options.repair && options.declared !== undefined)
+      evolution = await evolveTables({
+        destination,
+        tables: [stream.table],
+        mode: config.schema_evolution,
+        declared: options.declared,
+        logger: options.logger,
+      });
+    const reader = new WindowReader(options, id, evolution);
     const verified: VerifiedWebsite[] = [];
     const failed: FailedWebsite[] = [];
     let repaired = 0;
@@ -234,10 +250,12 @@ class WindowReader {
   readonly #reader: FeedReader;
   /** The failures of the website being read (websites are read one at a time). */
   #failures: StreamFailure[] = [];
+  readonly #evolution: RunEvolution;
 
-  constructor(options: VerifyOptions, idColumn: string) {
+  constructor(options: VerifyOptions, idColumn: string, evolution: RunEvolution) {
     this.#options = options;
     this.#idColumn = idColumn;
+    this.#evolution = evolution;
     const record = (failure: StreamFailure) => void this.#failures.push(failure);
     this.#reader = new FeedReader({
       client: options.client,
@@ -247,6 +265,7 @@ class WindowReader {
       // Counting is the comparison's; failures are the report's; the reader logs what a user should see.
       observer: { pageRead: () => {}, fellBack: () => {}, streamFailed: record, websiteRevoked: () => {} },
       validation: options.validation,
+      evolution,
       runId: options.runId,
       workspace: options.workspace,
       now: options.now,
@@ -313,6 +332,7 @@ class WindowReader {
       bounds: destination.capabilities,
       commit: (flush) => stateStore.commit(destination, flush),
       now: () => now().getTime(),
+      tableOf: (table) => this.#evolution.table(table),
     });
   }
 }

@@ -153,11 +153,32 @@ describe('check proves every privilege sync uses on Postgres', () => {
     const refused = await aivis(['check', '--config', config], key);
     expect(refused.code).toBe(1);
     // After the config, the key and the served contract.
+    // The tables schema evolution adds columns to, in the catalog's order: a sync keeps their columns until the loader owns them.
+    const evolving = [
+      'analytics_competitors',
+      'analytics_history',
+      'analytics_latest',
+      'analytics_providers',
+      'citations',
+      'mentions',
+      'websites',
+    ];
     expect(refused.stdout.split('\n').slice(3, -1)).toEqual([
       `FAIL destination postgres: Postgres user "${role}" lacks privileges that sync uses in database postgres, schema ${schema}; as each object's owner or a superuser, run these ${fixes.length} statements:`,
       ...fixes.map((fix) => `  ${fix}`),
+      `warn destination postgres: until then, schema evolution may not add columns to ${evolving.join(', ')}: a sync keeps their columns, and fields the served contract adds stay in _raw there`,
     ]);
     expect(refused.stdout).not.toContain(password);
+    // Under freeze no column is ever added, so no table is named.
+    const frozenConfig = writeSandboxConfig(path.join(dir, 'postgres-frozen.yaml'), sandbox.baseUrl, [
+      '  type: postgres',
+      '  url: ${DATABASE_URL}',
+      `  schema: ${schema}`,
+      'schema_evolution: freeze',
+    ]);
+    const frozen = await aivis(['check', '--config', frozenConfig], key);
+    expect(frozen.code).toBe(1);
+    expect(frozen.stdout.split('\n').slice(3, -1)).toEqual(refused.stdout.split('\n').slice(3, -2));
 
     for (const fix of fixes) await admin.query(fix);
     const passed = await aivis(['check', '--config', config], key);

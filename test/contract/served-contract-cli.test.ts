@@ -19,11 +19,12 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-served-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let files = 0;
-/** Runs `aivis <verb>` against a fresh sandbox with these variants (seed 11: the same world every time). */
+/** Runs `aivis <verb> [...more]` against a fresh sandbox with these variants (seed 11: the same world every time). */
 async function run(
-  verb: 'check' | 'sync',
+  verb: 'check' | 'sync' | 'verify',
   variants: SandboxVariant[],
   database = path.join(dir, `d${++files}.duckdb`),
+  more: string[] = [],
 ) {
   const sandbox = await startSandbox({ seed: 11, websites: 2, requestsPerMinute: 0, variants });
   try {
@@ -31,7 +32,7 @@ async function run(
       '  type: duckdb',
       `  path: ${database}`,
     ]);
-    const result = await runCli([verb, '--config', config], { AIVIS_API_KEY: sandbox.apiKey }).done;
+    const result = await runCli([verb, '--config', config, ...more], { AIVIS_API_KEY: sandbox.apiKey }).done;
     const warnings = result.stderr
       .split('\n')
       .filter(Boolean)
@@ -218,6 +219,38 @@ describe('aivis sync: the document in force', () => {
     );
     expect(positions!.typed).toBe(0);
     expect(positions!.fractional).toBeGreaterThan(0);
+  });
+
+  it('verify --repair writes the rows a sync would under a type-change contract: the variant column, the old one NULL', async () => {
+    const database = path.join(dir, 'repair.duckdb');
+    expect((await run('sync', ['contract_type_change'], database)).code).toBe(0);
+    const positions = `SELECT id, position_in_response AS typed, position_in_response__float64 AS variant,
+        (_raw->>'position_in_response')::DOUBLE AS raw FROM aivis.mentions`;
+    const synced = await query(database, `${positions} ORDER BY id`);
+    const lost = synced.slice(0, 3).map((row) => row.id as string);
+    await query(database, `DELETE FROM aivis.mentions WHERE id IN (${lost.map((id) => `'${id}'`).join(', ')})`);
+
+    const repair = await run('verify', ['contract_type_change'], database, [
+      '--streams',
+      'mentions',
+      '--since',
+      '2020-01-01T00:00:00Z',
+      '--repair',
+      '--json',
+    ]);
+    // Differences found (and repaired): exit 3, as docs/cli.md says of verify.
+    expect({ code: repair.code, warnings: repair.warnings }).toEqual({ code: 3, warnings: [] });
+    expect(JSON.parse(repair.lines[0]!)).toMatchObject({ stream: 'mentions', missing: 3, repaired: 3, extra: 0 });
+    const repaired = await query(
+      database,
+      `${positions} WHERE id IN (${lost.map((id) => `'${id}'`).join(', ')}) ORDER BY id`,
+    );
+    expect(repaired).toEqual(synced.slice(0, 3));
+    for (const row of repaired) {
+      expect(row.typed).toBeNull();
+      expect(row.variant).toBe(row.raw);
+    }
+    expect(repaired.some((row) => row.variant !== null)).toBe(true);
   });
 
   it('still rejects a reason value no contract declares (exit 3)', async () => {

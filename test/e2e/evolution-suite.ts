@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
+import { NEW_REASON } from '../../src/sandbox/data/contract-records.ts';
 import type { SandboxVariant } from '../../src/sandbox/index.ts';
 import {
   analyticsCurrentView,
@@ -15,7 +16,9 @@ import {
   analyticsProvidersTable,
   citationsTable,
   mentionsTable,
+  contractsTable,
   rejectedTable,
+  runsTable,
 } from '../../src/tables/index.ts';
 import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
 
@@ -33,6 +36,14 @@ const withColumns = (table: TableSpec, ...columns: ColumnSpec[]): TableSpec => (
 
 type Raw = Record<string, unknown>;
 
+/** The changes `contract_citation_fields` makes: ten citation fields (test/contract/served-contract-cli.test.ts lists them). */
+const CITATION_CHANGES = 10;
+/** The changes `contract_new_reason` makes: the new value in the enum of 15 reason lists. */
+const REASON_CHANGES = 15;
+/** The website-level reason values the bundled contract declares, as a rejection lists them. */
+const BUNDLED_REASONS =
+  'no_finalized_analysis, no_eligible_responses, visibility_facts_unavailable, no_tracked_mentions, sov_facts_unavailable, no_scored_responses, sentiment_scoring_failed, sentiment_evidence_unavailable, no_competitive_citations, citation_extraction_failed, citation_evidence_unavailable, no_brand_mentions, mention_position_evidence_unavailable';
+
 export function runEvolutionSuite(target: SyncTarget): void {
   describe(`schema evolution end to end on ${target.name}`, () => {
     let world: Awaited<ReturnType<typeof openWorld>> | undefined;
@@ -48,6 +59,11 @@ export function runEvolutionSuite(target: SyncTarget): void {
       const w = await open('contract_citation_fields');
       const frozen = await w.sync({ config: testConfig(w.sandbox, { schema_evolution: 'freeze' }) });
       expect(frozen.exitCode).toBe(0);
+      // Frozen, the drift is still reported: counted in the summary and _aivis_runs, the document kept.
+      expect(frozen.counters.contractChanges).toBe(CITATION_CHANGES);
+      expect(await w.rows(runsTable)).toMatchObject([{ counts: { contract_changes: CITATION_CHANGES } }]);
+      const kept = await w.rows(contractsTable);
+      expect(kept.map((row) => (row.changes as unknown[]).length)).toEqual([CITATION_CHANGES]);
       const columns = async () => [
         ...((await w.destination.columnTypes([citationsTable])).get('citations') ?? []).keys(),
       ];
@@ -122,6 +138,52 @@ export function runEvolutionSuite(target: SyncTarget): void {
         expect(row.position_in_response__float64).toBe(position);
       }
       expect(rows.some((row) => row.position_in_response__float64 !== null)).toBe(true);
+    });
+
+    /** The history points the sandbox serves, and those among them that give the new reason value. */
+    const historyPoints = (w: Awaited<ReturnType<typeof open>>) => {
+      const points = w.sandbox.truth
+        .websites()
+        .flatMap((website) => [...w.sandbox.truth.history(website.id as string)]);
+      return {
+        all: points.length,
+        paused: points.filter((point) => JSON.stringify(point).includes(NEW_REASON)).length,
+      };
+    };
+
+    it('loads a reason value the served contract declares: exit 0, nothing rejected, the drift counted', async () => {
+      const w = await open('contract_new_reason');
+      const summary = await w.sync();
+      expect(summary.exitCode).toBe(0);
+      expect(summary.counters.rejected).toBe(0);
+      expect(summary.counters.contractChanges).toBe(REASON_CHANGES);
+      expect(await w.rows(rejectedTable)).toEqual([]);
+      expect(await w.rows(runsTable)).toMatchObject([{ counts: { contract_changes: REASON_CHANGES } }]);
+      const points = historyPoints(w);
+      expect(points.paused).toBeGreaterThan(0);
+      const rows = await w.rows(analyticsHistoryTable);
+      expect(rows).toHaveLength(points.all);
+      const paused = rows.filter((row) => (row.unavailable_reasons as Raw).sentiment === NEW_REASON);
+      expect(paused).toHaveLength(points.paused);
+      for (const row of paused) expect(row.sentiment).toBeNull();
+    });
+
+    it('rejects a reason value neither contract declares with exit 3, and loads the rest', async () => {
+      const w = await open('undeclared_reason_value');
+      const summary = await w.sync();
+      expect(summary.exitCode).toBe(3);
+      expect(summary.status).toBe('partial');
+      expect(summary.counters.contractChanges).toBe(0);
+      const points = historyPoints(w);
+      const rejected = await w.rows(rejectedTable);
+      expect(rejected).toHaveLength(points.paused);
+      expect(summary.counters.rejected).toBe(points.paused);
+      expect(new Set(rejected.map((row) => `${row.stream}: ${row.error}`))).toEqual(
+        new Set([
+          `analytics_history: meta.unavailable_reasons.sentiment: must be one of ${BUNDLED_REASONS} (got "${NEW_REASON}")`,
+        ]),
+      );
+      expect(await w.rows(analyticsHistoryTable)).toHaveLength(points.all - points.paused);
     });
   });
 }

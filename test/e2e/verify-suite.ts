@@ -4,6 +4,9 @@
  * `--repair` restores the sandbox's truth without touching saved state.
  */
 import { BUNDLED_VALIDATION } from '../../src/contract/contract-validation.ts';
+import { readContractInForce } from '../../src/contract/run-contract.ts';
+import type { TableSpec } from '../../src/destination/table-spec.ts';
+import { declaredIn } from '../../src/evolution/evolution-plan.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/api-client.ts';
 import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
@@ -15,7 +18,7 @@ import { verifyExitCode } from '../../src/verify/verify-comparison.ts';
 import type { RequestEstimate } from '../../src/verify/verify-estimate.ts';
 import { type VerifyOptions, verifyStream } from '../../src/verify/verify-stream.ts';
 import type { HandWrittenSql } from '../support/targets/postgres-target.ts';
-import { openWorld, type SyncTarget, testConfig } from './sync-suite.ts';
+import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
 
 const SINCE = '2020-01-01T00:00:00Z';
 
@@ -29,7 +32,8 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
       await world.close();
     });
 
-    const verify = async (options: Partial<VerifyOptions> = {}) => {
+    /** `served`: under the sandbox's served contract, read as `aivis verify` reads it; else the bundled one. */
+    const verify = async (options: Partial<VerifyOptions> = {}, { served = false } = {}) => {
       const config = testConfig(world.sandbox);
       const client = new ApiClient({
         baseUrl: world.sandbox.baseUrl,
@@ -40,6 +44,16 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
       let estimate: RequestEstimate | undefined;
       const before = world.sandbox.stats.requests;
       try {
+        const contract = served
+          ? await readContractInForce({
+              client,
+              destination: world.destination,
+              workspace: 'default',
+              runId: 'run_verify',
+              now: new Date().toISOString(),
+              logger: silentLogger,
+            })
+          : undefined;
         const report = await verifyStream({
           config,
           client,
@@ -48,7 +62,8 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
           logger: silentLogger,
           workspace: 'default',
           stream: mentionsStream,
-          validation: BUNDLED_VALIDATION,
+          validation: contract?.validation ?? BUNDLED_VALIDATION,
+          ...(contract ? { declared: declaredIn(contract.document) } : {}),
           since: SINCE,
           repair: false,
           runId: 'run_verify',
@@ -125,6 +140,36 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
         0,
         0,
       ]);
+    });
+
+    it('--repair under a contract that changed a type writes what a sync writes: the variant column, the old one NULL', async () => {
+      await world.close();
+      world = await openWorld(target, { ...SANDBOX, mentionsPerAnalysis: 20, variants: ['contract_type_change'] });
+      expect((await world.sync()).exitCode).toBe(0);
+      const evolved: TableSpec = {
+        ...mentionsTable,
+        columns: [
+          ...mentionsTable.columns,
+          { name: 'position_in_response__float64', type: 'float64', nullable: true, description: '' },
+        ],
+      };
+      const synced = await world.rows(evolved);
+      const { ids } = await earliestMentions(3);
+      await target.execute(
+        world.schema,
+        `DELETE FROM ${mentions()} WHERE id IN (${ids.map((id) => `'${id}'`).join(', ')})`,
+      );
+      const { report } = await verify({ repair: true }, { served: true });
+      expect([report.missing, report.repaired]).toEqual([3, 3]);
+      // The repaired rows are the synced ones but for the run that wrote them.
+      const theirs = ({ _run_id, _synced_at, ...row }: Record<string, unknown>) => row;
+      const repaired = (await world.rows(evolved)).filter((row) => ids.includes(String(row.id)));
+      expect(repaired.map(theirs)).toEqual(synced.filter((row) => ids.includes(String(row.id))).map(theirs));
+      for (const row of repaired)
+        expect([row.position_in_response, row.position_in_response__float64]).toEqual([
+          null,
+          (row._raw as { position_in_response: number | null }).position_in_response,
+        ]);
     });
 
     it('reports a row inserted by hand as extra, and --repair leaves it (and state) alone', async () => {

@@ -4,6 +4,7 @@
  * can be written. Each line says what was proven or what to fix. Each workspace's served
  * contract is read and its drift from the bundled contract printed, one line per change
  * (docs/served-contract.md#drift); a change that removes a key or paging field fails the check.
+ * A table the identity may not alter is named too: schema evolution keeps its columns.
  */
 import { bundledContract } from '../../contract/bundled-contract.ts';
 import { breakingChanges, changeLine, contractDrift } from '../../contract/contract-drift.ts';
@@ -16,11 +17,15 @@ import { terminalLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { checkMetricsTargets } from '../../metrics/check-metrics-targets.ts';
+import { RECORD_MAPPINGS } from '../../evolution/record-mappings.ts';
 import { syncTables } from '../../sync/run-sync.ts';
 import { VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import { withOpenDestination } from '../with-destination.ts';
 import { defineCommand } from './cli-command.ts';
+
+/** The tables schema evolution may add columns to (docs/served-contract.md#schema-evolution). */
+const EVOLVING = new Set(RECORD_MAPPINGS.map((mapping) => mapping.table.name));
 
 export const checkCommand = defineCommand({
   command: 'check',
@@ -88,6 +93,12 @@ export const checkCommand = defineCommand({
       if (error instanceof MissingPrivilegesError) {
         print(false, `${named}: ${error.summary}:`);
         for (const fix of error.fixes) process.stdout.write(`${terminalLine(redact(`  ${fix}`))}\n`);
+        const frozen = config.schema_evolution === 'evolve' ? error.unalterable.filter((t) => EVOLVING.has(t)) : [];
+        if (frozen.length > 0)
+          print(
+            'warn',
+            `${named}: until then, schema evolution may not add columns to ${frozen.join(', ')}: a sync keeps their columns, and fields the served contract adds stay in _raw there`,
+          );
       } else print(false, `${named}: ${(error as Error).message}`);
     }
     if (config.metrics)

@@ -25,6 +25,7 @@ import {
 import { openCommandResources } from '../command-resources.ts';
 import { listenForStop } from '../stop-signal.ts';
 import { readContractInForce } from '../../contract/run-contract.ts';
+import { declaredIn } from '../../evolution/evolution-plan.ts';
 import { formatVerifyReport } from '../verify-report.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
 import { defineCommand } from './cli-command.ts';
@@ -90,7 +91,7 @@ export const verifyCommand = defineCommand({
           resources.config,
           streams.map((stream) => stream.name),
         );
-        const { validation } = await readContractInForce({
+        const { validation, document } = await readContractInForce({
           ...resources,
           now: new Date().toISOString(),
         });
@@ -116,6 +117,7 @@ export const verifyCommand = defineCommand({
               ...resources,
               stream,
               validation,
+              declared: declaredIn(document),
               since,
               ...(until === undefined ? {} : { until }),
               ...(websites === undefined ? {} : { websites }),

@@ -25,7 +25,7 @@ import { ConfigError, LockHeldError, MissingPrivilegesError } from '../../../src
 import { silentLogger } from '../../../src/log/logger.ts';
 import { redact } from '../../../src/log/redact.ts';
 import type { Row, TableSpec } from '../../../src/destination/table-spec.ts';
-import { ENGINE_TABLES, citationsTable, mentionsTable } from '../../../src/tables/index.ts';
+import { ENGINE_TABLES, citationsTable, mentionsTable, stateTable, websitesTable } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable, owner, stateEntry } from '../../conformance/fixtures.ts';
 import { MINIMUM_PER_TABLE } from '../../stand-ins/bigquery/stand-in-billing.ts';
 import { startBigqueryStandIn, type BigqueryStandIn } from '../../stand-ins/bigquery/bigquery-stand-in.ts';
@@ -111,6 +111,16 @@ describe('BigQuery destination: check', () => {
     standIn.allowAll();
     // The scratch table it could not drop expires within the hour; once granted, check passes.
     await d.check({ tables: [], views: [] });
+  });
+
+  it('names the tables that exist as those schema evolution may not alter when adding a column is refused', async () => {
+    const { d, dataset } = await destination();
+    await d.ensureTables([websitesTable]);
+    standIn.deny('bigquery.tables.update');
+    await expect(d.check({ tables: [websitesTable, stateTable], views: [] })).rejects.toMatchObject({
+      fixes: [`bigquery.tables.update on dataset ${dataset}: grant roles/bigquery.dataEditor`],
+      unalterable: ['websites'],
+    });
   });
 });
 

@@ -116,6 +116,7 @@ describe('postgres destination: check()', () => {
         `GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE ${schema}.websites TO ${role};`,
         `ALTER TABLE ${schema}.websites OWNER TO ${role};`,
       ],
+      unalterable: ['_aivis_state', 'websites'],
     });
   });
 });
