@@ -2,9 +2,12 @@
  * `aivis streams` and `aivis dbt-sources` show the columns the newest served contract kept in
  * `_aivis_contracts` adds (docs/served-contract.md#what-commands-show): after a DuckDB sync
  * under a contract that declares the citations' fields, both list them with their
- * descriptions; an unreachable destination shows the bundled columns with one warning, exit 0.
+ * descriptions; an unreachable destination shows the bundled columns with one warning, exit 0;
+ * one that accepts the connection and never answers does too, at the deadline, and the process
+ * ends then although the Snowflake SDK would go on trying its login for a minute.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +27,9 @@ let evolved: string;
 let bundled: string;
 let unreachable: string;
 let port: number;
+/** A loopback port that accepts connections and never says a word. */
+let silent: net.Server;
+const sockets = new Set<net.Socket>();
 
 function writeConfig(name: string, destination: readonly string[]): string {
   const file = path.join(dir, `${name}.yaml`);
@@ -46,10 +52,17 @@ beforeAll(async () => {
   evolved = writeConfig('evolved', duckdb('evolved'));
   bundled = writeConfig('bundled', duckdb('bundled'));
   unreachable = writeConfig('unreachable', ['  type: postgres', '  url: ${PG_URL}', '  schema: analytics']);
+  silent = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const sync = await runCli(['sync', '--config', evolved], env).done;
   expect(sync.code, sync.stderr).toBe(0);
 });
 afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => silent.close(resolve));
   await sandbox.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -134,4 +147,35 @@ describe('streams and dbt-sources show the kept contract’s columns', () => {
       expect(columns).toEqual(citationsTable.columns.map((c) => c.name));
     },
   );
+
+  it('dbt-sources with a destination that never answers: the bundled columns and one warning after 10 s, and the process ends', {
+    timeout: 30_000,
+  }, async () => {
+    const { port: listening } = silent.address() as net.AddressInfo;
+    const config = writeConfig('silent', [
+      '  type: snowflake',
+      '  account: aivis-test',
+      '  username: AIVIS_LOADER',
+      '  password: ${SF_PASSWORD}',
+      '  warehouse: LOADING',
+      '  database: ANALYTICS',
+      '  schema: AIVIS',
+      `  access_url: http://127.0.0.1:${listening}`,
+    ]);
+    const { code, stdout, stderr } = await runCli(['dbt-sources', '--config', config], {
+      ...env,
+      SF_PASSWORD: 'loader-secret-pw',
+    }).done;
+    expect(code).toBe(0);
+    expect(jsonLines(stderr)).toEqual([
+      {
+        ts: expect.any(String),
+        level: 'warn',
+        msg: "showing the bundled contract's columns: the destination did not answer within 10 s",
+        destination: 'snowflake',
+      },
+    ]);
+    const citations = (parse(stdout).sources[0].tables as Json[]).find((t) => t.name === 'citations')!;
+    expect(citations.columns.map((c: Json) => c.name)).toEqual(citationsTable.columns.map((c) => c.name));
+  });
 });
