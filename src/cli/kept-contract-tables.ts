@@ -1,5 +1,5 @@
 /**
- * The tables as `aivis streams` and `aivis dbt-sources` show them (docs/served-contract.md#what-commands-show):
+ * The tables as `aivis streams` and `aivis dbt-sources` show them (docs/served-contract.md#where-evolved-columns-show):
  * with the columns schema evolution gives them under the newest usable document kept in
  * `_aivis_contracts` for the config's workspaces, when the destination answers within
  * `KEPT_CONTRACT_DEADLINE_MS`; else the bundled contract's columns. These commands read no served

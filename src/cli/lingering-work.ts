@@ -1,5 +1,5 @@
 /**
- * Work a command gave up waiting for (docs/cli.md#streams-and-dbt-sources): a destination's SDK
+ * Work a command gave up waiting for (docs/served-contract.md#where-evolved-columns-show): a destination's SDK
  * still connecting after the command's deadline may keep Node's event loop alive for a minute
  * or more, and closing it does not always stop it. A command that abandons such work says so
  * here; the process entry (`run` in main.ts) then ends the process once the command's output is

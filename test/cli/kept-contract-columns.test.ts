@@ -1,6 +1,6 @@
 /**
  * `aivis streams` and `aivis dbt-sources` show the columns the newest served contract kept in
- * `_aivis_contracts` adds (docs/served-contract.md#what-commands-show): after a DuckDB sync
+ * `_aivis_contracts` adds (docs/served-contract.md#where-evolved-columns-show): after a DuckDB sync
  * under a contract that declares the citations' fields, both list them with their
  * descriptions; an unreachable destination shows the bundled columns with one warning, exit 0;
  * one that accepts the connection and never answers does too, at the deadline, and the process

@@ -1,5 +1,5 @@
 /**
- * The deadline of `keptContractTables` (docs/served-contract.md#what-commands-show): a
+ * The deadline of `keptContractTables` (docs/served-contract.md#where-evolved-columns-show): a
  * destination that never answers (an SDK still connecting) costs the bundled columns and one
  * warning once the deadline passes, and the run is marked to end without waiting for it. The
  * clock is vitest's: no real waiting.

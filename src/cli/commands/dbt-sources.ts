@@ -3,7 +3,7 @@
  * destination, to save as `models/sources.yml`: the tables and views a sync of this config
  * writes, with their descriptions, key tests and feed freshness (`src/dbt/dbt-sources.ts`).
  * No API call; the destination is read only for the columns the newest kept served contract
- * adds, within a deadline (docs/served-contract.md#what-commands-show).
+ * adds, within a deadline (docs/served-contract.md#where-evolved-columns-show).
  */
 import { stringify } from 'yaml';
 import { loadConfig } from '../../config/load-config.ts';

@@ -1,7 +1,7 @@
 /**
  * `aivis streams`: each stream, the tables it writes, and their DDL for the configured
  * destination, with the columns the newest kept served contract adds when the destination
- * answers in time (docs/served-contract.md#what-commands-show).
+ * answers in time (docs/served-contract.md#where-evolved-columns-show).
  */
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
