@@ -12,6 +12,7 @@ import { redact } from '../log/redact.ts';
 import { refuseSwitchValues } from './cli-arguments.ts';
 import type { CliCommand } from './commands/cli-command.ts';
 import { commands } from './commands/index.ts';
+import { hasLingeringWork } from './lingering-work.ts';
 import { packageVersion } from './package-version.ts';
 import { type KnownNames, usageHint } from './usage-hint.ts';
 
@@ -135,6 +136,9 @@ export function run(argv: string[]): void {
   process.on('unhandledRejection', escaped);
   main(argv).then((code) => {
     process.exitCode = code;
+    // A destination SDK the command stopped waiting for may keep the event loop alive
+    // (src/cli/lingering-work.ts): the output is written, so the process ends now.
+    if (hasLingeringWork()) process.exit();
   });
 }
 

@@ -33,17 +33,18 @@ export interface ContractInForce {
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
 /**
- * The newest document kept for a workspace that is still usable (by `last_seen_at`), or
- * undefined: the fallback of a run, and what commands that read no served contract
- * (`streams`, `dbt-sources`) take as the document in force when the destination is reachable.
+ * The newest document kept for the workspaces that is still usable (by `last_seen_at`), or
+ * undefined: the fallback of a run (one workspace), and what commands that read no served
+ * contract (`streams`, `dbt-sources`: the config's workspaces) take as the document in force
+ * when the destination is reachable.
  * @param kept the rows of `_aivis_contracts`
  */
 export async function newestKeptContract(
   kept: readonly Record<string, unknown>[],
-  workspace: string,
+  workspaces: readonly string[],
 ): Promise<{ document: ContractDocument; sha256: string } | undefined> {
   const rows = kept
-    .filter((row) => storedWorkspace(row._workspace) === workspace)
+    .filter((row) => workspaces.includes(storedWorkspace(row._workspace)))
     .sort((a, b) => Date.parse(text(b.last_seen_at)) - Date.parse(text(a.last_seen_at)));
   for (const row of rows) {
     let body: unknown;
@@ -96,7 +97,7 @@ export async function decideContract(input: {
     return { ...decided, row };
   }
   const unusable = `the served contract (GET ${SERVED_CONTRACT_PATH}) is unusable: ${served.reason}`;
-  const fallback = await newestKeptContract(kept, workspace);
+  const fallback = await newestKeptContract(kept, [workspace]);
   if (fallback !== undefined)
     return inForce('kept', fallback.document, {
       firstSeen: false,

@@ -5,6 +5,11 @@
  * descriptions, tests each key, and checks feed freshness from `_aivis_completeness`. On DuckDB
  * after a real sync, its SQL (freshness query, composite key expressions) runs as dbt would
  * render it.
+ *
+ * The command reads `_aivis_contracts` for the columns a kept served contract adds, so every
+ * destination here is on loopback: the BigQuery and Snowflake stand-ins (reachable, nothing
+ * kept: the bundled columns, silently), Postgres on a closed port (unreachable: the bundled
+ * columns and one warning).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +22,12 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { syncTables } from '../../src/sync/run-sync.ts';
 import { VIEWS } from '../../src/tables/index.ts';
 import { configSchemaOf } from '../../connectors/registry.ts';
+import { startBigqueryStandIn, type BigqueryStandIn } from '../stand-ins/bigquery/bigquery-stand-in.ts';
+import { writeAdcFile } from '../stand-ins/bigquery/fake-auth.ts';
+import { LOADER, startStandIn, type StandInSetup } from '../stand-ins/snowflake/stand-in-fixture.ts';
 import { runCli } from '../support/cli-process.ts';
+import { closedPort } from '../support/closed-port.ts';
+import { jsonLines } from '../support/json-lines.ts';
 
 type Json = Record<string, any>;
 
@@ -27,6 +37,10 @@ const validate = new Ajv({ strict: false, allErrors: true }).compile(dbtSchema);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-dbt-'));
 let sandbox: Sandbox;
+let bigquery: BigqueryStandIn;
+let snowflake: StandInSetup;
+let adc: string;
+let unreachable: number;
 beforeAll(async () => {
   sandbox = await startSandbox({
     seed: 5,
@@ -35,48 +49,77 @@ beforeAll(async () => {
     mentionsPerAnalysis: 5,
     citationsPerAnalysis: 2,
   });
+  bigquery = await startBigqueryStandIn();
+  snowflake = await startStandIn();
+  adc = await writeAdcFile(dir, bigquery.url);
+  unreachable = await closedPort();
 });
 afterAll(async () => {
   await sandbox.close();
+  await bigquery?.close();
+  await snowflake?.standIn.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const SOURCE = ['source:', '  base_url: ${BASE_URL}', '  api_key: ${AIVIS_API_KEY}', '  requests_per_minute: 6000'];
 const ENV = {
   AIVIS_API_KEY: 'aivis_test_key_0123456789',
-  PG_URL: 'postgres://loader:pg-secret-5f3a9c@db.example.com:5432/warehouse',
-  SF_PASSWORD: 'sf-secret-8d21e7',
+  SF_PASSWORD: LOADER.password,
 };
 
-const DESTINATIONS: Record<string, { lines: string[]; database: string; schema: string }> = {
+/** Each destination's config, its database and schema as dbt names them, and what stderr says. */
+const DESTINATIONS: Record<
+  string,
+  { lines: () => string[]; database: () => string; schema: string; stderr: () => Record<string, unknown>[] }
+> = {
   duckdb: {
-    lines: ['destination:', '  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis'],
-    database: 'warehouse',
+    lines: () => ['destination:', '  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis'],
+    database: () => 'warehouse',
     schema: 'aivis',
+    stderr: () => [],
   },
   postgres: {
-    lines: ['destination:', '  type: postgres', '  url: ${PG_URL}', '  schema: analytics'],
-    database: 'warehouse',
+    lines: () => ['destination:', '  type: postgres', '  url: ${PG_URL}', '  schema: analytics'],
+    database: () => 'warehouse',
     schema: 'analytics',
+    stderr: () => [
+      {
+        ts: expect.any(String),
+        level: 'warn',
+        msg: `showing the bundled contract's columns: cannot read _aivis_contracts: cannot reach Postgres at 127.0.0.1:${unreachable}: connection refused`,
+        destination: 'postgres',
+      },
+    ],
   },
   bigquery: {
-    lines: ['destination:', '  type: bigquery', '  project: my-project', '  dataset: aivis', '  location: EU'],
-    database: 'my-project',
+    lines: () => [
+      'destination:',
+      '  type: bigquery',
+      `  project: ${bigquery.projectId}`,
+      '  dataset: aivis',
+      '  location: EU',
+      `  api_endpoint: ${bigquery.url}`,
+    ],
+    database: () => bigquery.projectId,
     schema: 'aivis',
+    stderr: () => [],
   },
   snowflake: {
-    lines: [
+    lines: () => [
       'destination:',
       '  type: snowflake',
-      '  account: xy12345.eu-west-1',
-      '  username: AIVIS_LOADER',
+      '  account: aivis-test',
+      `  username: ${LOADER.name}`,
       '  password: ${SF_PASSWORD}',
-      '  warehouse: LOAD_WH',
+      '  warehouse: LOADING',
       '  database: ANALYTICS',
       '  schema: AIVIS',
+      '  role: AIVIS_LOADER_ROLE',
+      `  access_url: ${snowflake.standIn.url}`,
     ],
-    database: 'ANALYTICS',
+    database: () => 'ANALYTICS',
     schema: 'AIVIS',
+    stderr: () => [],
   },
 };
 
@@ -91,8 +134,12 @@ async function dbtSources(
   config: string,
   extra: string[] = [],
 ): Promise<{ code: number | null; file: Json; stdout: string; stderr: string }> {
-  const result = await runCli(['dbt-sources', '--config', config, ...extra], { ...ENV, BASE_URL: sandbox.baseUrl })
-    .done;
+  const result = await runCli(['dbt-sources', '--config', config, ...extra], {
+    ...ENV,
+    BASE_URL: sandbox.baseUrl,
+    PG_URL: `postgres://loader:pg-secret-5f3a9c@127.0.0.1:${unreachable}/warehouse`,
+    GOOGLE_APPLICATION_CREDENTIALS: adc,
+  }).done;
   return { ...result, file: result.code === 0 ? (parse(result.stdout) as Json) : {} };
 }
 
@@ -111,17 +158,20 @@ const expectedObjects = () => {
 describe('aivis dbt-sources', () => {
   it.each(Object.keys(DESTINATIONS))('prints a property file for %s that dbt’s JSON Schema accepts', async (type) => {
     const destination = DESTINATIONS[type]!;
-    const { code, file, stdout, stderr } = await dbtSources(writeConfig([...SOURCE, ...destination.lines]));
-    expect(stderr).toBe('');
+    const { code, file, stdout, stderr } = await dbtSources(writeConfig([...SOURCE, ...destination.lines()]));
+    expect(jsonLines(stderr)).toEqual(destination.stderr());
     expect(code).toBe(0);
     // The config's secrets stay out of the printed file.
-    for (const secret of [ENV.AIVIS_API_KEY, 'pg-secret-5f3a9c', ENV.SF_PASSWORD]) expect(stdout).not.toContain(secret);
+    for (const secret of [ENV.AIVIS_API_KEY, 'pg-secret-5f3a9c', ENV.SF_PASSWORD]) {
+      expect(stdout).not.toContain(secret);
+      expect(stderr).not.toContain(secret);
+    }
     expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
     expect(file.version).toBe(2);
     const [source] = file.sources as Json[];
     expect(source).toMatchObject({
       name: 'aivis',
-      database: destination.database,
+      database: destination.database(),
       schema: destination.schema,
       loader: 'aivis',
     });
@@ -169,7 +219,7 @@ describe('aivis dbt-sources', () => {
       'sources:',
       '  brand_a: { base_url: "${BASE_URL}", api_key: "${AIVIS_API_KEY}" }',
       '  brand_b: { base_url: "${BASE_URL}", api_key: "${AIVIS_API_KEY}" }',
-      ...DESTINATIONS.duckdb!.lines,
+      ...DESTINATIONS.duckdb!.lines(),
     ]);
     const { code, file } = await dbtSources(config, ['--workspace', 'brand_b']);
     expect(code).toBe(0);
@@ -196,7 +246,7 @@ describe('aivis dbt-sources', () => {
   ])(
     "its SQL runs on DuckDB after a sync (%s), as dbt renders it: the freshness query and each composite key's uniqueness",
     async (_, database, streams) => {
-      const lines = DESTINATIONS.duckdb!.lines.map((line) =>
+      const lines = DESTINATIONS.duckdb!.lines().map((line) =>
         line.replace('./warehouse.duckdb', `./${database}.duckdb`),
       );
       const config = writeConfig([...SOURCE, ...lines, ...streams]);

@@ -2,7 +2,8 @@
  * `aivis dbt-sources`: prints a dbt property file (`version: 2`, `sources:`) for the configured
  * destination, to save as `models/sources.yml`: the tables and views a sync of this config
  * writes, with their descriptions, key tests and feed freshness (`src/dbt/dbt-sources.ts`).
- * Reads the config only: no API call, no connection to the destination.
+ * No API call; the destination is read only for the columns the newest kept served contract
+ * adds, within a deadline (docs/served-contract.md#where-evolved-columns-show).
  */
 import { stringify } from 'yaml';
 import { loadConfig } from '../../config/load-config.ts';
@@ -11,9 +12,10 @@ import { viewsOver } from '../../destination/view-spec.ts';
 import { ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { syncTables } from '../../sync/run-sync.ts';
-import { VIEWS } from '../../tables/index.ts';
+import { viewsFor } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
 import { parseWorkspaceFlags, selectOneWorkspace } from '../workspace-selection.ts';
+import { keptContractTables } from '../kept-contract-tables.ts';
 import { defineCommand } from './cli-command.ts';
 
 export const dbtSourcesCommand = defineCommand({
@@ -31,14 +33,18 @@ export const dbtSourcesCommand = defineCommand({
     const workspace =
       argv.workspace === undefined ? undefined : selectOneWorkspace(loaded.workspaces, selection, 'dbt-sources').name;
     const { config } = loaded;
-    // Never opened: its type and namespace come from the config alone.
     const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
-    const tables = syncTables(config);
+    const tables = await keptContractTables(syncTables(config), {
+      destination,
+      workspaces: workspace === undefined ? loaded.workspaces.map((w) => w.name) : [workspace],
+      mode: config.schema_evolution,
+      logger: createLogger(),
+    });
     const file = dbtSources({
       type: destination.type,
       namespace: destination.namespace,
       tables,
-      views: viewsOver(VIEWS, tables),
+      views: viewsOver(viewsFor(tables), tables),
       ...(workspace !== undefined ? { workspace } : {}),
     });
     process.stdout.write(

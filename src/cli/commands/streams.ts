@@ -1,11 +1,16 @@
-/** `aivis streams`: each stream, the tables it writes, and their DDL for the configured destination. */
+/**
+ * `aivis streams`: each stream, the tables it writes, and their DDL for the configured
+ * destination, with the columns the newest kept served contract adds when the destination
+ * answers in time (docs/served-contract.md#where-evolved-columns-show).
+ */
 import { loadConfig } from '../../config/load-config.ts';
 import { ExitCode } from '../../errors.ts';
 import { createLogger } from '../../log/logger.ts';
 import { STREAM_NAMES, STREAM_TABLES } from '../../streams/registry.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
-import { ENGINE_TABLES, VIEWS } from '../../tables/index.ts';
+import { ENGINE_TABLES, VIEWS, viewsFor } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
+import { keptContractTables } from '../kept-contract-tables.ts';
 import { defineCommand } from './cli-command.ts';
 
 export const streamsCommand = defineCommand({
@@ -14,12 +19,22 @@ export const streamsCommand = defineCommand({
   builder: (yargs) => yargs,
   handler: async (argv) => {
     // No API call: the API key is not needed, so not read.
-    const { config } = await loadConfig(argv.config, process.env, createLogger(), 'none');
+    const { config, workspaces } = await loadConfig(argv.config, process.env, createLogger(), 'none');
     const destination = await createDestination(config.destination, { logger: createLogger({ level: 'warn' }) });
+    const evolved = await keptContractTables(
+      STREAM_NAMES.flatMap((name) => STREAM_TABLES[name]),
+      {
+        destination,
+        workspaces: workspaces.map((w) => w.name),
+        mode: config.schema_evolution,
+        logger: createLogger(),
+      },
+    );
+    const shown = new Map(evolved.map((table) => [table.name, table]));
     const enabled = new Set(selectedStreams(config));
     const out: string[] = [];
     for (const name of STREAM_NAMES) {
-      const tables = STREAM_TABLES[name];
+      const tables = STREAM_TABLES[name].map((table) => shown.get(table.name) ?? table);
       out.push(
         `-- stream ${name} (${enabled.has(name) ? 'enabled' : 'disabled in config'}): ${tables.map((t) => t.name).join(', ')}`,
       );
@@ -28,7 +43,7 @@ export const streamsCommand = defineCommand({
     out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => `${sql.trimEnd()};`), '');
     out.push(
       `-- views for analysts (created by sync): ${VIEWS.map((v) => v.name).join(', ')}`,
-      ...destination.describeViewDdl(VIEWS).map((sql) => `${sql.trimEnd()};`),
+      ...destination.describeViewDdl(viewsFor(evolved)).map((sql) => `${sql.trimEnd()};`),
     );
     process.stdout.write(`${out.join('\n')}\n`);
     return ExitCode.Success;
