@@ -4,6 +4,7 @@
  * bookkeeping in src/destination/bookkeeping.ts.
  */
 import { serialByKey } from '../../src/destination/serial-by-key.ts';
+import { existsSync } from 'node:fs';
 import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import type { StoredComment } from '../../src/destination/descriptions.ts';
@@ -108,6 +109,8 @@ export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions
   return dollarBookkeeping({
     table: (name) => tableName(options, name),
     async tableExists(name) {
+      // A file not made yet holds no table; asking would make it (`aivis streams` leaves none behind).
+      if (options.path !== ':memory:' && !existsSync(options.path)) return false;
       const [row] = await session.all<{ n: bigint }>(TABLE_EXISTS, [options.catalog, options.schema, name]);
       return Number(row?.n ?? 0) > 0;
     },

@@ -6,7 +6,7 @@
  * one that accepts the connection and never answers does too, at the deadline, and the process
  * ends then although the Snowflake SDK would go on trying its login for a minute.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,6 +100,8 @@ describe('streams and dbt-sources show the kept contract’s columns', () => {
     // Nothing kept in `bundled` (no sync): the bundled contract's columns, silently.
     const before = await aivis('streams', bundled);
     expect({ code: before.code, stderr: before.stderr }).toEqual({ code: 0, stderr: '' });
+    // Looking for a kept contract does not make the database file a sync would make.
+    expect(existsSync(path.join(dir, 'bundled.duckdb'))).toBe(false);
     const table = '"evolved"."aivis"."citations"';
     const workspaceComment = citationsBlock(before.stdout)!
       .replaceAll('"bundled"', '"evolved"')
