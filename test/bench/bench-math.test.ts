@@ -10,7 +10,7 @@ import { minimumRequests } from './request-efficiency.ts';
 import { timeShares } from './time-shares.ts';
 
 describe('minimumRequests', () => {
-  it('counts listing pages, one analytics call per listed website and ceil(rows / 500) pages per feed, at least one each', () => {
+  it('counts the contract read, listing pages, one analytics call per listed website and ceil(rows / 500) pages per feed, at least one each', () => {
     const records = new Map([
       ['/public/v2/websites', 3],
       ['/public/v2/websites/web_a/mentions', 1000],
@@ -18,8 +18,8 @@ describe('minimumRequests', () => {
       ['/public/v2/websites/web_a/analytics/history', 500],
       ['/public/v2/websites/web_b/mentions', 501],
     ]);
-    // 1 listing page + 3 analytics + 2 + 1 + 1 + 2 feed pages
-    expect(minimumRequests(records)).toBe(10);
+    // 1 contract + 1 listing page + 3 analytics + 2 + 1 + 1 + 2 feed pages
+    expect(minimumRequests(records)).toBe(11);
   });
 });
 
