@@ -13,12 +13,7 @@ import { type LeaseLock, leaseLockTable } from '../../src/destination/lease-lock
 import { releaseOnce } from '../../src/destination/run-lock.ts';
 import type { ColumnSpec, ColumnType, Row, TableSpec } from '../../src/destination/table-spec.ts';
 import { fillFromRawSql } from '../../src/evolution/fill-sql.ts';
-import {
-  assertOwnView,
-  storedViewDescription,
-  type ViewDialect,
-  type ViewSpec,
-} from '../../src/destination/view-spec.ts';
+import { assertOwnView, storedViewDescription, type ViewSpec, viewDialect } from '../../src/destination/view-spec.ts';
 import { DestinationError } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { checkBigqueryPermissions } from './bigquery-check.ts';
@@ -40,13 +35,12 @@ import {
   createTableDdl,
   mergeSql,
   misplacedKeysSql,
-  quoteName,
   quoteTable,
   createViewDdl,
   type TableRef,
 } from './bigquery-sql.ts';
 import { schemaPatch } from './bigquery-schema-patch.ts';
-import { BIGQUERY_RAW_JSON } from './bigquery-raw-json.ts';
+import { BIGQUERY_DIALECT } from './bigquery-dialect.ts';
 import { columnTypesOfFields, ndjsonLine, stagingField, targetField } from './bigquery-types.ts';
 
 export interface BigqueryDeps {
@@ -99,7 +93,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     return client;
   };
   const ref = (table: string): TableRef => ({ project: config.project, dataset: config.dataset, table });
-  const viewDialect: ViewDialect = { table: (name) => quoteTable(ref(name)), column: quoteName };
+  const inViews = viewDialect(BIGQUERY_DIALECT, (name) => quoteTable(ref(name)));
 
   const ensureTable = async (table: TableSpec) => {
     const c = session();
@@ -138,7 +132,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       existing && { kind: existing.type === 'VIEW' ? 'view' : 'table', comment: existing.description ?? null },
       `${config.dataset}.${view.name}`,
     );
-    const query = view.query(viewDialect);
+    const query = view.query(inViews);
     const description = storedViewDescription(view, query);
     if (!existing) await c.createView(view.name, query, description);
     else if (existing.viewQuery !== query || existing.description !== description)
@@ -234,7 +228,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
     async fillFromRaw(table, columns) {
       if (!columns.length) return;
       await lease?.assertHeld();
-      await session().query(fillFromRawSql(quoteTable(ref(table.name)), BIGQUERY_RAW_JSON, columns));
+      await session().query(fillFromRawSql(quoteTable(ref(table.name)), BIGQUERY_DIALECT, columns));
     },
 
     describeDdl(tables) {
@@ -246,7 +240,7 @@ export function createBigqueryDestination(config: BigqueryConfig, deps: Bigquery
       for (const view of views) await ensureView(view);
     },
 
-    describeViewDdl: (views) => views.map((v) => createViewDdl(ref(v.name), v, v.query(viewDialect))),
+    describeViewDdl: (views) => views.map((v) => createViewDdl(ref(v.name), v, v.query(inViews))),
 
     async commit(parts): Promise<FlushResult> {
       const c = session();

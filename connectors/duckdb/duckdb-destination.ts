@@ -18,7 +18,7 @@ import {
 } from './duckdb-config.ts';
 import { acquireDuckdbLock } from './duckdb-lock.ts';
 import * as sql from './duckdb-sql.ts';
-import { DUCKDB_RAW_JSON } from './duckdb-raw-json.ts';
+import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 import { appendCell, CATALOG_TYPES } from './duckdb-types.ts';
 
 export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Logger }): Destination {
@@ -138,7 +138,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
         // Runs of several workspaces sharing the file fill one table's rows: DuckDB fails two
         // transactions updating one row at once ("Conflict on update").
         await sql.oneDdlAtATime(options.path, () =>
-          s.run(fillFromRawSql(sql.tableName(options, table.name), DUCKDB_RAW_JSON, columns)),
+          s.run(fillFromRawSql(sql.tableName(options, table.name), DUCKDB_DIALECT, columns)),
         );
       } catch (error) {
         throw failure(`to fill new columns of ${schema}.${table.name} from _raw`, error);

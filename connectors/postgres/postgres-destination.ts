@@ -13,7 +13,7 @@ import { connectPostgres, type PostgresSession } from './postgres-client.ts';
 import { POSTGRES_CAPABILITIES, type PostgresConfig, postgresOptions } from './postgres-config.ts';
 import { acquirePostgresLock, type PostgresLock } from './postgres-lock.ts';
 import * as sql from './postgres-sql.ts';
-import { POSTGRES_RAW_JSON } from './postgres-raw-json.ts';
+import { POSTGRES_DIALECT } from './postgres-dialect.ts';
 import { CATALOG_TYPES, csvField } from './postgres-types.ts';
 
 /** Rows per chunk written to the COPY stream: large enough to amortise, small enough to stay flat. */
@@ -80,7 +80,7 @@ export function createPostgresDestination(config: PostgresConfig, deps: { logger
     async fillFromRaw(table, columns) {
       if (!columns.length) return;
       try {
-        await open().query(fillFromRawSql(qualifiedName(schema, table.name), POSTGRES_RAW_JSON, columns));
+        await open().query(fillFromRawSql(qualifiedName(schema, table.name), POSTGRES_DIALECT, columns));
       } catch (error) {
         throw failure(`to fill new columns of ${schema}.${table.name} from _raw`, error);
       }

@@ -37,7 +37,7 @@ import {
 } from './snowflake-config.ts';
 import { acquireSnowflakeLock, snowflakeLockTable } from './snowflake-lock.ts';
 import * as sql from './snowflake-sql.ts';
-import { SNOWFLAKE_RAW_JSON } from './snowflake-raw-json.ts';
+import { SNOWFLAKE_DIALECT } from './snowflake-dialect.ts';
 import { CATALOG_TYPES, toStagedText } from './snowflake-types.ts';
 
 /** What the destination needs besides its config. */
@@ -166,7 +166,7 @@ export function createSnowflakeDestination(config: SnowflakeConfig, deps: Snowfl
 
     async fillFromRaw(table, columns) {
       if (!columns.length) return;
-      await session().execute(fillFromRawSql(sql.tableName(at, table.name), SNOWFLAKE_RAW_JSON, columns));
+      await session().execute(fillFromRawSql(sql.tableName(at, table.name), SNOWFLAKE_DIALECT, columns));
     },
 
     describeDdl(tables) {

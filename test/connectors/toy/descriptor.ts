@@ -4,6 +4,7 @@
  * stores rows in DuckDB in memory (the engine tests' fake) under its own type, flush sizing and names.
  */
 import { describeDestination } from '../../../connectors/descriptor.ts';
+import { DUCKDB_DIALECT } from '../../../connectors/duckdb/duckdb-dialect.ts';
 import { TOY_FLUSH_SIZING, type ToyConfig, toyConfigSchema } from './toy-config.ts';
 
 export const toyDestination = describeDestination<ToyConfig>({
@@ -13,7 +14,7 @@ export const toyDestination = describeDestination<ToyConfig>({
   secrets: [{ key: 'token', in: 'value', fix: 'put it in an environment variable and write token: ${TOY_TOKEN}' }],
   withAbsolutePaths: (config, resolve) => ({ ...config, folder: resolve(config.folder) }),
   flushSizing: TOY_FLUSH_SIZING,
-  columnType: (type) => `toy_${type}`,
+  dialect: { ...DUCKDB_DIALECT, typeName: (type) => `toy_${type}` },
   tableDataset: (config, table) => ({ namespace: `toy://${config.folder}`, name: `${config.schema}.${table}` }),
   async load() {
     const { createToyDestination } = await import('./toy-destination.ts');
