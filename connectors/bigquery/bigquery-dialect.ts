@@ -25,8 +25,11 @@ const namePart = (name: string) => name.replaceAll('\\', '\\\\').replaceAll('`',
 
 const KINDS = { string: "= 'string'", number: "= 'number'", boolean: "= 'boolean'", present: "<> 'null'" } as const;
 
+const identifier = (name: string) => `\`${namePart(name)}\``;
+
 export const BIGQUERY_DIALECT: SqlDialect = {
-  identifier: (name) => `\`${namePart(name)}\``,
+  identifier,
+  exactName: identifier,
   qualified: (parts) => `\`${parts.map(namePart).join('.')}\``,
   literal,
   placeholder: (index) => `@p${index}`,

@@ -32,6 +32,7 @@ const KINDS = {
 
 export const DUCKDB_DIALECT: SqlDialect = {
   identifier: quoteIdentifier,
+  exactName: quoteIdentifier,
   qualified: (parts) => qualifiedName(...parts),
   literal: ansiLiteral,
   placeholder: dollarPlaceholder,

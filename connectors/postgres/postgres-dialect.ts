@@ -29,6 +29,7 @@ const KINDS = { string: "= 'string'", number: "= 'number'", boolean: "= 'boolean
 
 export const POSTGRES_DIALECT: SqlDialect = {
   identifier: quoteIdentifier,
+  exactName: quoteIdentifier,
   qualified: (parts) => qualifiedName(...parts),
   literal,
   placeholder: dollarPlaceholder,

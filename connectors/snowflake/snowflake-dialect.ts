@@ -47,6 +47,7 @@ const literal = (text: string): string => backslashLiteral(text);
 
 export const SNOWFLAKE_DIALECT: SqlDialect = {
   identifier: ident,
+  exactName: quoteIdentifier,
   qualified: (parts) => parts.map(ident).join('.'),
   literal,
   placeholder: (_index, param) => (param.type === 'timestamp' ? '?::TIMESTAMP_TZ' : '?'),

@@ -42,8 +42,13 @@ export interface JsonAccess {
 }
 
 export interface SqlDialect {
-  /** One name (schema, table, column, alias) as the SQL must write it. */
+  /** One of aivis's names (schema, table, column, alias) as the SQL must write it. */
   identifier(name: string): string;
+  /**
+   * A name quoted to mean exactly `name`, case and all: a user's (`--from-table`'s quoted parts,
+   * a result's column). Where `identifier` folds nothing it is the same.
+   */
+  exactName(name: string): string;
   /** A name qualified by its containers (`database`, `schema`, `table`), each part as it must be written. */
   qualified(parts: readonly string[]): string;
   /**
