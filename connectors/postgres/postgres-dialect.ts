@@ -22,8 +22,7 @@ export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   json: 'JSONB',
 };
 
-const literal = (text: string): string =>
-  `E'${withoutNul(text).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+const literal = (text: string): string => `E'${withoutNul(text).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 const KINDS = { string: "= 'string'", number: "= 'number'", boolean: "= 'boolean'", present: "<> 'null'" } as const;
 
@@ -37,8 +36,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   cast: (expr, type) => `CAST(${expr} AS ${SQL_TYPES[type]})`,
   firstPart: (text, separator) => `split_part(${text}, ${literal(separator)}, 1)`,
   json: {
-    valueAt: (path) =>
-      path.length ? `("_raw" #> ARRAY[${path.map(literal).join(', ')}]::text[])` : `"_raw"`,
+    valueAt: (path) => (path.length ? `("_raw" #> ARRAY[${path.map(literal).join(', ')}]::text[])` : `"_raw"`),
     is: (x, kind) => `jsonb_typeof(${x}) ${KINDS[kind]}`,
     text: (x) => `(${x} #>> '{}')`,
     matches: (text, pattern) => `(${text} ~ ${literal(pattern)})`,

@@ -72,7 +72,12 @@ export const DDL_LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 /** How the shared DDL names the schema's tables on Postgres. */
 export function postgresNames(schema: string): AnsiNames {
   const table = (name: string) => qualifiedName(schema, name);
-  return { dialect: POSTGRES_DIALECT, schema: qualifiedName(schema), table, viewDialect: viewDialect(POSTGRES_DIALECT, table) };
+  return {
+    dialect: POSTGRES_DIALECT,
+    schema: qualifiedName(schema),
+    table,
+    viewDialect: viewDialect(POSTGRES_DIALECT, table),
+  };
 }
 
 /**

@@ -81,7 +81,10 @@ export function ansiLiteral(text: string): string {
  * A literal whose backslash escapes: `\\` and `'` escaped with one (Snowflake, BigQuery), the
  * characters of `escapes` as the dialect writes them.
  */
-export function backslashLiteral(text: string, escapes: (char: string) => string | undefined = () => undefined): string {
+export function backslashLiteral(
+  text: string,
+  escapes: (char: string) => string | undefined = () => undefined,
+): string {
   let out = "'";
   for (const char of withoutNul(text)) out += char === '\\' || char === "'" ? `\\${char}` : (escapes(char) ?? char);
   return `${out}'`;

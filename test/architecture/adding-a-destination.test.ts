@@ -17,7 +17,7 @@ interface RecipeFile {
 }
 
 /** The rows of the page's `| file | added or edited | what it holds |` table. */
-export function recipeFiles(page: string): RecipeFile[] {
+function recipeFiles(page: string): RecipeFile[] {
   const lines = page.split('\n');
   const header = lines.findIndex((line) => line.startsWith('| file | added or edited |'));
   const rows: RecipeFile[] = [];

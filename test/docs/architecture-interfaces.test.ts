@@ -17,7 +17,7 @@ interface ListedInterface {
 }
 
 /** The rows of the page's `| interface | file | members |` table. */
-export function listedInterfaces(page: string): ListedInterface[] {
+function listedInterfaces(page: string): ListedInterface[] {
   const lines = page.split('\n');
   const header = lines.findIndex((line) => line.startsWith('| interface | file | members |'));
   if (header < 0) return [];
@@ -35,7 +35,7 @@ export function listedInterfaces(page: string): ListedInterface[] {
 }
 
 /** The members of `name` declared in `file` (its own, not inherited), `?` after an optional one; undefined when there is no such interface. */
-export function declaredMembers(source: string, file: string, name: string): string[] | undefined {
+function declaredMembers(source: string, file: string, name: string): string[] | undefined {
   const parsed = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const declaration = parsed.statements.find(
     (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name,
@@ -60,10 +60,13 @@ describe('the interfaces docs/architecture.md lists', () => {
     ]);
   });
 
-  it.each(listed.map((i) => [i.name, i] as const))('%s: the page lists its members as the code declares them', (_, row) => {
-    const source = readFileSync(path.join(ROOT, row.file), 'utf8');
-    expect(declaredMembers(source, row.file, row.name)).toEqual(row.members);
-  });
+  it.each(listed.map((i) => [i.name, i] as const))(
+    '%s: the page lists its members as the code declares them',
+    (_, row) => {
+      const source = readFileSync(path.join(ROOT, row.file), 'utf8');
+      expect(declaredMembers(source, row.file, row.name)).toEqual(row.members);
+    },
+  );
 
   it('a member the page lacks, or one the code lacks, is found', () => {
     const source = 'export interface Shape { a: string; b?(): void; c(): number }';

@@ -81,10 +81,10 @@ export function literalsTopic(target: ConformanceTarget): void {
       );
       // The plan's description quotes the field's name and its own after it: all served text
       // (U+0000 as U+FFFD on every destination: no catalog keeps it in a comment).
-      expect(plan!.added.every((c, i) => c.column.description.includes(withoutNul(declared[i]!.description!)))).toBe(true);
-      expect(plan!.added.map((c) => comments.get(c.column.name))).toEqual(
-        plan!.added.map((c) => c.column.description),
+      expect(plan!.added.every((c, i) => c.column.description.includes(withoutNul(declared[i]!.description!)))).toBe(
+        true,
       );
+      expect(plan!.added.map((c) => comments.get(c.column.name))).toEqual(plan!.added.map((c) => c.column.description));
       // A second ensure finds every comment current: nothing to set again.
       await destination.ensureTables([plan!.table]);
       expect(await rows(kindsTable)).toHaveLength(1);
