@@ -2,9 +2,10 @@
  * How Postgres's SQL writes names, strings, parameters, types, casts and reads of the JSONB in
  * `_raw` (src/destination/sql-dialect.ts). No driver: the descriptor hands it to the core.
  *
- * Literals are written as node-postgres's `escapeLiteral` writes them, always in the `E'...'`
- * form (quotes and backslashes doubled), which reads the same whether the session has
- * `standard_conforming_strings` on or off; aivis's sessions also set it on
+ * Literals are written as node-postgres's `escapeLiteral` writes them: quotes doubled, and a
+ * text holding a backslash in the `E'...'` form with backslashes doubled too, which reads the
+ * same whether the session has `standard_conforming_strings` on or off (only a backslash reads
+ * differently); aivis's sessions also set it on
  * (postgres-client.ts). Postgres text cannot hold U+0000 (docs/destinations/postgres.md): it is
  * U+FFFD, as in the rows and in JSONB keys.
  */
@@ -22,7 +23,11 @@ export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
   json: 'JSONB',
 };
 
-const literal = (text: string): string => `E'${withoutNul(text).replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+/** Quotes doubled; with a backslash, the `E'...'` form with backslashes doubled too (`escapeLiteral`'s rule). */
+function literal(text: string): string {
+  const quoted = withoutNul(text).replaceAll("'", "''");
+  return quoted.includes('\\') ? `E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
 
 const KINDS = { string: "= 'string'", number: "= 'number'", boolean: "= 'boolean'", present: "<> 'null'" } as const;
 
