@@ -9,13 +9,13 @@
 import { expect } from 'vitest';
 import type { DeclaredField } from '../../../src/contract/declared-fields.ts';
 import { withoutNul } from '../../../src/destination/sql-dialect.ts';
-import type { Row } from '../../../src/destination/table-spec.ts';
 import { planEvolution } from '../../../src/evolution/evolution-plan.ts';
 import { commitFlush } from '../../../src/state/state-rows.ts';
 import { citationsTable } from '../../../src/tables/index.ts';
 import { flushOf, kindsRow, kindsTable } from '../fixtures.ts';
 import { conformanceTest } from '../harness.ts';
 import type { ConformanceTarget } from '../target.ts';
+import { citationRow } from './evolution.ts';
 
 /** Text that ends a literal early under one dialect's rules or another's, then drops `canary`. */
 export const hostileText = (canary: string): string =>
@@ -27,19 +27,6 @@ const field = (name: string, description: string): DeclaredField => ({
   required: false,
   nullable: true,
   description,
-});
-
-const citationRow = (id: string, raw: Record<string, unknown>): Row => ({
-  id,
-  website_id: 'web_1',
-  analysis_id: null,
-  provider: null,
-  observed_at: null,
-  available_at: null,
-  _synced_at: '2026-01-01T00:00:00Z',
-  _run_id: 'run_1',
-  _raw: JSON.stringify(raw),
-  _workspace: 'default',
 });
 
 export function literalsTopic(target: ConformanceTarget): void {
@@ -55,7 +42,7 @@ export function literalsTopic(target: ConformanceTarget): void {
       // Field names without NUL: a name the naming rule cannot take is the contract's concern.
       const names = [hostile.replaceAll('\u0000', ''), `q'uote`, `b\\ack\\'`, `semi'; DROP TABLE ${canary}; --`];
       const values = Object.fromEntries(names.map((name, i) => [name, `value ${i} ${hostile}`]));
-      await commitFlush(destination, flushOf(citationsTable, [citationRow('cit_001', values)]));
+      await commitFlush(destination, flushOf(citationsTable, [citationRow(1, JSON.stringify(values))]));
 
       const declared = names.map((name) => field(name, `${name} described: ${hostile}`));
       const [plan] = planEvolution(
