@@ -40,11 +40,19 @@ export function literalsTopic(target: ConformanceTarget): void {
       await destination.ensureTables([kindsTable, citationsTable]);
       await commitFlush(destination, flushOf(kindsTable, [kindsRow('r001', { s: 'alive' })]));
       // Field names without NUL: a name the naming rule cannot take is the contract's concern.
-      const names = [hostile.replaceAll('\u0000', ''), `q'uote`, `b\\ack\\'`, `semi'; DROP TABLE ${canary}; --`];
+      // First the payload of issue 40 as it was served (a description, a name), alone on its line.
+      const payload = `x\\'; DROP TABLE ${canary}; --`;
+      const names = [
+        payload,
+        hostile.replaceAll('\u0000', ''),
+        `q'uote`,
+        `b\\ack\\'`,
+        `semi'; DROP TABLE ${canary}; --`,
+      ];
       const values = Object.fromEntries(names.map((name, i) => [name, `value ${i} ${hostile}`]));
       await commitFlush(destination, flushOf(citationsTable, [citationRow(1, JSON.stringify(values))]));
 
-      const declared = names.map((name) => field(name, `${name} described: ${hostile}`));
+      const declared = names.map((name, i) => field(name, i === 0 ? payload : `${name} described: ${hostile}`));
       const [plan] = planEvolution(
         [citationsTable],
         (stream) => (stream === 'citations' ? declared : []),
