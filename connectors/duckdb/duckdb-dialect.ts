@@ -37,7 +37,8 @@ export const DUCKDB_DIALECT: SqlDialect = {
   literal: ansiLiteral,
   placeholder: dollarPlaceholder,
   typeName: (type) => SQL_TYPES[type],
-  cast: (expr, type) => `CAST(${expr} AS ${SQL_TYPES[type]})`,
+  // A CAST to JSON parses text; to_json takes any value as it is.
+  cast: (expr, type) => (type === 'json' ? `to_json(${expr})` : `CAST(${expr} AS ${SQL_TYPES[type]})`),
   firstPart: (text, separator) => `split_part(${text}, ${ansiLiteral(separator)}, 1)`,
   json: {
     valueAt: (path) => (path.length ? `json_extract("_raw", ${ansiLiteral(pointer(path))})` : `"_raw"`),

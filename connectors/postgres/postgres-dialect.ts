@@ -38,7 +38,8 @@ export const POSTGRES_DIALECT: SqlDialect = {
   literal,
   placeholder: dollarPlaceholder,
   typeName: (type) => SQL_TYPES[type],
-  cast: (expr, type) => `CAST(${expr} AS ${SQL_TYPES[type]})`,
+  // A CAST to JSONB parses text and refuses numbers; to_jsonb takes any value as it is.
+  cast: (expr, type) => (type === 'json' ? `to_jsonb(${expr})` : `CAST(${expr} AS ${SQL_TYPES[type]})`),
   firstPart: (text, separator) => `split_part(${text}, ${literal(separator)}, 1)`,
   json: {
     valueAt: (path) => (path.length ? `("_raw" #> ARRAY[${path.map(literal).join(', ')}]::text[])` : `"_raw"`),

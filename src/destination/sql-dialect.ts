@@ -60,7 +60,10 @@ export interface SqlDialect {
   placeholder(index: number, param: SqlParam): string;
   /** A logical column type (`table-spec.ts`) as this SQL names it (docs/tables.md). */
   typeName(type: ColumnType): string;
-  /** `expr` converted to the logical `type` (views showing two columns as one, dbt's key tests). */
+  /**
+   * `expr`, a value of another logical type, as a value of `type` (views showing a column and its
+   * variants as one, dbt's key tests). To `json`: the value as JSON (a text becomes a JSON string).
+   */
   cast(expr: string, type: ColumnType): string;
   /** The text of `text` before the first `separator`, all of it when there is none. */
   firstPart(text: string, separator: string): string;
@@ -78,7 +81,7 @@ export function ansiLiteral(text: string): string {
 }
 
 /**
- * A literal whose backslash escapes: `\\` and `'` escaped with one (Snowflake, BigQuery), the
+ * A literal in which a backslash escapes (Snowflake, BigQuery): `\` and `'` escaped with one, the
  * characters of `escapes` as the dialect writes them.
  */
 export function backslashLiteral(

@@ -31,7 +31,7 @@ export interface ConformanceTarget {
   readFloat?(written: number): number;
   /**
    * Whether the destination's JSON path can name an object key, so the fill of evolved columns
-   * reads it (BigQuery's cannot name a key holding `"` or `\\`). Absent: every key.
+   * reads it (BigQuery's cannot name a key holding `"` or `\`). Absent: every key.
    */
   namesJsonKey?(key: string): boolean;
 }
