@@ -117,7 +117,7 @@ function columnRows(registry: DestinationRegistry, columns: readonly ColumnSpec[
       [
         '',
         `${code(c.name)}${key.includes(c.name) ? ' (key)' : ''}`,
-        ...destinations.map((d) => d.columnType(c.type)),
+        ...destinations.map((d) => d.dialect.typeName(c.type)),
         c.nullable ? 'yes' : 'no',
         cell(c.description),
         '',

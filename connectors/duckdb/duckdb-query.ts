@@ -14,6 +14,7 @@ import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../sr
 import { inPages, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
 import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
+import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
@@ -35,6 +36,7 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
   let closed = false;
   return {
     engine: 'DuckDB',
+    dialect: DUCKDB_DIALECT,
     async inspect(sql) {
       try {
         const extracted = await connection.extractStatements(sql);

@@ -13,6 +13,7 @@
  * allows may lack the field, and rows of other workspaces share the table.
  */
 import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
+import { withoutNul } from '../destination/sql-dialect.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
@@ -68,9 +69,12 @@ interface Wanted {
   readonly mapped: boolean;
 }
 
+/** No catalog keeps U+0000 in a comment: U+FFFD stands in for it on every destination, so the comment reads back as set. */
 function describe(field: DeclaredField, where: string): string {
   const said = field.description?.trim();
-  return `${said ? `${said} ` : ''}(Added at run time: \`${where}\` as the served contract declares it; NULL where a record lacks it.)`;
+  return withoutNul(
+    `${said ? `${said} ` : ''}(Added at run time: \`${where}\` as the served contract declares it; NULL where a record lacks it.)`,
+  );
 }
 
 /** The columns one table's records ask for under the declared fields. */

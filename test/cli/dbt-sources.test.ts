@@ -189,9 +189,9 @@ describe('aivis dbt-sources', () => {
       if (spec.key.length === 1) expect(tested(spec.key[0]!), `${table.name} key`).toEqual(['unique', 'not_null']);
       else {
         for (const k of spec.key) expect(tested(k), `${table.name}.${k}`).toEqual(['not_null']);
-        const cast = type === 'bigquery' ? 'string' : 'varchar';
+        const text = { postgres: 'TEXT', duckdb: 'VARCHAR', bigquery: 'STRING', snowflake: 'VARCHAR' }[type];
         expect(table.data_tests).toEqual([
-          { unique: { column_name: spec.key.map((k) => `cast(${k} as ${cast})`).join(` || '|' || `) } },
+          { unique: { column_name: spec.key.map((k) => `CAST(${k} AS ${text})`).join(` || '|' || `) } },
         ]);
       }
     }

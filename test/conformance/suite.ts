@@ -7,6 +7,7 @@
 import { describe } from 'vitest';
 import { evolutionTopic } from './topics/evolution.ts';
 import { faultsTopic } from './topics/faults.ts';
+import { literalsTopic } from './topics/literals.ts';
 import { locksTopic } from './topics/locks.ts';
 import { removalsTopic } from './topics/removals.ts';
 import { runsTopic } from './topics/runs.ts';
@@ -31,6 +32,7 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     locksTopic(target);
     windowIdsTopic(target);
     evolutionTopic(target);
+    literalsTopic(target);
     faultsTopic(target);
   });
 }

@@ -51,7 +51,8 @@ const CITATION_BODIES = [
   '{"rank":"3","score":true,"cited_at":1767323045}',
 ];
 
-const citationRow = (i: number, body: string): Row => ({
+/** A citation row whose `_raw` is `body`, its id `cit_<i>`. */
+export const citationRow = (i: number, body: string): Row => ({
   id: `cit_${String(i).padStart(3, '0')}`,
   website_id: 'web_1',
   analysis_id: null,

@@ -8,8 +8,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { startSandbox } from '../sandbox/index.ts';
-import { main } from './main.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
+import { main } from '../src/cli/main.ts';
 
 const DATABASE = path.resolve('aivis-demo.duckdb');
 const CONFIG = path.resolve('aivis-demo.yaml');
