@@ -13,12 +13,14 @@
  * allows may lack the field, and rows of other workspaces share the table.
  */
 import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
-import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
+import type { ColumnSpec, ColumnType, JsonValueType, TableSpec } from '../destination/table-spec.ts';
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
 import type { ContractDocument } from '../contract/contract-document.ts';
 import { type DeclaredField, declaredFields } from '../contract/declared-fields.ts';
 import { fieldType } from '../contract/field-type.ts';
+import type { JsonSchema } from '../contract/json-schema.ts';
+import { declaredJsonTypes } from './declared-json-types.ts';
 import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
 
 export type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
@@ -62,11 +64,16 @@ export function holds(held: ColumnType, declared: ColumnType): boolean {
 interface Wanted {
   readonly name: string;
   readonly type: ColumnType;
+  /** A json column: the JSON types the field is declared with (absent: any). */
+  readonly jsonTypes: readonly JsonValueType[] | undefined;
   readonly path: readonly string[];
   readonly description: string;
   /** The stream writes the column itself (a mapped field or a known key): only a variant may be added. */
   readonly mapped: boolean;
 }
+
+/** The column type a declared field calls for, and the JSON types of a json one. */
+const typed = (schema: JsonSchema) => ({ type: fieldType(schema), jsonTypes: declaredJsonTypes(schema) });
 
 function describe(field: DeclaredField, where: string): string {
   const said = field.description?.trim();
@@ -87,7 +94,7 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
         const mapped = known.includes(key.name);
         wanted.push({
           name: mapped ? key.name : evolvedColumnName(key.name, taken),
-          type: fieldType(key.schema),
+          ...typed(key.schema),
           path: at(field.name, key.name),
           description: describe(key, `${field.name}.${key.name}`),
           mapped,
@@ -97,7 +104,7 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
       if (own.has(field.name))
         wanted.push({
           name: field.name,
-          type: fieldType(field.schema),
+          ...typed(field.schema),
           path: at(field.name),
           description: describe(field, field.name),
           mapped: true,
@@ -105,7 +112,7 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
     } else {
       wanted.push({
         name: evolvedColumnName(field.name, taken),
-        type: fieldType(field.schema),
+        ...typed(field.schema),
         path: at(field.name),
         description: describe(field, field.name),
         mapped: false,
@@ -115,8 +122,14 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
   return wanted;
 }
 
-const evolvedColumn = (name: string, type: ColumnType, description: string, path: readonly string[]) => ({
-  column: { name, type, nullable: true, description },
+const evolvedColumn = (
+  name: string,
+  type: ColumnType,
+  description: string,
+  path: readonly string[],
+  jsonTypes?: readonly JsonValueType[],
+): EvolvedColumn => ({
+  column: { name, type, nullable: true, description, ...(type === 'json' && jsonTypes ? { jsonTypes } : {}) },
   path,
 });
 
@@ -137,7 +150,7 @@ export function planEvolution(
     for (const want of wantedColumns(mapping, declared)) {
       const held = own.get(want.name) ?? stored.get(want.name);
       if (held === undefined) {
-        columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path));
+        columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path, want.jsonTypes));
         continue;
       }
       const written = evolvedColumn(want.name, held, want.description, want.path);
@@ -153,7 +166,7 @@ export function planEvolution(
       const variant = variantColumnName(want.name, want.type);
       const type = stored.get(variant) ?? want.type;
       const description = `${want.description} Values of type ${want.type}: \`${want.name}\` keeps the ${held} ones.`;
-      columns.set(variant, evolvedColumn(variant, type, description, want.path));
+      columns.set(variant, evolvedColumn(variant, type, description, want.path, want.jsonTypes));
     }
     const evolved = [...columns.values()].filter((c) => !own.has(c.column.name));
     plans.push({

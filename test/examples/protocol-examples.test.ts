@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readConfiguredCatalog } from '../../src/protocols/airbyte/airbyte-catalog.ts';
-import { connectionSpecification } from '../../src/protocols/protocol-config.ts';
+import { configJsonSchema } from '../../src/protocols/protocol-config.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { airbyteMessages } from '../support/protocol-messages.ts';
@@ -95,7 +95,7 @@ describe('examples/airbyte', () => {
 
   it('its example config holds the keys of the SPEC', () => {
     const example = JSON.parse(readFileSync(path.join(ROOT, 'examples/airbyte/config.example.json'), 'utf8')) as object;
-    const properties = Object.keys((connectionSpecification() as { properties: object }).properties);
+    const properties = Object.keys((configJsonSchema() as { properties: object }).properties);
     for (const key of Object.keys(example)) expect(properties).toContain(key);
   });
 });
@@ -120,7 +120,7 @@ describe('examples/meltano/meltano.yml', () => {
   });
 
   it('declares exactly the JSON config keys, the API key as sensitive', () => {
-    const properties = Object.keys((connectionSpecification() as { properties: object }).properties);
+    const properties = Object.keys((configJsonSchema() as { properties: object }).properties);
     expect(extractor!.settings.map((s) => s.name)).toEqual(properties);
     expect(extractor!.settings.find((s) => s.name === 'api_key')!.sensitive).toBe(true);
   });
