@@ -107,9 +107,21 @@ describe('discovered schemas, as Singer targets and Airbyte destinations type th
     const config = configFile(sandbox);
     const discovered = await tap(sandbox, ['--config', config, '--discover']);
     const catalog = JSON.parse(discovered.stdout) as {
-      streams: { stream: string; schema: Schema; key_properties: string[] }[];
+      streams: {
+        stream: string;
+        schema: Schema;
+        key_properties: string[];
+        metadata: { breadcrumb: string[]; metadata: { 'valid-replication-keys'?: string[] } }[];
+      }[];
     };
     expect(catalog.streams.flatMap((s) => schemaProblems(s.stream, s.schema, s.key_properties))).toEqual([]);
+    // A replication key a target or Meltano's state handling reads is a property too (none: the bookmark is the API's frontier).
+    const replicationKeys = catalog.streams.flatMap((s) =>
+      (s.metadata.find((m) => m.breadcrumb.length === 0)!.metadata['valid-replication-keys'] ?? []).map(
+        (k) => [s, k] as const,
+      ),
+    );
+    expect(replicationKeys.filter(([s, k]) => !(k in (s.schema.properties as object)))).toEqual([]);
     const sync = await tap(sandbox, ['--config', config]);
     expect(sync.code).toBe(0);
     const schemas = singerMessages(sync.stdout).flatMap((m) => (m.type === 'SCHEMA' ? [m] : []));
@@ -158,24 +170,28 @@ describe('the state forms Airbyte platforms hand back to aivis airbyte read --st
   const mentionsRecords = (messages: readonly AirbyteMessage[]) =>
     messages.filter((m) => m.record?.stream === 'mentions').length;
 
-  it('a reset stream (stream_state null or missing), {}, [] and null read from the beginning; legacy data and platform fields resume', async () => {
-    const config = configFile(sandbox);
-    const catalog = catalogFile(['mentions']);
-    const read = async (state?: unknown) => {
-      const args = ['read', '--config', config, '--catalog', catalog];
-      const result = await airbyte(
-        sandbox,
-        state === undefined ? args : [...args, '--state', jsonFile('state.json', JSON.stringify(state))],
-      );
-      expect([result.code, result.stderr]).toEqual([0, expect.not.stringMatching(/"level":"error"/)]);
-      return airbyteMessages(result.stdout);
-    };
-    const first = await read();
-    const whole = mentionsRecords(first);
-    expect(whole).toBeGreaterThan(0);
-    const saved = first.filter((m) => m.state).at(-1)!.state as { stream: { stream_state: unknown } };
-    const streamState = saved.stream.stream_state;
+  /** A read of mentions (incremental) with `state` as the --state file's JSON (none: no --state). */
+  const read = async (config: string, state?: unknown) => {
+    const args = ['read', '--config', config, '--catalog', catalogFile(['mentions'])];
+    const result = await airbyte(
+      sandbox,
+      state === undefined ? args : [...args, '--state', jsonFile('state.json', JSON.stringify(state))],
+    );
+    expect([result.code, result.stderr]).toEqual([0, expect.not.stringMatching(/"level":"error"/)]);
+    return airbyteMessages(result.stdout);
+  };
 
+  /** A first read: how many mentions records a read from the beginning has, and the last STATE it printed. */
+  const firstRead = async (config: string) => {
+    const first = await read(config);
+    const saved = first.filter((m) => m.state).at(-1)!.state as { stream: { stream_state: unknown } };
+    return { whole: mentionsRecords(first), saved };
+  };
+
+  it('a reset stream (stream_state null or missing), {}, [] and null: read from the beginning', async () => {
+    const config = configFile(sandbox);
+    const { whole } = await firstRead(config);
+    expect(whole).toBeGreaterThan(0);
     const descriptor = { name: 'mentions' };
     for (const reset of [
       [{ type: 'STREAM', stream: { stream_descriptor: descriptor, stream_state: null } }],
@@ -184,15 +200,20 @@ describe('the state forms Airbyte platforms hand back to aivis airbyte read --st
       [],
       null,
     ])
-      expect([reset, mentionsRecords(await read(reset))]).toEqual([reset, whole]);
+      expect([reset, mentionsRecords(await read(config, reset))]).toEqual([reset, whole]);
+  });
 
+  it('legacy state (type LEGACY, data alone, the data object) and a STATE with platform fields: resumed', async () => {
+    const config = configFile(sandbox);
+    const { whole, saved } = await firstRead(config);
+    const streamState = saved.stream.stream_state;
     for (const resumed of [
       [{ type: 'LEGACY', data: { mentions: streamState } }],
       [{ data: { mentions: streamState } }],
       { mentions: streamState },
       [{ ...saved, id: 7, sourceStats: { recordCount: whole }, destinationStats: { recordCount: whole } }],
     ]) {
-      const count = mentionsRecords(await read(resumed));
+      const count = mentionsRecords(await read(config, resumed));
       // From the saved frontier: only the boundary records again (updated_since is inclusive).
       expect([resumed, count < whole]).toEqual([resumed, true]);
     }
