@@ -13,13 +13,19 @@
  * allows may lack the field, and rows of other workspaces share the table.
  */
 import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
+<<<<<<< HEAD
 import { withoutNul } from '../destination/sql-dialect.ts';
 import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
+=======
+import type { ColumnSpec, ColumnType, JsonValueType, TableSpec } from '../destination/table-spec.ts';
+>>>>>>> h-protocols
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
 import type { ContractDocument } from '../contract/contract-document.ts';
 import { type DeclaredField, declaredFields } from '../contract/declared-fields.ts';
 import { fieldType } from '../contract/field-type.ts';
+import type { JsonSchema } from '../contract/json-schema.ts';
+import { declaredJsonTypes } from './declared-json-types.ts';
 import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
 
 export type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
@@ -63,11 +69,16 @@ export function holds(held: ColumnType, declared: ColumnType): boolean {
 interface Wanted {
   readonly name: string;
   readonly type: ColumnType;
+  /** A json column: the JSON types the field is declared with (absent: any). */
+  readonly jsonTypes: readonly JsonValueType[] | undefined;
   readonly path: readonly string[];
   readonly description: string;
   /** The stream writes the column itself (a mapped field or a known key): only a variant may be added. */
   readonly mapped: boolean;
 }
+
+/** The column type a declared field calls for, and the JSON types of a json one. */
+const typed = (schema: JsonSchema) => ({ type: fieldType(schema), jsonTypes: declaredJsonTypes(schema) });
 
 /** No catalog keeps U+0000 in a comment: U+FFFD stands in for it on every destination, so the comment reads back as set. */
 function describe(field: DeclaredField, where: string): string {
@@ -91,7 +102,7 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
         const mapped = known.includes(key.name);
         wanted.push({
           name: mapped ? key.name : evolvedColumnName(key.name, taken),
-          type: fieldType(key.schema),
+          ...typed(key.schema),
           path: at(field.name, key.name),
           description: describe(key, `${field.name}.${key.name}`),
           mapped,
@@ -101,7 +112,7 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
       if (own.has(field.name))
         wanted.push({
           name: field.name,
-          type: fieldType(field.schema),
+          ...typed(field.schema),
           path: at(field.name),
           description: describe(field, field.name),
           mapped: true,
@@ -109,7 +120,7 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
     } else {
       wanted.push({
         name: evolvedColumnName(field.name, taken),
-        type: fieldType(field.schema),
+        ...typed(field.schema),
         path: at(field.name),
         description: describe(field, field.name),
         mapped: false,
@@ -119,8 +130,14 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wante
   return wanted;
 }
 
-const evolvedColumn = (name: string, type: ColumnType, description: string, path: readonly string[]) => ({
-  column: { name, type, nullable: true, description },
+const evolvedColumn = (
+  name: string,
+  type: ColumnType,
+  description: string,
+  path: readonly string[],
+  jsonTypes?: readonly JsonValueType[],
+): EvolvedColumn => ({
+  column: { name, type, nullable: true, description, ...(type === 'json' && jsonTypes ? { jsonTypes } : {}) },
   path,
 });
 
@@ -141,7 +158,7 @@ export function planEvolution(
     for (const want of wantedColumns(mapping, declared)) {
       const held = own.get(want.name) ?? stored.get(want.name);
       if (held === undefined) {
-        columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path));
+        columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path, want.jsonTypes));
         continue;
       }
       const written = evolvedColumn(want.name, held, want.description, want.path);
@@ -157,7 +174,7 @@ export function planEvolution(
       const variant = variantColumnName(want.name, want.type);
       const type = stored.get(variant) ?? want.type;
       const description = `${want.description} Values of type ${want.type}: \`${want.name}\` keeps the ${held} ones.`;
-      columns.set(variant, evolvedColumn(variant, type, description, want.path));
+      columns.set(variant, evolvedColumn(variant, type, description, want.path, want.jsonTypes));
     }
     const evolved = [...columns.values()].filter((c) => !own.has(c.column.name));
     plans.push({

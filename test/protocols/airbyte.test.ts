@@ -386,8 +386,15 @@ describe('bad input', () => {
       ['discover', '--config', notJson],
       `config file ${notJson}: not valid JSON (Unexpected end of JSON input)`,
     ]);
-    const noKey = jsonFile('config.json', { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, stream: {} });
-    cases.push([['discover', '--config', noKey], `config file ${noKey}: stream: is not an allowed field`]);
+    const badRate = jsonFile('config.json', {
+      base_url: sandbox.baseUrl,
+      api_key: sandbox.apiKey,
+      requests_per_minute: 'fast',
+    });
+    cases.push([
+      ['discover', '--config', badRate],
+      `config file ${badRate}: requests_per_minute: Invalid input: expected number, received string`,
+    ]);
     const badCatalog = jsonFile('catalog.json', {
       streams: [{ stream: { name: 'prompts' }, sync_mode: 'full_refresh', destination_sync_mode: 'append' }],
     });
@@ -400,10 +407,16 @@ describe('bad input', () => {
       ['read', '--config', config, '--catalog', incrementalSnapshot],
       `catalog file ${incrementalSnapshot}: streams[0]: stream analytics_latest is read whole every time; its sync_mode must be full_refresh`,
     ]);
+    const notState = jsonFile('state.json', '"mentions"');
+    cases.push([
+      ['read', '--config', config, '--catalog', catalog, '--state', notState],
+      `state file ${notState}: must be a JSON array of state messages, as aivis airbyte read prints them`,
+    ]);
+    // A legacy state blob is read (docs/protocols.md#state); one aivis never wrote is refused as any other.
     const legacy = jsonFile('state.json', { mentions: {} });
     cases.push([
       ['read', '--config', config, '--catalog', catalog, '--state', legacy],
-      `state file ${legacy}: must be a JSON array of state messages (type STREAM)`,
+      `state file ${legacy}: mentions (stream mentions): written in state-format version null; this aivis reads version 1. Start from an empty state (a full re-read) to replace it`,
     ]);
     const stream = (stream_state: unknown) => [
       { type: 'STREAM', stream: { stream_descriptor: { name: 'mentions' }, stream_state } },
