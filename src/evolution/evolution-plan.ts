@@ -13,12 +13,8 @@
  * allows may lack the field, and rows of other workspaces share the table.
  */
 import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
-<<<<<<< HEAD
 import { withoutNul } from '../destination/sql-dialect.ts';
-import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
-=======
 import type { ColumnSpec, ColumnType, JsonValueType, TableSpec } from '../destination/table-spec.ts';
->>>>>>> h-protocols
 import type { StreamName } from '../streams/registry.ts';
 import { evolvedColumnName, variantColumnName } from './column-name.ts';
 import type { ContractDocument } from '../contract/contract-document.ts';
