@@ -38,6 +38,12 @@ async function demo(): Promise<number> {
     if (code !== 0 && code !== 3) return code;
     process.stdout.write('\nlatest visibility per website (aivis.analytics_latest joined to aivis.websites):\n');
     process.stdout.write(`${await latestVisibility()}\n`);
+    // Said where the results are: `aivis status` on this file counts ages from this machine's
+    // clock, and calls data pinned at the sandbox's start stale.
+    process.stdout.write(
+      `\nthe sandbox's data clock is pinned at ${sandbox.clock.now()} (the same rows every run): the data is as of then, ` +
+        "so aivis status on this file, which measures age by this machine's clock, calls it stale\n",
+    );
     process.stdout.write(
       `\nquery it yourself: npx aivis query --config ${path.basename(CONFIG)} "select id, domain_url from aivis.websites"\n`,
     );

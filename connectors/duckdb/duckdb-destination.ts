@@ -9,6 +9,7 @@ import { ansiDdl, ansiViewDdl, probeTableName, writeProbeTable } from '../../src
 import { DestinationError, ExitCode } from '../../src/errors.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import { assertFolderExists, fileAccessError, probeScratchDatabase } from './duckdb-check.ts';
+import { assertDuckdbFile } from './duckdb-file-kind.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
 import { commitParts } from './duckdb-commit.ts';
 import {
@@ -73,6 +74,7 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
       assertFolderExists(options);
       const denied = await fileAccessError(options);
       if (denied) throw denied;
+      assertDuckdbFile(options);
       opened = true;
       if (options.path === ':memory:' || existsSync(options.path)) await connect();
     },

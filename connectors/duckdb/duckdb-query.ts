@@ -15,12 +15,14 @@ import { inPages, type QueryCell, type QueryRole } from '../../src/destination/r
 import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
+import { assertDuckdbFile } from './duckdb-file-kind.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
 export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = false): Promise<QueryRole> {
   const api = await import('@duckdb/node-api');
   const { path: file, schema } = duckdbOptions(config);
+  assertDuckdbFile({ path: file });
   let instance: DuckDBInstance;
   try {
     instance = besideDestination

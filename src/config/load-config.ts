@@ -22,6 +22,7 @@ import type { AivisConfig } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { readApiKeyFile } from './api-key-file.ts';
+import { rateWarnings } from './rate-above-api-limit.ts';
 import { configErrorOf, type ConfigIssue, type ConfigPath, isUnder } from './config-issue.ts';
 import { resolveConfigPaths } from './config-paths.ts';
 import { refuseLiteralSecrets, registerConfigSecrets, secretScalars } from './config-secrets.ts';
@@ -123,6 +124,11 @@ export async function loadConfig(
   if (issues.length || !parsed.success) throw configErrorOf(file, issues);
 
   const config = resolveConfigPaths(parsed.data, dir, registry);
+  const rated = workspaceSources(config).map(({ name, source }) => ({
+    path: config.source ? ['source'] : ['sources', name],
+    source,
+  }));
+  for (const warning of rateWarnings(file, rated, lineOf)) logger.warn(warning);
   const skipped = new Set(unneededBlocks.map((block) => String(block[1] ?? DEFAULT_WORKSPACE)));
   const workspaces = workspaceSources(config).map(({ name, source }) => ({
     name,

@@ -41,6 +41,7 @@ function unknownKey(key: string, parent: ConfigPath, allowed: readonly string[])
   const where = parent.length ? `in ${formatPath(parent)}` : 'at the top level';
   const suggestion = closestMatch(key, allowed);
   const hint = suggestion ? `, did you mean "${suggestion}"?` : '';
+  if (!allowed.length) return `unknown key "${key}" ${where}, which takes no keys`;
   return `unknown key "${key}" ${where}${hint} (allowed: ${allowed.join(', ')})`;
 }
 

@@ -28,6 +28,23 @@ describe('loadConfig: schema issues in plain words', () => {
     ]);
   });
 
+  it('says a section that takes no keys takes none, not an empty list of allowed ones', async () => {
+    const { file, lines } = await configErrorLines(
+      yaml`
+        source:
+          base_url: https://api.example.com
+          api_key: \${AIVIS_API_KEY}
+        destination:
+          type: duckdb
+        streams:
+          websites:
+            providers: [chatgpt]
+      `,
+      env,
+    );
+    expect(lines).toEqual([`${file}:8: unknown key "providers" in streams.websites, which takes no keys`]);
+  });
+
   it('names the allowed destination types', async () => {
     const { file, lines } = await configErrorLines(
       yaml`

@@ -3,6 +3,7 @@
  * against the sandbox over loopback, every stdout line validated against the official Airbyte
  * protocol schema, records compared with the sandbox's truth.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { PROTOCOL_STREAMS } from '../../src/protocols/protocol-streams.ts';
@@ -441,5 +442,23 @@ describe('bad input', () => {
     }
     // Refused before any request.
     expect(sandbox.stats.requests).toBe(0);
+  });
+
+  it('check with a missing or malformed config answers CONNECTION_STATUS FAILED naming it, exit 0, as docs/protocols.md says', async () => {
+    const notJson = jsonFile('config.json', '{"base_url": ');
+    const cases: [string[], string][] = [
+      [['check', '--config', '/nonexistent/config.json'], 'config file /nonexistent/config.json: not found'],
+      [['check', '--config', notJson], `config file ${notJson}: not valid JSON (Unexpected end of JSON input)`],
+    ];
+    for (const [args, message] of cases) {
+      const result = await airbyte(sandbox, args);
+      expect([args, result.code, airbyteMessages(result.stdout)]).toEqual([
+        args,
+        0,
+        [{ type: 'CONNECTION_STATUS', connectionStatus: { status: 'FAILED', message } }],
+      ]);
+    }
+    const doc = readFileSync('docs/protocols.md', 'utf8');
+    expect(doc).toContain('| `check` with a missing or malformed config, a key the API refuses');
   });
 });
