@@ -71,11 +71,13 @@ export interface WebsitePlan {
   readonly decisions: readonly StreamDecision[];
   /** The streams to read, in the order given. */
   readonly read: readonly string[];
+  /** Every stream skipped as unchanged (false when the run reads no stream per website). */
+  readonly skipped: boolean;
 }
 
 export interface ReadPlan {
   readonly websites: readonly WebsitePlan[];
-  /** Websites with at least one stream to read. */
+  /** Websites not skipped: with a stream to read (or listed, when the run reads no stream per website). */
   readonly websitesRead: number;
   /** Websites in scope with every stream skipped as unchanged. */
   readonly websitesSkipped: number;
@@ -84,10 +86,11 @@ export interface ReadPlan {
 export function planReads(input: ReadPlanInput): ReadPlan {
   const websites = input.websites.map((website) => {
     const decisions = input.streams.map((stream) => decide(input, website, stream));
-    return { id: website.id, decisions, read: decisions.filter((d) => d.read).map((d) => d.stream) };
+    const read = decisions.filter((d) => d.read).map((d) => d.stream);
+    return { id: website.id, decisions, read, skipped: decisions.length > 0 && read.length === 0 };
   });
-  const websitesRead = websites.filter((w) => w.read.length > 0).length;
-  return { websites, websitesRead, websitesSkipped: websites.length - websitesRead };
+  const websitesSkipped = websites.filter((w) => w.skipped).length;
+  return { websites, websitesRead: websites.length - websitesSkipped, websitesSkipped };
 }
 
 function decide(input: ReadPlanInput, website: ListedWebsite, stream: string): StreamDecision {

@@ -2,7 +2,7 @@
  * The JSON config both protocol modes take (docs/protocols.md#config): the keys of the Airbyte
  * `SPEC`'s `connectionSpecification`, built from the YAML config's own schema pieces so the
  * two cannot drift: `base_url`, `api_key` (a secret), and optionally `requests_per_minute`,
- * `websites` (ids), `streams` (the YAML `streams:` block), `allow_mass_removal` and
+ * `skip_unchanged`, `sweep_every`, `settle_for` (change-driven reads), `websites` (ids), `streams` (the YAML `streams:` block), `allow_mass_removal` and
  * `schema_evolution` (the YAML key: which columns the streams carry), with the
  * YAML config's defaults. No destination: the platform running aivis loads the records.
  */
@@ -29,6 +29,10 @@ export const protocolConfigSchema = z
       .meta({ airbyte_secret: true })
       .describe('The API key of the workspace (V2, read scope).'),
     requests_per_minute: sourceShape.requests_per_minute,
+    // Change-driven reads skip only the streams the catalog reads incrementally (docs/protocols.md#change-driven-reads).
+    skip_unchanged: sourceShape.skip_unchanged,
+    sweep_every: sourceShape.sweep_every,
+    settle_for: sourceShape.settle_for,
     websites: configSchema.shape.websites
       .unwrap()
       .shape.include.optional()
@@ -74,9 +78,16 @@ export async function readProtocolConfig(file: string | undefined): Promise<Prot
   }
   const parsed = protocolConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ProtocolInputError(`config file ${file}: ${formatIssues(parsed.error)}`);
-  const { base_url, api_key, requests_per_minute, websites, streams, allow_mass_removal, schema_evolution } =
-    parsed.data;
-  const source = sourceConfigSchema.safeParse({ base_url, api_key, requests_per_minute });
+  const { base_url, api_key, websites, streams, allow_mass_removal, schema_evolution, ...rest } = parsed.data;
+  const { requests_per_minute, skip_unchanged, sweep_every, settle_for } = rest;
+  const source = sourceConfigSchema.safeParse({
+    base_url,
+    api_key,
+    requests_per_minute,
+    skip_unchanged,
+    sweep_every,
+    settle_for,
+  });
   if (!source.success) throw new ProtocolInputError(`config file ${file}: ${formatIssues(source.error)}`);
   const config = configSchema.parse({
     source: source.data,

@@ -157,7 +157,10 @@ describe('coverage records', () => {
   it('checked through: the later of read and check, at most one sweep after the read', () => {
     const read = T0 - 5 * HOUR;
     const through = (checked: number | null) =>
-      checkedThroughMs(record({ read_started_at: iso(read), checked_at: checked === null ? null : iso(checked) }), SKIP);
+      checkedThroughMs(
+        record({ read_started_at: iso(read), checked_at: checked === null ? null : iso(checked) }),
+        SKIP,
+      );
     expect(through(null)).toBe(read);
     expect(through(read - HOUR)).toBe(read);
     expect(through(T0)).toBe(T0);
