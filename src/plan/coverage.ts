@@ -62,3 +62,20 @@ export function checkedThroughMs(record: CoverageRecord, settings: Pick<ChangeSe
   const checked = record.checked_at === null ? read : Date.parse(record.checked_at);
   return Math.min(Math.max(read, checked), read + settings.sweepEveryMs);
 }
+
+/** A stored `_aivis_coverage` row read back (timestamps as text or dates, as the warehouse gives them). */
+export function storedCoverage(row: Readonly<Record<string, unknown>>, workspace: string): CoverageRecord {
+  const time = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+  const optional = (value: unknown, as: (value: unknown) => string) =>
+    value === null || value === undefined ? null : as(value);
+  return {
+    _workspace: workspace,
+    website_id: String(row.website_id),
+    stream: String(row.stream),
+    last_analysis_at: optional(row.last_analysis_at, String),
+    read_started_at: time(row.read_started_at),
+    read_run_id: String(row.read_run_id),
+    changed_at: time(row.changed_at),
+    checked_at: optional(row.checked_at, time),
+  };
+}

@@ -11,7 +11,13 @@ import { readRows } from '../destination/queries/read-rows.ts';
 import { storedWorkspace } from '../destination/workspace.ts';
 import type { PlannedWebsite } from '../feed/list-websites.ts';
 import { changeSettings, type ChangeSettingsInput } from '../plan/change-settings.ts';
-import { type CoverageRecord, coverageAfterCheck, coverageAfterRead, type CoverageRun } from '../plan/coverage.ts';
+import {
+  type CoverageRecord,
+  coverageAfterCheck,
+  coverageAfterRead,
+  type CoverageRun,
+  storedCoverage,
+} from '../plan/coverage.ts';
 import { planReads, type ReadPlan, type StreamReadiness } from '../plan/read-plan.ts';
 import type { StateEntry } from '../state/state-entry.ts';
 import { analyticsStream, websiteStreams } from '../streams/index.ts';
@@ -50,7 +56,7 @@ export async function planCoverage(input: CoveragePlanInput): Promise<CoveragePl
   const records = new Map<string, CoverageRecord>();
   for (const row of await readRows(input.destination, coverageTable)) {
     if (storedWorkspace(row._workspace) !== workspace) continue;
-    const record = coverageRecord(row, workspace);
+    const record = storedCoverage(row, workspace);
     records.set(key(record.website_id, record.stream), record);
   }
   const settings = changeSettings(input.source);
@@ -123,20 +129,4 @@ function scanReadiness(saved: readonly StateEntry[]): Map<string, StreamReadines
     });
   }
   return scans;
-}
-
-/** A stored `_aivis_coverage` row as the planner reads it: timestamps as ISO text. */
-function coverageRecord(row: Record<string, unknown>, workspace: string): CoverageRecord {
-  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
-  const time = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
-  return {
-    _workspace: workspace,
-    website_id: String(row.website_id),
-    stream: String(row.stream),
-    last_analysis_at: text(row.last_analysis_at),
-    read_started_at: time(row.read_started_at),
-    read_run_id: String(row.read_run_id),
-    changed_at: time(row.changed_at),
-    checked_at: row.checked_at === null || row.checked_at === undefined ? null : time(row.checked_at),
-  };
 }
