@@ -5,6 +5,7 @@
  * `<topic>: <behaviour>`, which is also the key a target uses in `skip`.
  */
 import { describe } from 'vitest';
+import { coverageTopic } from './topics/coverage.ts';
 import { evolutionTopic } from './topics/evolution.ts';
 import { faultsTopic } from './topics/faults.ts';
 import { locksTopic } from './topics/locks.ts';
@@ -31,6 +32,7 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     locksTopic(target);
     windowIdsTopic(target);
     evolutionTopic(target);
+    coverageTopic(target);
     faultsTopic(target);
   });
 }
