@@ -29,7 +29,7 @@ export const protocolConfigSchema = z
       .meta({ airbyte_secret: true })
       .describe('The API key of the workspace (V2, read scope).'),
     requests_per_minute: sourceShape.requests_per_minute,
-    // Change-driven reads skip only the streams the catalog reads incrementally (docs/protocols.md#change-driven-reads).
+    // Change-driven reads skip only the streams the catalog reads incrementally (docs/configuration.md#change-driven-reads).
     skip_unchanged: sourceShape.skip_unchanged,
     sweep_every: sourceShape.sweep_every,
     settle_for: sourceShape.settle_for,
