@@ -89,7 +89,7 @@ export function runCoverageSuite(target: SyncTarget): void {
       await world.expectTruth();
     });
 
-    it('a website with a new analysis is read again while it settles, then skipped until its sweep', async () => {
+    it('websites first seen less than settle_for ago are read again on the next run', async () => {
       await sync();
       world.sandbox.clock.advance({ minutes: 30 });
       // Every website was first seen less than settle_for ago: all are read again.
