@@ -4,7 +4,7 @@
  * `schemas/config.schema.json` is generated from this file (`npm run schemas`).
  */
 import { z } from 'zod';
-import { allowInsecureHttp, nonEmpty } from './config-fields.ts';
+import { allowInsecureHttp, changeDrivenReadFields, nonEmpty } from './config-fields.ts';
 import { insecureHttpIssue, refuseInsecureHttp } from './insecure-http.ts';
 import { metricsConfigSchema } from './metrics-config.ts';
 import { openlineageConfigSchema } from './openlineage-config.ts';
@@ -44,6 +44,7 @@ const sourceFieldsSchema = z
       .describe(
         'The most one request may spend in attempts and Retry-After waits, from its first attempt (time queued for the rate budget not counted); a longer Retry-After fails it at once.',
       ),
+    ...changeDrivenReadFields,
   })
   .refine((s) => (s.api_key === undefined) !== (s.api_key_file === undefined), {
     message: 'give exactly one of api_key (as ${VAR}) or api_key_file',

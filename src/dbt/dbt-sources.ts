@@ -67,16 +67,19 @@ function scopeWebsite(dialect: SqlDialect): string {
 
 /**
  * The oldest `complete_through` of the stream over the websites still listed (what
- * `aivis status` judges by): one website stuck behind makes the source stale.
+ * `aivis status` judges by): one website stuck behind makes the source stale, and one listed
+ * website that never completed the stream makes it null, so dbt never calls it fresh
+ * (docs/operations.md#coverage).
  */
 function loadedAtQuery(input: DbtSourcesInput, stream: string): string {
   const completeness = `{{ source('${DBT_SOURCE_NAME}', '${completenessTable.name}') }}`;
   const current = `{{ source('${DBT_SOURCE_NAME}', '${websitesCurrentView.name}') }}`;
-  const workspace =
-    input.workspace === undefined
-      ? ''
-      : ` and coalesce(${WORKSPACE_COLUMN.name}, '${DEFAULT_WORKSPACE}') = '${input.workspace}'`;
-  return `select min(complete_through) from ${completeness} where stream = '${stream}'${workspace} and ${scopeWebsite(input.dialect)} in (select id from ${current})`;
+  const ofWorkspace = (column: string) =>
+    input.workspace === undefined ? '' : ` and coalesce(${column}, '${DEFAULT_WORKSPACE}') = '${input.workspace}'`;
+  const workspace = ofWorkspace(WORKSPACE_COLUMN.name);
+  const ofStream = `from ${completeness} where stream = '${stream}'${workspace}`;
+  const neverCompleted = `exists (select 1 from ${current} w where w.id not in (select ${scopeWebsite(input.dialect)} ${ofStream})${ofWorkspace(`w.${WORKSPACE_COLUMN.name}`)})`;
+  return `select case when ${neverCompleted} then null else min(complete_through) end ${ofStream} and ${scopeWebsite(input.dialect)} in (select id from ${current})`;
 }
 
 export function dbtSources(input: DbtSourcesInput): Json {

@@ -70,8 +70,14 @@ export class FeedReader {
   /**
    * Reads one website's streams into `sink`. `signal` stops the scans at their next page (a
    * page already on its way is whole and handed on with its state); the abort reason is thrown.
+   * `only` narrows the reader's streams for this website (the run planner's, src/plan/).
    */
-  async readWebsite(website: PlannedWebsite, sink: FeedSink, signal?: AbortSignal): Promise<WebsiteOutcome> {
+  async readWebsite(
+    website: PlannedWebsite,
+    sink: FeedSink,
+    signal?: AbortSignal,
+    only?: readonly string[],
+  ): Promise<WebsiteOutcome> {
     const options = this.#options;
     const site: WebsiteRead = {
       website,
@@ -88,6 +94,7 @@ export class FeedReader {
     };
     for (const stream of websiteStreams(options.streams)) {
       if (site.revoked) break;
+      if (only !== undefined && !only.includes(stream.name)) continue;
       await this.#readStream(site, stream);
     }
     return site.revoked ? 'revoked' : 'done';

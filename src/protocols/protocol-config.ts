@@ -2,7 +2,7 @@
  * The JSON config both protocol modes take (docs/protocols.md#config): the keys of the Airbyte
  * `SPEC`'s `connectionSpecification`, built from the YAML config's own schema pieces so the
  * two cannot drift: `base_url`, `api_key` (a secret), and optionally `requests_per_minute`,
- * `websites` (ids), `streams` (the YAML `streams:` block), `allow_mass_removal` and
+ * `skip_unchanged`, `sweep_every`, `settle_for` (change-driven reads), `websites` (ids), `streams` (the YAML `streams:` block), `allow_mass_removal` and
  * `schema_evolution` (the YAML key: which columns the streams carry), with the
  * YAML config's defaults. No destination: the platform running aivis loads the records.
  */
@@ -34,6 +34,20 @@ export const protocolConfigSchema = z
     requests_per_minute: sourceShape.requests_per_minute.meta({
       title: 'Requests per minute',
       description: 'The rate budget: at most this many requests a minute.',
+    }),
+    // Change-driven reads skip only the streams the catalog reads incrementally (docs/configuration.md#change-driven-reads).
+    skip_unchanged: sourceShape.skip_unchanged.meta({
+      title: 'Skip unchanged websites',
+      description:
+        'Read a stream of a website only when the listing says it changed, it is settling, or its sweep is due (incremental streams only); default false.',
+    }),
+    sweep_every: sourceShape.sweep_every.meta({
+      title: 'Sweep every',
+      description: 'With skip_unchanged: every website is read whole at least this often (30s, 90m, 24h, 2d); default 24h.',
+    }),
+    settle_for: sourceShape.settle_for.meta({
+      title: 'Settle for',
+      description: 'With skip_unchanged: a website is read every run for this long after a new analysis; default 2h.',
     }),
     websites: configSchema.shape.websites.unwrap().shape.include.optional().meta({
       title: 'Websites',
@@ -89,9 +103,16 @@ export async function readProtocolConfig(
   }
   const parsed = protocolConfigSchema.safeParse(withoutUnknownKeys(raw, file, logger));
   if (!parsed.success) throw new ProtocolInputError(`config file ${file}: ${formatIssues(parsed.error)}`);
-  const { base_url, api_key, requests_per_minute, websites, streams, allow_mass_removal, schema_evolution } =
-    parsed.data;
-  const source = sourceConfigSchema.safeParse({ base_url, api_key, requests_per_minute });
+  const { base_url, api_key, websites, streams, allow_mass_removal, schema_evolution, ...rest } = parsed.data;
+  const { requests_per_minute, skip_unchanged, sweep_every, settle_for } = rest;
+  const source = sourceConfigSchema.safeParse({
+    base_url,
+    api_key,
+    requests_per_minute,
+    skip_unchanged,
+    sweep_every,
+    settle_for,
+  });
   if (!source.success) throw new ProtocolInputError(`config file ${file}: ${formatIssues(source.error)}`);
   const config = configSchema.parse({
     source: source.data,

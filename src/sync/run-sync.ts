@@ -39,6 +39,7 @@ import type { RunContext, RunSyncOptions } from './run-context.ts';
 import { countingObserver, RunCounters } from './run-counters.ts';
 import { SYNC_MODE } from './run-mode.ts';
 import { finishRunRow, startRunRow } from './run-row.ts';
+import { planCoverage } from './coverage-plan.ts';
 import { readListing } from './sync-listing.ts';
 
 /** Websites synced at once when the config does not say. */
@@ -218,9 +219,25 @@ async function syncAll(run: RunContext): Promise<void> {
  */
 async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void> {
   const { counters } = run;
-  const planned = await readListing(run, buffer);
-  const saved = new Map((await run.stateStore.load()).map((e) => [stateKey(e.stream, e.scope), e.state]));
+  const listed = await readListing(run, buffer);
+  const entries = await run.stateStore.load();
+  const saved = new Map(entries.map((e) => [stateKey(e.stream, e.scope), e.state]));
+  const coverage = await planCoverage({
+    destination: run.destination,
+    workspace: run.workspace,
+    source: run.config.sources?.[run.workspace] ?? run.config.source,
+    streams: run.streams,
+    websites: listed,
+    saved: run.fullRefresh ? [] : entries,
+    run: { workspace: run.workspace, runId: run.runId, startedAt: run.syncedAt },
+    readsWhatItNames: run.fullRefresh === true || run.websites !== undefined,
+    recordsCoverage: run.since === undefined,
+  });
+  await coverage.checked(buffer);
+  const planned = listed.filter((website) => coverage.streamsOf(website.id) !== undefined);
   counters.websitesPlanned = planned.length;
+  counters.websitesRead = coverage.plan.websitesRead;
+  counters.websitesSkippedUnchanged = coverage.plan.websitesSkipped;
   const reader = new FeedReader({
     client: run.client,
     logger: run.logger,
@@ -245,7 +262,11 @@ async function syncWebsites(run: RunContext, buffer: FlushBuffer): Promise<void>
     planned.map((website) => async () => {
       if (signal.aborted) return;
       try {
-        if ((await reader.readWebsite(website, buffer, signal)) === 'done') counters.websitesDone++;
+        if ((await reader.readWebsite(website, buffer, signal, coverage.streamsOf(website.id))) !== 'done') return;
+        counters.websitesDone++;
+        const failed = (stream: string) =>
+          counters.failedWebsites.some((f) => f.websiteId === website.id && f.stream === stream);
+        await coverage.read(website, (stream) => !failed(stream), buffer);
       } catch (error) {
         fatal ??= error;
         // The websites still queued return at once on the aborted signal.

@@ -45,7 +45,14 @@ import type { AnyFeedStream } from '../streams/stream.ts';
 import type { DurableUnit, FeedSink } from '../feed/durable-unit.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
 import type { StreamFailure } from '../feed/feed-observer.ts';
-import { isChosen, listWebsites, NOT_LISTED, type PlannedWebsite, refuseUnlisted } from '../feed/list-websites.ts';
+import {
+  chosenWebsites,
+  isChosen,
+  listWebsites,
+  NOT_LISTED,
+  type PlannedWebsite,
+  refuseUnlisted,
+} from '../feed/list-websites.ts';
 import { FlushBuffer } from '../sync/flush-buffer.ts';
 import {
   combineWebsites,
@@ -112,6 +119,8 @@ export interface VerifyReport extends VerifyComparison<VerifiedWebsite> {
   readonly skipped: readonly SkippedWebsite[];
   /** Websites whose reads failed; the others were verified. */
   readonly failed: readonly FailedWebsite[];
+  /** Websites in scope (listed, chosen) with no committed frontier for the stream: never synced; among `skipped` too. */
+  readonly never_synced: readonly string[];
   readonly repaired: number;
 }
 
@@ -145,21 +154,22 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   const since = microsecondTimestamp(options.since);
   const frontiers = websiteFrontiers(await options.stateStore.load(), stream.name);
   const skipped: SkippedWebsite[] = [];
+  const unsynced: string[] = [];
+  const neverSynced = (website: string) => {
+    unsynced.push(website);
+    skipped.push({ website_id: website, reason: `no committed frontier for ${stream.name} yet: sync it first` });
+  };
   const windows = new Map<string, VerifyWindow>();
   for (const [website, frontier] of [...frontiers].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!isChosen(website, config, options.websites)) continue;
     if (frontier === null) {
-      skipped.push({ website_id: website, reason: `no committed frontier for ${stream.name} yet: sync it first` });
+      neverSynced(website);
       continue;
     }
     const until = options.until === undefined ? frontier : min(microsecondTimestamp(options.until), frontier);
     if (until < since)
       skipped.push({ website_id: website, reason: `its ${stream.name} frontier ${frontier} is before --since` });
     else windows.set(website, { since, until });
-  }
-  for (const website of options.websites ?? []) {
-    if (!frontiers.has(website))
-      skipped.push({ website_id: website, reason: `no committed frontier for ${stream.name} yet: sync it first` });
   }
 
   const id = idColumn(stream);
@@ -186,6 +196,9 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   const listing = await listWebsites(options.client, options.validation);
   refuseUnlisted(options.websites, listing, options.workspace);
   const planned = new Map(listing.plan.map((website) => [website.id, website]));
+  // Every listed website in scope counts: one without a frontier was never synced, never "equal".
+  const chosen = chosenWebsites(listing, config, options.websites).map((website) => website.id);
+  for (const website of chosen.sort()) if (!frontiers.has(website)) neverSynced(website);
   for (const website of [...windows.keys()]) {
     if (planned.has(website)) continue;
     windows.delete(website);
@@ -226,7 +239,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
       else skipped.push({ website_id: websiteId, reason: REVOKED });
     }
     const comparison = combineWebsites(verified);
-    return { ...comparison, stream: stream.name, skipped, failed, repaired };
+    return { ...comparison, stream: stream.name, skipped, failed, never_synced: unsynced, repaired };
   } finally {
     await lock?.release();
   }

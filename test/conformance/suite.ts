@@ -5,6 +5,7 @@
  * `<topic>: <behaviour>`, which is also the key a target uses in `skip`.
  */
 import { describe } from 'vitest';
+import { coverageTopic } from './topics/coverage.ts';
 import { evolutionTopic } from './topics/evolution.ts';
 import { faultsTopic } from './topics/faults.ts';
 import { literalsTopic } from './topics/literals.ts';
@@ -33,6 +34,7 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     windowIdsTopic(target);
     evolutionTopic(target);
     literalsTopic(target);
+    coverageTopic(target);
     faultsTopic(target);
   });
 }

@@ -135,7 +135,9 @@ export const verifyCommand = defineCommand({
           }));
           const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
           process.stdout.write(`${redact(text)}\n`);
-          if (verifyExitCode(report) !== ExitCode.Success) exitCode = verifyExitCode(report);
+          // 3 (differences, failures) wins over 4 (never synced), which wins over 0.
+          const code = verifyExitCode(report);
+          if (exitCode !== ExitCode.Partial && code !== ExitCode.Success) exitCode = code;
         }
         return exitCode;
       } finally {
