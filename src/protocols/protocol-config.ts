@@ -43,7 +43,8 @@ export const protocolConfigSchema = z
     }),
     sweep_every: sourceShape.sweep_every.meta({
       title: 'Sweep every',
-      description: 'With skip_unchanged: every website is read whole at least this often (30s, 90m, 24h, 2d); default 24h.',
+      description:
+        'With skip_unchanged: every website is read whole at least this often (30s, 90m, 24h, 2d); default 24h.',
     }),
     settle_for: sourceShape.settle_for.meta({
       title: 'Settle for',
