@@ -25,6 +25,7 @@ async function run(
   variants: SandboxVariant[],
   database = path.join(dir, `d${++files}.duckdb`),
   more: string[] = [],
+  env: NodeJS.ProcessEnv = {},
 ) {
   const sandbox = await startSandbox({ seed: 11, websites: 2, requestsPerMinute: 0, variants });
   try {
@@ -32,7 +33,7 @@ async function run(
       '  type: duckdb',
       `  path: ${database}`,
     ]);
-    const result = await runCli([verb, '--config', config, ...more], { AIVIS_API_KEY: sandbox.apiKey }).done;
+    const result = await runCli([verb, '--config', config, ...more], { AIVIS_API_KEY: sandbox.apiKey, ...env }).done;
     const warnings = result.stderr
       .split('\n')
       .filter(Boolean)
@@ -262,5 +263,36 @@ describe('aivis sync: the document in force', () => {
     );
     expect(rejected.length).toBeGreaterThan(0);
     for (const row of rejected) expect(row.error).toContain('(got "sentiment_sampling_paused")');
+  });
+});
+
+/** The image's settings (Dockerfile): a hostile document must be read within its heap. */
+const IMAGE_ENV = { NODE_ENV: 'production', NODE_OPTIONS: '--max-semi-space-size=1 --max-old-space-size=256' };
+
+describe('hostile served contracts: one warning, the bundled contract in force, exit 0', () => {
+  const hostile: [SandboxVariant, string][] = [
+    ['contract_bad_pointer', 'its $ref "#/components/%E0%A4%A" is not a valid JSON pointer'],
+    ['contract_ref_chain', 'its $ref "#/components/schemas/Chain0" starts a chain of more than 64 references'],
+    ['contract_deep_nesting', 'it nests 3,006 levels deep, deeper than the 500 aivis reads'],
+    ['contract_repeated_description', 'it dereferences to more than 16,777,216 characters'],
+  ];
+  it.each(hostile)('%s: sync and check', async (variant, reason) => {
+    const synced = await run('sync', [variant], undefined, [], IMAGE_ENV);
+    expect({ code: synced.code, warnings: synced.warnings }).toEqual({
+      code: 0,
+      warnings: [`${UNUSABLE}: ${reason}; using the bundled contract`],
+    });
+    const [runRow] = await query(
+      synced.database,
+      "SELECT status, (counts->>'contract_changes')::INT AS changes FROM aivis._aivis_runs",
+    );
+    expect(runRow).toEqual({ status: 'succeeded', changes: 0 });
+    expect(await query(synced.database, 'SELECT count(*)::INT AS n FROM aivis._aivis_contracts')).toEqual([{ n: 0 }]);
+
+    const checked = await run('check', [variant], undefined, [], IMAGE_ENV);
+    expect(checked.code).toBe(0);
+    expect(checked.lines[2]).toBe(
+      `warn API ${checked.baseUrl}: ${UNUSABLE}: ${reason}; runs use the newest usable one kept in _aivis_contracts, else the bundled contract`,
+    );
   });
 });
