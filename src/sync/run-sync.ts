@@ -128,6 +128,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
         destination,
         tables: syncTables(options.config, streams),
         mode: options.config.schema_evolution,
+        maxColumns: options.config.schema_evolution_max_columns,
         declared: declaredIn(contract.document),
         logger,
       });
