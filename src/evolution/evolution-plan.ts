@@ -75,9 +75,19 @@ interface Wanted {
   readonly mapped: boolean;
 }
 
+/** The longest column description every destination stores (BigQuery's 1,024 characters). */
+const MAX_COLUMN_DESCRIPTION = 1024;
+/** Room kept for what a variant column's description adds (its type twice and a column name). */
+const VARIANT_NOTE = 120;
+const MAX_NAMED_FIELD = 100;
+
+const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
+/** The contract's description of a field, cut so that the note after it (and a variant's) fit. */
 function describe(field: DeclaredField, where: string): string {
-  const said = field.description?.trim();
-  return `${said ? `${said} ` : ''}(Added at run time: \`${where}\` as the served contract declares it; NULL where a record lacks it.)`;
+  const note = `(Added at run time: \`${cut(where, MAX_NAMED_FIELD)}\` as the served contract declares it; NULL where a record lacks it.)`;
+  const said = cut(field.description?.trim() ?? '', MAX_COLUMN_DESCRIPTION - VARIANT_NOTE - note.length - 1);
+  return `${said ? `${said} ` : ''}${note}`;
 }
 
 /**
