@@ -14,12 +14,12 @@ interface NamedRegExp extends RegExpLike {
 }
 
 function linear(pattern: string, flags: string): NamedRegExp {
-  const toString = () => `/${pattern}/${flags}`;
+  const source = `/${pattern}/${flags}`;
   try {
     const compiled = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
-    return { test: (text: string) => compiled.test(text), toString };
+    return { test: (text: string) => compiled.test(text), toString: () => source };
   } catch {
-    return { test: () => true, toString };
+    return { test: () => true, toString: () => source };
   }
 }
 
