@@ -296,3 +296,27 @@ describe('hostile served contracts: one warning, the bundled contract in force, 
     );
   });
 });
+
+describe('_aivis_contracts retention', () => {
+  it('a sync keeps the 10 most recently seen documents of its workspace, its own among them; other workspaces untouched', async () => {
+    const database = path.join(dir, 'retention.duckdb');
+    expect((await run('sync', ['contract_new_reason'], database)).code).toBe(0);
+    const old = (workspace: string, i: number) =>
+      `('${workspace}', 'old${i}', TIMESTAMP '2026-01-01 00:00:00' + INTERVAL ${i} DAY, TIMESTAMP '2026-01-01 00:00:00' + INTERVAL ${i} DAY, 'run_old', '{}', '[]')`;
+    const rows = [...Array.from({ length: 12 }, (_, i) => old('default', i)), old('other', 0), old('other', 1)];
+    await query(database, `INSERT INTO aivis._aivis_contracts VALUES ${rows.join(', ')}`);
+
+    expect((await run('sync', ['contract_new_reason'], database)).code).toBe(0);
+    const kept = await query(
+      database,
+      'SELECT _workspace, sha256 FROM aivis._aivis_contracts ORDER BY _workspace, last_seen_at DESC',
+    );
+    const served = kept.find((row) => row._workspace === 'default' && !String(row.sha256).startsWith('old'));
+    expect(served).toBeDefined();
+    expect(kept.filter((row) => row._workspace === 'default').map((row) => row.sha256)).toEqual([
+      served!.sha256,
+      ...[11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => `old${i}`),
+    ]);
+    expect(kept.filter((row) => row._workspace === 'other').map((row) => row.sha256)).toEqual(['old1', 'old0']);
+  });
+});
