@@ -26,12 +26,14 @@ async function run(
   database = path.join(dir, `d${++files}.duckdb`),
   more: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  configLines: string[] = [],
 ) {
   const sandbox = await startSandbox({ seed: 11, websites: 2, requestsPerMinute: 0, variants });
   try {
     const config = writeSandboxConfig(path.join(dir, `c${++files}.yaml`), sandbox.baseUrl, [
       '  type: duckdb',
       `  path: ${database}`,
+      ...configLines,
     ]);
     const result = await runCli([verb, '--config', config, ...more], { AIVIS_API_KEY: sandbox.apiKey, ...env }).done;
     const warnings = result.stderr
@@ -318,5 +320,34 @@ describe('_aivis_contracts retention', () => {
       ...[11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => `old${i}`),
     ]);
     expect(kept.filter((row) => row._workspace === 'other').map((row) => row.sha256)).toEqual(['old1', 'old0']);
+  });
+});
+
+describe('schema_evolution_max_columns', () => {
+  it('a table gains at most that many evolved columns; the fields beyond stay in _raw with one warning naming them (exit 0)', async () => {
+    const result = await run('sync', ['contract_citation_fields'], undefined, [], {}, [
+      'schema_evolution_max_columns: 2',
+    ]);
+    expect(result.code).toBe(0);
+    const evolution = result.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter((line) => line.level === 'warn' && line.msg.startsWith('schema evolution'))
+      .map((line) => line.msg);
+    expect(evolution).toEqual([
+      'schema evolution: citations holds the most evolved columns allowed (schema_evolution_max_columns: 2); these fields stay in _raw: title, rank',
+    ]);
+    const columns = await query(
+      result.database,
+      "SELECT column_name FROM information_schema.columns WHERE table_schema = 'aivis' AND table_name = 'citations' AND column_name IN ('url', 'domain', 'title', 'rank') ORDER BY column_name",
+    );
+    expect(columns.map((row) => row.column_name)).toEqual(['domain', 'url']);
+    const [raw] = await query(
+      result.database,
+      "SELECT count(*)::INT AS n, count(url)::INT AS urls, count(_raw->>'rank')::INT AS ranks FROM aivis.citations",
+    );
+    expect(raw!.n).toBeGreaterThan(0);
+    expect(raw).toEqual({ n: raw!.n, urls: raw!.n, ranks: raw!.n });
   });
 });
