@@ -31,6 +31,7 @@ import { evolveTables } from '../evolution/evolve-tables.ts';
 import { stateKey } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
 import { STREAM_NAMES, STREAM_TABLES, type StreamName } from '../streams/index.ts';
+import { deleteKeptContracts } from '../destination/queries/retired-contracts.ts';
 import { contractsTable, ENGINE_TABLES, metricVersionsTable, viewsFor, websitesTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import { FeedReader } from '../feed/feed-reader.ts';
@@ -124,11 +125,13 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     try {
       const contract = await readContractInForce({ ...options, workspace, runId, now: startedAt });
       counters.contractChanges = contract.changes.length;
+      await deleteKeptContracts(destination, workspace, contract.retired);
       // The document in force decides the columns before any row is read (docs/served-contract.md#schema-evolution).
       const evolution = await evolveTables({
         destination,
         tables: syncTables(options.config, streams),
         mode: options.config.schema_evolution,
+        maxColumns: options.config.schema_evolution_max_columns,
         declared: declaredIn(contract.document),
         logger,
       });

@@ -224,6 +224,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
         destination,
         tables: [stream.table],
         mode: config.schema_evolution,
+        maxColumns: config.schema_evolution_max_columns,
         declared: options.declared,
         logger: options.logger,
       });

@@ -27,6 +27,7 @@ export const streamsCommand = defineCommand({
         destination,
         workspaces: workspaces.map((w) => w.name),
         mode: config.schema_evolution,
+        maxColumns: config.schema_evolution_max_columns,
         logger: createLogger(),
       },
     );
