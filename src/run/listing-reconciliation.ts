@@ -8,7 +8,7 @@
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ActiveWebsite } from '../destination/queries/active-websites.ts';
 import { chosenWebsites, type Listing, type PlannedWebsite, refuseUnlisted } from '../feed/list-websites.ts';
-import { checkMassRemoval, websitesToRemove } from '../sync/reconcile-websites.ts';
+import { checkMassRemoval, websitesToRemove } from './reconcile-websites.ts';
 
 export interface ListingReconciliation {
   /** Known websites of this workspace the listing no longer names. */

@@ -22,7 +22,7 @@ import type { Logger } from '../log/logger.ts';
 import type { StreamState } from '../state/state-entry.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
 import type { StreamName } from '../streams/index.ts';
-import { FlushBuffer } from '../sync/flush-buffer.ts';
+import { FlushBuffer } from './flush-buffer.ts';
 import { reconcileListing } from './listing-reconciliation.ts';
 import { planReads } from './read-plan.ts';
 import { allowsMassRemoval, namedWebsites, readSince, refusesUnlisted, type RunMode } from './run-mode.ts';
@@ -62,19 +62,23 @@ export async function runFrame(frame: RunFrame, sink: RunSink): Promise<void> {
     if (error !== undefined) throw error;
   } finally {
     // A lock that cannot be released (its session already gone) must not hide the run's outcome.
-    await lock
-      ?.release()
-      .catch((error: unknown) =>
-        frame.logger.warn('could not release the run lock; it ends with its session or lease', {
-          error: String(error),
-        }),
-      );
+    await lock?.release().catch((error: unknown) =>
+      frame.logger.warn('could not release the run lock; it ends with its session or lease', {
+        error: String(error),
+      }),
+    );
   }
 }
 
 function acquireLock(frame: RunFrame, sink: RunSink, startedAt: string): Promise<DestinationLock> | undefined {
   const { runId, workspace } = frame;
-  return sink.destination?.destination.acquireLock({ runId, host: os.hostname(), pid: process.pid, startedAt, workspace });
+  return sink.destination?.destination.acquireLock({
+    runId,
+    host: os.hostname(),
+    pid: process.pid,
+    startedAt,
+    workspace,
+  });
 }
 
 async function readRun(frame: RunFrame, sink: RunSink, startedAt: string): Promise<void> {

@@ -16,7 +16,7 @@ import type { FeedObserver } from '../feed/feed-observer.ts';
 import type { WebsiteRead } from '../feed/feed-reader.ts';
 import type { Listing, PlannedWebsite } from '../feed/list-websites.ts';
 import type { StreamState } from '../state/state-entry.ts';
-import type { FlushBuffer, FlushBufferOptions } from '../sync/flush-buffer.ts';
+import type { FlushBuffer, FlushBufferOptions } from './flush-buffer.ts';
 import type { ListingReconciliation } from './listing-reconciliation.ts';
 import type { WebsitePages } from './website-pool.ts';
 

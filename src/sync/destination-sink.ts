@@ -31,7 +31,7 @@ import { type StreamName, websitesStream } from '../streams/index.ts';
 import { contractsTable, metricVersionsTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import type { AivisConfig } from '../../schemas/config.ts';
-import type { FlushBuffer, FlushBufferOptions } from './flush-buffer.ts';
+import type { FlushBuffer, FlushBufferOptions } from '../run/flush-buffer.ts';
 import { countingObserver, type RunCounters } from './run-counters.ts';
 import { finishRunRow, startRunRow } from './run-row.ts';
 import { writeListing } from './sync-listing.ts';

@@ -112,5 +112,14 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
   );
   const { status, finishedAt } = sink.ending!;
   const exitCode = status === 'succeeded' ? ExitCode.Success : ExitCode.Partial;
-  return { runId, workspace, command: runCommand(mode), status, exitCode, startedAt: sink.startedAt, finishedAt, counters };
+  return {
+    runId,
+    workspace,
+    command: runCommand(mode),
+    status,
+    exitCode,
+    startedAt: sink.startedAt,
+    finishedAt,
+    counters,
+  };
 }

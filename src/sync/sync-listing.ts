@@ -15,7 +15,7 @@ import type { ListingReconciliation } from '../run/listing-reconciliation.ts';
 import { websitesStream } from '../streams/index.ts';
 import { rejectedTable, websitesTable } from '../tables/index.ts';
 import { completenessPart, listingScope, readWholeRow } from '../trust/completeness.ts';
-import type { FlushBuffer } from './flush-buffer.ts';
+import type { FlushBuffer } from '../run/flush-buffer.ts';
 import type { RunCounters } from './run-counters.ts';
 
 export interface ListingRun {

@@ -54,7 +54,7 @@ import { runFrame } from '../run/run-frame.ts';
 import type { VerifyMode } from '../run/run-mode.ts';
 import type { RunContract, RunDestination, RunSink } from '../run/run-sink.ts';
 import type { WebsitePages } from '../run/website-pool.ts';
-import type { FlushBuffer, FlushBufferOptions } from '../sync/flush-buffer.ts';
+import type { FlushBuffer, FlushBufferOptions } from '../run/flush-buffer.ts';
 import {
   combineWebsites,
   compareWebsite,
@@ -221,7 +221,6 @@ class VerifySink implements RunSink {
   readonly #skipped: SkippedWebsite[];
   /** Each website's failures while it is read. */
   readonly #failures = new Map<string, StreamFailure[]>();
-  #evolution: RunEvolution | undefined;
 
   constructor(options: VerifyOptions, idColumn: string, windows: Map<string, VerifyWindow>, skipped: SkippedWebsite[]) {
     this.#options = options;
@@ -245,10 +244,6 @@ class VerifySink implements RunSink {
   async readContract(): Promise<RunContract> {
     const { validation, declared } = this.#options;
     return { validation, ...(declared === undefined ? {} : { declared }) };
-  }
-
-  async evolved(evolution: RunEvolution): Promise<void> {
-    this.#evolution = evolution;
   }
 
   /** Rows only: a flush with no state entry leaves every saved position as it was. */
