@@ -114,7 +114,7 @@ describe('the config file: at most 1 MiB, its content never echoed', () => {
     const key = 'sk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
     const { file, lines } = await configErrorLines(`${key}\n`);
     expect(lines).toEqual([
-      `${file}:1: the config must be a mapping with keys from: source, sources, destination, streams, schema_evolution, websites, state, openlineage, metrics (got one bare value, not shown: is this a key file rather than the config?)`,
+      `${file}:1: the config must be a mapping with keys from: source, sources, destination, streams, schema_evolution, schema_evolution_max_columns, websites, state, openlineage, metrics (got one bare value, not shown: is this a key file rather than the config?)`,
     ]);
     expect(lines.join('\n')).not.toContain(key.slice(0, 4));
   });
