@@ -177,7 +177,8 @@ export class DestinationSink implements RunSink {
       websites: planned,
       saved: fullRefresh ? [] : await stateStore.load(),
       run: { workspace, runId, startedAt: this.#startedAt },
-      readsWhatItNames: fullRefresh || namedWebsites(mode) !== undefined,
+      // `--full-refresh`, `--websites` and a backfill read what they name (docs/configuration.md#change-driven-reads).
+      readsWhatItNames: fullRefresh || namedWebsites(mode) !== undefined || mode.kind === 'backfill',
       recordsCoverage: readSince(mode) === undefined,
     });
     this.#coverage = coverage;

@@ -105,6 +105,22 @@ export function runCoverageSuite(target: SyncTarget): void {
       expect([named.counters.websitesRead, named.counters.websitesSkippedUnchanged]).toEqual([5, 0]);
     });
 
+    it('a backfill reads every website it names, changed or not, and records no coverage', async () => {
+      const first = await sync();
+      world.sandbox.clock.advance({ hours: 3 });
+      const coverageBefore = await world.rows(coverageTable);
+      const backfill = await world.sync({
+        now: dataNow,
+        config: skipping(),
+        mode: { kind: 'backfill', since: '2000-01-01T00:00:00Z' },
+      });
+      expect([backfill.exitCode, backfill.counters.websitesRead, backfill.counters.websitesSkippedUnchanged]).toEqual([
+        0, 5, 0,
+      ]);
+      expect(await world.rows(coverageTable)).toEqual(coverageBefore);
+      expect(new Set(coverageBefore.map((r) => r.read_run_id))).toEqual(new Set([first.runId]));
+    });
+
     it('status counts every website in scope: a stream some websites never completed is stale (exit 4) until a run completes them', async () => {
       // A first run that read one website (as one stopped after it would): the listing holds all five.
       const [one] = listed().keys();
