@@ -33,15 +33,14 @@ async function loadedKeys(client: pg.Client, sql: string): Promise<Set<string>> 
   return new Set((await client.query<{ key: string }>(sql)).rows.map((row) => row.key));
 }
 
-export async function landingGaps(
-  databaseUrl: string,
-  sandbox: Sandbox,
-  bounds: LandingBounds,
-): Promise<LandingGaps> {
+export async function landingGaps(databaseUrl: string, sandbox: Sandbox, bounds: LandingBounds): Promise<LandingGaps> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const latest = await loadedKeys(client, `SELECT website_id || ' ' || analysis_id AS key FROM aivis.analytics_latest`);
+    const latest = await loadedKeys(
+      client,
+      `SELECT website_id || ' ' || analysis_id AS key FROM aivis.analytics_latest`,
+    );
     const history = await loadedKeys(
       client,
       `SELECT website_id || ' ' || analysis_id AS key FROM aivis.analytics_history`,
