@@ -51,6 +51,14 @@ module.exports = {
       to: { path: '^src/(sync|verify|cli)/' },
     },
     {
+      name: 'plan-is-pure',
+      severity: 'error',
+      comment:
+        'src/plan/ decides what a run reads from data its caller gathers: it reads no destination, API or clock of its own, so every front end plugs it in and tests drive it on a fake clock.',
+      from: { path: '^src/plan/' },
+      to: { path: '^(src|connectors)/', pathNot: '^src/plan/' },
+    },
+    {
       name: 'protocols-below-cli',
       severity: 'error',
       comment:

@@ -1,14 +1,14 @@
 /**
  * What the core knows about a destination, in one object per connector
  * (docs/architecture.md#adding-a-destination): the schema of its `destination:` block, which
- * keys hold secrets or file paths, how large its flushes are, how it names column types and
+ * keys hold secrets or file paths, how large its flushes are, its SQL dialect, how it names
  * its tables for OpenLineage, and `load()`, which imports the connector itself. A descriptor
  * loads no SDK: importing the registry costs a Postgres user nothing of BigQuery's.
  */
 import type { DestinationConfig, DestinationConfigSchema } from '../schemas/config.ts';
 import type { Destination, DestinationCapabilities, RunIdentity } from '../src/destination/destination.ts';
 import type { QueryRole } from '../src/destination/read-only-query.ts';
-import type { ColumnType } from '../src/destination/table-spec.ts';
+import type { SqlDialect } from '../src/destination/sql-dialect.ts';
 import type { DatasetName } from '../src/lineage/dataset-name.ts';
 import type { Logger } from '../src/log/logger.ts';
 
@@ -58,8 +58,12 @@ export interface DestinationDescriptor<Config extends DestinationConfig = Destin
   withAbsolutePaths(config: Config, resolve: (file: string) => string): Config;
   /** How much one flush holds (docs/architecture.md#state-rules); the connector spreads it into its capabilities. */
   readonly flushSizing: FlushSizing;
-  /** A logical column type as this destination's SQL names it (docs/tables.md). */
-  columnType(type: ColumnType): string;
+  /**
+   * How its SQL writes names, literals, parameters, types, casts and reads of JSON
+   * (`connectors/<name>/<name>-dialect.ts`): what the core writes SQL for it with (type names in
+   * docs/tables.md, `aivis dbt-sources`' tests, `--from-table`'s quoting).
+   */
+  readonly dialect: SqlDialect;
   /** A table of this destination as OpenLineage names it; never with a credential. */
   tableDataset(config: Config, table: string): DatasetName;
   /** Imports the connector (and through it, when it opens, its SDK). */

@@ -12,14 +12,29 @@ const NO_OPTIONS = z.strictObject({});
 /** Every stream's options, in the order a run reads the streams. */
 export const STREAM_OPTIONS = {
   websites: NO_OPTIONS,
-  analytics: z.strictObject({
-    include: z
-      .array(z.enum(['providers', 'competitors']))
-      .max(2)
-      .default(['providers', 'competitors']),
-  }),
+  analytics: z
+    .strictObject({
+      include: z
+        .array(z.enum(['providers', 'competitors']))
+        .max(2)
+        .default(['providers', 'competitors'])
+        .meta({
+          title: 'Analytics breakdowns',
+          description:
+            'Which breakdowns to load beside the snapshot: providers (analytics_providers), competitors (analytics_competitors).',
+        }),
+    })
+    .meta({ title: 'analytics', description: 'Options of the analytics snapshot.' }),
   analytics_history: NO_OPTIONS,
-  mentions: z.strictObject({ providers: z.array(z.enum(MENTION_PROVIDERS)).min(1).optional() }),
+  mentions: z
+    .strictObject({
+      providers: z.array(z.enum(MENTION_PROVIDERS)).min(1).optional().meta({
+        title: 'Mention providers',
+        description:
+          'Only these providers, each with its own scan and state scope; absent: every provider in one scan.',
+      }),
+    })
+    .meta({ title: 'mentions', description: 'Options of the mentions feed.' }),
   citations: NO_OPTIONS,
 } as const;
 

@@ -87,7 +87,8 @@ const CLOCKS = [
   "  added it) and `_removed_at` (when a complete listing first lacked it), the runs' `started_at`",
   '  and `finished_at`, every `updated_at`, and `_aivis_completeness.complete_through` of the',
   '  listing (`websites`) and of the snapshots (`analytics`): when a sync read them whole, and',
-  '  `_aivis_contracts.first_seen_at` and `last_seen_at`: when a run read the served contract.',
+  '  `_aivis_contracts.first_seen_at` and `last_seen_at`: when a run read the served contract,',
+  "  and `_aivis_coverage`'s `read_started_at`, `changed_at` and `checked_at`: runs' starts.",
   '',
   "So `_first_seen_at` of the websites of a first sync is that sync's time, however old the",
   'websites are, and a schedule that pauses for a week moves `_removed_at` by up to that week.',
@@ -117,7 +118,7 @@ function columnRows(registry: DestinationRegistry, columns: readonly ColumnSpec[
       [
         '',
         `${code(c.name)}${key.includes(c.name) ? ' (key)' : ''}`,
-        ...destinations.map((d) => d.columnType(c.type)),
+        ...destinations.map((d) => d.dialect.typeName(c.type)),
         c.nullable ? 'yes' : 'no',
         cell(c.description),
         '',

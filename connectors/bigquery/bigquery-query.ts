@@ -11,11 +11,13 @@ import { ConfigError } from '../../src/errors.ts';
 import type { ResultField } from './bigquery-client.ts';
 import type { BigqueryConfig } from './bigquery-config.ts';
 import { type BigqueryDeps, connectBigquery } from './bigquery-destination.ts';
+import { BIGQUERY_DIALECT } from './bigquery-dialect.ts';
 
 export async function openBigqueryQuery(config: BigqueryConfig, deps: BigqueryDeps): Promise<QueryRole> {
   const client = await connectBigquery(config, deps);
   return {
     engine: 'BigQuery',
+    dialect: BIGQUERY_DIALECT,
     async inspect(sql) {
       let kind: string;
       try {
@@ -37,7 +39,7 @@ export async function openBigqueryQuery(config: BigqueryConfig, deps: BigqueryDe
       }
       return { columns: fields.map((f) => f.name), pages: cells() };
     },
-    qualify: (table) => `\`${client.project}.${client.dataset}.${table}\``,
+    qualify: (table) => BIGQUERY_DIALECT.qualified([client.project, client.dataset, table]),
     // The client holds no connection: each call is its own request.
     close: async () => undefined,
   };

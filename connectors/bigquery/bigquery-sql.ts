@@ -1,14 +1,16 @@
 /**
- * Every statement the BigQuery connector sends, as text. Values always travel as named query
- * parameters (`@name`), never spliced into the SQL; only identifiers from our own table
- * specs are, quoted with backticks.
+ * Every statement the BigQuery connector sends, as text, written in its dialect
+ * (bigquery-dialect.ts). Values always travel as named query parameters (`@name`), never
+ * spliced into the SQL; names are quoted with backticks, descriptions of `aivis streams`' DDL
+ * written as the dialect's literals.
  */
-import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
+import { type BookkeepingSql, bookkeepingSql, type SqlParam } from '../../src/destination/bookkeeping.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { ViewSpec } from '../../src/destination/view-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { PartitionRange } from './bigquery-partition-range.ts';
 import type { BigqueryClient, QueryParam } from './bigquery-client.ts';
+import { BIGQUERY_DIALECT } from './bigquery-dialect.ts';
 import { BIGQUERY_TYPES } from './bigquery-types.ts';
 
 /** A table's fully qualified name: `` `project.dataset.table` ``. */
@@ -19,12 +21,10 @@ export interface TableRef {
 }
 
 export function quoteTable(ref: TableRef): string {
-  return `\`${ref.project}.${ref.dataset}.${ref.table}\``;
+  return BIGQUERY_DIALECT.qualified([ref.project, ref.dataset, ref.table]);
 }
 
-export function quoteName(name: string): string {
-  return `\`${name}\``;
-}
+export const quoteName = BIGQUERY_DIALECT.identifier;
 
 /**
  * One MERGE per table per flush. The source keeps only the last staged row of each primary
@@ -112,8 +112,7 @@ export function createViewDdl(ref: TableRef, view: ViewSpec, query: string): str
   return `CREATE OR REPLACE VIEW ${quoteTable(ref)} (\n${columns.join(',\n')}\n)\nOPTIONS (description = ${stringLiteral(view.description)})\nAS ${query};`;
 }
 
-/** A BigQuery string literal: JSON's escapes are BigQuery's. */
-const stringLiteral = (text: string) => JSON.stringify(text);
+const stringLiteral = BIGQUERY_DIALECT.literal;
 
 function columnDefinitions(table: TableSpec, described = false): string {
   return table.columns
@@ -125,7 +124,7 @@ function columnDefinitions(table: TableSpec, described = false): string {
 }
 
 export function createDatasetDdl(project: string, dataset: string, location: string): string {
-  return `CREATE SCHEMA IF NOT EXISTS \`${project}.${dataset}\` OPTIONS (location = '${location.replace(/'/g, '')}');`;
+  return `CREATE SCHEMA IF NOT EXISTS ${BIGQUERY_DIALECT.qualified([project, dataset])} OPTIONS (location = ${stringLiteral(location)});`;
 }
 
 /**
@@ -141,7 +140,7 @@ export function createLockTableSql(lock: TableRef, table: TableSpec, name: strin
     `CREATE TABLE IF NOT EXISTS ${quoteTable(lock)} (`,
     columnDefinitions(table),
     ')',
-    `AS SELECT '${name.replace(/'/g, '')}' AS name, '' AS run_id, '' AS host, 0 AS pid, '' AS started_at, TIMESTAMP '1970-01-01 00:00:00+00' AS expires_at`,
+    `AS SELECT ${stringLiteral(name)} AS name, '' AS run_id, '' AS host, 0 AS pid, '' AS started_at, TIMESTAMP '1970-01-01 00:00:00+00' AS expires_at`,
   ].join('\n');
 }
 
@@ -186,17 +185,15 @@ export function releaseLockSql(lock: TableRef): string {
 
 /** The shared bookkeeping's statements on BigQuery: named parameters `@p0`, `@p1`..., names in backticks. */
 export function bigqueryBookkeeping(client: BigqueryClient, ref: (table: string) => TableRef): BookkeepingSql {
-  const named = (params: readonly { type: 'string' | 'timestamp'; value: string }[]) =>
+  const named = (params: readonly SqlParam[]) =>
     Object.fromEntries(
       params.map((p, i): [string, QueryParam] => [
         `p${i}`,
         { type: p.type === 'timestamp' ? 'TIMESTAMP' : 'STRING', value: p.value },
       ]),
     );
-  return {
+  return bookkeepingSql(BIGQUERY_DIALECT, {
     table: (name) => quoteTable(ref(name)),
-    column: quoteName,
-    placeholder: (index) => `@p${index}`,
     // Before the first sync neither the table nor the dataset may exist.
     tableExists: async (name) => (await client.tableFields(name)) !== undefined,
     async selectAll(table) {
@@ -208,5 +205,5 @@ export function bigqueryBookkeeping(client: BigqueryClient, ref: (table: string)
     },
     select: async (sql, params) => (await client.query(sql, named(params))).rows,
     change: async (sql, params) => (await client.query(sql, named(params))).affectedRows,
-  };
+  });
 }

@@ -2,7 +2,7 @@
 import { type BigqueryConfig, bigqueryConfigSchema } from '../../schemas/destinations/bigquery.ts';
 import { describeDestination } from '../descriptor.ts';
 import { BIGQUERY_FLUSH_SIZING } from './bigquery-config.ts';
-import { BIGQUERY_TYPES } from './bigquery-types.ts';
+import { BIGQUERY_DIALECT } from './bigquery-dialect.ts';
 
 export const bigqueryDestination = describeDestination<BigqueryConfig>({
   type: 'bigquery',
@@ -12,7 +12,7 @@ export const bigqueryDestination = describeDestination<BigqueryConfig>({
   withAbsolutePaths: (config, resolve) =>
     config.key_file ? { ...config, key_file: resolve(config.key_file) } : config,
   flushSizing: BIGQUERY_FLUSH_SIZING,
-  columnType: (type) => BIGQUERY_TYPES[type],
+  dialect: BIGQUERY_DIALECT,
   tableDataset: (config, table) => ({ namespace: 'bigquery', name: `${config.project}.${config.dataset}.${table}` }),
   async load() {
     const { createBigqueryDestination, openBigqueryQuery } = await import('./index.ts');

@@ -2,7 +2,7 @@
 import { type DuckdbConfig, duckdbConfigSchema } from '../../schemas/destinations/duckdb.ts';
 import { describeDestination } from '../descriptor.ts';
 import { DUCKDB_FLUSH_SIZING } from './duckdb-config.ts';
-import { duckdbType } from './duckdb-types.ts';
+import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 
 export const duckdbDestination = describeDestination<DuckdbConfig>({
   type: 'duckdb',
@@ -13,7 +13,7 @@ export const duckdbDestination = describeDestination<DuckdbConfig>({
   withAbsolutePaths: (config, resolve) =>
     config.path === ':memory:' ? config : { ...config, path: resolve(config.path) },
   flushSizing: DUCKDB_FLUSH_SIZING,
-  columnType: duckdbType,
+  dialect: DUCKDB_DIALECT,
   tableDataset: (config, table) => ({ namespace: `duckdb://${config.path}`, name: `${config.schema}.${table}` }),
   async load() {
     const { createDuckdbDestination, openDuckdbQuery } = await import('./index.ts');

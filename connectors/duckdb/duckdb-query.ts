@@ -14,12 +14,15 @@ import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../sr
 import { inPages, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
 import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
+import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
+import { assertDuckdbFile } from './duckdb-file-kind.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
 export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = false): Promise<QueryRole> {
   const api = await import('@duckdb/node-api');
   const { path: file, schema } = duckdbOptions(config);
+  assertDuckdbFile({ path: file });
   let instance: DuckDBInstance;
   try {
     instance = besideDestination
@@ -35,6 +38,7 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
   let closed = false;
   return {
     engine: 'DuckDB',
+    dialect: DUCKDB_DIALECT,
     async inspect(sql) {
       try {
         const extracted = await connection.extractStatements(sql);

@@ -5,17 +5,18 @@
  */
 import { serialByKey } from '../../src/destination/serial-by-key.ts';
 import { existsSync } from 'node:fs';
-import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
+import { type BookkeepingSql, bookkeepingSql, paramValues } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import type { StoredComment } from '../../src/destination/descriptions.ts';
 import type { AnsiCatalog } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { type AnsiNames, dollarBookkeeping, selectSql } from '../../src/destination/sql-statements.ts';
+import { type AnsiNames, selectSql } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
-import type { ExistingObject } from '../../src/destination/view-spec.ts';
+import { type ExistingObject, viewDialect } from '../../src/destination/view-spec.ts';
 import type { DuckdbSession } from './duckdb-client.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
-import { decodeCell, duckdbType, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
+import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
+import { decodeCell, fromStaging, readExpression, stagingType } from './duckdb-types.ts';
 
 /** `"catalog"."schema"`. */
 export function schemaName({ catalog, schema }: DuckdbOptions): string {
@@ -79,10 +80,10 @@ export const TABLE_EXISTS =
  */
 export function duckdbNames(options: DuckdbOptions): AnsiNames {
   return {
+    dialect: DUCKDB_DIALECT,
     schema: schemaName(options),
     table: (name) => tableName(options, name),
-    typeOf: duckdbType,
-    viewDialect: { table: quoteIdentifier, column: quoteIdentifier },
+    viewDialect: viewDialect(DUCKDB_DIALECT, quoteIdentifier),
   };
 }
 
@@ -106,7 +107,7 @@ export function duckdbCatalog(session: DuckdbSession, options: DuckdbOptions): A
 
 /** The shared bookkeeping's statements on DuckDB: `$n` parameters, names quoted with their catalog. */
 export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions): BookkeepingSql {
-  return dollarBookkeeping({
+  return bookkeepingSql(DUCKDB_DIALECT, {
     table: (name) => tableName(options, name),
     async tableExists(name) {
       // A file not made yet holds no table; asking would make it (`aivis streams` leaves none behind).
@@ -118,8 +119,8 @@ export function duckdbBookkeeping(session: DuckdbSession, options: DuckdbOptions
       const rows = await session.all(selectSql(tableName(options, table.name), table, readExpression));
       return rows.map((row) => Object.fromEntries(table.columns.map((c) => [c.name, decodeCell(c.type, row[c.name])])));
     },
-    select: (sql, values) => session.all(sql, values),
-    change: (sql, values) => session.run(sql, values),
+    select: (sql, params) => session.all(sql, paramValues(params)),
+    change: (sql, params) => session.run(sql, paramValues(params)),
   });
 }
 

@@ -1,20 +1,12 @@
 /**
- * Logical column types as DuckDB types, how a value goes into the staging appender, and how
+ * Catalog type names as logical column types, the staging types, how a value goes into the staging appender, and how
  * a column is read back in logical form. DuckDB stores U+0000 as is: no rule needed.
  */
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/table-spec.ts';
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { isoFromMicros } from '../../src/destination/timestamp-micros.ts';
-
-const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
-  string: 'VARCHAR',
-  int64: 'BIGINT',
-  float64: 'DOUBLE',
-  boolean: 'BOOLEAN',
-  timestamp: 'TIMESTAMPTZ',
-  json: 'JSON',
-};
+import { SQL_TYPES } from './duckdb-dialect.ts';
 
 /**
  * Staging keeps timestamps and JSON as text: the upsert casts them, so a malformed value
@@ -31,10 +23,6 @@ export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {
   'TIMESTAMP WITH TIME ZONE': 'timestamp',
   JSON: 'json',
 };
-
-export function duckdbType(type: ColumnType): string {
-  return SQL_TYPES[type];
-}
 
 export function stagingType(type: ColumnType): string {
   return STAGING_TYPES[type];

@@ -2,7 +2,7 @@
 import { type PostgresConfig, postgresConfigSchema } from '../../schemas/destinations/postgres.ts';
 import { describeDestination } from '../descriptor.ts';
 import { POSTGRES_FLUSH_SIZING } from './postgres-config.ts';
-import { postgresType } from './postgres-types.ts';
+import { POSTGRES_DIALECT } from './postgres-dialect.ts';
 
 export const postgresDestination = describeDestination<PostgresConfig>({
   type: 'postgres',
@@ -13,7 +13,7 @@ export const postgresDestination = describeDestination<PostgresConfig>({
   ],
   withAbsolutePaths: (config) => config,
   flushSizing: POSTGRES_FLUSH_SIZING,
-  columnType: postgresType,
+  dialect: POSTGRES_DIALECT,
   tableDataset(config, table) {
     const url = new URL(config.url);
     const database =

@@ -34,6 +34,9 @@ export function errorCode(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
 }
 
+/** Run on every connection aivis opens. */
+export const PIN_STANDARD_STRINGS = 'SET standard_conforming_strings = on';
+
 export async function connectPostgres(options: PostgresOptions, logger: Logger): Promise<PostgresSession> {
   const [{ default: pg }, { from: copyFrom }] = await Promise.all([import('pg'), import('pg-copy-streams')]);
   const client: Client = new pg.Client({ connectionString: options.connectionString, application_name: 'aivis' });
@@ -46,6 +49,9 @@ export async function connectPostgres(options: PostgresOptions, logger: Logger):
   client.on('end', () => (alive = false));
   try {
     await client.connect();
+    // Every literal aivis writes reads the same either way (postgres-dialect.ts); pinned too, so
+    // a role or database carrying the legacy `off` never changes what a statement means.
+    await client.query(PIN_STANDARD_STRINGS);
   } catch (error) {
     await client.end().catch(() => {});
     throw connectError(error, options);

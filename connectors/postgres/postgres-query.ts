@@ -19,6 +19,7 @@ import { redact } from '../../src/log/redact.ts';
 import { connectPostgres, errorCode } from './postgres-client.ts';
 import { type PostgresConfig, type PostgresOptions, postgresOptions } from './postgres-config.ts';
 import { isPermissionDenied, permissionError, sqlName } from './postgres-permission.ts';
+import { POSTGRES_DIALECT } from './postgres-dialect.ts';
 
 /** Type OIDs whose text becomes another kind of cell; every other type stays as Postgres prints it. */
 const INT8 = 20;
@@ -58,6 +59,7 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
   let cursor: Cursor | undefined;
   return {
     engine: 'Postgres',
+    dialect: POSTGRES_DIALECT,
     // Postgres reads a statement only when it is sent; `run` sends it where Postgres refuses
     // several statements and any write before either runs.
     inspect: async () => ({ several: false, kind: 'SELECT', reads: true }),

@@ -3,24 +3,19 @@
  * shared DDL and bookkeeping name and run their statements here. Shared DDL is in
  * src/destination/sql-statements.ts, the bookkeeping in src/destination/bookkeeping.ts.
  */
-import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
+import { type BookkeepingSql, bookkeepingSql, paramValues } from '../../src/destination/bookkeeping.ts';
 import { onConflictUpsert } from '../../src/destination/on-conflict-upsert.ts';
 import type { StoredComment } from '../../src/destination/descriptions.ts';
 import { type AnsiCatalog, ensureAnsiTables, ensureAnsiViews } from '../../src/destination/schema-diff.ts';
 import { qualifiedName, quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import {
-  type AnsiNames,
-  columnDefinition,
-  dollarBookkeeping,
-  quotedList,
-  selectSql,
-} from '../../src/destination/sql-statements.ts';
+import { type AnsiNames, columnDefinition, quotedList, selectSql } from '../../src/destination/sql-statements.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
-import type { ExistingObject, ViewSpec } from '../../src/destination/view-spec.ts';
+import { type ExistingObject, type ViewSpec, viewDialect } from '../../src/destination/view-spec.ts';
 import type { Logger } from '../../src/log/logger.ts';
 import type { PostgresSession } from './postgres-client.ts';
 import { isNotOwner } from './postgres-permission.ts';
-import { postgresType, readExpression } from './postgres-types.ts';
+import { POSTGRES_DIALECT } from './postgres-dialect.ts';
+import { readExpression } from './postgres-types.ts';
 
 /** Parameters: schema name. Rows: `table_name`, `column_name`, in column order. */
 export const EXISTING_COLUMNS =
@@ -53,7 +48,7 @@ export function stagingName(table: TableSpec): string {
 
 /** Constraint-free, so a bad row fails at the target with the target's own message. */
 export function createStaging(table: TableSpec): string {
-  const columns = table.columns.map((c) => columnDefinition(c, postgresType, true));
+  const columns = table.columns.map((c) => columnDefinition(c, POSTGRES_DIALECT, true));
   return `CREATE TEMP TABLE ${quoteIdentifier(stagingName(table))} (${columns.join(', ')}) ON COMMIT DROP`;
 }
 
@@ -78,10 +73,10 @@ export const DDL_LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 export function postgresNames(schema: string): AnsiNames {
   const table = (name: string) => qualifiedName(schema, name);
   return {
+    dialect: POSTGRES_DIALECT,
     schema: qualifiedName(schema),
     table,
-    typeOf: postgresType,
-    viewDialect: { table, column: quoteIdentifier },
+    viewDialect: viewDialect(POSTGRES_DIALECT, table),
   };
 }
 
@@ -157,7 +152,7 @@ export function postgresCatalog(session: PostgresSession, schema: string, logger
 
 /** The shared bookkeeping's statements on Postgres: `$n` parameters, names quoted. */
 export function postgresBookkeeping(session: PostgresSession, schema: string): BookkeepingSql {
-  return dollarBookkeeping({
+  return bookkeepingSql(POSTGRES_DIALECT, {
     table: (name) => qualifiedName(schema, name),
     async tableExists(name) {
       const { rows } = await session.query<{ present: boolean }>(TABLE_EXISTS, [qualifiedName(schema, name)]);
@@ -165,7 +160,7 @@ export function postgresBookkeeping(session: PostgresSession, schema: string): B
     },
     selectAll: async (table) =>
       (await session.query(selectSql(qualifiedName(schema, table.name), table, readExpression))).rows,
-    select: async (sql, values) => (await session.query(sql, values)).rows,
-    change: async (sql, values) => (await session.query(sql, values)).rowCount,
+    select: async (sql, params) => (await session.query(sql, paramValues(params))).rows,
+    change: async (sql, params) => (await session.query(sql, paramValues(params))).rowCount,
   });
 }

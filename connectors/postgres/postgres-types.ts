@@ -1,5 +1,5 @@
 /**
- * Logical column types as Postgres types, and values as CSV fields for `COPY ... FROM STDIN`.
+ * Catalog type names as logical column types, and values as CSV fields for `COPY ... FROM STDIN`.
  *
  * U+0000 rule: Postgres TEXT and JSONB cannot hold U+0000, so it is stored as U+FFFD (the
  * replacement character), in text columns and inside JSON strings and keys alike. Documented
@@ -11,16 +11,7 @@ import type { CellValue, ColumnSpec, ColumnType } from '../../src/destination/ta
 import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
 import { mapJsonEscapes } from '../../src/json/well-formed.ts';
 
-const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
-  string: 'TEXT',
-  int64: 'BIGINT',
-  float64: 'DOUBLE PRECISION',
-  boolean: 'BOOLEAN',
-  timestamp: 'TIMESTAMPTZ',
-  json: 'JSONB',
-};
-
-/** How `information_schema.columns.data_type` names each type of `SQL_TYPES`. */
+/** How `information_schema.columns.data_type` names each type of `SQL_TYPES` (postgres-dialect.ts). */
 export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {
   TEXT: 'string',
   BIGINT: 'int64',
@@ -29,10 +20,6 @@ export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {
   'TIMESTAMP WITH TIME ZONE': 'timestamp',
   JSONB: 'json',
 };
-
-export function postgresType(type: ColumnType): string {
-  return SQL_TYPES[type];
-}
 
 export const REPLACEMENT_CHARACTER = '\uFFFD';
 

@@ -3,7 +3,7 @@ import { type SnowflakeConfig, snowflakeConfigSchema } from '../../schemas/desti
 import { storedName } from '../../schemas/snowflake-names.ts';
 import { describeDestination } from '../descriptor.ts';
 import { SNOWFLAKE_FLUSH_SIZING } from './snowflake-config.ts';
-import { SQL_TYPES } from './snowflake-types.ts';
+import { SNOWFLAKE_DIALECT } from './snowflake-dialect.ts';
 
 export const snowflakeDestination = describeDestination<SnowflakeConfig>({
   type: 'snowflake',
@@ -24,7 +24,7 @@ export const snowflakeDestination = describeDestination<SnowflakeConfig>({
   withAbsolutePaths: (config, resolve) =>
     config.private_key_file ? { ...config, private_key_file: resolve(config.private_key_file) } : config,
   flushSizing: SNOWFLAKE_FLUSH_SIZING,
-  columnType: (type) => SQL_TYPES[type],
+  dialect: SNOWFLAKE_DIALECT,
   // The names Snowflake stores: a quoted database or schema exactly, any other upper-case.
   tableDataset: (config, table) => ({
     namespace: `snowflake://${config.account.toLowerCase()}`,

@@ -7,7 +7,7 @@ import type { Binds, Connection, ConnectionOptions, SnowflakeError } from 'snowf
 import { DestinationError } from '../../src/errors.ts';
 import { redact } from '../../src/log/redact.ts';
 import { inTransaction } from '../../src/destination/transaction.ts';
-import { stringLiteral } from '../../src/destination/descriptions.ts';
+import { SNOWFLAKE_DIALECT } from './snowflake-dialect.ts';
 
 export type SnowflakeRow = Record<string, unknown>;
 
@@ -83,7 +83,7 @@ export async function connectSnowflake(options: ConnectionOptions, queryTag: str
   const client = createClient(connection);
   try {
     // The tag first, so every later statement of the session carries it.
-    for (const statement of [`ALTER SESSION SET QUERY_TAG = ${stringLiteral(queryTag, true)}`, ...SESSION_SETUP])
+    for (const statement of [`ALTER SESSION SET QUERY_TAG = ${SNOWFLAKE_DIALECT.literal(queryTag)}`, ...SESSION_SETUP])
       await client.execute(statement);
   } catch (error) {
     await client.close();

@@ -13,6 +13,7 @@ import { ConfigError } from '../../src/errors.ts';
 import { connectSnowflake, queryTag, snowflakeCode, type StreamedResult } from './snowflake-client.ts';
 import { connectionOptions, type SnowflakeConfig } from './snowflake-config.ts';
 import type { SnowflakeDeps } from './snowflake-destination.ts';
+import { SNOWFLAKE_DIALECT } from './snowflake-dialect.ts';
 
 /** Snowflake's code for a text whose statement count is not the one asked for (1 by default). */
 const STATEMENT_COUNT = '000008';
@@ -21,6 +22,7 @@ export async function openSnowflakeQuery(config: SnowflakeConfig, deps: Snowflak
   const client = await connectSnowflake(connectionOptions(config, deps.requestTimeoutMs), queryTag(deps.run));
   return {
     engine: 'Snowflake',
+    dialect: SNOWFLAKE_DIALECT,
     async inspect(sql) {
       try {
         await client.describe(sql);

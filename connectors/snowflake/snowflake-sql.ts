@@ -1,41 +1,22 @@
 /**
- * The SQL the Snowflake destination sends. Names are written as `ident` says (unquoted when
- * plain, so Snowflake folds them to upper case). Values always travel as binds (`?`), never
- * inside the SQL text.
+ * The SQL the Snowflake destination sends, written in its dialect (snowflake-dialect.ts). Names
+ * are written as `ident` says (unquoted when plain, so Snowflake folds them to upper case).
+ * Values always travel as binds (`?`), never inside the SQL text; descriptions are the
+ * dialect's literals.
  */
 import { isQuotedName, storedName } from '../../schemas/snowflake-names.ts';
-import type { BookkeepingSql } from '../../src/destination/bookkeeping.ts';
+import { type BookkeepingSql, bookkeepingSql, paramValues } from '../../src/destination/bookkeeping.ts';
 import { LEASE_EPOCH } from '../../src/destination/lease-lock.ts';
-import { quoteIdentifier } from '../../src/destination/sql-identifier.ts';
-import { type Description, stringLiteral } from '../../src/destination/descriptions.ts';
+import type { Description } from '../../src/destination/descriptions.ts';
 import type { ColumnSpec, TableSpec } from '../../src/destination/table-spec.ts';
-import type { ViewDialect, ViewSpec } from '../../src/destination/view-spec.ts';
+import { type ViewDialect, type ViewSpec, viewDialect } from '../../src/destination/view-spec.ts';
 import { updatableColumns } from '../../src/destination/upsert-columns.ts';
 import type { SnowflakeLocation } from './snowflake-config.ts';
 import type { SnowflakeClient } from './snowflake-client.ts';
-import { decodeRow, fromStagedText, SQL_TYPES } from './snowflake-types.ts';
+import { ident, SNOWFLAKE_DIALECT, SQL_TYPES } from './snowflake-dialect.ts';
+import { decodeRow, fromStagedText } from './snowflake-types.ts';
 
-/** Snowflake's reserved keywords (docs: "Reserved & limited keywords"), which cannot be unquoted names. */
-const RESERVED = new Set(
-  `ACCOUNT ALL ALTER AND ANY AS BETWEEN BY CASE CAST CHECK COLUMN CONNECT CONNECTION CONSTRAINT CREATE CROSS CURRENT
-  CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP CURRENT_USER DATABASE DELETE DISTINCT DROP ELSE EXISTS FALSE FOLLOWING FOR
-  FROM FULL GRANT GROUP GSCLUSTER HAVING ILIKE IN INCREMENT INNER INSERT INTERSECT INTO IS ISSUE JOIN LATERAL LEFT LIKE
-  LOCALTIME LOCALTIMESTAMP MINUS NATURAL NOT NULL OF ON OR ORDER ORGANIZATION QUALIFY REGEXP REVOKE RIGHT RLIKE ROW ROWS
-  SAMPLE SCHEMA SELECT SET SOME START TABLE TABLESAMPLE THEN TO TRIGGER TRUE TRY_CAST UNION UNIQUE UPDATE USING VALUES
-  VIEW WHEN WHENEVER WHERE WITH`.split(/\s+/),
-);
-
-const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * A name as Snowflake is given it. A plain name (letters, digits, underscores, not a reserved
- * word) is written unquoted, so Snowflake stores it upper-case and users query
- * `aivis.websites` or `AIVIS.WEBSITES` alike, and `aivis streams` shows readable DDL.
- * Anything else is quoted in upper case: the very name the unquoted form would give.
- */
-export function ident(name: string): string {
-  return PLAIN.test(name) && !RESERVED.has(name.toUpperCase()) ? name : quoteIdentifier(name.toUpperCase());
-}
+export { ident };
 
 /**
  * The configured database or schema as SQL (docs/destinations/snowflake.md, "Names"): a name
@@ -113,7 +94,7 @@ export function existingCommentsSql(at: SnowflakeLocation): string {
  */
 export function commentSql(at: SnowflakeLocation, d: Description): string {
   const target = tableName(at, d.table);
-  const text = stringLiteral(d.text, true);
+  const text = SNOWFLAKE_DIALECT.literal(d.text);
   if (d.column === undefined) return `COMMENT ON ${d.view ? 'VIEW' : 'TABLE'} ${target} IS ${text}`;
   if (d.view) return `ALTER VIEW ${target} ALTER COLUMN ${ident(d.column)} COMMENT ${text}`;
   return `COMMENT ON COLUMN ${target}.${ident(d.column)} IS ${text}`;
@@ -121,7 +102,7 @@ export function commentSql(at: SnowflakeLocation, d: Description): string {
 
 /** How a view's query names tables and columns here. */
 export function snowflakeViewDialect(at: SnowflakeLocation): ViewDialect {
-  return { table: (name) => tableName(at, name), column: ident };
+  return viewDialect(SNOWFLAKE_DIALECT, (name) => tableName(at, name));
 }
 
 /** `COPY GRANTS`: a replaced view keeps the privileges granted on it. */
@@ -214,10 +195,8 @@ export function endLeaseSql(at: SnowflakeLocation, lock: TableSpec): string {
 
 /** The shared bookkeeping's statements on Snowflake: `?` binds in order, names as `ident` writes them. */
 export function snowflakeBookkeeping(client: SnowflakeClient, at: SnowflakeLocation): BookkeepingSql {
-  return {
+  return bookkeepingSql(SNOWFLAKE_DIALECT, {
     table: (name) => tableName(at, name),
-    column: ident,
-    placeholder: (_index, param) => (param.type === 'timestamp' ? '?::TIMESTAMP_TZ' : '?'),
     async tableExists(name) {
       const [row] = await client.execute(tableExistsSql(at), [
         storedName(at.database),
@@ -227,17 +206,10 @@ export function snowflakeBookkeeping(client: SnowflakeClient, at: SnowflakeLocat
       return Number(row?.N ?? 0) > 0;
     },
     selectAll: async (table) => (await client.execute(selectAllSql(at, table))).map((row) => decodeRow(table, row)),
-    select: (sql, params) =>
-      client.execute(
-        sql,
-        params.map((p) => p.value),
-      ),
+    select: (sql, params) => client.execute(sql, paramValues(params)),
     async change(sql, params) {
-      const [counts] = await client.execute(
-        sql,
-        params.map((p) => p.value),
-      );
+      const [counts] = await client.execute(sql, paramValues(params));
       return Number(counts?.['number of rows deleted'] ?? counts?.['number of rows updated'] ?? 0);
     },
-  };
+  });
 }

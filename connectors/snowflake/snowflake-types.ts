@@ -1,5 +1,5 @@
 /**
- * Logical column types as Snowflake types, and values both ways.
+ * Catalog type names as logical column types, and values both ways.
  *
  * Rows travel to Snowflake as text (every staged column is VARCHAR) and are converted by SQL
  * in the MERGE: that keeps binds single-typed (the driver picks one bind type per column
@@ -9,15 +9,7 @@
 import { int64FromText } from '../../src/destination/int64-value.ts';
 import type { CellValue, ColumnType, Row, TableSpec } from '../../src/destination/table-spec.ts';
 import type { SnowflakeRow } from './snowflake-client.ts';
-
-export const SQL_TYPES: Readonly<Record<ColumnType, string>> = {
-  string: 'VARCHAR',
-  int64: 'NUMBER(38,0)',
-  float64: 'FLOAT',
-  boolean: 'BOOLEAN',
-  timestamp: 'TIMESTAMP_TZ',
-  json: 'VARIANT',
-};
+import { SQL_TYPES } from './snowflake-dialect.ts';
 
 /** How `INFORMATION_SCHEMA.COLUMNS.DATA_TYPE` names each type of `SQL_TYPES`. */
 export const CATALOG_TYPES: Readonly<Record<string, ColumnType>> = {

@@ -7,7 +7,10 @@
 import { checkClient, probeSource } from './source-probe.ts';
 import { createLogger } from '../log/logger.ts';
 import { LineOutput } from '../protocols/line-output.ts';
-import { connectionSpecification, readProtocolConfig } from '../protocols/protocol-config.ts';
+import { readProtocolConfig } from '../protocols/protocol-config.ts';
+import { inConfigTerms } from '../protocols/protocol-wording.ts';
+import { airbyteSpec } from '../protocols/airbyte/airbyte-spec.ts';
+import { packageVersion } from './package-version.ts';
 import { ProtocolInputError } from '../protocols/protocol-input.ts';
 import type { ProtocolWriter } from '../protocols/protocol-sink.ts';
 import type { ProtocolState } from '../protocols/protocol-state.ts';
@@ -41,12 +44,7 @@ export async function runAirbyteMode(mode: AirbyteMode, args: AirbyteArgs, out =
   try {
     switch (mode) {
       case 'spec':
-        await out.write(
-          specLine({
-            connectionSpecification: connectionSpecification(),
-            supportsIncremental: true,
-          }),
-        );
+        await out.write(specLine(airbyteSpec(packageVersion())));
         return 0;
       case 'check':
         await out.write(await check(args));
@@ -80,7 +78,7 @@ async function check(args: AirbyteArgs): Promise<string> {
   try {
     return connectionStatusLine('SUCCEEDED', `${api}: ${await probeSource(client)}`);
   } catch (error) {
-    return connectionStatusLine('FAILED', `${api}: ${(error as Error).message}`);
+    return connectionStatusLine('FAILED', inConfigTerms(`${api}: ${(error as Error).message}`));
   } finally {
     await client.close();
   }
@@ -113,7 +111,9 @@ async function read(args: AirbyteArgs, out: LineOutput): Promise<number> {
   };
   const outcome = await runProtocolRead({ config, selected, state, writer, logger: createLogger() });
   for (const failure of outcome.failures)
-    await out.write(errorTraceLine({ ...failure, stream: failure.stream?.name }, now()));
+    await out.write(
+      errorTraceLine({ ...failure, message: inConfigTerms(failure.message), stream: failure.stream?.name }, now()),
+    );
   for (const [stream, complete] of outcome.complete)
     await out.write(streamStatusLine(stream.name, complete ? 'COMPLETE' : 'INCOMPLETE', now()));
   return outcome.failures.length > 0 ? 1 : 0;

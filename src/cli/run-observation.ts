@@ -19,6 +19,7 @@ import { runMetrics } from '../metrics/run-metrics.ts';
 import { STREAM_TABLES, type StreamName } from '../streams/index.ts';
 import type { RunCounters } from '../sync/run-counters.ts';
 import { type RunSummary, selectedStreams, syncTables } from '../sync/run-sync.ts';
+import { changeSettings } from '../plan/change-settings.ts';
 import { readStatus } from '../trust/read-status.ts';
 import { packageVersion } from './package-version.ts';
 
@@ -114,6 +115,8 @@ function startObservation(input: ObserveRunInput, lineageRunId: string): Observe
               apiRequests: input.clientStats.requests,
               rateLimitedResponses: input.clientStats.throttled,
               completeThrough: await completeThrough(input, streams),
+              websitesRead: counters.websitesRead,
+              websitesSkippedUnchanged: counters.websitesSkippedUnchanged,
             }),
             input.logger,
           ),
@@ -131,8 +134,14 @@ async function completeThrough(input: ObserveRunInput, streams: readonly string[
       streams,
       now: new Date(),
       maxStalenessSeconds: undefined,
+      include: input.config.websites?.include,
+      change: changeSettings(input.config.sources?.[input.workspace] ?? input.config.source),
     });
-    return verdict.report.streams.map((s) => ({ stream: s.stream, completeThrough: s.complete_through }));
+    return verdict.report.streams.map((s) => ({
+      stream: s.stream,
+      completeThrough: s.complete_through,
+      checkedThrough: s.checked_through,
+    }));
   } catch (error) {
     input.logger.warn('complete_through not read for the metrics; its gauge keeps its last value', {
       workspace: input.workspace,

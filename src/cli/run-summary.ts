@@ -18,6 +18,8 @@ export function formatRunSummary(summary: RunSummary, stats: ClientStats, destin
   lines.push(
     `  websites  ${counters.websitesDone}/${counters.websitesPlanned} synced, ${failed} failed, ${counters.removedWebsites} marked removed${revoked}`,
   );
+  // Change-driven reads (docs/configuration.md#change-driven-reads): what the run planner left out.
+  lines.push(`  read ${counters.websitesRead} websites, skipped ${counters.websitesSkippedUnchanged} unchanged`);
   lines.push(`  ${'stream'.padEnd(18)}${'rows'.padStart(10)}${'rejected'.padStart(10)}`);
   for (const [name, c] of Object.entries(counters.streams)) {
     lines.push(`  ${name.padEnd(18)}${String(c.rows).padStart(10)}${String(c.rejected).padStart(10)}`);

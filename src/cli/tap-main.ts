@@ -11,6 +11,7 @@ import { redact } from '../log/redact.ts';
 import { LineOutput } from '../protocols/line-output.ts';
 import { readProtocolConfig } from '../protocols/protocol-config.ts';
 import { ProtocolInputError } from '../protocols/protocol-input.ts';
+import { inConfigTerms } from '../protocols/protocol-wording.ts';
 import { type ProtocolStream, recordSchema, streamColumns } from '../protocols/protocol-streams.ts';
 import type { ColumnSpec } from '../destination/table-spec.ts';
 import { rowJson } from '../protocols/row-json.ts';
@@ -19,20 +20,37 @@ import { readSingerState } from '../protocols/singer/singer-state.ts';
 import { discoverEvolution, runProtocolRead } from './protocol-run.ts';
 
 const USAGE = 'usage: tap-aivis --config FILE [--state FILE] [--catalog FILE | --properties FILE] [--discover]';
+const HELP = `${USAGE}
+
+aivis as a Singer tap: --discover prints the catalog; otherwise SCHEMA, RECORD and STATE
+messages of the streams the catalog selects (every stream without one) on stdout, logs on
+stderr. --state takes back the value of the last STATE message. Config keys and streams:
+docs/protocols.md in the aivis package.`;
 
 export async function tapMain(argv: string[], out = new LineOutput()): Promise<number> {
   try {
     const { values } = parseTapArgs(argv);
-    const config = await readProtocolConfig(values.config);
+    if (values.help) {
+      await out.write(HELP);
+      return 0;
+    }
+    const logger = createLogger();
+    const config = await readProtocolConfig(values.config, logger);
     if (values.discover) {
-      await out.write(JSON.stringify(singerCatalog(await discoverEvolution(config, createLogger()))));
+      await out.write(JSON.stringify(singerCatalog(await discoverEvolution(config, logger))));
       return 0;
     }
     const flag = values.catalog === undefined && values.properties !== undefined ? '--properties' : '--catalog';
-    const selection = await readSingerCatalog(values.catalog ?? values.properties, flag);
+    const catalog = values.catalog ?? values.properties;
+    const selection = await readSingerCatalog(catalog, flag);
+    if (selection.length === 0) {
+      logger.warn(
+        `the ${flag} file ${catalog} selects no stream, so nothing is read: mark a stream selected ("selected": true in its metadata with breadcrumb []), give the catalog --discover prints as it is, or in Meltano name streams in the extractor's select`,
+      );
+      return 0;
+    }
     const state = await readSingerState(values.state, config.workspace.source.base_url);
     const columns = new Map<ProtocolStream, readonly ColumnSpec[]>();
-    const logger = createLogger();
     const outcome = await runProtocolRead({
       config,
       selected: selection,
@@ -67,7 +85,7 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
       },
     });
     for (const failure of outcome.failures)
-      logger.error(failure.message, { ...(failure.stream ? { stream: failure.stream.name } : {}) });
+      logger.error(inConfigTerms(failure.message), { ...(failure.stream ? { stream: failure.stream.name } : {}) });
     return outcome.failures.length > 0 ? 1 : 0;
   } catch (error) {
     if (!(error instanceof ProtocolInputError)) throw error;
@@ -86,6 +104,7 @@ function parseTapArgs(argv: string[]) {
         catalog: { type: 'string' },
         properties: { type: 'string' },
         discover: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,

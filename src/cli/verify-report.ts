@@ -29,7 +29,14 @@ function websiteLines(website: VerifiedWebsite, repair: boolean): string[] {
 
 export function formatVerifyReport(report: VerifyReport, repair: boolean): string {
   const failed = report.failed.length;
-  const verdict = `${report.equal ? 'equal' : 'differences found'}${failed > 0 ? `; ${failed} website${failed === 1 ? '' : 's'} could not be read` : ''}`;
+  const never = report.never_synced.length;
+  // "equal" only about something compared: nothing verified is said as such.
+  const compared = report.websites.length === 0 ? 'nothing verified' : report.equal ? 'equal' : 'differences found';
+  const verdict = [
+    compared,
+    ...(failed > 0 ? [`${failed} website${failed === 1 ? '' : 's'} could not be read`] : []),
+    ...(never > 0 ? [`${never} website${never === 1 ? '' : 's'} in scope never synced`] : []),
+  ].join('; ');
   const total = [
     `${report.websites.length} website${report.websites.length === 1 ? '' : 's'} verified`,
     ...(report.skipped.length > 0 ? [`${report.skipped.length} not verified`] : []),

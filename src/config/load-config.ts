@@ -15,13 +15,14 @@
  * @example
  * const { config, workspaces } = await loadConfig(argv.config ?? process.env.AIVIS_CONFIG);
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configSchemaOf, DESTINATIONS } from '../../connectors/registry.ts';
 import type { AivisConfig } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
+import { readSmallFile } from '../files/small-file.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { readApiKeyFile } from './api-key-file.ts';
+import { rateWarnings } from './rate-above-api-limit.ts';
 import { configErrorOf, type ConfigIssue, type ConfigPath, isUnder } from './config-issue.ts';
 import { resolveConfigPaths } from './config-paths.ts';
 import { refuseLiteralSecrets, registerConfigSecrets, secretScalars } from './config-secrets.ts';
@@ -123,6 +124,11 @@ export async function loadConfig(
   if (issues.length || !parsed.success) throw configErrorOf(file, issues);
 
   const config = resolveConfigPaths(parsed.data, dir, registry);
+  const rated = workspaceSources(config).map(({ name, source }) => ({
+    path: config.source ? ['source'] : ['sources', name],
+    source,
+  }));
+  for (const warning of rateWarnings(file, rated, lineOf)) logger.warn(warning);
   const skipped = new Set(unneededBlocks.map((block) => String(block[1] ?? DEFAULT_WORKSPACE)));
   const workspaces = workspaceSources(config).map(({ name, source }) => ({
     name,
@@ -150,9 +156,16 @@ function unneededKeys(
     .map((block) => [...block, 'api_key']);
 }
 
+/**
+ * The most a config file may hold. The largest real configs (hundreds of workspaces or
+ * websites) are tens of KiB; the parsed YAML tree with its positions costs many times the
+ * text, so a far larger file would exhaust the heap instead of failing with a message.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 async function readConfigText(file: string, absolute: string): Promise<string> {
   try {
-    return await readFile(absolute, 'utf8');
+    return await readSmallFile(absolute, MAX_CONFIG_BYTES);
   } catch (error) {
     throw new ConfigError(
       `config file ${file} cannot be read (${describeReadFailure(error)}); pass --config FILE or set AIVIS_CONFIG`,

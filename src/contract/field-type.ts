@@ -20,7 +20,7 @@ function typeOfValue(value: unknown): string {
 }
 
 /** The JSON types a schema admits, null left out (its `type`, else what its `enum`/`const` hold, else its `allOf` members'). */
-function jsonTypes(schema: JsonSchema): string[] {
+export function jsonTypes(schema: JsonSchema): string[] {
   const own = keywords(schema);
   const types = declaredTypes(schema);
   if (types.length > 0) return types.filter((type) => type !== 'null');

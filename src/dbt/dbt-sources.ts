@@ -5,6 +5,7 @@
  * from `_aivis_completeness` through `loaded_at_query` (dbt 1.10). Shaped by dbt's published
  * JSON Schema (`dbt_yml_files-latest.json`), which the tests validate it against.
  */
+import type { SqlDialect } from '../destination/sql-dialect.ts';
 import type { ColumnSpec, TableSpec } from '../destination/table-spec.ts';
 import type { ViewSpec } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE, WORKSPACE_COLUMN } from '../destination/workspace.ts';
@@ -18,8 +19,8 @@ export const DBT_SOURCE_NAME = 'aivis';
 const FRESHNESS = { warn_after: { count: 6, period: 'hour' }, error_after: { count: 24, period: 'hour' } } as const;
 
 export interface DbtSourcesInput {
-  /** The destination's type: how a composite key is cast to text differs on BigQuery. */
-  readonly type: string;
+  /** The destination's SQL dialect (its descriptor's): how a key is cast to text, a scope split. */
+  readonly dialect: SqlDialect;
   /** The destination's database and schema (`Destination.namespace`). */
   readonly namespace: { readonly database: string; readonly schema: string };
   readonly tables: readonly TableSpec[];
@@ -37,9 +38,8 @@ function columnEntry(column: ColumnSpec, key: readonly string[]): Json {
 }
 
 /** A composite key as one text value, for dbt's `unique` test (dbt has no built-in multi-column unique). */
-function keyExpression(type: string, key: readonly string[]): string {
-  const text = type === 'bigquery' ? 'string' : 'varchar';
-  return key.map((c) => `cast(${c} as ${text})`).join(` || '|' || `);
+function keyExpression(dialect: SqlDialect, key: readonly string[]): string {
+  return key.map((c) => dialect.cast(c, 'string')).join(` || '|' || `);
 }
 
 function tableEntry(
@@ -52,7 +52,7 @@ function tableEntry(
   return {
     name,
     description,
-    ...(key.length > 1 ? { data_tests: [{ unique: { column_name: keyExpression(input.type, key) } }] } : {}),
+    ...(key.length > 1 ? { data_tests: [{ unique: { column_name: keyExpression(input.dialect, key) } }] } : {}),
     columns: columns.map((c) => columnEntry(c, key)),
   };
 }
@@ -61,22 +61,25 @@ function tableEntry(
  * The website a completeness scope belongs to: a scope is a website id, or the id with a scan
  * filter (`web_1?provider=gemini`, `web_1?analysis_id=...`), as `aivis status` reads it.
  */
-function scopeWebsite(type: string): string {
-  return type === 'bigquery' ? `split(scope, '?')[offset(0)]` : `split_part(scope, '?', 1)`;
+function scopeWebsite(dialect: SqlDialect): string {
+  return dialect.firstPart('scope', '?');
 }
 
 /**
  * The oldest `complete_through` of the stream over the websites still listed (what
- * `aivis status` judges by): one website stuck behind makes the source stale.
+ * `aivis status` judges by): one website stuck behind makes the source stale, and one listed
+ * website that never completed the stream makes it null, so dbt never calls it fresh
+ * (docs/operations.md#coverage).
  */
 function loadedAtQuery(input: DbtSourcesInput, stream: string): string {
   const completeness = `{{ source('${DBT_SOURCE_NAME}', '${completenessTable.name}') }}`;
   const current = `{{ source('${DBT_SOURCE_NAME}', '${websitesCurrentView.name}') }}`;
-  const workspace =
-    input.workspace === undefined
-      ? ''
-      : ` and coalesce(${WORKSPACE_COLUMN.name}, '${DEFAULT_WORKSPACE}') = '${input.workspace}'`;
-  return `select min(complete_through) from ${completeness} where stream = '${stream}'${workspace} and ${scopeWebsite(input.type)} in (select id from ${current})`;
+  const ofWorkspace = (column: string) =>
+    input.workspace === undefined ? '' : ` and coalesce(${column}, '${DEFAULT_WORKSPACE}') = '${input.workspace}'`;
+  const workspace = ofWorkspace(WORKSPACE_COLUMN.name);
+  const ofStream = `from ${completeness} where stream = '${stream}'${workspace}`;
+  const neverCompleted = `exists (select 1 from ${current} w where w.id not in (select ${scopeWebsite(input.dialect)} ${ofStream})${ofWorkspace(`w.${WORKSPACE_COLUMN.name}`)})`;
+  return `select case when ${neverCompleted} then null else min(complete_through) end ${ofStream} and ${scopeWebsite(input.dialect)} in (select id from ${current})`;
 }
 
 export function dbtSources(input: DbtSourcesInput): Json {

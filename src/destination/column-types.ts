@@ -7,8 +7,15 @@ import type { ColumnType } from './table-spec.ts';
  * catalog's name of each SQL type aivis makes, upper-cased); a column of another type is left
  * out: aivis writes no value into it.
  */
+/** A row of a catalog's column listing (`information_schema.columns` and the like). */
+export interface CatalogColumn {
+  readonly table_name: string;
+  readonly column_name: string;
+  readonly data_type: string;
+}
+
 export function columnTypesOf(
-  rows: readonly { readonly table_name: string; readonly column_name: string; readonly data_type: string }[],
+  rows: readonly CatalogColumn[],
   types: Readonly<Record<string, ColumnType>>,
 ): ExistingColumns {
   const tables = new Map<string, Map<string, ColumnType>>();

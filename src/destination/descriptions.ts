@@ -39,9 +39,3 @@ export function staleDescriptions(wanted: readonly Description[], stored: readon
   const held = new Map(stored.map((s) => [key(s.table_name, s.column_name), s.comment ?? '']));
   return wanted.filter((d) => held.get(key(d.table, d.column)) !== d.text);
 }
-
-/** A SQL string literal with `'` doubled (ANSI); `backslash` also doubles `\` (Snowflake escapes with it). */
-export function stringLiteral(text: string, backslash = false): string {
-  const escaped = backslash ? text.replaceAll('\\', '\\\\') : text;
-  return `'${escaped.replaceAll("'", "''")}'`;
-}

@@ -153,6 +153,43 @@ export const completenessTable = tableSpec({
 });
 
 /**
+ * Change-driven reads' ledger (docs/configuration.md#change-driven-reads): per workspace,
+ * website and stream, what the listing said when the stream was last read whole, and when a
+ * listing last showed it unchanged. The run planner (src/plan/) reads it to skip what did not
+ * change; `aivis status` counts coverage from it. A row is committed with the stream's last
+ * flush for the website, never ahead of the rows it vouches for.
+ */
+export const coverageTable = tableSpec({
+  name: '_aivis_coverage',
+  description:
+    "Engine table: per workspace, website and stream, when the stream was last read whole and what the listing's `last_analysis_at` was then; `aivis status` counts coverage from it.",
+  primaryKey: ['_workspace', 'website_id', 'stream'],
+  columns: [
+    column(WORKSPACE_COLUMN.name, 'string', false, 'The workspace the website belongs to.'),
+    column('website_id', 'string', false, 'The website.'),
+    column('stream', 'string', false, 'The stream.'),
+    column(
+      'last_analysis_at',
+      'string',
+      "The website's `last_analysis_at` as listed when the stream was last read whole for it: text verbatim; NULL for a website not yet measured.",
+    ),
+    column(
+      'read_started_at',
+      'timestamp',
+      false,
+      'The start of the run that last read the stream whole for the website.',
+    ),
+    column('read_run_id', 'string', false, 'That run.'),
+    column('changed_at', 'timestamp', false, 'The start of the run that first saw this `last_analysis_at`.'),
+    column(
+      'checked_at',
+      'timestamp',
+      'The start of the last run whose complete listing showed the website unchanged (and skipped the stream); NULL before any.',
+    ),
+  ],
+});
+
+/**
  * One row per workspace and distinct combination of the four version tags analytics rows carry
  * (spec 9.4), kept by `src/trust/metric-versions.ts`. `version_key` (the canonical JSON of the
  * four tags) is in the key because a JSON column cannot be one on every warehouse; `website_ids`
@@ -191,7 +228,7 @@ export const metricVersionsTable = tableSpec({
 export const contractsTable = tableSpec({
   name: '_aivis_contracts',
   description:
-    "Engine table: each distinct contract a workspace's API served at GET /public/v2/openapi.json, with its drift from the bundled contract.",
+    "Engine table: each distinct contract a workspace's API served at GET /public/v2/openapi.json, with its drift from the bundled contract; each workspace keeps its 10 most recently seen.",
   primaryKey: ['_workspace', 'sha256'],
   columns: [
     column(WORKSPACE_COLUMN.name, 'string', false, 'The workspace whose API served the document.'),
@@ -217,6 +254,7 @@ export const ENGINE_TABLES: readonly TableSpec[] = [
   completenessTable,
   metricVersionsTable,
   contractsTable,
+  coverageTable,
 ];
 
 /**

@@ -19,6 +19,7 @@
  * const result = await role.run(statement, 1000);
  */
 import { ConfigError } from '../errors.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 /**
  * A value of a result row, whatever the engine: 64-bit integers as `bigint` where the engine
@@ -63,6 +64,8 @@ export interface QueryResult {
 export interface QueryRole {
   /** `DuckDB`, `Postgres`, `BigQuery`, `Snowflake`: how messages name the engine. */
   readonly engine: string;
+  /** Its SQL dialect: how aivis quotes a name in a statement it writes around the user's. */
+  readonly dialect: SqlDialect;
   /**
    * The engine's reading of `sql` (one statement, which kind), without running it. An engine that
    * can only judge at run time (Postgres) answers from the text and guards the run instead.

@@ -73,9 +73,9 @@ export async function ensureAnsiTables(catalog: AnsiCatalog, tables: readonly Ta
   if (!(await catalog.schemaExists())) await catalog.run(createSchemaSql(catalog.schema));
   const changes = schemaChanges(columnsByTable(await catalog.existingColumns()), tables);
   for (const table of changes.create)
-    await catalog.run(createTableSql(catalog.table(table.name), table, catalog.typeOf));
+    await catalog.run(createTableSql(catalog.table(table.name), table, catalog.dialect));
   for (const { table, column } of changes.add)
-    await catalog.run(addColumnSql(catalog.table(table.name), column, catalog.typeOf));
+    await catalog.run(addColumnSql(catalog.table(table.name), column, catalog.dialect));
   await describeAnsi(catalog, descriptionsOf(tables, false));
 }
 
@@ -109,5 +109,5 @@ async function describeAnsi(catalog: AnsiCatalog, wanted: readonly Description[]
   if (!wanted.length) return;
   const comment = catalog.comment?.bind(catalog) ?? catalog.run.bind(catalog);
   for (const description of staleDescriptions(wanted, await catalog.existingComments()))
-    await comment(commentSql(catalog.table(description.table), description));
+    await comment(commentSql(catalog.table(description.table), description, catalog.dialect));
 }

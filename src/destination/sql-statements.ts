@@ -7,46 +7,44 @@
  * `"aivis"."t"` ambiguous. Each takes the destination's type mapping where it matters.
  */
 import { randomBytes } from 'node:crypto';
-import type { BookkeepingSql, SqlParam } from './bookkeeping.ts';
+import type { SqlParam } from './bookkeeping.ts';
+import { type Description, descriptionsOf } from './descriptions.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 import { quoteIdentifier } from './sql-identifier.ts';
-import { type Description, descriptionsOf, stringLiteral } from './descriptions.ts';
-import type { ColumnSpec, ColumnType, TableSpec } from './table-spec.ts';
+import type { ColumnSpec, TableSpec } from './table-spec.ts';
 import { updatableColumns } from './upsert-columns.ts';
 import type { ViewDialect, ViewSpec } from './view-spec.ts';
 
-/** Logical column type -> the destination's SQL type. */
-export type SqlTypeOf = (type: ColumnType) => string;
-
 export const quotedList = (names: readonly string[]): string => names.map(quoteIdentifier).join(', ');
 
-export function columnDefinition(column: ColumnSpec, typeOf: SqlTypeOf, nullable = column.nullable): string {
-  return `${quoteIdentifier(column.name)} ${typeOf(column.type)}${nullable ? '' : ' NOT NULL'}`;
+export function columnDefinition(column: ColumnSpec, dialect: SqlDialect, nullable = column.nullable): string {
+  return `${dialect.identifier(column.name)} ${dialect.typeName(column.type)}${nullable ? '' : ' NOT NULL'}`;
 }
 
 export function createSchemaSql(schema: string): string {
   return `CREATE SCHEMA IF NOT EXISTS ${schema}`;
 }
 
-export function createTableSql(target: string, table: TableSpec, typeOf: SqlTypeOf): string {
+export function createTableSql(target: string, table: TableSpec, dialect: SqlDialect): string {
   const lines = [
-    ...table.columns.map((c) => columnDefinition(c, typeOf)),
+    ...table.columns.map((c) => columnDefinition(c, dialect)),
     `PRIMARY KEY (${quotedList(table.primaryKey)})`,
   ];
   return `CREATE TABLE IF NOT EXISTS ${target} (\n  ${lines.join(',\n  ')}\n)`;
 }
 
 /** A column the contract added later: nullable, since existing rows have no value for it. */
-export function addColumnSql(target: string, column: ColumnSpec, typeOf: SqlTypeOf): string {
-  return `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${columnDefinition(column, typeOf, true)}`;
+export function addColumnSql(target: string, column: ColumnSpec, dialect: SqlDialect): string {
+  return `ALTER TABLE ${target} ADD COLUMN IF NOT EXISTS ${columnDefinition(column, dialect, true)}`;
 }
 
 /** `COMMENT ON TABLE|VIEW|COLUMN ... IS '...'` (Postgres, DuckDB); `target` is the quoted table or view. */
-export function commentSql(target: string, description: Description): string {
+export function commentSql(target: string, description: Description, dialect: SqlDialect): string {
   const on =
     description.column === undefined
       ? `${description.view ? 'VIEW' : 'TABLE'} ${target}`
-      : `COLUMN ${target}.${quoteIdentifier(description.column)}`;
-  return `COMMENT ON ${on} IS ${stringLiteral(description.text)}`;
+      : `COLUMN ${target}.${dialect.identifier(description.column)}`;
+  return `COMMENT ON ${on} IS ${dialect.literal(description.text)}`;
 }
 
 export function createViewSql(target: string, view: ViewSpec, dialect: ViewDialect): string {
@@ -76,14 +74,14 @@ export function dollarPlaceholder(index: number, param: SqlParam): string {
   return param.type === 'timestamp' ? `CAST($${index + 1} AS TIMESTAMPTZ)` : `$${index + 1}`;
 }
 
-/** How an ANSI destination names its schema, its tables and its column types. */
+/** How an ANSI destination writes its statements (its dialect) and names its schema and tables. */
 export interface AnsiNames {
+  readonly dialect: SqlDialect;
   /** The schema, quoted and qualified. */
   readonly schema: string;
   /** A table of the schema, quoted and qualified. */
   table(name: string): string;
-  readonly typeOf: SqlTypeOf;
-  /** How a view's query names the schema's tables (DuckDB: unqualified, bound in the view's own schema). */
+  /** The dialect, naming the schema's tables as a view's query must (DuckDB: unqualified, bound in the view's own schema). */
   readonly viewDialect: ViewDialect;
 }
 
@@ -92,8 +90,8 @@ export function ansiDdl(names: AnsiNames, tables: readonly TableSpec[]): string[
   return [
     createSchemaSql(names.schema),
     ...tables.flatMap((t) => [
-      createTableSql(names.table(t.name), t, names.typeOf),
-      ...descriptionsOf([t], false).map((d) => commentSql(names.table(t.name), d)),
+      createTableSql(names.table(t.name), t, names.dialect),
+      ...descriptionsOf([t], false).map((d) => commentSql(names.table(t.name), d, names.dialect)),
     ]),
   ];
 }
@@ -102,7 +100,7 @@ export function ansiDdl(names: AnsiNames, tables: readonly TableSpec[]): string[
 export function ansiViewDdl(names: AnsiNames, views: readonly ViewSpec[]): string[] {
   return views.flatMap((v) => [
     createViewSql(names.table(v.name), v, names.viewDialect),
-    ...descriptionsOf([v], true).map((d) => commentSql(names.table(v.name), d)),
+    ...descriptionsOf([v], true).map((d) => commentSql(names.table(v.name), d, names.dialect)),
   ]);
 }
 
@@ -116,27 +114,4 @@ export async function writeProbeTable(run: (sql: string) => Promise<unknown>, ta
   await run(`CREATE TABLE ${target} ("id" BIGINT PRIMARY KEY)`);
   await run(`INSERT INTO ${target} VALUES (1)`);
   await run(`DROP TABLE ${target}`);
-}
-
-/** What a `$n` destination runs its bookkeeping with; parameters arrive as bare values. */
-export interface DollarSession {
-  table(name: string): string;
-  tableExists(name: string): Promise<boolean>;
-  selectAll(table: TableSpec): Promise<Record<string, unknown>[]>;
-  select(sql: string, values: readonly string[]): Promise<Record<string, unknown>[]>;
-  change(sql: string, values: readonly string[]): Promise<number>;
-}
-
-/** The shared bookkeeping's statements on a `$n` destination: names quoted, timestamps cast. */
-export function dollarBookkeeping(session: DollarSession): BookkeepingSql {
-  const values = (params: readonly SqlParam[]) => params.map((p) => p.value);
-  return {
-    table: (name) => session.table(name),
-    column: quoteIdentifier,
-    placeholder: dollarPlaceholder,
-    tableExists: (name) => session.tableExists(name),
-    selectAll: (table) => session.selectAll(table),
-    select: (sql, params) => session.select(sql, values(params)),
-    change: (sql, params) => session.change(sql, values(params)),
-  };
 }

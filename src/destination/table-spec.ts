@@ -28,6 +28,9 @@ export interface CellTypes {
 }
 export type ColumnType = keyof CellTypes;
 
+/** The JSON types a `json` column's values may take (JSON Schema's names, null aside). */
+export type JsonValueType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean';
+
 export interface ColumnSpec<
   Name extends string = string,
   Type extends ColumnType = ColumnType,
@@ -41,6 +44,11 @@ export interface ColumnSpec<
    * descriptions), `docs/tables.md` and `aivis dbt-sources` (docs/architecture.md#tables).
    */
   readonly description: string;
+  /**
+   * A `json` column whose values always take these JSON types (`_raw`: an object), so a reader
+   * that types every field can type it (docs/protocols.md#records); absent: any JSON value.
+   */
+  readonly jsonTypes?: readonly JsonValueType[];
 }
 
 /** The names of a column list. */
@@ -99,6 +107,17 @@ export function column(
   return rest.length === 1
     ? { name, type, nullable: true, description: rest[0] }
     : { name, type, nullable: rest[0], description: rest[1] };
+}
+
+/**
+ * A json column whose values always take these JSON types (see `ColumnSpec.jsonTypes`).
+ * @example holdingJson(['array'], column('mention_spans', 'json', false, '...'))
+ */
+export function holdingJson<const Column extends ColumnSpec<string, 'json'>>(
+  types: readonly JsonValueType[],
+  spec: Column,
+): Column {
+  return { ...spec, jsonTypes: types };
 }
 
 /**

@@ -6,14 +6,23 @@
  */
 import { createHash } from 'node:crypto';
 import { DestinationError, ExitCode } from '../errors.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 import type { ColumnSpec, TableSpec } from './table-spec.ts';
 
-/** How a destination names things in a view's query. */
-export interface ViewDialect {
+/**
+ * What a view's query is written over: the destination's dialect (names, casts, type names,
+ * literals), naming the configured schema's tables as the view must.
+ */
+export interface ViewDialect extends SqlDialect {
   /** A table of the configured schema, as the view's query must name it. */
   table(name: string): string;
-  /** A column (or alias), quoted as the destination needs. */
+  /** A column (or alias): the dialect's `identifier`. */
   column(name: string): string;
+}
+
+/** `dialect` naming tables by `table` in a view's query. */
+export function viewDialect(dialect: SqlDialect, table: (name: string) => string): ViewDialect {
+  return { ...dialect, table, column: (name) => dialect.identifier(name) };
 }
 
 export interface ViewSpec {

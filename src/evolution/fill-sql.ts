@@ -2,32 +2,11 @@
  * The UPDATE that fills evolved columns of rows loaded before they existed, from each row's
  * `_raw`, to the value the loader writes for a new row (`raw-cell.ts`, whose rules this
  * repeats in SQL). One statement per table and run. The statement is shared; each destination
- * says how its SQL reads its JSON type (`RawJsonDialect`).
+ * says how its SQL reads its JSON type (its dialect's `json`).
  */
 import { UTC_TIMESTAMP } from '../../schemas/common.ts';
 import type { EvolvedColumn } from '../destination/evolved-column.ts';
-
-/** How one destination's SQL reads a value of the JSON stored in `_raw`; `x` is such a value. */
-export interface RawJsonDialect {
-  /** A column of the table, quoted. */
-  column(name: string): string;
-  /** The JSON value at `path` (object keys from the root) of the row's `_raw`; NULL where absent. */
-  valueAt(path: readonly string[]): string;
-  /** True when `x` is a JSON value of this kind (`present`: any but JSON null); NULL or false else. */
-  is(x: string, kind: 'string' | 'number' | 'boolean' | 'present'): string;
-  /** The text of a JSON string. */
-  text(x: string): string;
-  /** True when `text` matches `pattern` whole (a POSIX ERE every destination reads alike). */
-  matches(text: string, pattern: string): string;
-  /** A JSON number as int64: digits exactly within int64, any other number as a double when whole and within int64 (`raw-cell.ts`). */
-  int64(x: string): string;
-  float64(x: string): string;
-  boolean(x: string): string;
-  /** A JSON value as the json column type. */
-  json(x: string): string;
-  /** Canonical text `YYYY-MM-DDThh:mm:ss.ffffffZ` as a timestamp. */
-  timestamp(text: string): string;
-}
+import type { SqlDialect } from '../destination/sql-dialect.ts';
 
 /** `UTC_TIMESTAMP` in the regex dialect all four destinations share: no `(?:`, `\d` or `\.`. */
 export const PORTABLE_TIMESTAMP_PATTERN = UTC_TIMESTAMP.source
@@ -46,7 +25,8 @@ function canonicalTimestamp(s: string): string {
 }
 
 /** The value of one evolved column computed from `_raw`. */
-export function rawCellSql(d: RawJsonDialect, { column, path }: EvolvedColumn): string {
+export function rawCellSql(dialect: SqlDialect, { column, path }: EvolvedColumn): string {
+  const d = dialect.json;
   const x = d.valueAt(path);
   switch (column.type) {
     case 'string':
@@ -68,7 +48,7 @@ export function rawCellSql(d: RawJsonDialect, { column, path }: EvolvedColumn): 
 }
 
 /** `UPDATE target SET c = <from _raw>, ... WHERE TRUE` (BigQuery requires a WHERE). */
-export function fillFromRawSql(target: string, d: RawJsonDialect, columns: readonly EvolvedColumn[]): string {
-  const sets = columns.map((c) => `${d.column(c.column.name)} = ${rawCellSql(d, c)}`);
+export function fillFromRawSql(target: string, dialect: SqlDialect, columns: readonly EvolvedColumn[]): string {
+  const sets = columns.map((c) => `${dialect.identifier(c.column.name)} = ${rawCellSql(dialect, c)}`);
   return `UPDATE ${target} SET\n  ${sets.join(',\n  ')}\nWHERE TRUE`;
 }

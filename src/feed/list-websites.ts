@@ -21,7 +21,12 @@ export interface Listing {
    * record broke the schema elsewhere (their evidence is not at fault). `measured` is false
    * only when the record says `last_analysis_at: null` (analytics would be a certain 404).
    */
-  readonly plan: readonly { readonly id: string; readonly measured: boolean }[];
+  readonly plan: readonly {
+    readonly id: string;
+    readonly measured: boolean;
+    /** The record's `last_analysis_at` as text, verbatim (null when it is not text): what change-driven reads compare. */
+    readonly lastAnalysisAt?: string | null;
+  }[];
 }
 
 /** A website a run reads: its id, and whether it was ever measured (a snapshot exists). */
@@ -62,7 +67,11 @@ export async function listWebsites(client: ApiClient, validation: ContractValida
       if (record.ok) websites.push({ website: record.value, raw: record.raw });
       else rejected.push({ raw: record.raw, error: record.error });
       if (websiteIdSchema.safeParse(raw.id).success)
-        plan.push({ id: raw.id as string, measured: raw.last_analysis_at !== null });
+        plan.push({
+          id: raw.id as string,
+          measured: raw.last_analysis_at !== null,
+          lastAnalysisAt: typeof raw.last_analysis_at === 'string' ? raw.last_analysis_at : null,
+        });
     }
   }
   return { websites, rejected, seenIds, plan };

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { MAX_CONFIG_BYTES } from '../config/load-config.ts';
 import { ConfigError } from '../errors.ts';
+import { readSmallFile } from '../files/small-file.ts';
 import type { ImportSource } from './import-source.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { ImportSource } from './import-source.ts';
  * @throws ConfigError for a table or query source under a config naming no destination
  */
 export async function receiptsGoToDestination(configPath: string, source: ImportSource): Promise<boolean> {
-  const document = parseYaml(await readFile(configPath, 'utf8')) as { destination?: unknown } | null;
+  const document = parseYaml(await readSmallFile(configPath, MAX_CONFIG_BYTES)) as { destination?: unknown } | null;
   const named = document?.destination !== undefined && document.destination !== null;
   if (!('file' in source) && !named) {
     throw new ConfigError(

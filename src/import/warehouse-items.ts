@@ -53,11 +53,7 @@ function tableReference(role: QueryRole, name: string): string {
   }
   const bare = (part: string) => (part.startsWith('"') ? part.slice(1, -1) : part);
   if (parts.length === 1 && role.qualify) return role.qualify(bare(parts[0]!));
-  return parts.map((part) => (part.startsWith('"') ? quoteColumn(role, bare(part)) : part)).join('.');
-}
-
-function quoteColumn(role: QueryRole, name: string): string {
-  return role.engine === 'BigQuery' ? `\`${name.replaceAll('`', '\\`')}\`` : `"${name.replaceAll('"', '""')}"`;
+  return parts.map((part) => (part.startsWith('"') ? role.dialect.exactName(bare(part)) : part)).join('.');
 }
 
 /** The text of `--from-query` as a subquery: trailing semicolons and blanks dropped. */
@@ -95,7 +91,7 @@ export async function openWarehouseInput(role: QueryRole, source: WarehouseSourc
   const fields = columnFields(caller, columns);
   const clientId = fields.indexOf('client_id');
   const orderBy = columns[clientId >= 0 ? clientId : fields.indexOf('prompt_text')]!;
-  const statement = await assertReadOnlyStatement(wrapped(`ORDER BY ${quoteColumn(role, orderBy)}`), role, caller);
+  const statement = await assertReadOnlyStatement(wrapped(`ORDER BY ${role.dialect.exactName(orderBy)}`), role, caller);
   return {
     orderedByClientId: clientId >= 0,
     items: () => rowItems(caller, role, statement, fields),

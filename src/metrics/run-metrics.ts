@@ -19,7 +19,15 @@ export interface RunMetricsInput {
   readonly apiRequests: number;
   readonly rateLimitedResponses: number;
   /** Each stream's oldest committed `complete_through` (null: a scope never completed, written 0); absent when it could not be read. */
-  readonly completeThrough?: readonly { readonly stream: string; readonly completeThrough: string | null }[];
+  readonly completeThrough?: readonly {
+    readonly stream: string;
+    readonly completeThrough: string | null;
+    /** How far the stream is known current over every website in scope (docs/operations.md#coverage). */
+    readonly checkedThrough?: string | null;
+  }[];
+  /** Websites the run read, and those it skipped with every stream unchanged. */
+  readonly websitesRead?: number;
+  readonly websitesSkippedUnchanged?: number;
 }
 
 const seconds = (date: Date) => date.getTime() / 1000;
@@ -62,6 +70,15 @@ export function runMetrics(input: RunMetricsInput): MetricFamily[] {
       samples: one(input.rateLimitedResponses),
     },
   ];
+  if (input.websitesRead !== undefined)
+    families.push(
+      { name: 'aivis_websites_read', help: 'Websites the last run read.', samples: one(input.websitesRead) },
+      {
+        name: 'aivis_websites_skipped_unchanged',
+        help: 'Websites the last run skipped: unchanged, settled and not due for their sweep (skip_unchanged).',
+        samples: one(input.websitesSkippedUnchanged ?? 0),
+      },
+    );
   if (input.succeeded)
     families.push({
       name: 'aivis_last_success_timestamp_seconds',
@@ -77,6 +94,15 @@ export function runMetrics(input: RunMetricsInput): MetricFamily[] {
         // 0 reads as "never": an age alert fires on it, where a missing series would stay silent.
         value: completeThrough === null ? 0 : Date.parse(completeThrough) / 1000,
       })),
+    });
+  if (input.completeThrough)
+    families.push({
+      name: 'aivis_checked_through_timestamp_seconds',
+      help: "Each stream's oldest checked_through over the websites in scope (Unix time; 0: a website never completed).",
+      samples: input.completeThrough.map(({ stream, completeThrough, checkedThrough }) => {
+        const through = checkedThrough === undefined ? completeThrough : checkedThrough;
+        return { labels: { stream }, value: through === null ? 0 : Date.parse(through) / 1000 };
+      }),
     });
   return families;
 }

@@ -3,7 +3,7 @@
  * registry's order, each with the engine stream that fills it, its primary key, whether it is
  * read incrementally (the feeds) and the JSON Schema of its rows.
  */
-import type { ColumnSpec, ColumnType, TableSpec } from '../destination/table-spec.ts';
+import type { ColumnSpec, ColumnType, JsonValueType, TableSpec } from '../destination/table-spec.ts';
 import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import { STREAM_TABLES, STREAMS, type StreamName } from '../streams/registry.ts';
 
@@ -41,16 +41,29 @@ export function streamColumns(stream: ProtocolStream, evolution: RunEvolution): 
   return evolution.table(stream.table).columns;
 }
 
-/** JSON Schema of one column's values (a timestamp as Airbyte's `timestamp_with_timezone`). */
-const COLUMN_SCHEMAS: Readonly<Record<ColumnType, Record<string, unknown>>> = {
+/** JSON Schema of one column's values (a timestamp as Airbyte's `timestamp_with_timezone`); json: below. */
+const COLUMN_SCHEMAS: Readonly<Record<Exclude<ColumnType, 'json'>, { type: string; [keyword: string]: unknown }>> = {
   string: { type: 'string' },
   int64: { type: 'integer' },
   float64: { type: 'number' },
   boolean: { type: 'boolean' },
   timestamp: { type: 'string', format: 'date-time', airbyte_type: 'timestamp_with_timezone' },
-  // Any JSON value: an object, an array or a scalar, as the API sent it.
-  json: {},
 };
+
+/** A json column whose values may be any JSON value (no declared type). */
+const ANY_JSON: readonly JsonValueType[] = ['object', 'array', 'string', 'number', 'boolean'];
+
+/**
+ * One column's property. Every property is typed, as the Singer targets and Airbyte destinations
+ * that map a field to a column by its `type` need (docs/protocols.md#records): a json column as
+ * the JSON types it holds (`_raw` an object, `mention_spans` an array, an evolved one as its
+ * declared union) with null.
+ */
+function columnSchema(column: ColumnSpec, key: boolean): Record<string, unknown> {
+  if (column.type === 'json') return { type: [...(column.jsonTypes ?? ANY_JSON), 'null'] };
+  const schema = COLUMN_SCHEMAS[column.type];
+  return key ? schema : { ...schema, type: [schema.type, 'null'] };
+}
 
 /**
  * The JSON Schema of a stream's records. Every column but the key may be null: a website's
@@ -59,12 +72,10 @@ const COLUMN_SCHEMAS: Readonly<Record<ColumnType, Record<string, unknown>>> = {
 export function recordSchema(stream: ProtocolStream, evolution: RunEvolution): Record<string, unknown> {
   const key = new Set<string>(stream.table.primaryKey);
   const properties = Object.fromEntries(
-    streamColumns(stream, evolution).map((column) => {
-      const schema = COLUMN_SCHEMAS[column.type];
-      const typed =
-        column.type === 'json' || key.has(column.name) ? schema : { ...schema, type: [schema.type as string, 'null'] };
-      return [column.name, { ...typed, description: column.description }];
-    }),
+    streamColumns(stream, evolution).map((column) => [
+      column.name,
+      { ...columnSchema(column, key.has(column.name)), description: column.description },
+    ]),
   );
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',

@@ -7,10 +7,12 @@ import { evidenceFamily } from './feed/evidence-family.ts';
 import { historyFamily } from './feed/history-family.ts';
 import { contractCitation, contractMention, contractSnapshot } from './data/contract-records.ts';
 import { withDeepField } from './data/deep-field.ts';
+import { brandOf } from './data/brand.ts';
 import { consistentMeasure } from './data/consistent-measures.ts';
 import { edgeCitationRecord, edgeMentionRecord } from './data/edge-evidence-records.ts';
 import { edgeMeasure } from './data/edge-measures.ts';
-import { citationRecord, mentionRecord, withoutId } from './data/evidence-records.ts';
+import { evidencePlanner } from './data/evidence-plan.ts';
+import { citationRecord, mentionRecord, mentionSentence, withoutId } from './data/evidence-records.ts';
 import { type SnapshotRenderer, snapshotRenderer } from './data/snapshot-parts.ts';
 import { websiteResource } from './data/website-fields.ts';
 import { type CursorCodec, createCursorCodec } from './http/cursor-codec.ts';
@@ -60,11 +62,21 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
   const deep = options.variants.has('deep_records');
   const edge = options.variants.has('edge_values');
   const metricVersions = createMetricVersionSchedule();
+  const plan = evidencePlanner(
+    seed,
+    { mentions: options.mentionsPerAnalysis, citations: options.citationsPerAnalysis },
+    metricVersions,
+    (website) => brandOf(seed, website).competitors.length,
+  );
   const snapshot = contractSnapshot(
     options.variants,
-    snapshotRenderer(seed, metricVersions, edge ? edgeMeasure : consistentMeasure),
+    snapshotRenderer(seed, metricVersions, edge ? edgeMeasure : consistentMeasure(plan)),
   );
-  const mention = contractMention(options.variants, edge ? edgeMentionRecord : mentionRecord);
+  const mention = contractMention(
+    options.variants,
+    edge ? edgeMentionRecord : mentionRecord,
+    edge ? () => null : (row) => mentionSentence(row).language,
+  );
   const citation = contractCitation(options.variants, edge ? edgeCitationRecord : citationRecord);
   return {
     options,
@@ -81,18 +93,18 @@ export function createSandboxEnv(options: WorldOptions): SandboxEnv {
     snapshot,
     feeds: {
       history: historyFamily(snapshot),
-      mentions: evidenceFamily(seed, {
+      mentions: evidenceFamily(seed, plan, {
         name: 'mentions',
         idPrefix: 'men_',
-        perAnalysis: options.mentionsPerAnalysis,
+        writesOf: (analysis) => analysis.mentionWrites,
         stampOffsetMs: 0,
         record: deep ? (row) => (row.firstOfAnalysis ? withDeepField(mention(row)) : mention(row)) : mention,
       }),
       // One minute after the mention writes, so the two families never share a stamp.
-      citations: evidenceFamily(seed, {
+      citations: evidenceFamily(seed, plan, {
         name: 'citations',
         idPrefix: 'cit_',
-        perAnalysis: options.citationsPerAnalysis,
+        writesOf: (analysis) => analysis.citationWrites,
         stampOffsetMs: MINUTE,
         record: options.variants.has('citations_without_ids') ? (row) => withoutId(citation(row)) : citation,
       }),

@@ -12,6 +12,9 @@ export class RunCounters {
   readonly streams: Record<string, StreamCounts> = {};
   websitesPlanned = 0;
   websitesDone = 0;
+  /** Change-driven reads (docs/configuration.md#change-driven-reads): websites read, and skipped with every stream unchanged. */
+  websitesRead = 0;
+  websitesSkippedUnchanged = 0;
   /** One entry per website and stream that failed (after retries); the rest of the run went on. */
   readonly failedWebsites: { websiteId: string; stream: string; error: string }[] = [];
   removedWebsites = 0;

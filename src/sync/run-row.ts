@@ -51,6 +51,8 @@ export function finishRunRow(input: {
       removed: counters.removedWebsites,
       ...(counters.revokedWebsites.length > 0 ? { revoked: counters.revokedWebsites } : {}),
     },
+    websites_read: counters.websitesRead,
+    websites_skipped_unchanged: counters.websitesSkippedUnchanged,
     flushes: counters.flushes,
     warehouse_jobs: counters.warehouseJobs,
     bytes_processed: counters.bytesProcessed,

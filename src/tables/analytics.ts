@@ -5,7 +5,7 @@ import {
   METRIC_KEYS,
   PROVIDER_COUNT_KEYS,
 } from '../../schemas/keys.ts';
-import { column, tableSpec } from '../destination/table-spec.ts';
+import { column, holdingJson, tableSpec } from '../destination/table-spec.ts';
 import { LOAD_COLUMNS } from './common-columns.ts';
 import {
   COMPETITOR_COUNT_DESCRIPTIONS,
@@ -31,11 +31,14 @@ export const VERSION_COLUMNS = [
     'The bundle of metric definitions in force (`public_metric_definitions_vN`).',
   ),
   column('metric_precision_version', 'string', false, 'How the numbers were rounded (`metric_precision_vN`).'),
-  column(
-    'metric_definition_versions',
-    'json',
-    false,
-    "Each metric's own definition version: a JSON object from metric name to `name_vN`. `metric_versions` lists every combination seen.",
+  holdingJson(
+    ['object'],
+    column(
+      'metric_definition_versions',
+      'json',
+      false,
+      "Each metric's own definition version: a JSON object from metric name to `name_vN`. `metric_versions` lists every combination seen.",
+    ),
   ),
   column(
     'is_partial',
@@ -56,7 +59,7 @@ const WEBSITE_ID = column('website_id', 'string', false, 'The website (`websites
 const SNAPSHOT_VALUE_COLUMNS = [
   ...metricColumns(METRIC_KEYS, METRIC_DESCRIPTIONS),
   ...countColumns(COUNT_KEYS, COUNT_DESCRIPTIONS),
-  column('unavailable_reasons', 'json', false, REASONS_DESCRIPTION),
+  holdingJson(['object'], column('unavailable_reasons', 'json', false, REASONS_DESCRIPTION)),
   ...VERSION_COLUMNS,
   ...LOAD_COLUMNS,
 ] as const;
@@ -133,7 +136,7 @@ export const analyticsProvidersTable = tableSpec({
     column('provider', 'string', false, 'The AI provider (`chatgpt`, `gemini`, ...).'),
     ...metricColumns(METRIC_KEYS, METRIC_DESCRIPTIONS),
     ...countColumns(PROVIDER_COUNT_KEYS, COUNT_DESCRIPTIONS),
-    column('unavailable_reasons', 'json', false, REASONS_DESCRIPTION),
+    holdingJson(['object'], column('unavailable_reasons', 'json', false, REASONS_DESCRIPTION)),
     ...VERSION_COLUMNS,
     ...LOAD_COLUMNS,
   ],
@@ -150,7 +153,7 @@ export const analyticsCompetitorsTable = tableSpec({
     column('competitor_domain', 'string', false, "The competitor's domain."),
     ...metricColumns(COMPETITOR_METRIC_KEYS, COMPETITOR_METRIC_DESCRIPTIONS),
     ...countColumns(COMPETITOR_COUNT_KEYS, COMPETITOR_COUNT_DESCRIPTIONS),
-    column('unavailable_reasons', 'json', false, COMPETITOR_REASONS_DESCRIPTION),
+    holdingJson(['object'], column('unavailable_reasons', 'json', false, COMPETITOR_REASONS_DESCRIPTION)),
     ...VERSION_COLUMNS,
     ...LOAD_COLUMNS,
   ],

@@ -1,4 +1,4 @@
-import { column } from '../destination/table-spec.ts';
+import { column, holdingJson } from '../destination/table-spec.ts';
 import { WORKSPACE_COLUMN } from '../destination/workspace.ts';
 
 /**
@@ -13,6 +13,9 @@ export const LOAD_COLUMNS = [
     false,
     'The run that last wrote the row: an `_aivis_runs.id`, except on rows `verify --repair` wrote (a repair records no `_aivis_runs` row).',
   ),
-  column('_raw', 'json', false, 'The record exactly as the API sent it, fields aivis has no column for included.'),
+  holdingJson(
+    ['object'],
+    column('_raw', 'json', false, 'The record exactly as the API sent it, fields aivis has no column for included.'),
+  ),
   WORKSPACE_COLUMN,
 ] as const;

@@ -1,4 +1,4 @@
-import { column, tableSpec } from '../destination/table-spec.ts';
+import { column, holdingJson, tableSpec } from '../destination/table-spec.ts';
 import { LOAD_COLUMNS } from './common-columns.ts';
 
 /** Brand-mention evidence (spec 2.5); `website_id` comes from the request path. */
@@ -24,11 +24,14 @@ export const mentionsTable = tableSpec({
       'Where in the response the mention comes, >= 1 (1 is first); NULL when not measured.',
     ),
     column('sentiment', 'float64', 'Sentiment of the sentence, 0 to 100; NULL when not scored.'),
-    column(
-      'mention_spans',
-      'json',
-      false,
-      'Where the brand appears in `sentence_text`: a JSON array of `{"start", "end"}` character offsets.',
+    holdingJson(
+      ['array'],
+      column(
+        'mention_spans',
+        'json',
+        false,
+        'Where the brand appears in `sentence_text`: a JSON array of `{"start", "end"}` character offsets.',
+      ),
     ),
     ...LOAD_COLUMNS,
   ],

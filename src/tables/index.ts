@@ -2,6 +2,7 @@ export * from './analytics.ts';
 export {
   completenessTable,
   contractsTable,
+  coverageTable,
   ENGINE_TABLES,
   metricVersionsTable,
   rejectedTable,

@@ -28,7 +28,7 @@ export const websitesTable = tableSpec({
     column(
       '_removed_at',
       'timestamp',
-      'When a complete listing first lacked the website: NULL while it is listed, and cleared again if it comes back.',
+      "When a sync first read a complete listing that lacked the website (the sync's clock: when aivis noticed, not when the website was removed): NULL while it is listed, and cleared again if it comes back.",
     ),
     ...LOAD_COLUMNS,
   ],

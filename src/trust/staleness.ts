@@ -22,6 +22,11 @@ export interface LastRunRow {
 export interface StreamCompleteness {
   readonly stream: string;
   readonly completeThrough: readonly (string | null)[];
+  /** Current websites in the config's scope, and those with a committed frontier for the stream. */
+  readonly websites?: number;
+  readonly websitesComplete?: number;
+  /** Under `skip_unchanged`: the oldest `through` over the websites in scope (null: one has none). */
+  readonly checkedThrough?: string | null;
 }
 
 export interface StatusInput {
@@ -32,13 +37,20 @@ export interface StatusInput {
   readonly now: Date;
   /** From `--max-staleness`; undefined = only a failed last run is stale. */
   readonly maxStalenessSeconds: number | undefined;
+  /** Under `skip_unchanged` ages are judged on `checked_through` (docs/operations.md#coverage). */
+  readonly skipUnchanged?: boolean;
 }
 
 export interface StreamStatus {
   readonly stream: string;
   readonly complete_through: string | null;
+  /** Under `skip_unchanged`, `checked_through`'s age; otherwise `complete_through`'s. */
   readonly age_seconds: number | null;
   readonly stale: boolean;
+  /** Current websites in scope, those that completed the stream, and how far they are known current. */
+  readonly websites: number | null;
+  readonly websites_complete: number | null;
+  readonly checked_through: string | null;
 }
 
 /** What `aivis status --json` prints. */
@@ -102,14 +114,24 @@ export function formatAge(seconds: number): string {
 function streamStatus(input: StatusInput, stream: StreamCompleteness): StreamStatus {
   const completeThrough = oldestCompleteThrough(stream.completeThrough);
   const neverCompleted = stream.completeThrough.some((value) => value === null);
+  // Without skip_unchanged a stream is checked through its committed frontier.
+  const checkedThrough = stream.checkedThrough === undefined ? completeThrough : stream.checkedThrough;
+  const judged = input.skipUnchanged ? checkedThrough : completeThrough;
   // A frontier ahead of this machine's clock (skew) is fresh, not negative.
-  const age =
-    completeThrough === null
-      ? null
-      : Math.max(0, Math.floor((input.now.getTime() - Date.parse(completeThrough)) / 1000));
+  const age = judged === null ? null : Math.max(0, Math.floor((input.now.getTime() - Date.parse(judged)) / 1000));
   const limit = input.maxStalenessSeconds;
-  const stale = limit !== undefined && (neverCompleted || (age !== null && age > limit));
-  return { stream: stream.stream, complete_through: completeThrough, age_seconds: age, stale };
+  // A website in scope that never completed the stream is stale whatever the limit: nothing vouches for it.
+  const incomplete = (stream.websitesComplete ?? 0) < (stream.websites ?? 0);
+  const stale = incomplete || (limit !== undefined && (neverCompleted || (age !== null && age > limit)));
+  return {
+    stream: stream.stream,
+    complete_through: completeThrough,
+    age_seconds: age,
+    stale,
+    websites: stream.websites ?? null,
+    websites_complete: stream.websitesComplete ?? null,
+    checked_through: checkedThrough,
+  };
 }
 
 function lastRunReport(row: LastRunRow): NonNullable<StatusReport['last_run']> {
@@ -134,10 +156,17 @@ export function evaluateStatus(input: StatusInput): StatusVerdict {
   }
   const limit = input.maxStalenessSeconds;
   for (const stream of streams.filter((s) => s.stale)) {
+    const never = (stream.websites ?? 0) - (stream.websites_complete ?? 0);
+    if (never > 0) {
+      reasons.push(`${stream.stream}: ${never} of ${stream.websites} websites in scope never completed`);
+      continue;
+    }
+    const judged = input.skipUnchanged ? 'checked through' : 'complete through';
+    const through = input.skipUnchanged ? stream.checked_through : stream.complete_through;
     reasons.push(
-      stream.complete_through === null
+      through === null
         ? `${stream.stream} has a scope that never completed a scan`
-        : `${stream.stream} is complete through ${stream.complete_through}, ${formatAge(stream.age_seconds!)} ago: older than --max-staleness ${formatAge(limit!)}`,
+        : `${stream.stream} is ${judged} ${through}, ${formatAge(stream.age_seconds!)} ago: older than --max-staleness ${formatAge(limit!)}`,
     );
   }
   const stale = reasons.length > 0;

@@ -88,6 +88,9 @@ export function combineWebsites<Website extends WebsiteDifference>(
 export function verifyExitCode(outcome: {
   readonly equal: boolean;
   readonly failed?: readonly unknown[];
-}): typeof ExitCode.Success | typeof ExitCode.Partial {
-  return outcome.equal && (outcome.failed ?? []).length === 0 ? ExitCode.Success : ExitCode.Partial;
+  readonly never_synced?: readonly unknown[];
+}): typeof ExitCode.Success | typeof ExitCode.Partial | typeof ExitCode.Stale {
+  if (!outcome.equal || (outcome.failed ?? []).length > 0) return ExitCode.Partial;
+  // A website in scope never synced: nothing vouches for it (3 wins: a difference is worse news).
+  return (outcome.never_synced ?? []).length > 0 ? ExitCode.Stale : ExitCode.Success;
 }

@@ -145,6 +145,7 @@ describe('aivis sync, state and backfill', () => {
     expect(sync.stdout).toMatch(
       /^aivis sync run_\w+: succeeded in \d+\.\ds\n {2}websites {2}3\/3 synced, 0 failed, 0 marked removed\n/,
     );
+    expect(sync.stdout).toContain('\n  read 3 websites, skipped 0 unchanged\n');
     expect(sync.stdout + sync.stderr).not.toContain(sandbox.apiKey);
 
     const shown = jsonLines((await aivis(['state', 'show', '--config', file])).stdout);
@@ -368,7 +369,15 @@ describe('aivis status', () => {
       'citations',
     ]);
     for (const stream of report.streams)
-      expect(Object.keys(stream)).toEqual(['stream', 'complete_through', 'age_seconds', 'stale']);
+      expect(Object.keys(stream)).toEqual([
+        'stream',
+        'complete_through',
+        'age_seconds',
+        'stale',
+        'websites',
+        'websites_complete',
+        'checked_through',
+      ]);
 
     // The feeds are complete through the sandbox's data time (2026-01-01), long before this machine's now
     // (whole days and hours; no hours within the first hour of a UTC day).

@@ -189,9 +189,9 @@ describe('aivis dbt-sources', () => {
       if (spec.key.length === 1) expect(tested(spec.key[0]!), `${table.name} key`).toEqual(['unique', 'not_null']);
       else {
         for (const k of spec.key) expect(tested(k), `${table.name}.${k}`).toEqual(['not_null']);
-        const cast = type === 'bigquery' ? 'string' : 'varchar';
+        const text = { postgres: 'TEXT', duckdb: 'VARCHAR', bigquery: 'STRING', snowflake: 'VARCHAR' }[type];
         expect(table.data_tests).toEqual([
-          { unique: { column_name: spec.key.map((k) => `cast(${k} as ${cast})`).join(` || '|' || `) } },
+          { unique: { column_name: spec.key.map((k) => `CAST(${k} AS ${text})`).join(` || '|' || `) } },
         ]);
       }
     }
@@ -202,7 +202,8 @@ describe('aivis dbt-sources', () => {
     expect(tables.find((t) => t.name === 'mentions')).toMatchObject({
       freshness: { warn_after: { count: 6, period: 'hour' }, error_after: { count: 24, period: 'hour' } },
       config: {
-        loaded_at_query: `select min(complete_through) from {{ source('aivis', '_aivis_completeness') }} where stream = 'mentions' and ${website} in (select id from {{ source('aivis', 'websites_current') }})`,
+        // A listed website that never completed the stream makes it null: dbt never calls it fresh.
+        loaded_at_query: `select case when exists (select 1 from {{ source('aivis', 'websites_current') }} w where w.id not in (select ${website} from {{ source('aivis', '_aivis_completeness') }} where stream = 'mentions')) then null else min(complete_through) end from {{ source('aivis', '_aivis_completeness') }} where stream = 'mentions' and ${website} in (select id from {{ source('aivis', 'websites_current') }})`,
       },
     });
   });

@@ -6,7 +6,17 @@
  * whom file permissions do not bind (an immutable file binds root too).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,5 +158,29 @@ describe.skipIf(!canRunAsNobody)('a DuckDB file or folder the user may not write
       execFileSync('chattr', ['-i', database]);
     }
     expect((await aivis(['check', '--config', file])).code).toBe(0);
+  });
+});
+
+describe('a DuckDB path naming a file that is not a DuckDB database', () => {
+  it('is exit 2 for check, sync, status and query, naming what the file is; the file is untouched and nothing loads elsewhere', async () => {
+    const database = path.join(dir, 'prompts.csv');
+    const csv = 'prompt,country\nbest crm,US\n';
+    writeFileSync(database, csv);
+    const file = config('csv', database);
+    const message = `destination.path ${database} is a text file (.csv), not a DuckDB database; aivis loads only into the file named: point destination.path at a DuckDB file (or a path where none exists yet, to start one)`;
+    for (const verb of [['sync'], ['status'], ['query', 'select 1']]) {
+      const refused = await aivis([...verb, '--config', file]);
+      expect({ verb, code: refused.code, stderr: jsonLines(refused.stderr) }).toEqual({
+        verb,
+        code: 2,
+        stderr: [failureLine(message, 2)],
+      });
+    }
+    const check = await aivis(['check', '--config', file]);
+    expect({ code: check.code, stdout: check.stdout.split('\n').at(-2) }).toEqual({
+      code: 2,
+      stdout: `FAIL destination duckdb (file ${database}): ${message}`,
+    });
+    expect(readFileSync(database, 'utf8')).toBe(csv);
   });
 });

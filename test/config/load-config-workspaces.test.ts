@@ -130,7 +130,7 @@ describe('loadConfig: sources', () => {
     );
     expect(lines).toEqual([
       `${file}:3: sources.acme.base_url: http:// would send the API key in clear to api.example.com; use https://, or set sources.acme.allow_insecure_http: true if every hop to that host is trusted`,
-      `${file}:5: unknown key "requests_per_min" in sources.acme, did you mean "requests_per_minute"? (allowed: base_url, allow_insecure_http, api_key, api_key_file, requests_per_minute, timeout_seconds, max_retries, retry_budget_seconds)`,
+      `${file}:5: unknown key "requests_per_min" in sources.acme, did you mean "requests_per_minute"? (allowed: base_url, allow_insecure_http, api_key, api_key_file, requests_per_minute, timeout_seconds, max_retries, retry_budget_seconds, skip_unchanged, sweep_every, settle_for)`,
       `${file}:10: sources.globex.requests_per_minute must be a whole number from 1 to 6000 (got 0)`,
       `${file}:11: sources.initech: give exactly one of api_key (as \${VAR}) or api_key_file`,
     ]);

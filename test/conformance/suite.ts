@@ -5,8 +5,10 @@
  * `<topic>: <behaviour>`, which is also the key a target uses in `skip`.
  */
 import { describe } from 'vitest';
+import { coverageTopic } from './topics/coverage.ts';
 import { evolutionTopic } from './topics/evolution.ts';
 import { faultsTopic } from './topics/faults.ts';
+import { literalsTopic } from './topics/literals.ts';
 import { locksTopic } from './topics/locks.ts';
 import { removalsTopic } from './topics/removals.ts';
 import { runsTopic } from './topics/runs.ts';
@@ -31,6 +33,8 @@ export function runConformanceSuite(target: ConformanceTarget): void {
     locksTopic(target);
     windowIdsTopic(target);
     evolutionTopic(target);
+    literalsTopic(target);
+    coverageTopic(target);
     faultsTopic(target);
   });
 }

@@ -1,4 +1,5 @@
 /** What a destination's conformance wiring supplies to the shared suite (suite.ts) and its topics. */
+import type { StoredComment } from '../../src/destination/descriptions.ts';
 import type { Destination } from '../../src/destination/destination.ts';
 import type { TableSpec } from '../../src/destination/table-spec.ts';
 import type { LogicalRow } from './normalize.ts';
@@ -13,6 +14,8 @@ export interface ConformanceTarget {
   create(schema: string): Promise<Destination>;
   /** All rows of `table`, in logical form (normalize.ts), ordered by primary key. Called while the destination is open. */
   readRows(destination: Destination, schema: string, table: TableSpec): Promise<LogicalRow[]>;
+  /** The comment of every table, view and column of `schema`, as the warehouse's catalog holds them. */
+  comments(schema: string): Promise<StoredComment[]>;
   cleanup?(schema: string): Promise<void>;
   /** Tests this target cannot run, each with the reason shown as the skip message. */
   skip?: Partial<Record<string, string>>;
@@ -26,4 +29,9 @@ export interface ConformanceTarget {
    * digits than the destination stores (Snowflake's JSON results carry 15). Absent: exact.
    */
   readFloat?(written: number): number;
+  /**
+   * Whether the destination's JSON path can name an object key, so the fill of evolved columns
+   * reads it (BigQuery's cannot name a key holding `"` or `\`). Absent: every key.
+   */
+  namesJsonKey?(key: string): boolean;
 }

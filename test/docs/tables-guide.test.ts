@@ -36,6 +36,11 @@ function clockLists(): { api: Set<string>; sync: Set<string> } {
 }
 
 describe('tables.md for analysts', () => {
+  it('says websites._removed_at is when a sync noticed the removal, not when it happened', () => {
+    const row = tablesDoc.split('\n').find((line) => line.startsWith('| `_removed_at` |'));
+    expect(row).toContain("the sync's clock: when aivis noticed, not when the website was removed");
+  });
+
   it("puts every timestamp column aivis writes on the API's clock or the sync's", () => {
     const { api, sync } = clockLists();
     const tables: TableSpec[] = [

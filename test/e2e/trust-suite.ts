@@ -57,6 +57,9 @@ export function runTrustSuite(target: SyncTarget): void {
           stream,
           complete_through: through[stream]!,
           age_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(through[stream]!)) / 1000)),
+          websites: 5,
+          websites_complete: 5,
+          checked_through: through[stream]!,
         }));
       expect(fresh.report).toEqual({
         last_run: {

@@ -3,6 +3,7 @@
  * against the sandbox over loopback, every stdout line validated against the official Airbyte
  * protocol schema, records compared with the sandbox's truth.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { PROTOCOL_STREAMS } from '../../src/protocols/protocol-streams.ts';
@@ -52,6 +53,9 @@ describe('spec, discover, check', () => {
       'base_url',
       'api_key',
       'requests_per_minute',
+      'skip_unchanged',
+      'sweep_every',
+      'settle_for',
       'websites',
       'streams',
       'allow_mass_removal',
@@ -386,8 +390,15 @@ describe('bad input', () => {
       ['discover', '--config', notJson],
       `config file ${notJson}: not valid JSON (Unexpected end of JSON input)`,
     ]);
-    const noKey = jsonFile('config.json', { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, stream: {} });
-    cases.push([['discover', '--config', noKey], `config file ${noKey}: stream: is not an allowed field`]);
+    const badRate = jsonFile('config.json', {
+      base_url: sandbox.baseUrl,
+      api_key: sandbox.apiKey,
+      requests_per_minute: 'fast',
+    });
+    cases.push([
+      ['discover', '--config', badRate],
+      `config file ${badRate}: requests_per_minute: Invalid input: expected number, received string`,
+    ]);
     const badCatalog = jsonFile('catalog.json', {
       streams: [{ stream: { name: 'prompts' }, sync_mode: 'full_refresh', destination_sync_mode: 'append' }],
     });
@@ -400,10 +411,16 @@ describe('bad input', () => {
       ['read', '--config', config, '--catalog', incrementalSnapshot],
       `catalog file ${incrementalSnapshot}: streams[0]: stream analytics_latest is read whole every time; its sync_mode must be full_refresh`,
     ]);
+    const notState = jsonFile('state.json', '"mentions"');
+    cases.push([
+      ['read', '--config', config, '--catalog', catalog, '--state', notState],
+      `state file ${notState}: must be a JSON array of state messages, as aivis airbyte read prints them`,
+    ]);
+    // A legacy state blob is read (docs/protocols.md#state); one aivis never wrote is refused as any other.
     const legacy = jsonFile('state.json', { mentions: {} });
     cases.push([
       ['read', '--config', config, '--catalog', catalog, '--state', legacy],
-      `state file ${legacy}: must be a JSON array of state messages (type STREAM)`,
+      `state file ${legacy}: mentions (stream mentions): written in state-format version null; this aivis reads version 1. Start from an empty state (a full re-read) to replace it`,
     ]);
     const stream = (stream_state: unknown) => [
       { type: 'STREAM', stream: { stream_descriptor: { name: 'mentions' }, stream_state } },
@@ -428,5 +445,23 @@ describe('bad input', () => {
     }
     // Refused before any request.
     expect(sandbox.stats.requests).toBe(0);
+  });
+
+  it('check with a missing or malformed config answers CONNECTION_STATUS FAILED naming it, exit 0, as docs/protocols.md says', async () => {
+    const notJson = jsonFile('config.json', '{"base_url": ');
+    const cases: [string[], string][] = [
+      [['check', '--config', '/nonexistent/config.json'], 'config file /nonexistent/config.json: not found'],
+      [['check', '--config', notJson], `config file ${notJson}: not valid JSON (Unexpected end of JSON input)`],
+    ];
+    for (const [args, message] of cases) {
+      const result = await airbyte(sandbox, args);
+      expect([args, result.code, airbyteMessages(result.stdout)]).toEqual([
+        args,
+        0,
+        [{ type: 'CONNECTION_STATUS', connectionStatus: { status: 'FAILED', message } }],
+      ]);
+    }
+    const doc = readFileSync('docs/protocols.md', 'utf8');
+    expect(doc).toContain('| `check` with a missing or malformed config, a key the API refuses');
   });
 });

@@ -63,11 +63,13 @@ describe('tap-aivis', () => {
         'forced-replication-method': 'INCREMENTAL',
         'valid-replication-keys': [],
         inclusion: 'available',
+        'selected-by-default': true,
       },
     });
     expect(mentions.metadata.find((m) => m.breadcrumb[1] === 'id')!.metadata).toEqual({ inclusion: 'automatic' });
     expect(mentions.metadata.find((m) => m.breadcrumb[1] === 'sentence_text')!.metadata).toEqual({
       inclusion: 'available',
+      'selected-by-default': true,
     });
     expect(
       catalog.streams.find((s) => s.tap_stream_id === 'analytics_latest')!.metadata[0]!.metadata[

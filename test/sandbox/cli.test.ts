@@ -221,6 +221,12 @@ describe('aivis sandbox', () => {
   it('refuses a bad flag with exit 2 and a message naming it', async () => {
     const { code, stderr } = await spawnCli(['sandbox', '--websites', '-3']).done;
     expect(code).toBe(2);
-    expect(jsonLines(stderr)).toEqual([failureLine('--websites must be an integer from 0 to 10000 (got -3).', 2)]);
+    expect(jsonLines(stderr)).toEqual([failureLine('--websites must be an integer from 0 to 10000 (got "-3").', 2)]);
+  });
+
+  it('names the word it got for a flag that is not a number, not NaN', async () => {
+    const { code, stderr } = await spawnCli(['sandbox', '--port', 'abc']).done;
+    expect(code).toBe(2);
+    expect(jsonLines(stderr)).toEqual([failureLine('--port must be an integer from 0 to 65535 (got "abc").', 2)]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_EVOLVED_COLUMNS } from '../../schemas/config.ts';
 import { planEvolution } from '../../src/evolution/evolution-plan.ts';
 import { STREAMS } from '../../src/streams/registry.ts';
 import { mentionsStream } from '../../src/streams/index.ts';
@@ -30,7 +31,9 @@ describe('every registered stream declares everything about itself', () => {
 describe('schema evolution of a table whose stream declares no mapping for it', () => {
   it('fails loudly, naming the stream and the table, rather than leaving the table unevolved', () => {
     const unmapped = { ...mentionsStream, mappings: [] };
-    expect(() => planEvolution([mentionsStream.table], () => [], new Map(), [unmapped])).toThrow(
+    expect(() =>
+      planEvolution([mentionsStream.table], () => [], new Map(), DEFAULT_MAX_EVOLVED_COLUMNS, [unmapped]),
+    ).toThrow(
       'stream mentions writes table mentions but declares no record mapping for it in its mappings (docs/architecture.md#adding-a-stream)',
     );
   });

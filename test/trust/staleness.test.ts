@@ -67,8 +67,8 @@ describe('evaluateStatus', () => {
         },
         rejected_since_last_success: 0,
         streams: [
-          { stream: 'websites', complete_through: '2026-01-03T00:01:00Z', age_seconds: 21_540, stale: false },
-          { stream: 'mentions', complete_through: '2026-01-02T23:00:00.5Z', age_seconds: 25_199, stale: false },
+          { ...unscoped('2026-01-03T00:01:00Z'), stream: 'websites', age_seconds: 21_540, stale: false },
+          { ...unscoped('2026-01-02T23:00:00.5Z'), stream: 'mentions', age_seconds: 25_199, stale: false },
         ],
         stale: false,
       },
@@ -121,7 +121,7 @@ describe('evaluateStatus', () => {
     const input = { lastRun: succeeded, streams: unfinished, rejectedSinceLastSuccess: 0, now };
     const limited = evaluateStatus({ ...input, maxStalenessSeconds: 86_400 });
     expect(limited.report.streams).toEqual([
-      { stream: 'citations', complete_through: null, age_seconds: null, stale: true },
+      { ...unscoped(null), stream: 'citations', age_seconds: null, stale: true },
     ]);
     expect([limited.reasons, limited.exitCode]).toEqual([['citations has a scope that never completed a scan'], 4]);
     const unlimited = evaluateStatus({ ...input, maxStalenessSeconds: undefined });
@@ -180,10 +180,51 @@ describe('evaluateStatus', () => {
       maxStalenessSeconds: 60,
     });
     expect(verdict.report.streams[0]).toEqual({
+      ...unscoped('2026-01-03T06:00:30Z'),
       stream: 'mentions',
-      complete_through: '2026-01-03T06:00:30Z',
       age_seconds: 0,
       stale: false,
     });
   });
+
+  it('a website in scope that never completed the stream makes it stale without --max-staleness, saying how many', () => {
+    const streams = [
+      { stream: 'mentions', completeThrough: ['2026-01-03T00:00:00Z', null], websites: 40, websitesComplete: 10 },
+    ];
+    const verdict = evaluateStatus({
+      lastRun: succeeded,
+      streams,
+      rejectedSinceLastSuccess: 0,
+      now,
+      maxStalenessSeconds: undefined,
+    });
+    expect(verdict.report.streams[0]).toMatchObject({ websites: 40, websites_complete: 10, stale: true });
+    expect([verdict.reasons, verdict.exitCode]).toEqual([['mentions: 30 of 40 websites in scope never completed'], 4]);
+  });
+
+  it('under skip_unchanged judges the age on checked_through, not the frontier', () => {
+    const streams = [
+      {
+        stream: 'mentions',
+        completeThrough: ['2026-01-01T00:00:00Z'],
+        websites: 2,
+        websitesComplete: 2,
+        checkedThrough: '2026-01-03T05:00:00Z',
+      },
+    ];
+    const input = { lastRun: succeeded, streams, rejectedSinceLastSuccess: 0, now, maxStalenessSeconds: 6 * 3600 };
+    expect(evaluateStatus({ ...input, skipUnchanged: true }).exitCode).toBe(0);
+    const plain = evaluateStatus(input);
+    expect([plain.exitCode, plain.report.streams[0]!.checked_through]).toEqual([4, '2026-01-03T05:00:00Z']);
+  });
 });
+
+/** A stream's status fields that come from coverage, for a stream given without any (checked through its frontier). */
+function unscoped(completeThrough: string | null) {
+  return {
+    complete_through: completeThrough,
+    checked_through: completeThrough,
+    websites: null,
+    websites_complete: null,
+  };
+}

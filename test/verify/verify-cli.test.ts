@@ -120,3 +120,30 @@ describe('aivis verify of citations the API wants read per analysis', () => {
     expect(jsonLines(verify.stderr).filter((l) => l.msg === notice.msg)).toEqual([expect.objectContaining(notice)]);
   });
 });
+
+describe('aivis verify of websites never synced', () => {
+  it('says nothing was verified, names each website and exits 4 (human and JSON)', async () => {
+    const { sandbox, aivis } = await world();
+    const ids = (sandbox.truth.websites() as { id: string }[]).map((w) => w.id).sort();
+    // One website synced; the other two never were (the listing holds all three).
+    expect((await aivis('sync', '--websites', ids[0]!)).code).toBe(0);
+    const human = await aivis(
+      'verify',
+      '--streams',
+      'mentions',
+      '--since',
+      SINCE,
+      '--websites',
+      ids.slice(1).join(','),
+    );
+    expect(human.code, human.stderr).toBe(4);
+    expect(human.stdout.split('\n')).toEqual([
+      'aivis verify mentions: nothing verified; 2 websites in scope never synced',
+      ...ids.slice(1).map((id) => `  ${id} not verified: no committed frontier for mentions yet: sync it first`),
+      '  total: 0 websites verified, 2 not verified, 0 missing, 0 extra',
+      '',
+    ]);
+    const json = JSON.parse((await aivis('verify', '--streams', 'mentions', '--since', SINCE, '--json')).stdout);
+    expect(json.never_synced).toEqual(ids.slice(1));
+  });
+});

@@ -88,4 +88,11 @@ describe('withinWindow', () => {
   ])('%s inside [since, until]: %s', (stamp, inside) => {
     expect(withinWindow(stamp, window)).toBe(inside);
   });
+
+  it('exits 4 when a website in scope was never synced, 3 when there is also a difference or a failure', () => {
+    expect(verifyExitCode({ equal: true, failed: [], never_synced: ['web_1'] })).toBe(4);
+    expect(verifyExitCode({ equal: false, failed: [], never_synced: ['web_1'] })).toBe(3);
+    expect(verifyExitCode({ equal: true, failed: ['web_2'], never_synced: ['web_1'] })).toBe(3);
+    expect(verifyExitCode({ equal: true, failed: [], never_synced: [] })).toBe(0);
+  });
 });

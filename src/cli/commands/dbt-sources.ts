@@ -6,6 +6,7 @@
  * adds, within a deadline (docs/served-contract.md#where-evolved-columns-show).
  */
 import { stringify } from 'yaml';
+import { descriptorOf } from '../../../connectors/registry.ts';
 import { loadConfig } from '../../config/load-config.ts';
 import { dbtSources } from '../../dbt/dbt-sources.ts';
 import { viewsOver } from '../../destination/view-spec.ts';
@@ -38,10 +39,11 @@ export const dbtSourcesCommand = defineCommand({
       destination,
       workspaces: workspace === undefined ? loaded.workspaces.map((w) => w.name) : [workspace],
       mode: config.schema_evolution,
+      maxColumns: config.schema_evolution_max_columns,
       logger: createLogger(),
     });
     const file = dbtSources({
-      type: destination.type,
+      dialect: descriptorOf(config.destination.type).dialect,
       namespace: destination.namespace,
       tables,
       views: viewsOver(viewsFor(tables), tables),

@@ -56,10 +56,13 @@ function clockLines(pinned: boolean, baseUrl: string): string[] {
     : ["Data time follows this machine's clock: new analyses arrive as time passes (--clock T pins it at T)."];
 }
 
-function checkInteger(name: string, value: number, min: number, max: number): void {
+/** The flag's word as a whole number; taken as text so a mistyped word is named, not `NaN`. */
+function checkInteger(name: string, word: string, min: number, max: number): number {
+  const value = /^\d+$/.test(word.trim()) ? Number(word) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`--${name} must be an integer from ${min} to ${max} (got ${value}).`);
+    throw new ConfigError(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(word)}).`);
   }
+  return value;
 }
 
 /** A port another process holds is the user's to resolve: say which, and how to pick another (exit 1). */
@@ -90,9 +93,9 @@ export const sandboxCommand = defineCommand({
   describe: 'Serve a local Public API V2 sandbox with seeded data on 127.0.0.1',
   builder: (yargs) =>
     yargs
-      .option('port', { type: 'number', default: 0, describe: 'Port on 127.0.0.1 (0 = a free one)' })
-      .option('websites', { type: 'number', default: 5, describe: 'Websites in the workspace' })
-      .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated data and keys' })
+      .option('port', { type: 'string', default: '0', describe: 'Port on 127.0.0.1 (0 = a free one)' })
+      .option('websites', { type: 'string', default: '5', describe: 'Websites in the workspace' })
+      .option('seed', { type: 'string', default: '1', describe: 'Seed of the generated data and keys' })
       .option('clock', {
         type: 'string',
         describe:
@@ -107,26 +110,26 @@ export const sandboxCommand = defineCommand({
       // The sandbox reads no config: the global flag would only mislead in its help.
       .hide('config'),
   handler: async (argv) => {
-    checkInteger('port', argv.port, 0, 65535);
-    checkInteger('websites', argv.websites, 0, 10_000);
-    checkInteger('seed', argv.seed, 0, 2 ** 32 - 1);
+    const port = checkInteger('port', argv.port, 0, 65535);
+    const websites = checkInteger('websites', argv.websites, 0, 10_000);
+    const seed = checkInteger('seed', argv.seed, 0, 2 ** 32 - 1);
     const variants = variantsOf(argv.variant);
     const start = checkClock(argv.clock);
     const sandbox = await startSandbox({
-      port: argv.port,
-      websites: argv.websites,
-      seed: argv.seed,
+      port,
+      websites,
+      seed,
       variants,
       ...(start === undefined ? { followWallClock: true } : { start }),
     }).catch((error: unknown) => {
-      throw portRefusal(error, argv.port);
+      throw portRefusal(error, port);
     });
     process.stdout.write(
       [
         `base_url: ${sandbox.baseUrl}`,
         `api_key: ${sandbox.apiKey}`,
         ...RESTRICTED_KEYS.map(({ name, key, answer }) => `${name}: ${sandbox.keys[key]}  # ${answer}`),
-        `Public API V2 at ${sandbox.baseUrl}/public/v2 (seed ${argv.seed}, ${argv.websites} websites${variants.length > 0 ? `, variants ${variants.join(', ')}` : ''}); data time ${sandbox.clock.now()}.`,
+        `Public API V2 at ${sandbox.baseUrl}/public/v2 (seed ${seed}, ${websites} websites${variants.length > 0 ? `, variants ${variants.join(', ')}` : ''}); data time ${sandbox.clock.now()}.`,
         `Try: curl -H "Authorization: Bearer ${sandbox.apiKey}" ${sandbox.baseUrl}/public/v2/websites`,
         ...clockLines(start !== undefined, sandbox.baseUrl),
         'Stop with Ctrl-C.',

@@ -9,6 +9,7 @@ import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../log/logger.ts';
 import { terminalLine } from '../../log/inert-text.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
+import { changeSettings } from '../../plan/change-settings.ts';
 import { readStatus } from '../../trust/read-status.ts';
 import { formatAge, type StatusVerdict } from '../../trust/staleness.ts';
 import { withDestination } from '../with-destination.ts';
@@ -27,11 +28,12 @@ function formatStatus(verdict: StatusVerdict): string {
       : `  last run  ${run.id} (${run.command}) ${run.status}, started ${run.started_at}${run.finished_at === null ? '' : `, finished ${run.finished_at}`}`,
   );
   lines.push(`  rejected  ${report.rejected_since_last_success} records since the last successful run`);
-  lines.push(`  ${'stream'.padEnd(18)}${'complete through'.padEnd(30)}age`);
+  lines.push(`  ${'stream'.padEnd(18)}${'complete through'.padEnd(30)}${'websites'.padEnd(12)}age`);
   for (const stream of report.streams) {
     const age = stream.age_seconds === null ? '-' : formatAge(stream.age_seconds);
+    const websites = stream.websites === null ? '-' : `${stream.websites_complete}/${stream.websites}`;
     lines.push(
-      `  ${stream.stream.padEnd(18)}${(stream.complete_through ?? 'never').padEnd(30)}${age}${stream.stale ? '  STALE' : ''}`,
+      `  ${stream.stream.padEnd(18)}${(stream.complete_through ?? 'never').padEnd(30)}${websites.padEnd(12)}${age}${stream.stale ? '  STALE' : ''}`,
     );
   }
   // A run's error may quote a server's text: one line each, whatever it holds.
@@ -67,6 +69,8 @@ export const statusCommand = defineCommand({
         streams: selectedStreams(config),
         now: new Date(),
         maxStalenessSeconds,
+        include: config.websites?.include,
+        change: changeSettings(workspace.source),
       });
       process.stdout.write(`${argv.json ? JSON.stringify(verdict.report) : formatStatus(verdict)}\n`);
       return verdict.exitCode;

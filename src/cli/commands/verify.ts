@@ -118,10 +118,13 @@ export const verifyCommand = defineCommand({
               stream,
               validation,
               declared: declaredIn(document),
-              since,
-              ...(until === undefined ? {} : { until }),
-              ...(websites === undefined ? {} : { websites }),
-              repair: argv.repair,
+              mode: {
+                kind: 'verify',
+                since,
+                ...(until === undefined ? {} : { until }),
+                ...(websites === undefined ? {} : { websites }),
+                repair: argv.repair,
+              },
               now: () => new Date(),
               signal: stop.signal,
               onEstimate: (estimate) =>
@@ -135,7 +138,9 @@ export const verifyCommand = defineCommand({
           }));
           const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
           process.stdout.write(`${redact(text)}\n`);
-          if (verifyExitCode(report) !== ExitCode.Success) exitCode = verifyExitCode(report);
+          // 3 (differences, failures) wins over 4 (never synced), which wins over 0.
+          const code = verifyExitCode(report);
+          if (exitCode !== ExitCode.Partial && code !== ExitCode.Success) exitCode = code;
         }
         return exitCode;
       } finally {

@@ -34,11 +34,15 @@ export function singerCatalog(evolution: RunEvolution): Record<string, unknown> 
               // The bookmark is the API's own scan frontier (state), not a field of the records.
               'valid-replication-keys': [],
               inclusion: 'available',
+              // A catalog handed back as discovered reads every stream (the SDK's rule, below).
+              'selected-by-default': true,
             },
           },
           ...streamColumns(stream, evolution).map((column) => ({
             breadcrumb: ['properties', column.name],
-            metadata: { inclusion: key.has(column.name) ? 'automatic' : 'available' },
+            metadata: key.has(column.name)
+              ? { inclusion: 'automatic' }
+              : { inclusion: 'available', 'selected-by-default': true },
           })),
         ],
       };
@@ -83,12 +87,34 @@ export async function readSingerCatalog(file: string | undefined, flag: string):
       throw new ProtocolInputError(
         `${flag} file ${file}: streams[${index}]: tap_stream_id ${JSON.stringify(entry.tap_stream_id)} is not an aivis stream (${PROTOCOL_STREAMS.map((s) => s.name).join(', ')})`,
       );
-    const at = (breadcrumb: readonly string[]) =>
-      entry.metadata.find((m) => m.breadcrumb.join('\u0000') === breadcrumb.join('\u0000'))?.metadata ?? {};
-    const top = at([]);
-    if ((top.selected ?? entry.schema?.selected) !== true) return [];
+    const metadata = new Map(entry.metadata.map((m) => [m.breadcrumb.join('\u0000'), m.metadata]));
+    // A catalog of the older Singer form says `selected` in the stream's schema.
+    const legacy = entry.schema?.selected;
+    if (legacy !== undefined && metadata.get('')?.selected === undefined)
+      metadata.set('', { ...metadata.get(''), selected: legacy });
+    if (!isSelected(metadata, [])) return [];
     const key = new Set<string>(stream.table.primaryKey);
-    const keeps = (property: string) => key.has(property) || at(['properties', property]).selected !== false;
+    const keeps = (property: string) => key.has(property) || isSelected(metadata, ['properties', property]);
+    const top = metadata.get('') ?? {};
     return [{ stream, keeps, incremental: stream.incremental && top['replication-method'] !== 'FULL_TABLE' }];
   });
+}
+
+/**
+ * Whether a breadcrumb is selected, as the Meltano Singer SDK resolves it
+ * (`MetadataMapping._breadcrumb_is_selected`, singer_sdk/_singerlib/catalog.py): no metadata at
+ * all selects everything; a property of a stream not selected is not; `inclusion: unsupported`
+ * never is and `automatic` always is; then `selected`, else `selected-by-default`, else the
+ * parent's value (a stream: not selected).
+ */
+function isSelected(metadata: ReadonlyMap<string, Record<string, unknown>>, breadcrumb: readonly string[]): boolean {
+  if (metadata.size === 0) return true;
+  const entry = metadata.get(breadcrumb.join('\u0000')) ?? {};
+  const parent = breadcrumb.length > 0 ? isSelected(metadata, breadcrumb.slice(0, -2)) : undefined;
+  if (parent === false) return false;
+  if (entry.inclusion === 'unsupported') return false;
+  if (entry.inclusion === 'automatic') return true;
+  if (typeof entry.selected === 'boolean') return entry.selected;
+  if (typeof entry['selected-by-default'] === 'boolean') return entry['selected-by-default'];
+  return parent ?? false;
 }

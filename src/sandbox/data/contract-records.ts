@@ -19,13 +19,26 @@ export const NEW_REASON = 'sentiment_sampling_paused';
 type Row = Record<string, unknown>;
 type RecordOf = (row: EvidenceRow) => Row;
 
-/** Mentions as the mention variants shape them. */
-export function contractMention(variants: ReadonlySet<SandboxVariant>, record: RecordOf): RecordOf {
-  if (!variants.has('contract_new_mention_field') && !variants.has('contract_type_change')) return record;
+/** Whether an analysis's sentiment sampling was paused (`contract_new_reason`, `undeclared_reason_value`): its even ones. */
+const samplingPaused = (variants: ReadonlySet<SandboxVariant>, index: number) =>
+  (variants.has('contract_new_reason') || variants.has('undeclared_reason_value')) && index % 2 === 0;
+
+/**
+ * Mentions as the mention variants shape them: the language of the sentence (`languageOf`;
+ * now and then not detected), no sentiment where sampling was paused.
+ */
+export function contractMention(
+  variants: ReadonlySet<SandboxVariant>,
+  record: RecordOf,
+  languageOf: (row: EvidenceRow) => string | null,
+): RecordOf {
+  const shaped = ['contract_new_mention_field', 'contract_type_change'] as const;
+  if (!shaped.some((variant) => variants.has(variant)) && !samplingPaused(variants, 0)) return record;
   return (row) => {
     const mention = { ...record(row) };
     if (variants.has('contract_new_mention_field'))
-      mention[NEW_MENTION_FIELD] = Rng.of(row.seed, 'language', row.id).pick(['en', 'de', 'fr', null]);
+      mention[NEW_MENTION_FIELD] = Rng.of(row.seed, 'language', row.id).chance(0.1) ? null : languageOf(row);
+    if (samplingPaused(variants, row.analysis.index)) mention.sentiment = null;
     // integer -> number: a position between two sentences.
     if (variants.has('contract_type_change') && typeof mention.position_in_response === 'number')
       mention.position_in_response += 0.5;
@@ -43,15 +56,15 @@ const metrics = (part: unknown) => (part ?? {}) as Record<string, unknown>;
 
 /**
  * Snapshots and history points with the new metric (odd analyses: null, with a reason under
- * its key) or the new reason value (even analyses: sentiment null for that reason).
+ * its key) or the new reason value (even analyses: sentiment sampling paused, so no response
+ * was scored, no provider has a sentiment, and the website's is null for that reason).
  */
 export function contractSnapshot(variants: ReadonlySet<SandboxVariant>, render: SnapshotRenderer): SnapshotRenderer {
   const metric = variants.has('contract_new_metric');
-  const reason = variants.has('contract_new_reason') || variants.has('undeclared_reason_value');
-  if (!metric && !reason) return render;
+  if (!metric && !samplingPaused(variants, 0)) return render;
   return (website, analysis) => {
     const parts = render(website, analysis);
-    const data = { ...parts.data, metrics: { ...metrics(parts.data.metrics) } };
+    const data: Row = { ...parts.data, metrics: { ...metrics(parts.data.metrics) } };
     const meta = {
       ...parts.meta,
       unavailable_reasons: { ...metrics(parts.meta.unavailable_reasons) },
@@ -60,16 +73,33 @@ export function contractSnapshot(variants: ReadonlySet<SandboxVariant>, render: 
     const odd = analysis.index % 2 === 1;
     let providers = parts.providers;
     if (metric) {
-      const visibility = data.metrics.visibility;
+      const visibility = metrics(data.metrics).visibility;
       const value = odd || typeof visibility !== 'number' ? null : Math.round(visibility * 5) / 10;
-      data.metrics[NEW_METRIC] = value;
-      if (value === null) meta.unavailable_reasons[NEW_METRIC] = 'no_eligible_responses';
+      metrics(data.metrics)[NEW_METRIC] = value;
+      // Odd analyses lack the facts it is built on; a reason that claims no count is zero, as none is.
+      if (value === null)
+        meta.unavailable_reasons[NEW_METRIC] =
+          typeof visibility === 'number' ? 'visibility_facts_unavailable' : 'no_eligible_responses';
       meta.metric_definition_versions[NEW_METRIC] = `${NEW_METRIC}_v1`;
-      providers = providers.map((entry) => ({ ...entry, metrics: { ...metrics(entry.metrics), [NEW_METRIC]: value } }));
+      providers = providers.map((entry) => ({
+        ...entry,
+        metrics: { ...metrics(entry.metrics), [NEW_METRIC]: value },
+        unavailable_reasons:
+          value === null
+            ? { ...metrics(entry.unavailable_reasons), [NEW_METRIC]: meta.unavailable_reasons[NEW_METRIC] }
+            : entry.unavailable_reasons,
+      }));
     }
-    if (reason && !odd) {
-      data.metrics.sentiment = null;
+    if (samplingPaused(variants, analysis.index)) {
+      metrics(data.metrics).sentiment = null;
+      data.counts = { ...metrics(data.counts), sentiment_scored_responses: 0 };
       meta.unavailable_reasons.sentiment = NEW_REASON;
+      providers = providers.map((entry) => ({
+        ...entry,
+        metrics: { ...metrics(entry.metrics), sentiment: null },
+        counts: { ...metrics(entry.counts), sentiment_scored_responses: 0 },
+        unavailable_reasons: { ...metrics(entry.unavailable_reasons), sentiment: 'no_scored_responses' },
+      }));
     }
     return { ...parts, data, meta, providers };
   };

@@ -41,10 +41,10 @@ export function edgeMentionRecord(row: EvidenceRow): Record<string, unknown> {
 
 export function edgeCitationRecord(row: EvidenceRow): Record<string, unknown> {
   const rng = Rng.of(row.seed, 'citation', row.id);
-  const domain = rng.chance(0.4) ? `${row.websiteId.slice(4).toLowerCase()}.example` : rng.pick(COMPETITOR_DOMAINS);
+  const domain = rng.chance(0.4) ? `${row.website.id.slice(4).toLowerCase()}.example` : rng.pick(COMPETITOR_DOMAINS);
   return {
     id: row.id,
-    website_id: row.websiteId,
+    website_id: row.website.id,
     analysis_id: row.analysis.id,
     provider: row.provider,
     observed_at: observedAt(rng, row.analysis),

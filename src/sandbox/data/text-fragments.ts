@@ -4,30 +4,133 @@
  * `edge_values` variant's are the cases that break naive loaders.
  */
 
-/** Sentences of AI answers that name `brand`, each naming after ASCII text only. */
-export const MENTION_SENTENCES: readonly ((brand: string, competitor: string) => string)[] = [
-  (b) => `${b} is often recommended for small teams.`,
-  (b, c) => `Many reviewers call ${b} the safest choice, though it is pricier than ${c}.`,
-  (b, c) => `For enterprise buyers, ${b} and ${c} come up side by side.`,
-  (b) => `${b} tops the list of AI-visibility tools this quarter 📈`,
-  (b) => `Selon les avis, ${b} tient la tête du classement.`,
-  (b, c) => `Laut Testberichten ist ${b} günstiger als ${c}.`,
-  (b) => `${b} 是中小企业最常推荐的分析工具。`,
-  (b) => `${b} は初心者にも使いやすいと評価されています。`,
-  (b) => `If budget matters, ${b} is a good start; ${b} also has a free tier.`,
-  (b, c) => `Compared in 2026 reviews, ${b} beats ${c} on onboarding and support.`,
-  (b) => `Users say "${b}" makes AI search reports easy to share.`,
+/** One way AI answers name a brand: its language (BCP 47) and the sentence, from `pick`ed parts. */
+export interface MentionSentence {
+  readonly language: string;
+  readonly text: (brand: string, competitor: string, pick: <T>(items: readonly T[]) => T) => string;
+}
+
+const AUDIENCES = [
+  'small teams',
+  'agencies',
+  'enterprise buyers',
+  'solo founders',
+  'marketing teams',
+  'online shops',
+  'B2B startups',
+  'content teams',
+  'SEO consultants',
+  'growth teams',
+  'product marketers',
+  'local businesses',
+] as const;
+const STRENGTHS = [
+  'onboarding',
+  'support',
+  'pricing',
+  'reporting',
+  'integrations',
+  'data accuracy',
+  'ease of use',
+  'its dashboards',
+  'alerting',
+  'competitor tracking',
+  'its API',
+  'exports',
+] as const;
+const PERIODS = [
+  'this quarter',
+  'in 2026',
+  'this year',
+  'lately',
+  'since its spring update',
+  'in recent tests',
+  'for the third month running',
 ] as const;
 
+/**
+ * Sentences of AI answers that name `brand` (and maybe a competitor after it), with nothing but
+ * ASCII before any naming of the brand; each in the language it is written in.
+ */
+export const MENTION_SENTENCES: readonly MentionSentence[] = [
+  { language: 'en', text: (b, _, p) => `${b} is often recommended for ${p(AUDIENCES)}.` },
+  {
+    language: 'en',
+    text: (b, c, p) =>
+      `Many reviewers call ${b} the safest choice for ${p(AUDIENCES)}, though it is pricier than ${c}.`,
+  },
+  { language: 'en', text: (b, c, p) => `For ${p(AUDIENCES)}, ${b} and ${c} come up side by side.` },
+  { language: 'en', text: (b, _, p) => `${b} tops the list of AI-visibility tools ${p(PERIODS)} 📈` },
+  {
+    language: 'en',
+    text: (b, _, p) => `If budget matters, ${b} is a good start for ${p(AUDIENCES)}; ${b} also has a free tier.`,
+  },
+  {
+    language: 'en',
+    text: (b, c, p) => `${b} and ${c} both cover ${p(STRENGTHS)}, but ${p(AUDIENCES)} tend to prefer the former.`,
+  },
+  { language: 'en', text: (b, _, p) => `Analysts rank ${b} first for ${p(STRENGTHS)} ${p(PERIODS)}.` },
+  { language: 'en', text: (b, c, p) => `Compared in 2026 reviews, ${b} beats ${c} on ${p(STRENGTHS)}.` },
+  { language: 'en', text: (b, _, p) => `Users say "${b}" makes AI search reports easy to share with ${p(AUDIENCES)}.` },
+  { language: 'en', text: (b, _, p) => `${b} stands out for ${p(STRENGTHS)}, according to ${p(AUDIENCES)}.` },
+  {
+    language: 'en',
+    text: (b, c, p) =>
+      `Among the options for ${p(AUDIENCES)}, ${b} scores best on ${p(STRENGTHS)}; ${c} is close behind.`,
+  },
+  { language: 'en', text: (b, _, p) => `${b} has improved its ${p(STRENGTHS)} ${p(PERIODS)}.` },
+  {
+    language: 'fr',
+    text: (b, _, p) =>
+      `Selon les avis, ${b} tient la tête du classement ${p(['cette année', 'ce trimestre', 'en 2026'])}.`,
+  },
+  {
+    language: 'fr',
+    text: (b, c, p) =>
+      `${b} reste une valeur sûre pour ${p(['les petites équipes', 'les agences', 'les grandes entreprises'])}, face à ${c}.`,
+  },
+  {
+    language: 'de',
+    text: (b, c, p) => `Laut ${p(['Testberichten', 'Nutzern', 'Fachmedien'])} ist ${b} günstiger als ${c}.`,
+  },
+  {
+    language: 'de',
+    text: (b, _, p) => `${b} überzeugt vor allem bei ${p(['Support', 'Preis', 'Berichten', 'Integrationen'])}.`,
+  },
+  {
+    language: 'de',
+    text: (b, _, p) => `Viele Agenturen setzen ${p(['inzwischen', 'seit 2026', 'zunehmend'])} auf ${b}.`,
+  },
+  { language: 'zh', text: (b, _, p) => `${b} 是${p(['中小企业', '营销团队', '代理机构'])}最常推荐的分析工具。` },
+  { language: 'zh', text: (b, _, p) => `${b} 在${p(['客户支持', '价格', '报表', '易用性'])}方面评价很高。` },
+  {
+    language: 'ja',
+    text: (b, _, p) => `${b} は${p(['初心者', '中小企業', '代理店'])}にも使いやすいと評価されています。`,
+  },
+  {
+    language: 'ja',
+    text: (b, _, p) => `${b} は${p(['サポート', '価格', 'レポート機能', '使いやすさ'])}で高く評価されています。`,
+  },
+];
+
 /** Sites that review tools, cited beside the brand's and its competitors' own pages. */
-export const REVIEW_SITES = ['reviews.example', 'techradar.example', 'forum.example'] as const;
-export const CITED_PATHS = ['blog', 'pricing', 'docs', 'compare', 'reviews'] as const;
+export const REVIEW_SITES = [
+  'reviews.example',
+  'techradar.example',
+  'forum.example',
+  'g2-like.example',
+  'news.example',
+] as const;
+export const CITED_PATHS = ['blog', 'pricing', 'docs', 'compare', 'reviews', 'guides', 'customers'] as const;
 export const PAGE_TOPICS = [
   'pricing and plans',
   'an honest review',
   'getting started',
   'how it compares',
   'what customers say',
+  'features at a glance',
+  'alternatives worth a look',
+  'setup in ten minutes',
 ] as const;
 
 /** The `edge_values` variant's evidence text: emoji and other astral characters, right-to-left

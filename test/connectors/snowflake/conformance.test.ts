@@ -14,6 +14,7 @@ runConformanceSuite({
   name: 'snowflake',
   create: async (schema) => createSnowflakeDestination(sf.setup().config(schema), { logger: silentLogger }),
   readRows: (_destination, schema, table) => sf.reader().rows(schema, table),
+  comments: (schema) => sf.reader().comments(schema),
   // Stored exactly; the driver reads Snowflake's JSON results, which carry 15 significant digits.
   readFloat: realAsRead,
 });

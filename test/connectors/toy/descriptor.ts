@@ -1,10 +1,12 @@
 /**
- * A destination defined outside `connectors/`, to show that adding one is its folder, its
- * config schema and one registry entry (docs/architecture.md#adding-a-destination). It
- * stores rows in DuckDB in memory (the engine tests' fake) under its own type, flush sizing and names.
+ * A destination defined outside `connectors/`, added by the files
+ * docs/architecture.md#adding-a-destination lists (`toy-config.ts` is its config schema, the
+ * test's `WITH_TOY` its registry line). It stores rows in DuckDB files (the engine tests' fake)
+ * under its own type, flush sizing, dialect and names.
  */
 import { describeDestination } from '../../../connectors/descriptor.ts';
 import { TOY_FLUSH_SIZING, type ToyConfig, toyConfigSchema } from './toy-config.ts';
+import { TOY_DIALECT } from './toy-dialect.ts';
 
 export const toyDestination = describeDestination<ToyConfig>({
   type: 'toy',
@@ -13,13 +15,10 @@ export const toyDestination = describeDestination<ToyConfig>({
   secrets: [{ key: 'token', in: 'value', fix: 'put it in an environment variable and write token: ${TOY_TOKEN}' }],
   withAbsolutePaths: (config, resolve) => ({ ...config, folder: resolve(config.folder) }),
   flushSizing: TOY_FLUSH_SIZING,
-  columnType: (type) => `toy_${type}`,
+  dialect: TOY_DIALECT,
   tableDataset: (config, table) => ({ namespace: `toy://${config.folder}`, name: `${config.schema}.${table}` }),
   async load() {
-    const { createToyDestination } = await import('./toy-destination.ts');
-    return {
-      createDestination: createToyDestination,
-      openQueryRole: () => Promise.reject(new Error('the toy destination answers no queries')),
-    };
+    const { createToyDestination, openToyQuery } = await import('./index.ts');
+    return { createDestination: createToyDestination, openQueryRole: openToyQuery };
   },
 });

@@ -4,11 +4,13 @@
  * tree, and added to the registry's list, is parsed, has its secret refused and its file path
  * resolved, is named for lineage and docs/tables.md, and takes a sync flushed by its own sizing.
  */
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DESTINATIONS, type DestinationRegistry } from '../../../connectors/registry.ts';
 import { buildTablesDoc } from '../../../scripts/tables-doc.ts';
-import { createDestination } from '../../../src/cli/destination-factory.ts';
+import { createDestination, openQueryRole } from '../../../src/cli/destination-factory.ts';
+import { assertReadOnlyStatement } from '../../../src/destination/read-only-query.ts';
 import { ApiClient } from '../../../src/client/api-client.ts';
 import { loadConfig } from '../../../src/config/load-config.ts';
 import { readRows } from '../../../src/destination/queries/read-rows.ts';
@@ -22,6 +24,7 @@ import { runSync } from '../../../src/sync/run-sync.ts';
 import { analyticsLatestTable, websitesTable } from '../../../src/tables/index.ts';
 import { writeConfig, yaml } from '../../config/config-files.ts';
 import { toyDestination } from './descriptor.ts';
+import type { ToyConfig } from './toy-config.ts';
 import type { ToyDestination } from './toy-destination.ts';
 
 /** The registry with the toy's one line added. */
@@ -113,6 +116,7 @@ describe('a sync through the added destination', () => {
       'all',
       WITH_TOY,
     );
+    mkdirSync((config.destination as ToyConfig).folder);
     const destination = (await createDestination(
       config.destination,
       { logger: silentLogger },
@@ -141,6 +145,19 @@ describe('a sync through the added destination', () => {
     } finally {
       await client.close();
       await destination.close();
+    }
+    // Its query role reads what the sync wrote (`aivis query`).
+    const role = await openQueryRole(config.destination, { logger: silentLogger }, WITH_TOY);
+    try {
+      const result = await role.run(
+        await assertReadOnlyStatement('SELECT count(*) AS n FROM websites', role, 'aivis query'),
+        10,
+      );
+      const pages = [];
+      for await (const page of result.pages) pages.push(...page);
+      expect(pages).toEqual([[4n]]);
+    } finally {
+      await role.close();
     }
     const snapshotCommits = destination.commits.filter((commit) => commit.analytics_latest !== undefined);
     expect(snapshotCommits.map((commit) => commit.analytics_latest)).toEqual([1, 1, 1, 1]);

@@ -1,7 +1,9 @@
 /**
- * The toy connector: DuckDB in memory (the engine tests' fake) under the toy's type and flush
- * sizing, recording the rows of each commit per table so the test sees how the engine flushed.
+ * The toy connector: DuckDB (the engine tests' fake) in a file of its folder, under the toy's
+ * type and flush sizing, recording the rows of each commit per table so the test sees how the
+ * engine flushed.
  */
+import path from 'node:path';
 import { createDuckdbDestination } from '../../../connectors/duckdb/index.ts';
 import type { DestinationDeps } from '../../../connectors/registry.ts';
 import type { Destination, TableRows } from '../../../src/destination/destination.ts';
@@ -12,8 +14,13 @@ export interface ToyDestination extends Destination {
   readonly commits: Readonly<Record<string, number>>[];
 }
 
+/** Where the toy keeps a schema's rows: one DuckDB file per schema in its folder. */
+export function toyFile(config: ToyConfig): string {
+  return path.join(config.folder, `${config.schema}.duckdb`);
+}
+
 export function createToyDestination(config: ToyConfig, deps: DestinationDeps): ToyDestination {
-  const inner = createDuckdbDestination({ type: 'duckdb', path: ':memory:', schema: config.schema }, deps);
+  const inner = createDuckdbDestination({ type: 'duckdb', path: toyFile(config), schema: config.schema }, deps);
   const commits: Record<string, number>[] = [];
   return {
     ...inner,

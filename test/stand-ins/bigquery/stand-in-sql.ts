@@ -19,8 +19,11 @@
  *    DuckDB has functions of some of those names that mean something else.
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
  * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
+ * Before all of them, every string literal (`'...'` or `"..."`) is read as BigQuery reads it
+ * (backslash escapes) and written as DuckDB's (`../backslash-literal.ts`).
  * Anything else goes to DuckDB as written (QUALIFY, MERGE, ROW_NUMBER, COUNT(*) all exist there).
  */
+import { decodeBackslashBody, duckdbLiteral } from '../backslash-literal.ts';
 
 import { LITERAL_TIMESTAMP_MESSAGE, beyondMicroseconds, parameterTimestampMessage } from './stand-in-timestamps.ts';
 
@@ -48,7 +51,15 @@ export function referencedTables(sql: string): { dataset: string; table: string;
   }));
 }
 
-export function toDuckdb(sql: string, parameters: readonly RestQueryParameter[] = []): string {
+/** `sql` with its string literals as DuckDB writes them; backquoted names kept as they are. */
+function duckdbLiterals(sql: string): string {
+  return sql.replace(/`(?:[^`\\]|\\.)*`|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/gs, (token) =>
+    token.startsWith('`') ? token : duckdbLiteral(decodeBackslashBody(token.slice(1, -1), token[0]!)),
+  );
+}
+
+export function toDuckdb(bigquerySql: string, parameters: readonly RestQueryParameter[] = []): string {
+  const sql = duckdbLiterals(bigquerySql);
   const byName = new Map(parameters.map((p) => [p.name ?? '', p]));
   const literal = (name: string): string => {
     const param = byName.get(name);

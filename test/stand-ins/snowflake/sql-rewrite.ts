@@ -24,7 +24,10 @@
  *   -> `COMMENT ON COLUMN v.c IS 's'`;
  * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants);
  * - `ALTER TABLE t UNSET COMMENT` (and `ALTER VIEW`) -> `COMMENT ON TABLE t IS NULL`.
+ * String literals are read as Snowflake reads them (backslash escapes, `''`) and written as
+ * DuckDB's (`../backslash-literal.ts`).
  */
+import { decodeBackslashBody, duckdbLiteral } from '../backslash-literal.ts';
 
 /** `COLUMNS.DATA_TYPE` as Snowflake names the types the rewrites above map to DuckDB's. */
 const SNOWFLAKE_DATA_TYPE = `CASE WHEN DATA_TYPE = 'VARCHAR' THEN 'TEXT' WHEN DATA_TYPE LIKE 'DECIMAL%' THEN 'NUMBER' WHEN DATA_TYPE = 'DOUBLE' THEN 'FLOAT' WHEN DATA_TYPE = 'TIMESTAMP WITH TIME ZONE' THEN 'TIMESTAMP_TZ' WHEN DATA_TYPE = 'JSON' THEN 'VARIANT' ELSE DATA_TYPE END`;
@@ -78,7 +81,9 @@ export function rewriteSql(sql: string): string {
     .map((s) =>
       s.kind === 'code'
         ? s.text.replace(/[A-Za-z_][A-Za-z0-9_$]*/g, (w) => WORDS[w.toUpperCase()] ?? w.toUpperCase())
-        : s.text,
+        : s.kind === 'literal'
+          ? duckdbLiteral(decodeBackslashBody(s.text.slice(1, -1), "'"))
+          : s.text,
     )
     .join('');
   return arrayConstruct(folded)

@@ -1,0 +1,40 @@
+/** A requests_per_minute above the API's limit of 100 per workspace is accepted and said, with file and line. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { createLogger } from '../../src/log/logger.ts';
+import { writeConfig, yaml } from './config-files.ts';
+
+const env = { AIVIS_API_KEY: 'sk_test_rate_key' };
+
+async function warnings(text: string): Promise<string[]> {
+  const file = await writeConfig(text);
+  const lines: string[] = [];
+  await loadConfig(file, env, createLogger({ json: true, write: (line) => lines.push(line) }));
+  return lines.map((line) => (JSON.parse(line) as { msg: string }).msg.replace(file, 'config.yaml'));
+}
+
+describe('requests_per_minute above the API limit', () => {
+  it('warns for each workspace above 100 with its line, and not at 100 or for a server on this machine', async () => {
+    expect(
+      await warnings(yaml`
+        sources:
+          shop:
+            base_url: https://api.example.com
+            api_key: \${AIVIS_API_KEY}
+            requests_per_minute: 200
+          blog:
+            base_url: https://api.example.com
+            api_key: \${AIVIS_API_KEY}
+            requests_per_minute: 100
+          local:
+            base_url: http://127.0.0.1:8080
+            api_key: \${AIVIS_API_KEY}
+            requests_per_minute: 6000
+        destination:
+          type: duckdb
+      `),
+    ).toEqual([
+      "config.yaml:5: sources.shop.requests_per_minute 200 is above the API's limit of 100 requests per minute per workspace: the API refuses the excess (429) and aivis waits, so syncs get no faster; set 100 or less",
+    ]);
+  });
+});
