@@ -1,6 +1,7 @@
 /**
  * Which columns the document in force adds to each table (docs/served-contract.md#schema-evolution): a pure
- * function of the declared records, the tables' mappings and the columns the destination has.
+ * function of the declared records, the tables' mappings (each stream declares one per table it
+ * writes: `mappings`, `src/streams/record-mapping.ts`) and the columns the destination has.
  *
  * - A declared field the stream does not map becomes a column named by `evolvedColumnName`,
  *   typed by `fieldType`, described by its `description`.
@@ -16,14 +17,15 @@ import { DEFAULT_MAX_EVOLVED_COLUMNS } from '../../schemas/config.ts';
 import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
 import { withoutNul } from '../destination/sql-dialect.ts';
 import type { ColumnSpec, ColumnType, JsonValueType, TableSpec } from '../destination/table-spec.ts';
-import type { StreamName } from '../streams/registry.ts';
+import type { RecordMapping } from '../streams/record-mapping.ts';
+import { STREAM_NAMES, STREAMS, type StreamName } from '../streams/registry.ts';
+import { type AnyStream, streamTables } from '../streams/stream.ts';
 import { evolvedColumnName, isNaturalName, isStorableName, variantColumnName } from './column-name.ts';
 import type { ContractDocument } from '../contract/contract-document.ts';
 import { type DeclaredField, declaredFields } from '../contract/declared-fields.ts';
 import { fieldType } from '../contract/field-type.ts';
 import type { JsonSchema } from '../contract/json-schema.ts';
 import { declaredJsonTypes } from './declared-json-types.ts';
-import { RECORD_MAPPINGS, type RecordMapping } from './record-mappings.ts';
 
 export type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
 
@@ -48,13 +50,15 @@ export interface TableEvolution {
  * snapshot's `data`), or on an object inside them reached through `within`: `declaredFields`
  * of `src/contract/` over that document.
  */
-export type DeclaredRecords = (stream: StreamName, within: readonly string[]) => readonly DeclaredField[];
+export type DeclaredRecords = (stream: string, within: readonly string[]) => readonly DeclaredField[];
 
-/** What `document` declares, as the plan reads it. */
+const isStreamName = (name: string): name is StreamName => (STREAM_NAMES as readonly string[]).includes(name);
+
+/** What `document` declares, as the plan reads it: nothing for a stream the registry does not list. */
 export const declaredIn =
   (document: ContractDocument): DeclaredRecords =>
   (stream, within) =>
-    declaredFields(document, stream, within);
+    isStreamName(stream) ? declaredFields(document, stream, within) : [];
 
 /** Whether a column of type `held` keeps every value of type `declared` (an int64 fits a float64 column, any value a json one). */
 export function holds(held: ColumnType, declared: ColumnType): boolean {
@@ -102,11 +106,15 @@ function describe(field: DeclaredField, where: string): string {
 }
 
 /**
- * The columns one table's records ask for under the declared fields, and the fields whose
+ * The columns one table's records ask for under the declared fields of `stream`'s records, and the fields whose
  * names cannot be columns. Each field gets a name no other field of the table has: natural
  * names first, then hashed ones (`evolvedColumnName`).
  */
-function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): { wanted: Wanted[]; unnamable: string[] } {
+function wantedColumns(
+  stream: string,
+  mapping: RecordMapping,
+  declared: DeclaredRecords,
+): { wanted: Wanted[]; unnamable: string[] } {
   const own = new Map(mapping.table.columns.map((c) => [c.name, c.type]));
   /** In declared order; the stream's own column named already, the others named below. */
   const found: { wanted: Omit<Wanted, 'name'>; key: string; name?: string }[] = [];
@@ -127,10 +135,10 @@ function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): { wan
     };
     found.push({ wanted, key: declaredField.name, ...(mapped ? { name: declaredField.name } : {}) });
   };
-  for (const field of declared(mapping.stream, items)) {
+  for (const field of declared(stream, items)) {
     const known = mapping.keyed[field.name];
     if (known) {
-      for (const key of declared(mapping.stream, [...items, field.name]))
+      for (const key of declared(stream, [...items, field.name]))
         want(key, [field.name, key.name], known.includes(key.name));
     } else if (mapping.mapped.includes(field.name)) {
       if (own.has(field.name)) want(field, [field.name], true);
@@ -164,19 +172,46 @@ const evolvedColumn = (
 const ownColumn = (mapping: RecordMapping, name: string) => mapping.table.columns.find((c) => c.name === name)!;
 
 /**
- * The evolution of each of `tables` that has a record mapping, under the declared records.
+ * Each of `tables` a stream writes with the record mapping its stream declares, in registry
+ * order; tables no stream writes (the engine's, the prompt import's) hold no records and are
+ * not evolved.
+ * @throws Error when a stream writes one of `tables` without declaring its mapping: its new
+ *   fields would silently stay in `_raw` (docs/architecture.md#adding-a-stream)
+ */
+export function streamMappings(
+  tables: readonly TableSpec[],
+  streams: readonly AnyStream[] = STREAMS,
+): { readonly stream: string; readonly mapping: RecordMapping }[] {
+  const wanted = new Set(tables.map((table) => table.name));
+  return streams.flatMap((stream) =>
+    streamTables(stream)
+      .filter((table) => wanted.has(table.name))
+      .map((table) => {
+        const mapping = stream.mappings.find((m) => m.table.name === table.name);
+        if (mapping === undefined)
+          throw new Error(
+            `stream ${stream.name} writes table ${table.name} but declares no record mapping for it in its mappings (docs/architecture.md#adding-a-stream)`,
+          );
+        return { stream: stream.name, mapping };
+      }),
+  );
+}
+
+/**
+ * The evolution of each of `tables` a stream writes, under the declared records.
  * @param maxColumns the most evolved columns a table may hold (those it has count, and are
  *   always written); a field beyond it gets none and stays in `_raw` (`overCap`)
+ * @param streams the registered streams (`STREAMS`); a test registers its own
  */
 export function planEvolution(
   tables: readonly TableSpec[],
   declared: DeclaredRecords,
   existing: ExistingColumns,
   maxColumns = DEFAULT_MAX_EVOLVED_COLUMNS,
+  streams: readonly AnyStream[] = STREAMS,
 ): TableEvolution[] {
   const plans: TableEvolution[] = [];
-  for (const mapping of RECORD_MAPPINGS) {
-    if (!tables.some((t) => t.name === mapping.table.name)) continue;
+  for (const { stream, mapping } of streamMappings(tables, streams)) {
     const own = new Map(mapping.table.columns.map((c) => [c.name, c.type] as const));
     const stored = existing.get(mapping.table.name) ?? new Map<string, ColumnType>();
     const columns = new Map<string, EvolvedColumn>();
@@ -188,7 +223,7 @@ export function planEvolution(
       overCap.push(field);
       return false;
     };
-    const { wanted, unnamable } = wantedColumns(mapping, declared);
+    const { wanted, unnamable } = wantedColumns(stream, mapping, declared);
     for (const want of wanted) {
       const held = own.get(want.name) ?? stored.get(want.name);
       if (held === undefined) {

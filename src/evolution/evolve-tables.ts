@@ -15,6 +15,7 @@ import type { Destination } from '../destination/destination.ts';
 import type { CellValue, TableSpec } from '../destination/table-spec.ts';
 import { DestinationError } from '../errors.ts';
 import type { Logger } from '../log/logger.ts';
+import type { AnyStream } from '../streams/stream.ts';
 import { type DeclaredRecords, planEvolution, type TableEvolution } from './evolution-plan.ts';
 import { evolvedCells } from './raw-cell.ts';
 
@@ -55,6 +56,8 @@ export interface EvolveTablesInput {
   /** The declared fields of the document in force. */
   readonly declared: DeclaredRecords;
   readonly logger: Logger;
+  /** The streams whose mappings say what each table's records are: the registered ones (`STREAMS`) unless a test registers its own. */
+  readonly streams?: readonly AnyStream[];
 }
 
 /**
@@ -66,7 +69,7 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
   const existing = await destination.columnTypes(tables);
   const plans: TableEvolution[] = [];
   const added: Record<string, string[]> = {};
-  for (const plan of planEvolution(tables, declared, existing, input.maxColumns)) {
+  for (const plan of planEvolution(tables, declared, existing, input.maxColumns, input.streams)) {
     const stored = existing.get(plan.table.name);
     const missing = plan.columns.filter((c) => !stored?.has(c.column.name));
     if (input.mode === 'freeze') {

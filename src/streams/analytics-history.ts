@@ -3,6 +3,7 @@ import { COUNT_KEYS, METRIC_KEYS } from '../../schemas/keys.ts';
 import { historyPointSchema } from '../../schemas/index.ts';
 import { analyticsHistoryTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
+import { SNAPSHOT_FIELDS } from './record-mapping.ts';
 import { feedStream, jsonText, loadColumns, requireSameWebsite, UNFILTERED_SCAN } from './stream.ts';
 
 /** Finalized, immutable history points, read incrementally per website. */
@@ -14,6 +15,15 @@ export const analyticsHistoryStream = feedStream({
   recordSchema: historyPointSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics/history`,
   scans: () => [...UNFILTERED_SCAN],
+  mappings: [
+    {
+      table: analyticsHistoryTable,
+      rawPath: [],
+      mapped: [...SNAPSHOT_FIELDS, 'meta'],
+      keyed: { metrics: METRIC_KEYS, counts: COUNT_KEYS },
+    },
+  ],
+  windowColumn: 'available_at',
   toRow(point, raw, context) {
     requireSameWebsite(point.website_id, context);
     return {

@@ -14,6 +14,7 @@ import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { snapshotDataSchema, snapshotMetaSchema } from '../../schemas/index.ts';
 import { analyticsCompetitorsTable, analyticsLatestTable, analyticsProvidersTable } from '../tables/index.ts';
 import { pickColumns, versionColumns } from './analytics-columns.ts';
+import { SNAPSHOT_FIELDS } from './record-mapping.ts';
 import { jsonText, loadColumns, requireSameWebsite, snapshotStream, tableRows } from './stream.ts';
 
 export const analyticsStream = snapshotStream({
@@ -25,6 +26,28 @@ export const analyticsStream = snapshotStream({
   metaSchema: snapshotMetaSchema,
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/analytics`,
   query: ({ include }) => ({ include: include.length > 0 ? include.join(',') : undefined }),
+  mappings: [
+    {
+      table: analyticsLatestTable,
+      rawPath: ['data'],
+      mapped: [...SNAPSHOT_FIELDS, 'providers', 'competitors'],
+      keyed: { metrics: METRIC_KEYS, counts: COUNT_KEYS },
+    },
+    {
+      table: analyticsProvidersTable,
+      items: 'providers',
+      rawPath: [],
+      mapped: ['provider', 'metrics', 'counts', 'unavailable_reasons'],
+      keyed: { metrics: METRIC_KEYS, counts: PROVIDER_COUNT_KEYS },
+    },
+    {
+      table: analyticsCompetitorsTable,
+      items: 'competitors',
+      rawPath: [],
+      mapped: ['competitor_domain', 'metrics', 'counts', 'unavailable_reasons'],
+      keyed: { metrics: COMPETITOR_METRIC_KEYS, counts: COMPETITOR_COUNT_KEYS },
+    },
+  ],
 
   toRows(data, meta, raw, context) {
     requireSameWebsite(data.website_id, context);

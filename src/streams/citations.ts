@@ -3,6 +3,7 @@ import { citationSchema, timestampSchema } from '../../schemas/index.ts';
 import { citationsTable } from '../tables/index.ts';
 import { citationKey } from './citation-key.ts';
 import { perAnalysisScans } from './citation-scans.ts';
+import { FEED_KEY_FIELDS } from './record-mapping.ts';
 import { feedStream, loadColumns, UNFILTERED_SCAN } from './stream.ts';
 
 /** A text column: the field when it is a string, else NULL (the value stays in `_raw`). */
@@ -26,6 +27,9 @@ export const citationsStream = feedStream({
   path: (websiteId) => `/public/v2/websites/${encodeURIComponent(websiteId)}/citations`,
   scans: () => [...UNFILTERED_SCAN],
   fallback: perAnalysisScans,
+  mappings: [{ table: citationsTable, rawPath: [], mapped: ['id', ...FEED_KEY_FIELDS], keyed: {} }],
+  // A citation without a usable `available_at` lies in no window (verify counts it `unstamped`).
+  windowColumn: 'available_at',
   toRow(citation, raw, context) {
     return {
       id: citationKey(raw as Record<string, unknown>, context.websiteId),

@@ -1,6 +1,7 @@
 import { STREAM_OPTIONS } from '../../schemas/streams-config.ts';
 import { mentionSchema } from '../../schemas/index.ts';
 import { mentionsTable } from '../tables/index.ts';
+import { FEED_KEY_FIELDS } from './record-mapping.ts';
 import { feedStream, jsonText, loadColumns, UNFILTERED_SCAN } from './stream.ts';
 
 /**
@@ -20,6 +21,23 @@ export const mentionsStream = feedStream({
     if (!providers) return [...UNFILTERED_SCAN];
     return providers.map((provider) => ({ scopeSuffix: `?provider=${provider}`, query: { provider } }));
   },
+  mappings: [
+    {
+      table: mentionsTable,
+      rawPath: [],
+      mapped: [
+        'id',
+        ...FEED_KEY_FIELDS,
+        'sentence_text',
+        'sentence_text_truncated',
+        'position_in_response',
+        'sentiment',
+        'mention_spans',
+      ],
+      keyed: {},
+    },
+  ],
+  windowColumn: 'available_at',
   toRow(mention, raw, context) {
     return {
       id: mention.id,

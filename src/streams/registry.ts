@@ -10,6 +10,7 @@ import { analyticsStream } from './analytics.ts';
 import { analyticsHistoryStream } from './analytics-history.ts';
 import { citationsStream } from './citations.ts';
 import { mentionsStream } from './mentions.ts';
+import { streamTables } from './stream.ts';
 import { websitesStream } from './websites.ts';
 
 /** In the order a run reads them: the listing, then each website's snapshot and feeds. */
@@ -28,7 +29,7 @@ export const STREAM_NAMES: readonly StreamName[] = STREAMS.map((stream) => strea
 
 /** The tables each stream writes (docs/architecture.md#tables). */
 export const STREAM_TABLES = Object.fromEntries(
-  STREAMS.map((stream) => [stream.name, stream.kind === 'snapshot' ? stream.tables : [stream.table]]),
+  STREAMS.map((stream) => [stream.name, streamTables(stream)]),
 ) as Readonly<Record<StreamName, readonly TableSpec[]>>;
 
 /** The streams `aivis backfill` re-reads from a point in time: all but the listing, which every sync reads whole. */

@@ -16,6 +16,7 @@ import type { ApiClient } from '../client/api-client.ts';
 import type { TableRows } from '../destination/destination.ts';
 import type { CellValue, RowOf, RowOfColumns, TableSpec } from '../destination/table-spec.ts';
 import type { LOAD_COLUMNS } from '../tables/common-columns.ts';
+import type { RecordMapping } from './record-mapping.ts';
 
 export interface RowContext {
   /** The website the request was made for (the path's `website_id`). */
@@ -40,6 +41,8 @@ interface StreamBase<Name extends string, Options extends z.ZodType> {
   readonly name: Name;
   /** Its settings under `streams.<name>` in the config; their defaults apply when the config names no streams. */
   readonly options: Options;
+  /** How each table it writes maps its records: what schema evolution fills from `_raw` (`RecordMapping`). */
+  readonly mappings: readonly RecordMapping[];
 }
 
 /** The workspace's list of something, read whole every run (it has no `updated_since`). */
@@ -100,6 +103,11 @@ export interface FeedStream<Name extends string, Item, Table extends TableSpec, 
   scans(options: z.output<Options>): FeedScan[];
   /** Scans to read instead once the API refuses these (`ScanFallback`). */
   readonly fallback?: ScanFallback;
+  /**
+   * The timestamp column `aivis verify` places a row in its window by: the publication stamp
+   * `updated_since` reads the feed by (docs/architecture.md#verify).
+   */
+  readonly windowColumn: keyof RowOf<Table> & string;
   /** Throws `RecordRejection` for a record that is valid JSON-wise but unusable. */
   toRow(record: Item, raw: unknown, context: RowContext): RowOf<Table>;
 }
@@ -107,6 +115,19 @@ export interface FeedStream<Name extends string, Item, Table extends TableSpec, 
 /** Any feed, as the sync engine handles it (every feed alike). */
 // biome-ignore lint/suspicious/noExplicitAny: each feed has its own record and options types; the engine treats them alike
 export type AnyFeedStream = FeedStream<string, any, TableSpec, z.ZodType>;
+
+/** Any stream of any kind, as code that reads what every stream declares handles it (the registry, schema evolution). */
+export type AnyStream =
+  // biome-ignore lint/suspicious/noExplicitAny: each stream has its own record and options types
+  | ListingStream<string, any, TableSpec, z.ZodType>
+  // biome-ignore lint/suspicious/noExplicitAny: each stream has its own record and options types
+  | SnapshotStream<string, any, any, z.ZodType>
+  | AnyFeedStream;
+
+/** The tables a stream writes: a snapshot's several, a listing's or feed's one. */
+export function streamTables(stream: AnyStream): readonly TableSpec[] {
+  return stream.kind === 'snapshot' ? stream.tables : [stream.table];
+}
 
 export function listingStream<const Name extends string, Item, Table extends TableSpec, Options extends z.ZodType>(
   stream: ListingStream<Name, Item, Table, Options>,

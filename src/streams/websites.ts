@@ -11,6 +11,14 @@ export const websitesStream = listingStream({
   table: websitesTable,
   path: '/public/v2/websites',
   recordSchema: websiteSchema,
+  mappings: [
+    {
+      table: websitesTable,
+      rawPath: [],
+      mapped: ['id', 'domain_url', 'country', 'language', 'industry_niche', 'last_analysis_at'],
+      keyed: {},
+    },
+  ],
   /** `_first_seen_at` is insert-only; `_removed_at: null` clears a removal when a website returns. */
   toRow(website, raw, context) {
     return {

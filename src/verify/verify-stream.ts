@@ -3,8 +3,8 @@
  * API and compares it, website by website, with what the destination holds for the same
  * window; `repair` upserts what the destination lacks.
  *
- * - **Window.** Rows are placed by `available_at`, the publication stamp `updated_since` reads
- *   by. A website's window is `[since, until]`, with `until` defaulting to and capped at the
+ * - **Window.** Rows are placed by the stream's `windowColumn` (`available_at`), the publication
+ *   stamp `updated_since` reads by. A website's window is `[since, until]`, with `until` defaulting to and capped at the
  *   website's committed frontier (the lowest frontier of its scans, from saved state): above it
  *   writes may still be in flight, and they would show as noise, not loss. A website with no
  *   committed frontier has nothing closed to verify. A citation without a usable `available_at`
@@ -64,9 +64,6 @@ import {
   withinWindow,
 } from './verify-comparison.ts';
 import { estimateRequests, type RequestEstimate } from './verify-estimate.ts';
-
-/** The column both sides window by. */
-const STAMP_COLUMN = 'available_at';
 
 export interface VerifyOptions {
   readonly config: AivisConfig;
@@ -178,7 +175,7 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
         table: stream.table.name,
         idColumn: id,
         websiteId,
-        stampColumn: STAMP_COLUMN,
+        stampColumn: stream.windowColumn,
         since,
       })
     ).length;
@@ -311,7 +308,7 @@ class VerifySink implements RunSink {
         table: stream.table.name,
         idColumn: this.#idColumn,
         websiteId: website.id,
-        stampColumn: STAMP_COLUMN,
+        stampColumn: stream.windowColumn,
         ...window,
       }),
     );
@@ -327,7 +324,7 @@ class VerifySink implements RunSink {
           // Records their schema rejects are in neither side: a sync quarantines them too.
           if (part.table !== stream.table) continue;
           for (const row of part.rows) {
-            const stamp = row[STAMP_COLUMN];
+            const stamp = row[stream.windowColumn];
             if (typeof stamp !== 'string') {
               unstamped++;
               continue;

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../schemas/openapi.ts';
 import { readContractDocument } from '../../src/contract/contract-document.ts';
-import { type DeclaredField, declaredFields } from '../../src/contract/declared-fields.ts';
+import type { DeclaredField } from '../../src/contract/declared-fields.ts';
 import type { ColumnType } from '../../src/destination/table-spec.ts';
 import { evolvedColumnName, variantColumnName } from '../../src/evolution/column-name.ts';
-import { type DeclaredRecords, type ExistingColumns, planEvolution } from '../../src/evolution/evolution-plan.ts';
+import {
+  type DeclaredRecords,
+  declaredIn,
+  type ExistingColumns,
+  planEvolution,
+} from '../../src/evolution/evolution-plan.ts';
 import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { citationsTable } from '../../src/tables/index.ts';
 
@@ -21,7 +26,7 @@ const field = (name: string, schema: DeclaredField['schema']): DeclaredField => 
 /** The bundled contract's declarations plus `extra`, keyed by `<stream>[.<object>...]`. */
 const declaring =
   (extra: Readonly<Record<string, DeclaredField[]>>): DeclaredRecords =>
-  (stream, within) => [...declaredFields(bundled, stream, within), ...(extra[[stream, ...within].join('.')] ?? [])];
+  (stream, within) => [...declaredIn(bundled)(stream, within), ...(extra[[stream, ...within].join('.')] ?? [])];
 
 /** Every table as the contract creates it. */
 const created: ExistingColumns = new Map(

@@ -17,7 +17,7 @@ import { terminalLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { checkMetricsTargets } from '../../metrics/check-metrics-targets.ts';
-import { RECORD_MAPPINGS } from '../../evolution/record-mappings.ts';
+import { STREAMS } from '../../streams/registry.ts';
 import { syncTables } from '../../sync/run-sync.ts';
 import { VIEWS } from '../../tables/index.ts';
 import { createDestination } from '../destination-factory.ts';
@@ -25,7 +25,7 @@ import { withOpenDestination } from '../with-destination.ts';
 import { defineCommand } from './cli-command.ts';
 
 /** The tables schema evolution may add columns to (docs/served-contract.md#schema-evolution). */
-const EVOLVING = new Set(RECORD_MAPPINGS.map((mapping) => mapping.table.name));
+const EVOLVING = new Set(STREAMS.flatMap((stream) => stream.mappings.map((mapping) => mapping.table.name)));
 
 export const checkCommand = defineCommand({
   command: 'check',

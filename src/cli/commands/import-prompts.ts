@@ -6,37 +6,28 @@
  * partition succeeded, 2 for bad input or flags (nothing sent), 1 when the service refused or
  * an operation failed for good.
  */
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { type LoadedConfig, loadConfig, MAX_CONFIG_BYTES } from '../../config/load-config.ts';
-import { readSmallFile } from '../../files/small-file.ts';
-import type { Workspace } from '../../config/workspaces.ts';
-import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
 import type { ApiClient } from '../../client/api-client.ts';
-import { systemClock, type Clock } from '../../client/clock.ts';
+import { type Clock, systemClock } from '../../client/clock.ts';
+import { type LoadedConfig, loadConfig } from '../../config/load-config.ts';
+import type { Workspace } from '../../config/workspaces.ts';
 import type { Destination } from '../../destination/destination.ts';
 import { ConfigError, ExitCode } from '../../errors.ts';
-import { destinationSink } from '../../import/destination-sink.ts';
 import { defaultJournalPath, type ImportOptions } from '../../import/import-options.ts';
 import { renderReport } from '../../import/import-report.ts';
-import { runImport } from '../../import/import-run.ts';
+import type { ImportSource } from '../../import/import-source.ts';
+import { importPromptsRun } from '../../import/prompt-import.ts';
+import { receiptsGoToDestination } from '../../import/receipt-destination.ts';
+import { sourceLabel } from '../../import/warehouse-items.ts';
 import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
-import { fileDataset, promptLibraryDataset, tableDataset } from '../../lineage/dataset-names.ts';
-import type { QueryRole } from '../../destination/read-only-query.ts';
-import { readKnownPrompts } from '../../import/known-prompts.ts';
-import type { KnownDigests } from '../../import/prompt-digest.ts';
-import { openWarehouseInput, sourceLabel, type WarehouseSource } from '../../import/warehouse-items.ts';
-import { startLineageRun, withLineage } from '../../lineage/lineage-run.ts';
-import { lineageSettings } from '../../lineage/lineage-settings.ts';
-import type { ImportReport } from '../../import/import-report.ts';
 import { parseList } from '../cli-arguments.ts';
-import { packageVersion } from '../package-version.ts';
-import { openQueryRole } from '../destination-factory.ts';
-import { withDestination } from '../with-destination.ts';
 import { createClient } from '../command-resources.ts';
+import { openQueryRole } from '../destination-factory.ts';
+import { packageVersion } from '../package-version.ts';
 import { listenForStop } from '../stop-signal.ts';
+import { withDestination } from '../with-destination.ts';
 import { parseWorkspaceFlags, selectWorkspaces, type WorkspaceSelection } from '../workspace-selection.ts';
 import { defineCommand } from './cli-command.ts';
 
@@ -58,7 +49,7 @@ export interface ImportPromptsArgs {
 }
 
 /** Where the prompts come from: exactly one of `--file`, `--from-table`, `--from-query`. */
-function importSource(argv: ImportPromptsArgs): { file: string } | WarehouseSource {
+function importSource(argv: ImportPromptsArgs): ImportSource {
   const given = (['file', 'from-table', 'from-query'] as const).filter((flag) => (argv[flag] ?? '') !== '');
   if (given.length !== 1) {
     throw new ConfigError(
@@ -78,7 +69,7 @@ function importSource(argv: ImportPromptsArgs): { file: string } | WarehouseSour
   return flag === 'from-table' ? { table: value.trim() } : { query: value };
 }
 
-function importOptions(argv: ImportPromptsArgs, source: { file: string } | WarehouseSource): ImportOptions {
+function importOptions(argv: ImportPromptsArgs, source: ImportSource): ImportOptions {
   if (typeof argv.website !== 'string' || argv.website === '')
     throw new ConfigError('--website is required (aivis import-prompts --website ID --file F)');
   if (!/^web_[A-Za-z0-9_-]+$/.test(argv.website) || argv.website.length > 128) {
@@ -109,19 +100,6 @@ function importOptions(argv: ImportPromptsArgs, source: { file: string } | Wareh
   };
 }
 
-/** The lineage input: the file, or the table (a query's tables are not known to aivis). */
-function inputDatasets(
-  config: LoadedConfig['config'],
-  source: { file: string } | WarehouseSource,
-  options: ImportOptions,
-) {
-  if ('file' in source) return [fileDataset(options.file)];
-  if (!('table' in source)) return [];
-  const parts = source.table.split('.');
-  const table = tableDataset(config.destination, parts.at(-1)!);
-  return [parts.length === 1 ? table : { namespace: table.namespace, name: source.table }];
-}
-
 /** The one workspace whose key imports: a website belongs to one workspace, so a config naming several needs --workspace. */
 function importingWorkspace(loaded: LoadedConfig, selection: WorkspaceSelection): Workspace {
   const [workspace, ...others] = selectWorkspaces(loaded.workspaces, selection);
@@ -132,20 +110,6 @@ function importingWorkspace(loaded: LoadedConfig, selection: WorkspaceSelection)
       ? `--workspace names ${others.length + 1} workspaces (${names}): import-prompts imports into one, the workspace of --website`
       : `${loaded.path} names ${others.length + 1} workspaces (${names}): name the one that owns --website with --workspace`,
   );
-}
-
-/** Only a config that names a destination gets receipt tables (no surprise DuckDB file). */
-async function namesDestination(configPath: string): Promise<boolean> {
-  const document = parseYaml(await readSmallFile(configPath, MAX_CONFIG_BYTES)) as { destination?: unknown } | null;
-  return document?.destination !== undefined && document.destination !== null;
-}
-
-/** Why a finished import failed, for its FAIL event: the first partition that did not succeed. */
-function importFailure(report: ImportReport): string {
-  const failed = report.partitions.find((p) => p.status !== 'succeeded');
-  if (!failed) return 'the import failed';
-  const code = failed.error_code ? ` (${failed.error_code})` : '';
-  return `partition ${failed.partition} (input lines ${failed.first_line}-${failed.last_line}) ended ${failed.status}${code}`;
 }
 
 /** The command's work, with the clock injectable so tests run polls on virtual time. */
@@ -171,70 +135,25 @@ export async function importPrompts(
   let client: ApiClient | undefined;
   try {
     client = createClient(workspace, logger, { clock, signal: stop.signal });
-    const hasDestination = await namesDestination(configPath);
-    if (!('file' in source) && !hasDestination) {
-      throw new ConfigError(
-        `${'table' in source ? '--from-table' : '--from-query'} reads the configured destination, and ${configPath} names none: add a destination: block`,
-      );
-    }
+    const hasDestination = await receiptsGoToDestination(configPath, source);
     const http = client;
     // With a destination, the receipts go there: open for the import, closed after it however it ends.
     const importInto = async (destination?: Destination): Promise<ExitCode> => {
-      let role: QueryRole | undefined;
-      try {
-        // One id for the run: its receipt rows' run_id and its lineage runId.
-        const runId = randomUUID();
-        const sink =
-          destination &&
-          (await destinationSink(destination, {
-            file: baseOptions.file,
-            classificationMode: baseOptions.mode,
-            runId,
-            workspace: workspace.name,
-            now: () => new Date(clock.now()),
-          }));
-        let options = baseOptions;
-        let known: KnownDigests | undefined;
-        if (!('file' in source)) {
-          role = await openQueryRole(config.destination, { logger, besideDestination: true });
-          options = { ...options, warehouse: await openWarehouseInput(role, source) };
-          if (!options.all) known = await readKnownPrompts(role, options.websiteId);
-        }
-        // A validation creates nothing: only an import is a run with lineage.
-        const library = { dataset: promptLibraryDataset(workspace.source.base_url, options.websiteId) };
-        const lineage = startLineageRun({
-          settings: options.validateOnly ? undefined : lineageSettings(loaded),
-          logger,
-          version: packageVersion(),
-          runId,
-          jobName: `${workspace.name}.import-prompts`,
-          inputs: inputDatasets(config, source, options),
-          outputs: [library],
-        });
-        const report = await withLineage(
-          lineage,
-          stop.signal,
-          [library],
-          () =>
-            runImport(options, {
-              http,
-              clock,
-              logger,
-              runSalt: runId,
-              ...(sink ? { sink } : {}),
-              ...(known ? { known } : {}),
-            }),
-          (done) => ({
-            eventType: done.status === 'succeeded' ? 'COMPLETE' : 'FAIL',
-            outputs: [{ ...library, rowCount: done.totals.created }],
-            ...(done.status === 'succeeded' ? {} : { errorMessage: importFailure(done) }),
-          }),
-        );
-        write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
-        return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
-      } finally {
-        await role?.close();
-      }
+      const report = await importPromptsRun({
+        loaded,
+        workspace,
+        source,
+        options: baseOptions,
+        http,
+        clock,
+        logger,
+        signal: stop.signal,
+        ...(destination ? { destination } : {}),
+        openQueryRole: () => openQueryRole(config.destination, { logger, besideDestination: true }),
+        version: packageVersion(),
+      });
+      write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
+      return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
     };
     return hasDestination ? await withDestination(config.destination, { logger }, importInto) : await importInto();
   } finally {
