@@ -21,6 +21,7 @@ import { destinationSink } from '../../import/destination-sink.ts';
 import { defaultJournalPath, type ImportOptions } from '../../import/import-options.ts';
 import { renderReport } from '../../import/import-report.ts';
 import { runImport } from '../../import/import-run.ts';
+import { inertJson } from '../../log/inert-text.ts';
 import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { fileDataset, promptLibraryDataset, tableDataset } from '../../lineage/dataset-names.ts';
@@ -230,7 +231,7 @@ export async function importPrompts(
             ...(done.status === 'succeeded' ? {} : { errorMessage: importFailure(done) }),
           }),
         );
-        write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
+        write(`${redact(argv.json ? inertJson(JSON.stringify(report, null, 2)) : renderReport(report))}\n`);
         return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
       } finally {
         await role?.close();
