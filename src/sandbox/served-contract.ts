@@ -19,6 +19,11 @@ const percent = (description: string) => ({
 
 /** Where `contract_external_ref` points: a URL and a file, neither of which a client may read. */
 export const EXTERNAL_REFS = ['https://contracts.example.invalid/citation.json#/Title', 'file:///etc/hostname'];
+/**
+ * `contract_odd_description`: the description of the field `odd_note`, with characters that a
+ * line-based reader takes for a line end, that reorder what a terminal shows, or start an escape sequence.
+ */
+export const ODD_DESCRIPTION = 'A note\u2028on two lines\u0085or three, \u202Ereversed\u202C and \u001b[2J cleared.';
 /** Size of the `contract_huge` document: twice what a client reads. */
 const HUGE_BYTES = 10 * 1024 * 1024;
 /** `contract_ref_chain`: references in a row, each pointing at the next. */
@@ -99,6 +104,8 @@ function declaredDocument(variants: ReadonlySet<SandboxVariant>): Json {
     };
     schemas.Mention.required.push(NEW_MENTION_FIELD);
   }
+  if (variants.has('contract_odd_description'))
+    schemas.Mention.properties.odd_note = { type: ['string', 'null'], description: ODD_DESCRIPTION };
   if (variants.has('contract_new_metric')) declareNewMetric(schemas);
   if (variants.has('contract_new_reason')) schemas.UnavailableReasons.additionalProperties.enum.push(NEW_REASON);
   if (variants.has('contract_type_change'))

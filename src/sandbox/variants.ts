@@ -38,6 +38,8 @@ export const SANDBOX_VARIANTS = {
     'even analyses give the reason value sentiment_sampling_paused for a null sentiment, which the served contract does not declare',
   contract_type_change:
     'the served contract declares mention position_in_response a number; positions are served as n + 0.5',
+  contract_odd_description:
+    'the served contract declares the optional mention field odd_note (no record carries it) with a description holding a line separator (U+2028), a next line (U+0085), a right-to-left override (U+202E) and an escape (U+001B)',
   contract_drops_paging: "the served contract's list meta no longer declares next_cursor",
   contract_unavailable: 'GET /public/v2/openapi.json answers 500 internal_error',
   contract_truncated: 'the served contract is cut off halfway (not JSON)',
