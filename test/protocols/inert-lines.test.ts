@@ -36,7 +36,12 @@ function inertLines(output: string): string[] {
 const hostileError = (routes: string[]) =>
   ({ kind: 'internal_error', retryAfter: 0, message: HOSTILE, routes }) as const;
 /** The first mention of a scan says `HOSTILE` (a valid record: the spec sets nothing on the text). */
-const hostileRecord = { kind: 'malformed_record', routes: ['mentions'], field: 'sentence_text', value: HOSTILE } as const;
+const hostileRecord = {
+  kind: 'malformed_record',
+  routes: ['mentions'],
+  field: 'sentence_text',
+  value: HOSTILE,
+} as const;
 
 let sandbox: Sandbox;
 async function open(...variants: SandboxVariant[]) {
@@ -48,10 +53,11 @@ afterEach(async () => {
 });
 
 /** The JSON log lines of stderr, parsed. */
-const logLines = (stderr: string) => inertLines(stderr).map((line) => JSON.parse(line) as { level: string; msg: string });
+const logLines = (stderr: string) =>
+  inertLines(stderr).map((line) => JSON.parse(line) as { level: string; msg: string });
 
 describe('aivis airbyte', () => {
-  it('check: the server\'s words in CONNECTION_STATUS escaped, parsed back exactly', async () => {
+  it("check: the server's words in CONNECTION_STATUS escaped, parsed back exactly", async () => {
     await open();
     sandbox.faults.set(hostileError(['websites.list']));
     const result = await airbyte(sandbox, ['check', '--config', configFile(sandbox)]);
