@@ -33,6 +33,8 @@ const DEEP_NESTING = 3_000;
 const DEEP_PLACEHOLDER = 'contract_deep_nesting: the nested field';
 const deepField = () =>
   `${'{"type":"object","properties":{"next":'.repeat(DEEP_NESTING / 2)}{"type":"string"}${'}}'.repeat(DEEP_NESTING / 2)}`;
+/** `contract_backtracking_pattern`: nested quantifiers, 2^n steps on n a's and a `!` in a backtracking engine. */
+export const BACKTRACKING = '^(a+)+$';
 /** `contract_repeated_description`: fields sharing one schema whose description is `LONG_DESCRIPTION` characters. */
 const REPEATED_FIELDS = 300;
 const LONG_DESCRIPTION = 3_000_000;
@@ -83,6 +85,8 @@ function declareHostile(variants: ReadonlySet<SandboxVariant>, schemas: Json): v
     mention.sentence_text = { $ref: '#/components/schemas/Chain0' };
   }
   if (variants.has('contract_deep_nesting')) mention.extensions = DEEP_PLACEHOLDER;
+  if (variants.has('contract_backtracking_pattern'))
+    mention.sentence_text_truncated = { anyOf: [{ type: 'boolean' }, { type: 'string', pattern: BACKTRACKING }] };
   if (variants.has('contract_repeated_description')) {
     schemas.LongNote = { type: 'string', description: 'n'.repeat(LONG_DESCRIPTION) };
     declareCitationFields(schemas);

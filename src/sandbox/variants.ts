@@ -51,6 +51,8 @@ export const SANDBOX_VARIANTS = {
   contract_bad_pointer: 'the served contract points a mention field at the broken JSON pointer #/components/%E0%A4%A',
   contract_ref_chain: 'the served contract points a mention field at a chain of 10,000 $refs',
   contract_deep_nesting: 'the served contract declares a mention field nested 3,000 levels deep',
+  contract_backtracking_pattern:
+    'the served contract lets mention sentence_text_truncated also be a string matching ^(a+)+$, a pattern that takes exponential time in a backtracking engine; no record carries such a string unless a malformed_record fault writes one',
   contract_repeated_description:
     'the served contract declares 300 citation fields that each $ref one schema with a 3 MB description',
 } as const;

@@ -97,3 +97,78 @@ describe.each(HOSTILE_CONTRACTS)('%s', (variant, reason) => {
     expect(latestRows(records).get('mentions')).toEqual(truth.get('mentions'));
   });
 });
+
+/**
+ * A served `^(a+)+$` that a record's text would drive through 2^5,000 steps in a backtracking
+ * engine: the record is rejected at once (a string is not the boolean the bundled contract
+ * wants, nor a match), the read goes on, exit 0. A stall would end in this test's timeout.
+ */
+describe('contract_backtracking_pattern', () => {
+  const BACKTRACKED = `${'a'.repeat(5000)}!`;
+
+  it.each(['airbyte', 'tap'] as const)(
+    '%s read: the record rejected with one warning each, the others emitted, exit 0',
+    async (entry) => {
+      const sandbox = await startSandbox({
+        seed: 11,
+        websites: 2,
+        requestsPerMinute: 0,
+        variants: ['contract_backtracking_pattern'],
+      });
+      try {
+        sandbox.faults.set({
+          kind: 'malformed_record',
+          routes: ['mentions'],
+          field: 'sentence_text_truncated',
+          value: BACKTRACKED,
+        });
+        const config = configFile(sandbox);
+        const result =
+          entry === 'airbyte'
+            ? await finished(
+                sandbox,
+                runCli(['airbyte', 'read', '--config', config, '--catalog', catalogFile(['mentions'])], IMAGE_ENV).done,
+              )
+            : await finished(sandbox, runCli(['--config', config], IMAGE_ENV, { entry: 'src/cli/tap-main.ts' }).done);
+        expect(result.code).toBe(0);
+        const rejected = result.stderr
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { level: string; msg: string; stream?: string; error?: string })
+          .filter((line) => line.msg === 'record rejected: it is not emitted');
+        expect(rejected.length).toBeGreaterThan(0);
+        for (const line of rejected) {
+          expect(line.stream).toBe('mentions');
+          expect(line.error).toContain('sentence_text_truncated');
+        }
+        const emitted = result.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map(
+            (line) =>
+              JSON.parse(line) as {
+                type: string;
+                stream?: string;
+                record?: { stream?: string; data?: { id: string } };
+              },
+          )
+          .flatMap((m) =>
+            m.type !== 'RECORD'
+              ? []
+              : entry === 'airbyte'
+                ? [m.record!.data!.id]
+                : m.stream === 'mentions'
+                  ? [(m.record as unknown as { id: string }).id]
+                  : [],
+          );
+        const truth = truthRows(sandbox)
+          .get('mentions')!
+          .map((row) => row.id);
+        expect(new Set(emitted).size).toBe(truth.length - rejected.length);
+        for (const id of emitted) expect(truth).toContain(id);
+      } finally {
+        await sandbox.close();
+      }
+    },
+  );
+});
