@@ -6,6 +6,7 @@
  * is one line on stderr and exit 2; a read that failed (a stream, or the whole) exits 1.
  */
 import { parseArgs } from 'node:util';
+import { jsonLine } from '../log/inert-text.ts';
 import { createLogger } from '../log/logger.ts';
 import { redact } from '../log/redact.ts';
 import { LineOutput } from '../protocols/line-output.ts';
@@ -37,7 +38,7 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
     const logger = createLogger();
     const config = await readProtocolConfig(values.config, logger);
     if (values.discover) {
-      await out.write(JSON.stringify(singerCatalog(await discoverEvolution(config, logger))));
+      await out.write(jsonLine(singerCatalog(await discoverEvolution(config, logger))));
       return 0;
     }
     const flag = values.catalog === undefined && values.properties !== undefined ? '--properties' : '--catalog';
@@ -65,7 +66,7 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
             const schema = recordSchema(stream, evolution) as { properties: Record<string, unknown> };
             const properties = Object.fromEntries(kept.map((c) => [c.name, schema.properties[c.name]]));
             await out.write(
-              JSON.stringify({
+              jsonLine({
                 type: 'SCHEMA',
                 stream: stream.name,
                 schema: { ...schema, properties },
@@ -76,11 +77,11 @@ export async function tapMain(argv: string[], out = new LineOutput()): Promise<n
         },
         async records(stream, rows) {
           const kept = columns.get(stream)!;
-          const head = `{"type":"RECORD","stream":${JSON.stringify(stream.name)},"record":`;
+          const head = `{"type":"RECORD","stream":${jsonLine(stream.name)},"record":`;
           for (const row of rows) await out.write(`${head}${rowJson(row, kept)}}`);
         },
         async states(_sources, protocolState) {
-          await out.write(redact(JSON.stringify({ type: 'STATE', value: { bookmarks: protocolState.values() } })));
+          await out.write(redact(jsonLine({ type: 'STATE', value: { bookmarks: protocolState.values() } })));
         },
       },
     });

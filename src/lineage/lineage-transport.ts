@@ -6,6 +6,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { createDispatcher } from '../client/proxy-dispatcher.ts';
+import { jsonLine } from '../log/inert-text.ts';
 import type { Logger } from '../log/logger.ts';
 import type { LineageTarget } from './lineage-settings.ts';
 
@@ -30,7 +31,7 @@ export function createLineageTransport(target: LineageTarget, logger: Logger): L
       };
     case 'file':
       return {
-        send: (event) => appendFile(target.path, `${JSON.stringify(event)}\n`, { encoding: 'utf8', mode: 0o600 }),
+        send: (event) => appendFile(target.path, `${jsonLine(event)}\n`, { encoding: 'utf8', mode: 0o600 }),
         close: done,
         destroy: done,
       };

@@ -34,9 +34,22 @@ function unicodeEscape(char: string): string {
   return text;
 }
 
-/** One JSON object on one line, with every control and invisible format character escaped. */
+/**
+ * One JSON object on one line, with every control and invisible format character escaped:
+ * what aivis prints or writes for a machine (logs, `--json` reports, protocol messages) is
+ * built with it, so a line-based reader counts one line per message and `JSON.parse` gives
+ * back the exact text.
+ */
 export function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
-  return JSON.stringify(value, replacer).replace(JSON_RAW_CONTROL, unicodeEscape);
+  return inertJson(JSON.stringify(value, replacer));
+}
+
+/**
+ * JSON text already written (a stored `_raw`, a record spliced into a message) with the same
+ * characters escaped; they can stand only inside its strings, so it parses to the same value.
+ */
+export function inertJson(text: string): string {
+  return text.replace(JSON_RAW_CONTROL, unicodeEscape);
 }
 
 /** One line for a terminal: every control character, newlines included, shown escaped (`\n`, `\x1b`). */

@@ -19,6 +19,11 @@ const percent = (description: string) => ({
 
 /** Where `contract_external_ref` points: a URL and a file, neither of which a client may read. */
 export const EXTERNAL_REFS = ['https://contracts.example.invalid/citation.json#/Title', 'file:///etc/hostname'];
+/**
+ * `contract_odd_description`: the description of the field `odd_note`, with characters that a
+ * line-based reader takes for a line end, that reorder what a terminal shows, or start an escape sequence.
+ */
+export const ODD_DESCRIPTION = 'A note\u2028on two lines\u0085or three, \u202Ereversed\u202C and \u001b[2J cleared.';
 /** Size of the `contract_huge` document: twice what a client reads. */
 const HUGE_BYTES = 10 * 1024 * 1024;
 /** `contract_ref_chain`: references in a row, each pointing at the next. */
@@ -28,6 +33,8 @@ const DEEP_NESTING = 3_000;
 const DEEP_PLACEHOLDER = 'contract_deep_nesting: the nested field';
 const deepField = () =>
   `${'{"type":"object","properties":{"next":'.repeat(DEEP_NESTING / 2)}{"type":"string"}${'}}'.repeat(DEEP_NESTING / 2)}`;
+/** `contract_backtracking_pattern`: nested quantifiers, 2^n steps on n a's and a `!` in a backtracking engine. */
+export const BACKTRACKING = '^(a+)+$';
 /** `contract_repeated_description`: fields sharing one schema whose description is `LONG_DESCRIPTION` characters. */
 const REPEATED_FIELDS = 300;
 const LONG_DESCRIPTION = 3_000_000;
@@ -78,6 +85,8 @@ function declareHostile(variants: ReadonlySet<SandboxVariant>, schemas: Json): v
     mention.sentence_text = { $ref: '#/components/schemas/Chain0' };
   }
   if (variants.has('contract_deep_nesting')) mention.extensions = DEEP_PLACEHOLDER;
+  if (variants.has('contract_backtracking_pattern'))
+    mention.sentence_text_truncated = { anyOf: [{ type: 'boolean' }, { type: 'string', pattern: BACKTRACKING }] };
   if (variants.has('contract_repeated_description')) {
     schemas.LongNote = { type: 'string', description: 'n'.repeat(LONG_DESCRIPTION) };
     declareCitationFields(schemas);
@@ -99,6 +108,8 @@ function declaredDocument(variants: ReadonlySet<SandboxVariant>): Json {
     };
     schemas.Mention.required.push(NEW_MENTION_FIELD);
   }
+  if (variants.has('contract_odd_description'))
+    schemas.Mention.properties.odd_note = { type: ['string', 'null'], description: ODD_DESCRIPTION };
   if (variants.has('contract_new_metric')) declareNewMetric(schemas);
   if (variants.has('contract_new_reason')) schemas.UnavailableReasons.additionalProperties.enum.push(NEW_REASON);
   if (variants.has('contract_type_change'))

@@ -38,6 +38,8 @@ export const SANDBOX_VARIANTS = {
     'even analyses give the reason value sentiment_sampling_paused for a null sentiment, which the served contract does not declare',
   contract_type_change:
     'the served contract declares mention position_in_response a number; positions are served as n + 0.5',
+  contract_odd_description:
+    'the served contract declares the optional mention field odd_note (no record carries it) with a description holding a line separator (U+2028), a next line (U+0085), a right-to-left override (U+202E) and an escape (U+001B)',
   contract_drops_paging: "the served contract's list meta no longer declares next_cursor",
   contract_unavailable: 'GET /public/v2/openapi.json answers 500 internal_error',
   contract_truncated: 'the served contract is cut off halfway (not JSON)',
@@ -49,6 +51,8 @@ export const SANDBOX_VARIANTS = {
   contract_bad_pointer: 'the served contract points a mention field at the broken JSON pointer #/components/%E0%A4%A',
   contract_ref_chain: 'the served contract points a mention field at a chain of 10,000 $refs',
   contract_deep_nesting: 'the served contract declares a mention field nested 3,000 levels deep',
+  contract_backtracking_pattern:
+    'the served contract lets mention sentence_text_truncated also be a string matching ^(a+)+$, a pattern that takes exponential time in a backtracking engine; no record carries such a string unless a malformed_record fault writes one',
   contract_repeated_description:
     'the served contract declares 300 citation fields that each $ref one schema with a 3 MB description',
 } as const;

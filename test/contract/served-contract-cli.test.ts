@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from '../../schemas/openapi.ts';
 import { startSandbox, type SandboxVariant } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { queryDuckDbFile } from '../support/duckdb-file.ts';
+import { HOSTILE_CONTRACTS, IMAGE_ENV, UNUSABLE } from '../support/hostile-contracts.ts';
 import { writeSandboxConfig } from '../support/sandbox-config.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-served-contract-'));
@@ -56,7 +57,6 @@ async function run(
 }
 
 const query = queryDuckDbFile;
-const UNUSABLE = 'the served contract (GET /public/v2/openapi.json) is unusable';
 /** What the client says of the contract read that `contract_unavailable` fails (one attempt). */
 const SERVER_ERROR =
   'API server error (500 internal_error, request_id req_00000001): GET /public/v2/openapi.json still failing: The contract could not be rendered; try again later';
@@ -268,17 +268,8 @@ describe('aivis sync: the document in force', () => {
   });
 });
 
-/** The image's settings (Dockerfile): a hostile document must be read within its heap. */
-const IMAGE_ENV = { NODE_ENV: 'production', NODE_OPTIONS: '--max-semi-space-size=1 --max-old-space-size=256' };
-
 describe('hostile served contracts: one warning, the bundled contract in force, exit 0', () => {
-  const hostile: [SandboxVariant, string][] = [
-    ['contract_bad_pointer', 'its $ref "#/components/%E0%A4%A" is not a valid JSON pointer'],
-    ['contract_ref_chain', 'its $ref "#/components/schemas/Chain0" starts a chain of more than 64 references'],
-    ['contract_deep_nesting', 'it nests 3,006 levels deep, deeper than the 500 aivis reads'],
-    ['contract_repeated_description', 'it dereferences to more than 16,777,216 characters'],
-  ];
-  it.each(hostile)('%s: sync and check', async (variant, reason) => {
+  it.each(HOSTILE_CONTRACTS)('%s: sync and check', async (variant, reason) => {
     const synced = await run('sync', [variant], undefined, [], IMAGE_ENV);
     expect({ code: synced.code, warnings: synced.warnings }).toEqual({
       code: 0,

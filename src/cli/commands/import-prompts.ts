@@ -20,6 +20,7 @@ import type { ImportSource } from '../../import/import-source.ts';
 import { importPromptsRun } from '../../import/prompt-import.ts';
 import { receiptsGoToDestination } from '../../import/receipt-destination.ts';
 import { sourceLabel } from '../../import/warehouse-items.ts';
+import { inertJson } from '../../log/inert-text.ts';
 import { createLogger, type Logger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { parseList } from '../cli-arguments.ts';
@@ -152,7 +153,7 @@ export async function importPrompts(
         openQueryRole: () => openQueryRole(config.destination, { logger, besideDestination: true }),
         version: packageVersion(),
       });
-      write(`${redact(argv.json ? JSON.stringify(report, null, 2) : renderReport(report))}\n`);
+      write(`${redact(argv.json ? inertJson(JSON.stringify(report, null, 2)) : renderReport(report))}\n`);
       return report.status === 'succeeded' ? ExitCode.Success : ExitCode.Failure;
     };
     return hasDestination ? await withDestination(config.destination, { logger }, importInto) : await importInto();

@@ -6,6 +6,7 @@ import { DEFAULT_WORKSPACE } from '../../destination/workspace.ts';
 import type { StateEntry } from '../../state/state-entry.ts';
 import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { withDestination } from '../with-destination.ts';
+import { jsonLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { newRunId } from '../../sync/run-sync.ts';
 import { createStateStore } from '../command-resources.ts';
@@ -77,7 +78,7 @@ export const stateCommand = defineCommand({
           const of = workspace === DEFAULT_WORKSPACE ? {} : { workspace };
           for (const e of entries)
             process.stdout.write(
-              `${JSON.stringify({ ...of, stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt })}\n`,
+              `${jsonLine({ ...of, stream: e.stream, scope: e.scope, ...e.state, updated_at: e.updatedAt })}\n`,
             );
           shown += entries.length;
           continue;

@@ -7,7 +7,7 @@
  */
 import { loadConfig } from '../../config/load-config.ts';
 import { createLogger } from '../../log/logger.ts';
-import { terminalLine } from '../../log/inert-text.ts';
+import { jsonLine, terminalLine } from '../../log/inert-text.ts';
 import { selectedStreams } from '../../sync/run-sync.ts';
 import { changeSettings } from '../../plan/change-settings.ts';
 import { readStatus } from '../../trust/read-status.ts';
@@ -72,7 +72,7 @@ export const statusCommand = defineCommand({
         include: config.websites?.include,
         change: changeSettings(workspace.source),
       });
-      process.stdout.write(`${argv.json ? JSON.stringify(verdict.report) : formatStatus(verdict)}\n`);
+      process.stdout.write(`${argv.json ? jsonLine(verdict.report) : formatStatus(verdict)}\n`);
       return verdict.exitCode;
     });
   },

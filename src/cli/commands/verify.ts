@@ -7,6 +7,7 @@ import { lineageSettings } from '../../lineage/lineage-settings.ts';
 import { tableFields } from '../../lineage/run-event.ts';
 import { packageVersion } from '../package-version.ts';
 import { loadConfig } from '../../config/load-config.ts';
+import { jsonLine } from '../../log/inert-text.ts';
 import { createLogger } from '../../log/logger.ts';
 import { redact } from '../../log/redact.ts';
 import { FEED_STREAMS, STREAM_NAMES } from '../../streams/registry.ts';
@@ -136,7 +137,7 @@ export const verifyCommand = defineCommand({
             eventType: 'COMPLETE',
             outputs: [{ ...repaired, rowCount: done.repaired }],
           }));
-          const text = argv.json ? JSON.stringify(report) : formatVerifyReport(report, argv.repair);
+          const text = argv.json ? jsonLine(report) : formatVerifyReport(report, argv.repair);
           process.stdout.write(`${redact(text)}\n`);
           // 3 (differences, failures) wins over 4 (never synced), which wins over 0.
           const code = verifyExitCode(report);

@@ -2,20 +2,24 @@
  * Airbyte protocol v0 messages (docs/protocols.md#airbyte), one JSON line each on stdout.
  * Every line a mode prints is built here; tests validate each against the official schema.
  */
+import { jsonLine } from '../../log/inert-text.ts';
 import { redact } from '../../log/redact.ts';
 import type { FailureType } from '../protocol-read.ts';
 
 export type StreamStatus = 'STARTED' | 'RUNNING' | 'COMPLETE' | 'INCOMPLETE';
 
-/** A message as its JSON line; text the server sent (in an error) passes through `redact`. */
+/**
+ * A message as its JSON line (controls, line separators and bidi controls escaped: one line
+ * per message); text the server sent (in an error) passes through `redact`.
+ */
 function line(message: Record<string, unknown>): string {
-  return redact(JSON.stringify(message));
+  return redact(jsonLine(message));
 }
 
 export function recordLine(stream: string, data: string, emittedAt: number): string {
   // `data` is a row's JSON (row-json.ts), already exact: spliced in, never parsed again or redacted
   // (a record is the API's data, and a key inside one would have been refused long before).
-  return `{"type":"RECORD","record":{"stream":${JSON.stringify(stream)},"data":${data},"emitted_at":${emittedAt}}}`;
+  return `{"type":"RECORD","record":{"stream":${jsonLine(stream)},"data":${data},"emitted_at":${emittedAt}}}`;
 }
 
 export function streamStateLine(stream: string, value: unknown): string {

@@ -1,0 +1,19 @@
+/**
+ * The hostile served contracts of the sandbox (valid JSON, hostile to a reader) and what aivis
+ * says of each: every command that reads the served contract warns once with this reason and
+ * goes on under another contract (docs/served-contract.md).
+ */
+import type { SandboxVariant } from '../../src/sandbox/index.ts';
+
+export const UNUSABLE = 'the served contract (GET /public/v2/openapi.json) is unusable';
+
+/** Each hostile variant with the reason the warning gives. */
+export const HOSTILE_CONTRACTS: readonly [SandboxVariant, string][] = [
+  ['contract_bad_pointer', 'its $ref "#/components/%E0%A4%A" is not a valid JSON pointer'],
+  ['contract_ref_chain', 'its $ref "#/components/schemas/Chain0" starts a chain of more than 64 references'],
+  ['contract_deep_nesting', 'it nests 3,006 levels deep, deeper than the 500 aivis reads'],
+  ['contract_repeated_description', 'it dereferences to more than 16,777,216 characters'],
+];
+
+/** The image's settings (Dockerfile): a hostile document must be read within its heap. */
+export const IMAGE_ENV = { NODE_ENV: 'production', NODE_OPTIONS: '--max-semi-space-size=1 --max-old-space-size=256' };
