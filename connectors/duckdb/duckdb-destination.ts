@@ -61,6 +61,10 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
     namespace: { database: options.catalog, schema },
     location: options.path === ':memory:' ? 'in memory' : `file ${options.path}`,
     configWarnings: () => [schemaClash(options)].filter((w) => w !== undefined),
+    absent: () =>
+      options.path === ':memory:' || existsSync(options.path)
+        ? undefined
+        : `the DuckDB file ${options.path} does not exist (is destination.path mistyped?)`,
 
     async open() {
       const earlier = earlierDefaultFile(options);

@@ -34,8 +34,16 @@ export function isNotOwner(error: unknown): boolean {
   return isPermissionDenied(pgError) && NOT_OWNER.test((pgError as Error).message);
 }
 
-/** @param sql the statement Postgres refused, whose kind says which privilege was missing */
-export function permissionError(error: unknown, sql: string, options: PostgresOptions): DestinationError {
+/**
+ * @param sql the statement Postgres refused, whose kind says which privilege was missing
+ * @param reading whether the command only reads (status, state show, query): its fix grants no write
+ */
+export function permissionError(
+  error: unknown,
+  sql: string,
+  options: PostgresOptions,
+  reading = ['SELECT', 'WITH'].includes(firstWord(sql)),
+): DestinationError {
   const { schema, user, database } = options;
   const said = (error as Error).message;
   const grantee = sqlName(user);
@@ -54,6 +62,7 @@ export function permissionError(error: unknown, sql: string, options: PostgresOp
     );
   }
   const [, kind = 'schema', name = schema] = DENIED.exec(said) ?? [];
+  const readGrant = `GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${grantee}`;
   const fix = ((): { privilege: string; object: string; grant: string } => {
     switch (kind) {
       case 'database':
@@ -66,14 +75,20 @@ export function permissionError(error: unknown, sql: string, options: PostgresOp
         return {
           privilege: ['CREATE', 'ALTER'].includes(firstWord(sql)) ? 'CREATE' : 'USAGE',
           object: `schema ${name} in database ${database}`,
-          grant: `GRANT USAGE, CREATE ON SCHEMA ${name} TO ${grantee}`,
+          grant: reading
+            ? `GRANT USAGE ON SCHEMA ${name} TO ${grantee}; ${readGrant}`
+            : `GRANT USAGE, CREATE ON SCHEMA ${name} TO ${grantee}`,
         };
       default: {
-        const privilege = STATEMENT_PRIVILEGE[firstWord(sql)] ?? 'SELECT, INSERT, UPDATE, DELETE';
+        const privilege = reading
+          ? 'SELECT'
+          : (STATEMENT_PRIVILEGE[firstWord(sql)] ?? 'SELECT, INSERT, UPDATE, DELETE');
         return {
           privilege,
           object: `table ${schema}.${name} in database ${database}`,
-          grant: `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${grantee}`,
+          grant: reading
+            ? readGrant
+            : `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${grantee}`,
         };
       }
     }

@@ -90,7 +90,8 @@ export async function openPostgresQuery(config: PostgresConfig, deps: { logger: 
         const message = (error as Error).message;
         if (code === '42601' && /multiple commands/.test(message)) return severalStatements(statement.caller);
         if (code === '25006') return notReadOnly(statement.caller, refusedKind(message));
-        if (isPermissionDenied(error)) return permissionError(error, statement.sql, options);
+        // Whatever it says, a statement `query` runs only reads (a READ ONLY transaction).
+        if (isPermissionDenied(error)) return permissionError(error, statement.sql, options, true);
         if (code === UNDEFINED_TABLE && outOfSight) return schemaUsageError(options, error);
         // Class 42: the statement's own fault (a syntax error, an unknown table or column).
         if (code?.startsWith('42')) return new ConfigError(redact(`Postgres cannot run the statement: ${message}`));

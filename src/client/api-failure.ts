@@ -96,6 +96,10 @@ const NETWORK_FAILURE_WORDS = {
     advice:
       "if a proxy or gateway presents your organisation's certificate, point NODE_EXTRA_CA_CERTS at that CA's PEM file",
   },
+  not_tls: {
+    what: 'not a TLS server',
+    advice: 'use http:// in source.base_url if the server takes no TLS, or check the port',
+  },
 } as const;
 
 export function apiErrorFromNetwork(request: HttpRequest, error: NetworkError): ApiError {

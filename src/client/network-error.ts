@@ -1,10 +1,10 @@
 /**
  * An attempt that got no usable answer: the connection failed or reset, the deadline passed,
  * a success body arrived truncated or not as JSON (all worth a retry), or the server's TLS
- * certificate is not trusted (the same certificate comes back on every try). The client
- * turns the last one into an ApiError.
+ * certificate is not trusted, or the server does not speak TLS at all to an `https://` base
+ * URL (the same answer comes back on every try). The client turns the last one into an ApiError.
  */
-export type NetworkFailure = 'connection' | 'timeout' | 'bad_body' | 'certificate';
+export type NetworkFailure = 'connection' | 'timeout' | 'bad_body' | 'certificate' | 'not_tls';
 
 export class NetworkError extends Error {
   readonly failure: NetworkFailure;

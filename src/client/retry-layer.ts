@@ -48,7 +48,7 @@ export function withRetry(next: Send, deps: RetryLayerDeps): Send {
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         outcome = error;
-        failure = { kind: error.failure === 'certificate' ? 'certificate' : 'network' };
+        failure = { kind: error.failure === 'certificate' || error.failure === 'not_tls' ? 'certificate' : 'network' };
         stats.networkErrors++;
       }
       const leftMs = budget.leftMs();

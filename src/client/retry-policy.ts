@@ -19,7 +19,7 @@
 export type AttemptFailure =
   | { kind: 'status'; status: number; retryAfterMs: number | undefined }
   | { kind: 'network' }
-  /** The server's TLS certificate is not trusted: a fix of the trust store, not of time. */
+  /** The server's TLS is not what was asked for (an untrusted certificate, no TLS at all): a fix of the trust store or base URL, not of time. */
   | { kind: 'certificate' };
 
 /**

@@ -42,6 +42,10 @@ export function createUndiciTransport(baseUrl: URL, maxResponseBytes = MAX_RESPO
         return { status: response.statusCode, headers: response.headers, body };
       } catch (error) {
         if (isOwnFault(error) || error instanceof ResponseTooLargeError) throw error;
+        if (codesOf(error).includes(NOT_TLS)) {
+          // OpenSSL's own text (`...tlsany_meth.c:77:`) says nothing a user can act on.
+          throw new NetworkError('not_tls', `the server at ${baseUrl.host} does not speak TLS`, { cause: error });
+        }
         throw new NetworkError(isUntrustedCertificate(error) ? 'certificate' : 'connection', describe(error), {
           cause: error,
         });
@@ -76,8 +80,16 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 function isUntrustedCertificate(error: unknown): boolean {
+  return codesOf(error).some((code) => CERTIFICATE_CODES.has(code));
+}
+
+/** What OpenSSL says when the answer to its hello is not TLS: a plain-HTTP server on an `https://` URL. */
+const NOT_TLS = 'ERR_SSL_WRONG_VERSION_NUMBER';
+
+/** The error's code and its cause's (undici wraps a tunnel's). */
+function codesOf(error: unknown): string[] {
   const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
-  return CERTIFICATE_CODES.has(String(code)) || CERTIFICATE_CODES.has(String(cause?.code));
+  return [String(code), String(cause?.code)];
 }
 
 /** `ECONNRESET: other side closed`: the code tells an operator more than undici's class name. */

@@ -2,9 +2,8 @@
  * A `requests_per_minute` above the API's own limit (100 requests per minute per workspace,
  * across all its keys: docs/configuration.md) is accepted but said: the API answers the excess
  * with 429 and aivis waits it out, so a higher setting only buys refusals. A server on this
- * machine (the sandbox, a stand-in) sets its own limit and is left alone.
+ * machine is no exception: the sandbox enforces the API's limit too (docs/sandbox.md).
  */
-import { isLoopbackHost } from '../../schemas/insecure-http.ts';
 import type { ConfigPath } from './config-issue.ts';
 import type { LineOf } from './yaml-positions.ts';
 
@@ -12,7 +11,6 @@ import type { LineOf } from './yaml-positions.ts';
 export const API_REQUESTS_PER_MINUTE = 100;
 
 interface RatedSource {
-  readonly base_url: string;
   readonly requests_per_minute?: number | undefined;
 }
 
@@ -25,7 +23,6 @@ export function rateWarnings(
   return blocks.flatMap(({ path, source }) => {
     const rate = source.requests_per_minute;
     if (rate === undefined || rate <= API_REQUESTS_PER_MINUTE) return [];
-    if (isLoopbackHost(new URL(source.base_url).hostname)) return [];
     const key = [...path, 'requests_per_minute'];
     return [
       `${file}:${lineOf(key)}: ${key.join('.')} ${rate} is above the API's limit of ${API_REQUESTS_PER_MINUTE} requests per minute per workspace: ` +

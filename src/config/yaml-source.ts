@@ -6,6 +6,7 @@
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { ConfigError } from '../errors.ts';
 import { redact } from '../log/redact.ts';
+import { indentationMistake } from './yaml-indentation.ts';
 
 /** A parsed config file: the document tree and the counter that maps offsets to lines. */
 export interface YamlSource {
@@ -20,6 +21,11 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0] ?? { line: 1, col: 1 };
+    const indentation = indentationMistake(text, first, pos.line);
+    if (indentation) {
+      const { line, col, reason } = indentation;
+      throw new ConfigError(redact(`${file}:${line}:${col}: YAML indentation error: ${reason}`));
+    }
     // The yaml package appends " at line L, column C:" and a code frame; the frame could hold a
     // secret and the position is already in our prefix, so only the first sentence is kept.
     const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');

@@ -2,10 +2,13 @@
  * Reads the contract the API serves (`GET /public/v2/openapi.json`, spec 4.9) through the
  * run's client, so it takes a slot of the workspace's rate budget like any read, and says
  * whether it can be the document in force (docs/served-contract.md#what-is-read). One attempt:
- * a contract that cannot be read is a fallback and a warning, not worth a retry budget.
+ * a contract that cannot be read is a fallback and a warning, not worth a retry budget; unless
+ * every request of the run would fail the same way, which the run then says once, as its end.
  */
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../client/api-client.ts';
+import { ApiError } from '../client/api-error.ts';
+import { NetworkError } from '../client/network-error.ts';
 import { textNestingDepth } from '../json/nesting-depth.ts';
 import { readContractDocument, UnusableContractError, type ContractDocument } from './contract-document.ts';
 import { missingStreamShape } from './stream-contracts.ts';
@@ -52,6 +55,7 @@ export async function readServedContract(client: Pick<ApiClient, 'request'>): Pr
   try {
     ({ text, body } = await client.request({ method: 'GET', path: SERVED_CONTRACT_PATH, retry: 'never' }));
   } catch (error) {
+    if (failsEveryRequest(error)) throw error;
     return { usable: false, reason: (error as Error).message };
   }
   if (text === undefined) return { usable: false, reason: 'it is not JSON' };
@@ -69,4 +73,11 @@ export async function readServedContract(client: Pick<ApiClient, 'request'>): Pr
   const document = await usableContract(JSON.parse(json));
   if (typeof document === 'string') return { usable: false, reason: document };
   return { usable: true, document, json, sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
+}
+
+/** A refused key (401), an untrusted certificate, a server without TLS: the listing would meet it next. */
+function failsEveryRequest(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  const { cause } = error;
+  return error.status === 401 || (cause instanceof NetworkError && ['certificate', 'not_tls'].includes(cause.failure));
 }

@@ -80,6 +80,12 @@ export interface Destination {
   readonly namespace: { readonly database: string; readonly schema: string };
   /** Where the rows go, for `check` and the run summary to print, when a path says it (DuckDB: `file <absolute path>`). */
   readonly location?: string;
+  /**
+   * Why the destination cannot hold a sync's rows yet, when what the config names does not exist
+   * (DuckDB: `the DuckDB file <path> does not exist`): what `status` says instead of "nothing
+   * synced", so a mistyped path is seen as one.
+   */
+  absent?(): string | undefined;
   /** What `check` and `sync` warn about in the destination's config (DuckDB: a file named like its schema). */
   configWarnings?(): string[];
 

@@ -96,11 +96,20 @@ const MAX_NAMED_FIELD = 100;
 const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
 /**
+ * Why a metric the contract added is NULL on older rows, which carry no reason for it: the
+ * analysis was published before the metric existed (docs/tables.md).
+ */
+const NEW_METRIC_NULL =
+  'NULL on rows published before the metric existed (their metric_definition_versions has no entry for it), and';
+
+/**
  * The contract's description of a field, cut so that the note after it (and a variant's) fit. No
  * catalog keeps U+0000 in a comment: U+FFFD stands in for it on every destination, so the comment reads back as set.
+ * @param newMetric a key of `metrics` the stream does not know: a metric the contract added
  */
-function describe(field: DeclaredField, where: string): string {
-  const note = `(Added at run time: \`${cut(where, MAX_NAMED_FIELD)}\` as the served contract declares it; NULL where a record lacks it.)`;
+function describe(field: DeclaredField, where: string, newMetric: boolean): string {
+  const nulls = newMetric ? `${NEW_METRIC_NULL} where a record lacks it` : 'NULL where a record lacks it';
+  const note = `(Added at run time: \`${cut(where, MAX_NAMED_FIELD)}\` as the served contract declares it; ${nulls}.)`;
   const said = cut(field.description?.trim() ?? '', MAX_COLUMN_DESCRIPTION - VARIANT_NOTE - note.length - 1);
   return withoutNul(`${said ? `${said} ` : ''}${note}`);
 }
@@ -120,7 +129,7 @@ function wantedColumns(
   const found: { wanted: Omit<Wanted, 'name'>; key: string; name?: string }[] = [];
   const unnamable: string[] = [];
   const items = mapping.items ? [mapping.items] : [];
-  const want = (declaredField: DeclaredField, keys: string[], mapped: boolean) => {
+  const want = (declaredField: DeclaredField, keys: string[], mapped: boolean, newMetric = false) => {
     const field = keys.join('.');
     if (!keys.every(isStorableName)) {
       unnamable.push(JSON.stringify(field));
@@ -130,7 +139,7 @@ function wantedColumns(
       field,
       ...typed(declaredField.schema),
       path: [...mapping.rawPath, ...keys],
-      description: describe(declaredField, field),
+      description: describe(declaredField, field, newMetric),
       mapped,
     };
     found.push({ wanted, key: declaredField.name, ...(mapped ? { name: declaredField.name } : {}) });
@@ -138,8 +147,10 @@ function wantedColumns(
   for (const field of declared(stream, items)) {
     const known = mapping.keyed[field.name];
     if (known) {
-      for (const key of declared(stream, [...items, field.name]))
-        want(key, [field.name, key.name], known.includes(key.name));
+      for (const key of declared(stream, [...items, field.name])) {
+        const mapped = known.includes(key.name);
+        want(key, [field.name, key.name], mapped, field.name === 'metrics' && !mapped);
+      }
     } else if (mapping.mapped.includes(field.name)) {
       if (own.has(field.name)) want(field, [field.name], true);
     } else want(field, [field.name], false);

@@ -17,7 +17,9 @@
  *   key.") stays readable;
  * - the password of any URL (`postgres://user:secret@host` -> `postgres://user:[REDACTED]@host`),
  *   whatever key or message it came in: a database URL put under the wrong key is not
- *   registered as a secret, and must not be printed either.
+ *   registered as a secret, and must not be printed either. A placeholder is no secret: the
+ *   word `password` (any case) and a `${VAR}` reference stay, so a hint's own example reads
+ *   as written (`write it as postgres://user:password@host`).
  * The cost is one scan of the text per registered secret (a handful per process).
  */
 
@@ -56,11 +58,16 @@ export function redact(text: string): string {
 }
 
 /** `scheme://user:password@`: the password runs to the last `@` before the host, without spaces or quotes. */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*):[^\s/"'<>]*@/gi;
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*):([^\s/"'<>]*)@/gi;
+/** What stands for a password in an example or a config: no secret to mask. */
+const PASSWORD_PLACEHOLDER = /^(?:password|\$\{[A-Za-z_][A-Za-z0-9_]*\})$/i;
 
-/** Every URL's password in `text` masked, its scheme, user and host kept. */
+/** Every URL's password in `text` masked, its scheme, user and host kept; a placeholder kept too. */
 export function maskUrlCredentials(text: string): string {
-  return text.includes('://') ? text.replace(URL_CREDENTIALS, `$1:${MASK}@`) : text;
+  if (!text.includes('://')) return text;
+  return text.replace(URL_CREDENTIALS, (whole, userPart: string, password: string) =>
+    PASSWORD_PLACEHOLDER.test(password) ? whole : `${userPart}:${MASK}@`,
+  );
 }
 
 /** Masks each standalone run of `text` that is a leading part of `secret`, `PREFIX_CHARS` or longer. */

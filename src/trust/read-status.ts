@@ -131,5 +131,6 @@ export async function readStatus(destination: Destination, options: ReadStatusOp
     rejectedSinceLastSuccess: rejected,
     now: options.now,
     maxStalenessSeconds: options.maxStalenessSeconds,
+    absent: destination.absent?.(),
   });
 }

@@ -39,6 +39,8 @@ export interface StatusInput {
   readonly maxStalenessSeconds: number | undefined;
   /** Under `skip_unchanged` ages are judged on `checked_through` (docs/operations.md#coverage). */
   readonly skipUnchanged?: boolean;
+  /** Why the destination holds nothing yet, when what the config names does not exist (`Destination.absent`). */
+  readonly absent?: string | undefined;
 }
 
 export interface StreamStatus {
@@ -150,7 +152,9 @@ export function evaluateStatus(input: StatusInput): StatusVerdict {
   const streams = input.streams.map((stream) => streamStatus(input, stream));
   const reasons: string[] = [];
   const run = input.lastRun;
-  if (run === null) reasons.push('no run is recorded in _aivis_runs: nothing has been synced yet');
+  if (run === null && input.absent !== undefined) {
+    reasons.push(`${input.absent}: nothing has been synced there yet`);
+  } else if (run === null) reasons.push('no run is recorded in _aivis_runs: nothing has been synced yet');
   else if (FAILED_RUN_STATUSES.has(run.status)) {
     reasons.push(`the last run ${run.id} (${run.command}) ${run.status}${run.error === null ? '' : `: ${run.error}`}`);
   }

@@ -56,7 +56,7 @@ function config(extra: string[] = [], keyVariable = 'AIVIS_TEST_KEY'): { path: s
     'source:',
     `  base_url: ${sandbox.baseUrl}`,
     `  api_key: \${${keyVariable}}`,
-    '  requests_per_minute: 6000',
+    '  requests_per_minute: 100',
     '  max_retries: 1',
   ];
   lines.push('destination:', '  type: duckdb', `  path: ${database}`, '  schema: aivis', ...extra, '');

@@ -61,7 +61,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const SOURCE = ['source:', '  base_url: ${BASE_URL}', '  api_key: ${AIVIS_API_KEY}', '  requests_per_minute: 6000'];
+const SOURCE = ['source:', '  base_url: ${BASE_URL}', '  api_key: ${AIVIS_API_KEY}', '  requests_per_minute: 100'];
 const ENV = {
   AIVIS_API_KEY: 'aivis_test_key_0123456789',
   SF_PASSWORD: LOADER.password,

@@ -38,7 +38,7 @@ function configIn(destination: readonly string[]): { dir: string; config: string
     'source:',
     `  base_url: ${sandbox.baseUrl}`,
     '  api_key: ${AIVIS_API_KEY}',
-    '  requests_per_minute: 6000',
+    '  requests_per_minute: 100',
   ];
   writeFileSync(config, [...source, ...destination, ''].join('\n'));
   return { dir, config };

@@ -37,7 +37,7 @@ function writeConfig(name: string, destination: readonly string[]): string {
     'source:',
     `  base_url: ${sandbox.baseUrl}`,
     '  api_key: ${AIVIS_API_KEY}',
-    '  requests_per_minute: 6000',
+    '  requests_per_minute: 100',
   ];
   writeFileSync(file, [...source, 'destination:', ...destination, ''].join('\n'));
   return file;

@@ -34,7 +34,7 @@ function config(name: string, workspaces: readonly string[]): string {
   const block = (indent: string, variable: string) => [
     `${indent}base_url: ${sandbox.baseUrl}`,
     `${indent}api_key: \${${variable}}`,
-    `${indent}requests_per_minute: 6000`,
+    `${indent}requests_per_minute: 100`,
   ];
   const sources =
     workspaces.length === 0

@@ -61,7 +61,7 @@ function config(): { file: string; database: string } {
     'source:',
     `  base_url: https://${HOST}:${front.port}`,
     '  api_key: ${AIVIS_NET_KEY}',
-    '  requests_per_minute: 6000',
+    '  requests_per_minute: 100',
   ];
   writeFileSync(file, [...lines, 'destination:', '  type: duckdb', `  path: ${database}`, ''].join('\n'));
   return { file, database };

@@ -39,7 +39,7 @@ function config(workspaces: string[] = []): { file: string; database: string } {
   const block = (indent: string, workspace?: string) => [
     `${indent}base_url: ${workspace === 'globex' ? other.baseUrl : sandbox.baseUrl}`,
     `${indent}api_key: \${${workspace === 'globex' ? 'AIVIS_OTHER_KEY' : 'AIVIS_TEST_KEY'}}`,
-    `${indent}requests_per_minute: 6000`,
+    `${indent}requests_per_minute: 100`,
     `${indent}max_retries: 1`,
   ];
   const sources =

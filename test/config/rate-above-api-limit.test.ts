@@ -14,7 +14,7 @@ async function warnings(text: string): Promise<string[]> {
 }
 
 describe('requests_per_minute above the API limit', () => {
-  it('warns for each workspace above 100 with its line, and not at 100 or for a server on this machine', async () => {
+  it('warns for each workspace above 100 with its line, a server on this machine included, and not at 100', async () => {
     expect(
       await warnings(yaml`
         sources:
@@ -34,6 +34,7 @@ describe('requests_per_minute above the API limit', () => {
           type: duckdb
       `),
     ).toEqual([
+      "config.yaml:13: sources.local.requests_per_minute 6000 is above the API's limit of 100 requests per minute per workspace: the API refuses the excess (429) and aivis waits, so syncs get no faster; set 100 or less",
       "config.yaml:5: sources.shop.requests_per_minute 200 is above the API's limit of 100 requests per minute per workspace: the API refuses the excess (429) and aivis waits, so syncs get no faster; set 100 or less",
     ]);
   });

@@ -224,6 +224,26 @@ describe('aivis sync: the document in force', () => {
     expect(positions!.fractional).toBeGreaterThan(0);
   });
 
+  it('describes a metric the served contract added as NULL on rows published before it existed; another added field not', async () => {
+    const result = await run('sync', ['contract_new_metric', 'contract_new_mention_field']);
+    expect(result.code).toBe(0);
+    const comments = await query(
+      result.database,
+      `SELECT table_name, column_name, comment FROM duckdb_columns()
+       WHERE schema_name = 'aivis' AND column_name IN ('recommendation_rate', 'response_language')
+       ORDER BY table_name, column_name`,
+    );
+    const before =
+      'NULL on rows published before the metric existed (their metric_definition_versions has no entry for it), and where a record lacks it.)';
+    expect(comments.map((c) => [c.table_name, c.column_name, (c.comment as string).endsWith(before)])).toEqual([
+      ['analytics_history', 'recommendation_rate', true],
+      ['analytics_latest', 'recommendation_rate', true],
+      ['analytics_providers', 'recommendation_rate', true],
+      ['mentions', 'response_language', false],
+    ]);
+    expect(comments.at(-1)!.comment).toMatch(/; NULL where a record lacks it\.\)$/);
+  });
+
   it('verify --repair writes the rows a sync would under a type-change contract: the variant column, the old one NULL', async () => {
     const database = path.join(dir, 'repair.duckdb');
     expect((await run('sync', ['contract_type_change'], database)).code).toBe(0);

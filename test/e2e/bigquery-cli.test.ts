@@ -45,7 +45,7 @@ async function config(dataset: string): Promise<string> {
       'source:',
       `  base_url: ${sandbox.baseUrl}`,
       '  api_key: ${AIVIS_TEST_API_KEY}',
-      '  requests_per_minute: 6000',
+      '  requests_per_minute: 100',
       'destination:',
       '  type: bigquery',
       `  project: ${standIn.projectId}`,

@@ -68,7 +68,10 @@ describe('aivis CLI with a Snowflake destination', () => {
         '',
       ].join('\n'),
     );
-    expect(result.stderr).toBe('');
+    // The stand-in's config reads as fast as the sandbox lets it, above the API's limit: said once.
+    expect(jsonLines(result.stderr).map((line) => line.msg)).toEqual([
+      expect.stringMatching(/source\.requests_per_minute 6000 is above the API's limit of 100/),
+    ]);
     expect(result.code).toBe(0);
   });
 

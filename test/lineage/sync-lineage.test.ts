@@ -60,7 +60,7 @@ describe('OpenLineage events of aivis sync (real CLI, real Postgres, local endpo
       'source:',
       `  base_url: ${world.sandbox.baseUrl}`,
       '  api_key: ${AIVIS_E2E_API_KEY}',
-      '  requests_per_minute: 6000',
+      '  requests_per_minute: 100',
       'destination:',
       '  type: postgres',
       '  url: ${AIVIS_E2E_DATABASE_URL}',

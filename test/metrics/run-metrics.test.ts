@@ -66,7 +66,7 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
         `  ${source.name}:`,
         `    base_url: ${source.baseUrl}`,
         `    api_key: \${${source.keyVariable}}`,
-        '    requests_per_minute: 6000',
+        '    requests_per_minute: 100',
         '    max_retries: 8',
       ]),
       'destination:',
