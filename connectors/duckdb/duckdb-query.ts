@@ -9,7 +9,7 @@
  * destination, the role shares the destination's (read-write) instance, and the prepared
  * statement's type (SELECT only) is the guard.
  */
-import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
 import { inPages, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
 import { fileLockHolder } from './duckdb-client.ts';
@@ -32,6 +32,11 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
     throw openError(error, file);
   }
   const connection = await instance.connect();
+  // The read-only session reads the warehouse and nothing else: no files (`read_text`,
+  // `read_csv`, `glob`, a quoted path in FROM), no URLs, no extensions fetched or loaded, and
+  // the settings locked so the user's statement cannot turn any of it back on. Beside a
+  // destination the instance is the destination's, whose settings are left to it.
+  if (!besideDestination) await closeExternalAccess(connection);
   // Unqualified names resolve in the configured schema, as in the docs' examples; a file that
   // has no such schema yet (never synced) keeps DuckDB's default.
   await connection.run(`SET search_path = '${schema.replaceAll("'", "''")}'`).catch(() => undefined);
@@ -51,6 +56,11 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
           reads: type === api.StatementType.SELECT,
         };
       } catch (error) {
+        const file = EXTERNAL_FILE_REFUSED.exec((error as Error).message)?.[1];
+        if (file !== undefined)
+          throw new ConfigError(
+            `the statement reads "${file}": aivis query reads the DuckDB warehouse file only, no other files`,
+          );
         throw new ConfigError(`DuckDB cannot run the statement: ${(error as Error).message}`);
       }
     },
@@ -72,6 +82,16 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
       instance.closeSync();
     },
   };
+}
+
+/** DuckDB's refusal of a file or URL once external access is off; the name it gives, not the content. */
+const EXTERNAL_FILE_REFUSED = /Cannot access (?:file|directory) "([^"]*)" - file system operations are disabled/;
+
+async function closeExternalAccess(connection: DuckDBConnection): Promise<void> {
+  await connection.run('SET enable_external_access = false');
+  await connection.run('SET autoload_known_extensions = false');
+  await connection.run('SET autoinstall_known_extensions = false');
+  await connection.run('SET lock_configuration = true');
 }
 
 /** A DuckDB value as a result cell: nested values as JSON values, the rest as DuckDB prints them. */
