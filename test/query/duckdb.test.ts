@@ -109,7 +109,7 @@ describe('aivis query on DuckDB, the file itself', { timeout: 180_000 }, () => {
     for (const [sql, file] of statements) {
       const result = await runCli(['query', '--config', config, sql], {}).done;
       expect(lastMessage(result)).toBe(
-        `the statement reads "${file}": aivis query reads the DuckDB warehouse file only, no other files`,
+        `aivis query reads tables and views of the warehouse only, never a file: "${file}" was refused unread`,
       );
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
@@ -121,7 +121,10 @@ describe('aivis query on DuckDB, the file itself', { timeout: 180_000 }, () => {
     await onFile((run) => run('CREATE SEQUENCE IF NOT EXISTS aivis.seq'));
     const config = await writeConfig('seq.yaml', ['  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis']);
     const result = await runCli(['query', '--config', config, "SELECT nextval('aivis.seq')"], {}).done;
-    expect(result.code).not.toBe(0);
+    expect(lastMessage(result)).toBe(
+      "aivis query runs read-only statements only, and this is a writing statement: refused before it ran (read with SELECT; change data with the warehouse's own tools)",
+    );
+    expect(result.code).toBe(2);
     expect(await onFile(async (run) => (await run("SELECT nextval('aivis.seq')"))[0]![0])).toBe(1n);
   });
 
