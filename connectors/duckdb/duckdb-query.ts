@@ -6,12 +6,22 @@
  *
  * `import-prompts --from-table/--from-query` reads while its own destination writes receipts
  * to the same file, and DuckDB lets a process hold a file through one instance only: beside a
- * destination, the role shares the destination's (read-write) instance, and the prepared
- * statement's type (SELECT only) is the guard.
+ * destination, the role shares the destination's (read-write) instance, so besides the prepared
+ * statement's type (SELECT only) each statement runs in a `READ ONLY` transaction, which refuses
+ * the writes a SELECT can hide (`nextval` advancing a sequence).
+ *
+ * Either way the session reads the warehouse and nothing else (docs/cli.md#query): external
+ * access and extension autoloading are off before the user's statement is read.
  */
-import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { ConfigError, DestinationError, ExitCode, LockHeldError } from '../../src/errors.ts';
-import { inPages, type QueryCell, type QueryRole } from '../../src/destination/read-only-query.ts';
+import {
+  inPages,
+  notReadOnly,
+  type QueryCell,
+  type QueryRole,
+  readsFile,
+} from '../../src/destination/read-only-query.ts';
 import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
@@ -32,14 +42,22 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
     throw openError(error, file);
   }
   const connection = await instance.connect();
+  // The read-only session reads the warehouse and nothing else: no files (`read_text`,
+  // `read_csv`, `glob`, a quoted path in FROM), no URLs, no extensions fetched or loaded.
+  // External access, once off, stays off for the instance's life (DuckDB refuses to turn it back
+  // on while the database is open; the destination beside needs none). Alone, the settings are
+  // also locked; beside a destination the instance is the destination's, whose own settings stay
+  // its to change, and the gate lets no SET or PRAGMA through anyway.
+  await closeExternalAccess(connection, { lock: !besideDestination });
   // Unqualified names resolve in the configured schema, as in the docs' examples; a file that
   // has no such schema yet (never synced) keeps DuckDB's default.
   await connection.run(`SET search_path = '${schema.replaceAll("'", "''")}'`).catch(() => undefined);
   let closed = false;
+  let transactionOpen = false;
   return {
     engine: 'DuckDB',
     dialect: DUCKDB_DIALECT,
-    async inspect(sql) {
+    async inspect(sql, caller) {
       try {
         const extracted = await connection.extractStatements(sql);
         const prepared = await extracted.prepare(0);
@@ -51,17 +69,33 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
           reads: type === api.StatementType.SELECT,
         };
       } catch (error) {
+        const file = EXTERNAL_FILE_REFUSED.exec((error as Error).message)?.[1];
+        if (file !== undefined) throw readsFile(caller, file);
         throw new ConfigError(`DuckDB cannot run the statement: ${(error as Error).message}`);
       }
     },
     async run(statement, pageRows) {
-      const result = await connection.stream(statement.sql);
+      // Each statement in a read-only transaction of its own: a role that ran one before
+      // (import-prompts reads a source twice) ends that one, failed or not.
+      if (transactionOpen) await connection.run('ROLLBACK').catch(() => undefined);
+      await connection.run('BEGIN TRANSACTION READ ONLY');
+      transactionOpen = true;
+      const refused = (error: unknown) => runError(error, statement.caller);
+      const result = await connection.stream(statement.sql).catch((error: unknown) => {
+        throw refused(error);
+      });
       const columns = result.columnNames();
       const json = result.columnTypes().map((type) => type.alias === 'JSON');
       async function* cells() {
-        for await (const rows of result.yieldRows())
-          for (const row of rows)
-            yield row.map((value, i) => (json[i] && typeof value === 'string' ? JSON.parse(value) : cell(api, value)));
+        try {
+          for await (const rows of result.yieldRows())
+            for (const row of rows)
+              yield row.map((value, i) =>
+                json[i] && typeof value === 'string' ? JSON.parse(value) : cell(api, value),
+              );
+        } catch (error) {
+          throw refused(error);
+        }
       }
       return { columns, pages: inPages(cells(), pageRows) };
     },
@@ -72,6 +106,27 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
       instance.closeSync();
     },
   };
+}
+
+/** DuckDB's refusal of a file or URL once external access is off; the name it gives, not the content. */
+const EXTERNAL_FILE_REFUSED = /Cannot access (?:file|directory) "([^"]*)" - file system operations are disabled/;
+
+/** DuckDB's refusal of a write in the read-only transaction, or in the file opened read-only. */
+const WRITE_REFUSED = /transaction is launched in read-only mode|attached in read-only mode/;
+
+/** What DuckDB refused while running a statement, worded as the gate words it; anything else as it came. */
+function runError(error: unknown, caller: string): unknown {
+  const message = (error as Error).message;
+  if (WRITE_REFUSED.test(message)) return notReadOnly(caller, 'writing');
+  const file = EXTERNAL_FILE_REFUSED.exec(message)?.[1];
+  return file === undefined ? error : readsFile(caller, file);
+}
+
+async function closeExternalAccess(connection: DuckDBConnection, { lock }: { lock: boolean }): Promise<void> {
+  await connection.run('SET enable_external_access = false');
+  await connection.run('SET autoload_known_extensions = false');
+  await connection.run('SET autoinstall_known_extensions = false');
+  if (lock) await connection.run('SET lock_configuration = true');
 }
 
 /** A DuckDB value as a result cell: nested values as JSON values, the rest as DuckDB prints them. */

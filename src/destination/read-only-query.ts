@@ -69,9 +69,10 @@ export interface QueryRole {
   /**
    * The engine's reading of `sql` (one statement, which kind), without running it. An engine that
    * can only judge at run time (Postgres) answers from the text and guards the run instead.
-   * Text the engine cannot read (a syntax error, an unknown table) is a `ConfigError` naming why.
+   * Text the engine cannot read (a syntax error, an unknown table) is a `ConfigError` naming why,
+   * and a statement reading a file rather than the warehouse is `readsFile(caller, file)`.
    */
-  inspect(sql: string): Promise<StatementReading>;
+  inspect(sql: string, caller: string): Promise<StatementReading>;
   /**
    * Runs a statement the gate passed, under the engine's read-only guard, and pages its rows
    * (`pageRows` at most per page).
@@ -106,7 +107,7 @@ export async function assertReadOnlyStatement(
     );
   }
   if (!READ_KEYWORDS.includes(keyword)) throw notReadOnly(caller, keyword);
-  const reading = await role.inspect(sql);
+  const reading = await role.inspect(sql, caller);
   if (reading.several) throw severalStatements(caller);
   if (!reading.reads) throw notReadOnly(caller, reading.kind);
   return { sql, caller } as ReadOnlyStatement;
@@ -116,6 +117,16 @@ export async function assertReadOnlyStatement(
 export function severalStatements(caller: string): ConfigError {
   return new ConfigError(
     `${caller} runs one statement, and this text holds more than one: refused before any ran (run them one at a time)`,
+  );
+}
+
+/**
+ * The refusal of a statement that reads a file or URL instead of the warehouse (DuckDB's
+ * `read_text`, `read_csv`, `glob`, a quoted file name in FROM): the name, never the content.
+ */
+export function readsFile(caller: string, file: string): ConfigError {
+  return new ConfigError(
+    `${caller} reads tables and views of the warehouse only, never a file: "${file}" was refused unread`,
   );
 }
 

@@ -45,6 +45,14 @@ const NAME_PART = /^(?:[A-Za-z_][A-Za-z0-9_$]*|"[^"]+")$/;
  * schema where the engine would not look there (BigQuery).
  */
 function tableReference(role: QueryRole, name: string): string {
+  // A string in single quotes is a file in DuckDB's FROM (and a string anywhere else): the
+  // source is the warehouse's, never a file. A double-quoted name is a name; DuckDB, which would
+  // read a file so named when no table is, refuses that in the closed session (readsFile).
+  if (name.replace(/"[^"]*"/g, '').includes("'")) {
+    throw new ConfigError(
+      `--from-table ${name}: a quoted string names a file, and --from-table reads a table or view of the warehouse, never a file; give table, schema.table or database.schema.table`,
+    );
+  }
   const parts = name.split(/\.(?=(?:[^"]*"[^"]*")*[^"]*$)/);
   if (parts.length > 3 || !parts.every((part) => NAME_PART.test(part))) {
     throw new ConfigError(

@@ -83,3 +83,38 @@ describe('import-prompts --from-table on Postgres without SELECT on the table', 
     }
   });
 });
+
+describe('import-prompts --from-query on Postgres writes nothing', () => {
+  const own = `imq_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${own}; CREATE SEQUENCE ${own}.seq`);
+  });
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${own} CASCADE`);
+    await admin.end();
+  });
+
+  it('refuses a nextval in its READ ONLY transaction, exit 2, the sequence untouched, nothing sent', async () => {
+    process.env.AIVIS_WAREHOUSE_TEST_DATABASE_URL = url;
+    const h = await startHarness(
+      ['destination:', '  type: postgres', '  url: ${AIVIS_WAREHOUSE_TEST_DATABASE_URL}', `  schema: ${own}`, ''].join(
+        '\n',
+      ),
+      { websites: 0 },
+    );
+    try {
+      const result = await h.run({ 'from-query': `SELECT nextval('${own}.seq')::text AS prompt_text` });
+      expect(result.error).toBe(
+        "--from-query runs read-only statements only, and this is a nextval() statement: refused before it ran (read with SELECT; change data with the warehouse's own tools)",
+      );
+      expect(result.code).toBe(2);
+      expect(h.sandbox.stats.byRoute['prompts.import'] ?? 0).toBe(0);
+      expect((await admin.query(`SELECT nextval('${own}.seq') AS n`)).rows[0].n).toBe('1');
+    } finally {
+      await h.sandbox.close();
+    }
+  });
+});

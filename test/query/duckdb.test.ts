@@ -99,6 +99,35 @@ describe('aivis query on DuckDB, the file itself', { timeout: 180_000 }, () => {
     expect(existsSync('/tmp/aivis-query-copy.csv')).toBe(false);
   });
 
+  it('reads no file but the warehouse: read_text, read_csv and glob are refused, unread', async () => {
+    const config = await writeConfig('files.yaml', ['  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis']);
+    const statements: [string, string][] = [
+      ["SELECT * FROM read_text('/etc/passwd')", '/etc/passwd'],
+      ["SELECT * FROM read_csv('/etc/passwd')", '/etc/passwd'],
+      ["SELECT * FROM glob('/etc/*')", '/etc/*'],
+    ];
+    for (const [sql, file] of statements) {
+      const result = await runCli(['query', '--config', config, sql], {}).done;
+      expect(lastMessage(result)).toBe(
+        `aivis query reads tables and views of the warehouse only, never a file: "${file}" was refused unread`,
+      );
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toContain('root:');
+    }
+  });
+
+  it('cannot advance a sequence: the file is opened read-only', async () => {
+    await onFile((run) => run('CREATE SEQUENCE IF NOT EXISTS aivis.seq'));
+    const config = await writeConfig('seq.yaml', ['  type: duckdb', '  path: ./warehouse.duckdb', '  schema: aivis']);
+    const result = await runCli(['query', '--config', config, "SELECT nextval('aivis.seq')"], {}).done;
+    expect(lastMessage(result)).toBe(
+      "aivis query runs read-only statements only, and this is a writing statement: refused before it ran (read with SELECT; change data with the warehouse's own tools)",
+    );
+    expect(result.code).toBe(2);
+    expect(await onFile(async (run) => (await run("SELECT nextval('aivis.seq')"))[0]![0])).toBe(1n);
+  });
+
   it('says a sync holds the file, and what to do, with exit 1', async () => {
     await onFile(async (run) => run('CREATE SCHEMA IF NOT EXISTS aivis_l'));
     const config = await writeConfig('locked.yaml', [
