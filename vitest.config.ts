@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +11,10 @@ export default defineConfig({
       SNOWFLAKE_DISABLE_PLATFORM_DETECTION: 'true',
       SF_TELEMETRY_DISABLE_CONNECTION_SHAPE: '1',
       METADATA_SERVER_DETECTION: 'none',
+      // Node's compile cache (keyed by each file's content, so never stale) for the workers and
+      // every process a test spawns: a CLI run's start-up otherwise strips and compiles the
+      // same TypeScript modules again each time.
+      NODE_COMPILE_CACHE: path.join(import.meta.dirname, 'node_modules/.cache/node-compile-cache'),
     },
     testTimeout: 60_000,
     hookTimeout: 120_000,
