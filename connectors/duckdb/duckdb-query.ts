@@ -53,7 +53,7 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
   // has no such schema yet (never synced) keeps DuckDB's default.
   await connection.run(`SET search_path = '${schema.replaceAll("'", "''")}'`).catch(() => undefined);
   let closed = false;
-  let transactionOpen = false;
+  let openTransaction: symbol | undefined;
   return {
     engine: 'DuckDB',
     dialect: DUCKDB_DIALECT,
@@ -75,11 +75,18 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
       }
     },
     async run(statement, pageRows) {
-      // Each statement in a read-only transaction of its own: a role that ran one before
-      // (import-prompts reads a source twice) ends that one, failed or not.
-      if (transactionOpen) await connection.run('ROLLBACK').catch(() => undefined);
+      // Each statement in a read-only transaction of its own, ended once its rows are read (so
+      // it holds back no checkpoint of the destination beside) or by the next statement.
+      if (openTransaction !== undefined) await connection.run('ROLLBACK').catch(() => undefined);
+      const mine = Symbol('transaction');
       await connection.run('BEGIN TRANSACTION READ ONLY');
-      transactionOpen = true;
+      openTransaction = mine;
+      // Only while it is still this statement's: a later statement has already ended it.
+      const endTransaction = async () => {
+        if (openTransaction !== mine) return;
+        openTransaction = undefined;
+        await connection.run('ROLLBACK').catch(() => undefined);
+      };
       const refused = (error: unknown) => runError(error, statement.caller);
       const result = await connection.stream(statement.sql).catch((error: unknown) => {
         throw refused(error);
@@ -95,6 +102,8 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
               );
         } catch (error) {
           throw refused(error);
+        } finally {
+          await endTransaction();
         }
       }
       return { columns, pages: inPages(cells(), pageRows) };
