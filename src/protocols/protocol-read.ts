@@ -212,13 +212,14 @@ class ProtocolRunSink implements RunSink {
         source,
         streams: [...new Set(selected.map(({ stream }) => stream.source))],
         websites: planned,
-        saved: state.feedStates.filter((entry) => incremental.has(entry.stream)),
+        saved: state.feedStates,
         run: { workspace: DEFAULT_WORKSPACE, runId: this.#runId, startedAt: this.#startedAt },
         readsWhatItNames: false,
         recordsCoverage: changeSettings(source).skipUnchanged,
         skippable: (stream) => incremental.has(stream),
       },
-      state.coverage.filter((record) => incremental.has(record.stream)),
+      // A stream read full_refresh may carry coverage from when it was incremental: the planner reads it anyway.
+      state.coverage,
       // Snapshots are read whole every time in these modes: never skipped, so never partial for the plan.
       new Set(),
     );
