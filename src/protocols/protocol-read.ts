@@ -8,6 +8,11 @@
  * to the `ProtocolSink`, which writes them as records and then state. The rate budget, retries,
  * scan guards, fallbacks and containment are the reader's and the client's, as in `sync`.
  *
+ * Under `skip_unchanged` (docs/protocols.md#change-driven-reads) the run's read decision is the
+ * planner's, as in `sync`, over the coverage the incremental streams keep in their own state:
+ * only streams the catalog reads incrementally may be skipped; every other one is read for
+ * every website, since a full-refresh stream (overwritten downstream) must never lose one.
+ *
  * How each stream ended (docs/protocols.md#failures): a stream that failed for some website
  * (its requests failed after retries, or the server broke the contract) ends incomplete with a
  * `system_error` while the other streams and websites go on; a failure that ends the whole
@@ -20,7 +25,7 @@ import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { FeedObserver } from '../feed/feed-observer.ts';
-import type { Listing } from '../feed/list-websites.ts';
+import type { Listing, PlannedWebsite } from '../feed/list-websites.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ListingReconciliation } from '../run/listing-reconciliation.ts';
 import { runFrame } from '../run/run-frame.ts';
@@ -30,6 +35,8 @@ import { websitesStream } from '../streams/index.ts';
 import type { StreamName } from '../streams/registry.ts';
 import type { FlushBuffer, FlushBufferOptions } from '../run/flush-buffer.ts';
 import { MassRemovalError } from '../run/reconcile-websites.ts';
+import { changeSettings } from '../plan/change-settings.ts';
+import { type CoveragePlan, coveragePlanOf } from '../sync/coverage-plan.ts';
 import { newRunId } from '../sync/run-sync.ts';
 import { websitesTable } from '../tables/index.ts';
 import type { ProtocolConfig } from './protocol-config.ts';
@@ -120,6 +127,9 @@ class ProtocolRunSink implements RunSink {
   readonly #messages: ProtocolSink;
   #startedAt = '';
   #evolution: RunEvolution | undefined;
+  #coverage: CoveragePlan | undefined;
+  /** `website id\u0000engine stream` of each stream that failed for a website: its read is not whole. */
+  readonly #failed = new Set<string>();
 
   constructor(input: ReadInput, runId: string, now: () => Date) {
     this.#input = input;
@@ -137,6 +147,7 @@ class ProtocolRunSink implements RunSink {
       pageRead() {},
       fellBack() {},
       streamFailed: (failure) => {
+        this.#failed.add(`${failure.websiteId}\u0000${failure.stream}`);
         for (const { stream } of selected.filter((s) => s.stream.source === failure.stream))
           this.failures.push({
             stream,
@@ -190,8 +201,49 @@ class ProtocolRunSink implements RunSink {
     return (stream: string, scope: string) => state.position(stream, scope);
   }
 
-  async pagesOf(_website: unknown, buffer: FlushBuffer): Promise<WebsitePages> {
-    return { add: (unit) => buffer.add(unit), done: async () => {} };
+  /** Change-driven reads: the planner's decision over the coverage the incremental streams' states keep. */
+  async decideReads(planned: readonly PlannedWebsite[], buffer: FlushBuffer) {
+    const { config, selected, state, logger } = this.#input;
+    const source = config.config.source;
+    const incremental = new Set<string>(selected.filter((s) => s.incremental).map((s) => s.stream.source));
+    const coverage = coveragePlanOf(
+      {
+        workspace: DEFAULT_WORKSPACE,
+        source,
+        streams: [...new Set(selected.map(({ stream }) => stream.source))],
+        websites: planned,
+        saved: state.feedStates,
+        run: { workspace: DEFAULT_WORKSPACE, runId: this.#runId, startedAt: this.#startedAt },
+        readsWhatItNames: false,
+        recordsCoverage: changeSettings(source).skipUnchanged,
+        skippable: (stream) => incremental.has(stream),
+      },
+      // A stream read full_refresh may carry coverage from when it was incremental: the planner reads it anyway.
+      state.coverage,
+      // Snapshots are read whole every time in these modes: never skipped, so never partial for the plan.
+      new Set(),
+    );
+    this.#coverage = coverage;
+    await coverage.checked(buffer);
+    const { websitesRead, websitesSkipped } = coverage.plan;
+    if (changeSettings(source).skipUnchanged)
+      logger.info(`read ${websitesRead} websites, skipped ${websitesSkipped} unchanged`, {
+        websites_read: websitesRead,
+        websites_skipped_unchanged: websitesSkipped,
+      });
+    return (websiteId: string) => coverage.streamsOf(websiteId) as readonly StreamName[] | undefined;
+  }
+
+  /** A website read to its end: the coverage of the streams it read whole rides behind its records. */
+  async pagesOf(website: PlannedWebsite, buffer: FlushBuffer): Promise<WebsitePages> {
+    return {
+      add: (unit) => buffer.add(unit),
+      done: async (outcome) => {
+        if (outcome !== 'done') return;
+        const whole = (stream: string) => !this.#failed.has(`${website.id}\u0000${stream}`);
+        await this.#coverage?.read(website, whole, buffer);
+      },
+    };
   }
 
   /** Revoked during the read: their records so far stand, and they are removed as an unlisted one is. */

@@ -4,7 +4,9 @@
  * selected tables, then the state of the streams it moved: state is written after the records
  * it covers, at the flush cadence, never per page. Rows of tables the catalog did not select
  * and engine bookkeeping (completeness) have no place in a protocol's output; rejected records
- * are logged on stderr with their reason, as `_aivis_rejected` would hold them.
+ * are logged on stderr with their reason, as `_aivis_rejected` would hold them. Coverage rows
+ * (change-driven reads) go into their stream's state: the flush buffer carries them behind the
+ * website's rows, so the state that holds them follows the records they vouch for.
  */
 import type { FlushResult } from '../destination/destination.ts';
 import type { Row } from '../destination/table-spec.ts';
@@ -12,7 +14,8 @@ import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Flush } from '../state/state-entry.ts';
-import { rejectedTable, websitesTable } from '../tables/index.ts';
+import { storedCoverage } from '../plan/coverage.ts';
+import { coverageTable, rejectedTable, websitesTable } from '../tables/index.ts';
 import type { ProtocolState } from './protocol-state.ts';
 import type { ProtocolStream } from './protocol-streams.ts';
 
@@ -55,6 +58,11 @@ export class ProtocolSink {
     const moved = new Set<string>();
     for (const { table, rows } of flush.tables) {
       if (table === rejectedTable) this.#logRejected(rows);
+      if (table === coverageTable)
+        for (const row of rows) {
+          state.setCoverage(storedCoverage(row, DEFAULT_WORKSPACE));
+          moved.add(String(row.stream));
+        }
       const stream = selected.get(table.name);
       if (!stream || rows.length === 0) continue;
       if (table === websitesTable) moved.add(stream.source);

@@ -3,7 +3,8 @@
  * what the run planner (src/plan/) needs from a run (listing, `_aivis_coverage`, saved state,
  * partial snapshots, the run's start), and after each website's read the `_aivis_coverage`
  * rows of the streams it read whole, added to the flush buffer behind their rows so they are
- * committed with the stream's last flush or after it, never ahead.
+ * committed with the stream's last flush or after it, never ahead. The protocol modes keep the
+ * same records in each incremental stream's state instead (src/protocols/protocol-sink.ts).
  */
 import type { Destination } from '../destination/destination.ts';
 import { partialSnapshots } from '../destination/queries/partial-snapshots.ts';
@@ -35,8 +36,8 @@ export interface CoveragePlan {
   read(website: PlannedWebsite, whole: (stream: string) => boolean, sink: FeedSink): Promise<void>;
 }
 
-export interface CoveragePlanInput {
-  readonly destination: Destination;
+/** What a run's change-driven plan is made of, wherever its coverage and state are kept. */
+export interface CoverageInputs {
   readonly workspace: string;
   /** The workspace's source block: `skip_unchanged`, `sweep_every`, `settle_for`. */
   readonly source: ChangeSettingsInput | undefined;
@@ -49,18 +50,37 @@ export interface CoveragePlanInput {
   readonly readsWhatItNames: boolean;
   /** Whether a read whole of this run counts as coverage (a backfill's window does not). */
   readonly recordsCoverage: boolean;
+  /** Streams a skip may leave out, and the only ones whose coverage is kept (protocol modes: the incremental ones); default all. */
+  readonly skippable?: (stream: string) => boolean;
 }
 
+export interface CoveragePlanInput extends CoverageInputs {
+  readonly destination: Destination;
+}
+
+/** The plan over the destination's `_aivis_coverage` rows and partial snapshots. */
 export async function planCoverage(input: CoveragePlanInput): Promise<CoveragePlan> {
-  const { workspace, run } = input;
-  const records = new Map<string, CoverageRecord>();
-  for (const row of await readRows(input.destination, coverageTable)) {
-    if (storedWorkspace(row._workspace) !== workspace) continue;
-    const record = storedCoverage(row, workspace);
-    records.set(key(record.website_id, record.stream), record);
-  }
+  const { workspace } = input;
+  const records: CoverageRecord[] = [];
+  for (const row of await readRows(input.destination, coverageTable))
+    if (storedWorkspace(row._workspace) === workspace) records.push(storedCoverage(row, workspace));
+  const skipping = changeSettings(input.source).skipUnchanged;
+  const partial = skipping ? await partialSnapshots(input.destination) : new Set<string>();
+  return coveragePlanOf(input, records, partial);
+}
+
+/**
+ * The plan over coverage records however kept (`_aivis_coverage`, a protocol stream's state),
+ * with the websites whose latest snapshot was partial.
+ */
+export function coveragePlanOf(
+  input: CoverageInputs,
+  stored: readonly CoverageRecord[],
+  partial: ReadonlySet<string>,
+): CoveragePlan {
+  const { workspace, run, skippable = () => true } = input;
+  const records = new Map(stored.map((record) => [key(record.website_id, record.stream), record]));
   const settings = changeSettings(input.source);
-  const partial = settings.skipUnchanged ? await partialSnapshots(input.destination) : new Set<string>();
   const streams = websiteStreams(input.streams as never).map((s) => s.name);
   const scans = scanReadiness(input.saved);
   const plan = planReads({
@@ -76,6 +96,7 @@ export async function planCoverage(input: CoveragePlanInput): Promise<CoveragePl
       stream === analyticsStream.name
         ? { hasFrontier: records.has(key(id, stream)), unfinishedScan: false, partialSnapshot: partial.has(id) }
         : (scans.get(key(id, stream)) ?? NO_SCAN),
+    skippable,
   });
   const byId = new Map(plan.websites.map((w) => [w.id, w]));
   const put = (sink: FeedSink, rows: CoverageRecord[]) =>
@@ -96,7 +117,7 @@ export async function planCoverage(input: CoveragePlanInput): Promise<CoveragePl
     },
     async read(website, whole, sink) {
       const rows = (byId.get(website.id)?.read ?? [])
-        .filter(whole)
+        .filter((stream) => skippable(stream) && whole(stream))
         .map((stream) =>
           coverageAfterRead(
             records.get(key(website.id, stream)),

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepDueAtMs, sweepSlotMs } from '../../src/plan/sweep-slot.ts';
 import { selectedStreams } from '../../src/sync/run-sync.ts';
 import { SYNC_MODE } from '../../src/run/run-mode.ts';
-import { coverageTable } from '../../src/tables/index.ts';
+import { coverageTable, mentionsTable } from '../../src/tables/index.ts';
 import { readStatus } from '../../src/trust/read-status.ts';
 import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
 
@@ -120,6 +120,91 @@ export function runCoverageSuite(target: SyncTarget): void {
       expect(await world.rows(coverageTable)).toEqual(coverageBefore);
       expect(new Set(coverageBefore.map((r) => r.read_run_id))).toEqual(new Set([first.runId]));
     });
+
+    /** A config whose sweep comes round faster than the sandbox's daily analyses, so sweeps, not changes, must land late rows. */
+    const sweeping = (sweepEvery: string) =>
+      testConfig(world.sandbox, {
+        source: {
+          ...testConfig(world.sandbox).source!,
+          skip_unchanged: true,
+          sweep_every: sweepEvery,
+          settle_for: '2h',
+        },
+        streams: { mentions: {} },
+      });
+    const truthMentions = () =>
+      new Set([...listed().keys()].flatMap((id) => [...world.sandbox.truth.mentions(id)].map((m) => String(m.id))));
+
+    it('late evidence (committed after settle_for) lands within sweep_every plus one run interval', async () => {
+      const SWEEP = 6 * 3_600_000;
+      const config = sweeping('6h');
+      await sync(config);
+      // When each mention was first committed (the hour's run start), and whether it came after its snapshot settled.
+      const committedAt = new Map<string, number>([...truthMentions()].map((id) => [id, -Infinity]));
+      const late = new Set<string>();
+      const listedAt = new Map([...listed()].map(([id, at]) => [id, { at, seenMs: world.sandbox.clock.nowMs() }]));
+      for (let hour = 1; hour <= 18; hour++) {
+        world.sandbox.clock.advance({ hours: 1 });
+        const now = world.sandbox.clock.nowMs();
+        for (const [id, at] of listed()) if (listedAt.get(id)?.at !== at) listedAt.set(id, { at, seenMs: now });
+        for (const id of listed().keys())
+          for (const mention of world.sandbox.truth.mentions(id)) {
+            const key = String(mention.id);
+            if (committedAt.has(key)) continue;
+            committedAt.set(key, now);
+            if (now - listedAt.get(id)!.seenMs > 2 * 3_600_000) late.add(key);
+          }
+        const run = await sync(config);
+        expect(run.exitCode).toBe(0);
+        const landed = new Set((await world.rows(mentionsTable)).map((r) => String(r.id)));
+        const runStart = Date.parse(run.startedAt);
+        // Owed rows: committed at least one sweep and one run interval before this run.
+        const owed = [...late].filter((id) => committedAt.get(id)! + SWEEP + 3_600_000 <= runStart);
+        expect([hour, owed.filter((id) => !landed.has(id))]).toEqual([hour, []]);
+      }
+      // The seed has late rows in the hours checked, or the test would prove nothing.
+      expect(
+        [...late].filter((id) => committedAt.get(id)! + SWEEP + 3_600_000 <= dataNow().getTime()).length,
+      ).toBeGreaterThan(0);
+    }, 240_000);
+
+    it('a sweep reads an unchanged website only when its slot passed since its last read, once per sweep_every', async () => {
+      const SWEEP = 6 * 3_600_000;
+      const config = sweeping('6h');
+      let previous = await sync(config);
+      const sweptAt = new Map<string, number[]>();
+      let sweeps = 0;
+      for (let hour = 1; hour <= 14; hour++) {
+        const coverage = new Map(
+          (await world.rows(coverageTable))
+            .filter((r) => r.stream === 'mentions')
+            .map((r) => [r.website_id as string, r]),
+        );
+        world.sandbox.clock.advance({ hours: 1 });
+        const run = await sync(config);
+        const runStart = Date.parse(run.startedAt);
+        const after = (await world.rows(coverageTable)).filter((r) => r.stream === 'mentions');
+        for (const row of after.filter((r) => r.read_run_id === run.runId)) {
+          const id = row.website_id as string;
+          const before = coverage.get(id)!;
+          const unchanged = before.last_analysis_at === row.last_analysis_at;
+          const settled = runStart - Date.parse(String(before.changed_at)) >= 2 * 3_600_000;
+          if (!(unchanged && settled)) continue;
+          // A sweep read: its slot (mod sweep_every) came between the previous run's start and this one's.
+          const slot = sweepSlotMs('default', id, SWEEP);
+          const lastSlot = runStart - ((((runStart - slot) % SWEEP) + SWEEP) % SWEEP);
+          expect([id, lastSlot > Date.parse(previous.startedAt)]).toEqual([id, true]);
+          sweptAt.set(id, [...(sweptAt.get(id) ?? []), runStart]);
+          sweeps++;
+        }
+        previous = run;
+      }
+      // Never twice within a sweep period (less the run interval it may come late by).
+      for (const [id, times] of sweptAt)
+        for (let i = 1; i < times.length; i++)
+          expect([id, times[i]! - times[i - 1]! >= SWEEP - 3_600_000]).toEqual([id, true]);
+      expect(sweeps).toBeGreaterThan(0);
+    }, 240_000);
 
     it('status counts every website in scope: a stream some websites never completed is stale (exit 4) until a run completes them', async () => {
       // A first run that read one website (as one stopped after it would): the listing holds all five.

@@ -2,8 +2,9 @@
  * SIGTERM while the API is slow: the real `aivis sync` process, real Postgres, the sandbox
  * sending one response body in pieces an hour apart. The stop must reach the request in
  * flight: the process commits the page it already read (with its state), records `stopped`,
- * releases the lock and exits 1, long before that body could arrive (this test's timeout is a
- * minute; no clock is read). Then the next run completes the truth.
+ * releases the lock and exits 1, long before that body could arrive (this test's timeout is two
+ * minutes; no clock is read). `aivis status` then exits 4 (a website in scope never completed)
+ * until the next run completes the truth.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -60,6 +61,8 @@ describe.each([
         '  url: ${AIVIS_E2E_DATABASE_URL}',
         `  schema: ${world.schema}`,
         'streams:',
+        // The listing too: it is what status counts the websites in scope over.
+        '  websites: {}',
         '  mentions: {}',
         '',
       );
@@ -109,12 +112,20 @@ describe.each([
       expect(truth.length).toBeGreaterThan(0);
       expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, truth));
 
+      // Nothing vouches for the website the stop left unread: status is stale (exit 4) and says so.
+      const status = () => runCli(['status', '--config', configPath], env).done;
+      const afterStop = await status();
+      expect(afterStop.code).toBe(4);
+      expect(afterStop.stdout + afterStop.stderr).toContain('mentions: 1 of 2 websites in scope never completed');
+
       // The lock was released: the next run reads the slow website and ends equal to the truth.
       world.sandbox.faults.clear();
       const resumed = await runCli(['sync', '--config', configPath], env).done;
       expect(resumed.code).toBe(0);
       const all = expectedTables(world.sandbox).get(mentionsTable.name) ?? [];
       expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, all));
-    });
+      // Until that run completed it: now every website in scope is vouched for.
+      expect((await status()).code).toBe(0);
+    }, 120_000);
   },
 );

@@ -24,18 +24,22 @@ export interface CliSpawn {
   cwd?: string;
   /** The program, relative to the repository: `src/cli/main.ts` (aivis) unless told (tap-aivis). */
   entry?: string;
+  /** The instant the process's clock starts at (test/setup/shifted-clock.ts); default the machine's. */
+  now?: Date;
 }
 
 export function runCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-  { as, cwd = ROOT, entry = 'src/cli/main.ts' }: CliSpawn = {},
+  { as, cwd = ROOT, entry = 'src/cli/main.ts', now }: CliSpawn = {},
 ) {
   const guard = path.join(ROOT, 'test/setup/loopback-guard.ts');
-  const command = [process.execPath, '--import', guard, path.join(ROOT, entry), ...args];
+  const clock = now ? ['--import', path.join(ROOT, 'test/setup/shifted-clock.ts')] : [];
+  const command = [process.execPath, '--import', guard, ...clock, path.join(ROOT, entry), ...args];
   const user = as ? ['setpriv', `--reuid=${as.uid}`, `--regid=${as.gid}`, '--clear-groups'] : [];
   const [file, ...rest] = [...user, ...command] as [string, ...string[]];
-  const child = spawn(file, rest, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const clockEnv = now ? { AIVIS_TEST_NOW: now.toISOString() } : {};
+  const child = spawn(file, rest, { cwd, env: childEnv({ ...env, ...clockEnv }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   // Decoded as a stream: a character whose UTF-8 bytes straddle two chunks stays whole.
