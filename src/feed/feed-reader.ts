@@ -23,8 +23,15 @@ import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import type { Logger } from '../log/logger.ts';
 import type { StreamState } from '../state/state-entry.ts';
-import { type StreamName, streamOptions, type WebsiteStream, websiteStreams } from '../streams/index.ts';
-import type { AnyFeedStream, FeedScan, RowContext, ScanFallback } from '../streams/stream.ts';
+import { streamOptions, websiteStreams } from '../streams/index.ts';
+import type {
+  AnyFeedStream,
+  AnyStream,
+  AnyWebsiteStream,
+  FeedScan,
+  RowContext,
+  ScanFallback,
+} from '../streams/stream.ts';
 import type { ContractValidation } from '../contract/contract-validation.ts';
 import type { FeedSink } from './durable-unit.ts';
 import type { FeedObserver } from './feed-observer.ts';
@@ -51,13 +58,18 @@ export interface FeedReaderOptions {
   position(stream: string, scope: string): StreamState;
   /** Read every feed from this `updated_since` and hand on no state (backfill, verify). */
   readonly since?: string;
+  /**
+   * The streams a website has, in the order they are read: the registry's (`STREAMS`) unless a
+   * test registers its own (test/streams/toy/, docs/architecture.md#adding-a-stream).
+   */
+  readonly streams?: readonly AnyStream[];
 }
 
 /** One website and the streams read for it (the run's read plan, `src/run/read-plan.ts`); the listing is read by the caller. */
 export interface WebsiteRead {
   readonly website: PlannedWebsite;
-  /** Read in registry order, whatever order they are given in. */
-  readonly streams: readonly StreamName[];
+  /** Stream names, read in registry order whatever order they are given in. */
+  readonly streams: readonly string[];
 }
 
 /** How a website's read ended: `revoked` means it disappeared during the read and its remaining streams were skipped. */
@@ -92,14 +104,14 @@ export class FeedReader {
       },
       revoked: false,
     };
-    for (const stream of websiteStreams(read.streams)) {
+    for (const stream of websiteStreams(read.streams, options.streams)) {
       if (site.revoked) break;
       await this.#readStream(site, stream);
     }
     return site.revoked ? 'revoked' : 'done';
   }
 
-  async #readStream(site: SiteRead, stream: WebsiteStream): Promise<void> {
+  async #readStream(site: SiteRead, stream: AnyWebsiteStream): Promise<void> {
     if (stream.kind === 'feed') return this.#readFeed(site, stream);
     // A website never analysed has no snapshot yet: asking would be a certain 404.
     if (!site.website.measured) return;

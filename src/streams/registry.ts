@@ -10,7 +10,7 @@ import { analyticsStream } from './analytics.ts';
 import { analyticsHistoryStream } from './analytics-history.ts';
 import { citationsStream } from './citations.ts';
 import { mentionsStream } from './mentions.ts';
-import { streamTables } from './stream.ts';
+import { type AnyStream, streamTables } from './stream.ts';
 import { websitesStream } from './websites.ts';
 
 /** In the order a run reads them: the listing, then each website's snapshot and feeds. */
@@ -52,7 +52,13 @@ export function streamOptions<Options extends z.ZodType>(
 /** A stream read per website: a snapshot or a feed. */
 export type WebsiteStream = Exclude<Stream, { kind: 'listing' }>;
 
-/** The streams each website's sync reads, in registry order, of those `selected`; the listing is read once before any website. */
-export function websiteStreams(selected: readonly StreamName[]): WebsiteStream[] {
-  return STREAMS.filter((s): s is WebsiteStream => s.kind !== 'listing' && selected.includes(s.name));
+/**
+ * The streams each website's sync reads, in registry order, of those `selected`; the listing is read once before any website.
+ * @param streams the registered streams (`STREAMS`); a test registers its own (docs/architecture.md#adding-a-stream)
+ */
+export function websiteStreams<S extends AnyStream = Stream>(
+  selected: readonly string[],
+  streams: readonly S[] = STREAMS as readonly AnyStream[] as readonly S[],
+): Exclude<S, { kind: 'listing' }>[] {
+  return streams.filter((s): s is Exclude<S, { kind: 'listing' }> => s.kind !== 'listing' && selected.includes(s.name));
 }

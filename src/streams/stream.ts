@@ -124,6 +124,9 @@ export type AnyStream =
   | SnapshotStream<string, any, any, z.ZodType>
   | AnyFeedStream;
 
+/** A stream read per website: a snapshot or a feed, of any record type. */
+export type AnyWebsiteStream = Exclude<AnyStream, { kind: 'listing' }>;
+
 /** The tables a stream writes: a snapshot's several, a listing's or feed's one. */
 export function streamTables(stream: AnyStream): readonly TableSpec[] {
   return stream.kind === 'snapshot' ? stream.tables : [stream.table];
