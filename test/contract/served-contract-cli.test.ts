@@ -231,6 +231,7 @@ describe('aivis sync: the document in force', () => {
       result.database,
       `SELECT table_name, column_name, comment FROM duckdb_columns()
        WHERE schema_name = 'aivis' AND column_name IN ('recommendation_rate', 'response_language')
+         AND table_oid IN (SELECT table_oid FROM duckdb_tables())
        ORDER BY table_name, column_name`,
     );
     const before =
