@@ -1,14 +1,22 @@
 /**
- * The four views for analysts (docs/architecture.md#tables): the websites of the last complete
- * listing, and the snapshot rows of those websites' current analysis, each with the website's
- * `domain_url`. Every view shows
+ * The views for analysts (docs/architecture.md#tables): the websites of the last complete
+ * listing, the snapshot rows of those websites' current analysis, their evidence and history,
+ * each with the website's `domain_url`, and each stream's freshness. Every view shows
  * `_workspace` (NULL read as `default`) and joins on it, so a website that moved between
  * workspaces shows only the rows of the workspace that lists it now.
  */
 import type { ColumnSpec, TableSpec } from '../destination/table-spec.ts';
 import { type ViewDialect, type ViewSpec, VIEW_MARKER } from '../destination/view-spec.ts';
 import { DEFAULT_WORKSPACE, WORKSPACE_COLUMN } from '../destination/workspace.ts';
-import { analyticsCompetitorsTable, analyticsLatestTable, analyticsProvidersTable } from './analytics.ts';
+import { completenessTable, coverageTable } from '../destination/engine-tables.ts';
+import {
+  analyticsCompetitorsTable,
+  analyticsHistoryTable,
+  analyticsLatestTable,
+  analyticsProvidersTable,
+} from './analytics.ts';
+import { citationsTable, mentionsTable } from './evidence.ts';
+import { freshnessColumns, freshnessQuery } from './freshness-view.ts';
 import { websitesTable } from './websites.ts';
 
 const WORKSPACE_IN_VIEW: ColumnSpec = {
@@ -73,7 +81,29 @@ function currentBreakdown(
 }
 
 /**
- * The four views over `tables` as they are (their columns, those schema evolution added
+ * `<table>_current`: the rows of `table` (as `tables` has it) whose website is current (its
+ * `website_id` a website of `websites_current`), keyed as the table; `rows` says what one row is.
+ */
+function ofCurrentWebsites(table: TableSpec, websites: TableSpec, rows: string): ViewSpec {
+  const columns = analyticsViewColumns(table.columns);
+  return {
+    name: `${table.name}_current`,
+    description: `The \`${table.name}\` rows of current websites: one row per ${rows} of a website of \`websites_current\`. ${VIEW_MARKER}`,
+    columns,
+    key: table.primaryKey,
+    sources: [websites, table],
+    query: (d) =>
+      [
+        `SELECT\n  ${selectList(d, 'r', columns)}`,
+        `FROM ${d.table(table.name)} AS r`,
+        listedWebsite(d, 'r', 'website_id'),
+        `WHERE w.${d.column('_removed_at')} IS NULL`,
+      ].join('\n'),
+  };
+}
+
+/**
+ * The views over `tables` as they are (their columns, those schema evolution added
  * included: docs/served-contract.md#schema-evolution); a table `tables` lacks is the contract's.
  * In dependency-free order (each reads tables only).
  */
@@ -124,6 +154,17 @@ export function viewsFor(tables: readonly TableSpec[] = []): ViewSpec[] {
       sources: [websites, latest, competitors],
       query: currentBreakdown(analyticsCompetitorsTable, competitorsCurrentColumns),
     },
+    ofCurrentWebsites(as(analyticsHistoryTable), websites, 'finalized analysis'),
+    ofCurrentWebsites(as(mentionsTable), websites, 'mention'),
+    ofCurrentWebsites(as(citationsTable), websites, 'citation'),
+    {
+      name: 'freshness_current',
+      description: `One row per workspace and stream any sync committed: how many current websites it covers and how far it is complete, as \`aivis status\` counts them over every current website (docs/operations.md#coverage). ${VIEW_MARKER}`,
+      columns: freshnessColumns(WORKSPACE_IN_VIEW),
+      key: ['_workspace', 'stream'],
+      sources: [websites, completenessTable, coverageTable],
+      query: freshnessQuery,
+    },
   ];
 }
 
@@ -134,4 +175,8 @@ export const [
   analyticsCurrentView,
   analyticsProvidersCurrentView,
   analyticsCompetitorsCurrentView,
-] = VIEWS as [ViewSpec, ViewSpec, ViewSpec, ViewSpec];
+  analyticsHistoryCurrentView,
+  mentionsCurrentView,
+  citationsCurrentView,
+  freshnessCurrentView,
+] = VIEWS as [ViewSpec, ViewSpec, ViewSpec, ViewSpec, ViewSpec, ViewSpec, ViewSpec, ViewSpec];
