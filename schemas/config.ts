@@ -16,6 +16,10 @@ export const DEFAULT_REQUESTS_PER_MINUTE = 90;
 /** `schema_evolution`: whether declared fields without a column gain one (docs/served-contract.md#schema-evolution). */
 export const SCHEMA_EVOLUTION_MODES = ['evolve', 'freeze'] as const;
 export type SchemaEvolutionMode = (typeof SCHEMA_EVOLUTION_MODES)[number];
+/** `schema_evolution_max_columns` when the config does not say: the most evolved columns one table gains. */
+export const DEFAULT_MAX_EVOLVED_COLUMNS = 200;
+/** Its largest value: well within Postgres's 1,600 columns a table, the tightest of the four. */
+const MAX_EVOLVED_COLUMNS = 1000;
 
 /**
  * The most one request may spend in attempts and `Retry-After` waits when the config does not
@@ -109,6 +113,15 @@ function configObjectSchema(destination: z.ZodType<DestinationConfig>) {
         .default('evolve')
         .describe(
           'evolve: a field the served contract declares and no column holds becomes a typed column, old rows filled from _raw. freeze: tables keep their columns (docs/served-contract.md#schema-evolution).',
+        ),
+      schema_evolution_max_columns: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_EVOLVED_COLUMNS)
+        .default(DEFAULT_MAX_EVOLVED_COLUMNS)
+        .describe(
+          'The most columns schema evolution gives one table (those it gave already count); a field beyond it stays in _raw, with one warning naming it (docs/served-contract.md#schema-evolution).',
         ),
       websites: z
         .strictObject({

@@ -13,8 +13,8 @@ import { createLogger } from '../log/logger.ts';
 import { terminalLine } from '../log/inert-text.ts';
 import { redact } from '../log/redact.ts';
 import { RunCounters } from '../sync/run-counters.ts';
-import type { RunSyncOptions } from '../sync/run-context.ts';
-import { SYNC_MODE } from '../sync/run-mode.ts';
+import { runCommand, SYNC_MODE } from '../run/run-mode.ts';
+import type { RunSyncOptions } from '../sync/run-sync-options.ts';
 import { ensureSyncTables, runSync, type RunSummary } from '../sync/run-sync.ts';
 import { startProgressDisplay } from './progress-display.ts';
 import { type CommandResources, openCommandResources } from './command-resources.ts';
@@ -60,7 +60,7 @@ export async function executeSync(
     ).map((w) => w.name),
   );
   const selected = selectWorkspaces(loaded.workspaces, selection);
-  const verb = (choices.mode ?? SYNC_MODE).command;
+  const verb = runCommand(choices.mode ?? SYNC_MODE);
   const lineage = lineageSettings(loaded);
   if (selected.length === 0) {
     // Only a shard comes out empty (--workspace names at least one known workspace): a pod of
@@ -185,7 +185,7 @@ async function runWorkspaces(
     // A run the stop ended is reported by the stop itself, thrown below.
     return stoppedBy(outcome)
       ? ExitCode.Failure
-      : reportFailure(workspace, resources, (choices.mode ?? SYNC_MODE).command, outcome.error);
+      : reportFailure(workspace, resources, runCommand(choices.mode ?? SYNC_MODE), outcome.error);
   });
   const stopped = outcomes.find(stoppedBy);
   if (stopped && 'error' in stopped) throw stopped.error;

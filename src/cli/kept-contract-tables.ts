@@ -26,6 +26,8 @@ export interface KeptContractInput {
   /** Whose kept documents count: the newest of any of them is shown. */
   readonly workspaces: readonly string[];
   readonly mode: SchemaEvolutionMode;
+  /** `schema_evolution_max_columns`. */
+  readonly maxColumns: number;
   readonly logger: Logger;
   readonly deadlineMs?: number;
 }
@@ -42,7 +44,7 @@ export async function keptContractTables<T extends TableSpec>(
   const rows = await keptRows(input);
   const kept = rows === undefined ? undefined : await newestKeptContract(rows, input.workspaces);
   if (kept === undefined) return [...tables];
-  const evolution = plannedEvolution(tables, input.mode, declaredIn(kept.document));
+  const evolution = plannedEvolution(tables, input.mode, declaredIn(kept.document), input.maxColumns);
   return tables.map((table) => evolution.table(table) as T);
 }
 

@@ -4,14 +4,21 @@
  * endpoint's `openlineage.transport.auth.apiKeyFile`, trimmed of the newline editors and `kubectl create secret` leave behind. A key
  * file every local user can read is worth a warning (not an error: the key still works).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { formatPath } from '../../schemas/format-issues.ts';
+import { readSmallFile } from '../files/small-file.ts';
 import { registerSecret } from '../log/redact.ts';
 import type { ConfigIssue, ConfigPath } from './config-issue.ts';
 import { resolveFrom } from './config-paths.ts';
 import { valueAt } from './data-path.ts';
 import { describeReadFailure } from './read-failure.ts';
 import type { LineOf } from './yaml-positions.ts';
+
+/**
+ * The most a key file may hold: an API key is well under 1 KiB; a PEM-sized secret still fits.
+ * A FIFO, a device or a larger file is refused unread (`readSmallFile`).
+ */
+export const MAX_KEY_FILE_BYTES = 64 * 1024;
 
 /** What reading the key file gave: the key, an issue, or nothing when no file is configured. */
 export interface ApiKeyFileResult {
@@ -40,7 +47,7 @@ export async function readApiKeyFile(
   });
   let text: string;
   try {
-    text = await readFile(resolved, 'utf8');
+    text = await readSmallFile(resolved, MAX_KEY_FILE_BYTES);
   } catch (error) {
     return issue(`cannot be read (${describeReadFailure(error)})`);
   }

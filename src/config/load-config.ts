@@ -15,11 +15,11 @@
  * @example
  * const { config, workspaces } = await loadConfig(argv.config ?? process.env.AIVIS_CONFIG);
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configSchemaOf, DESTINATIONS } from '../../connectors/registry.ts';
 import type { AivisConfig } from '../../schemas/config.ts';
 import { ConfigError } from '../errors.ts';
+import { readSmallFile } from '../files/small-file.ts';
 import { createLogger, type Logger } from '../log/logger.ts';
 import { readApiKeyFile } from './api-key-file.ts';
 import { rateWarnings } from './rate-above-api-limit.ts';
@@ -156,9 +156,16 @@ function unneededKeys(
     .map((block) => [...block, 'api_key']);
 }
 
+/**
+ * The most a config file may hold. The largest real configs (hundreds of workspaces or
+ * websites) are tens of KiB; the parsed YAML tree with its positions costs many times the
+ * text, so a far larger file would exhaust the heap instead of failing with a message.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 async function readConfigText(file: string, absolute: string): Promise<string> {
   try {
-    return await readFile(absolute, 'utf8');
+    return await readSmallFile(absolute, MAX_CONFIG_BYTES);
   } catch (error) {
     throw new ConfigError(
       `config file ${file} cannot be read (${describeReadFailure(error)}); pass --config FILE or set AIVIS_CONFIG`,

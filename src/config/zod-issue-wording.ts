@@ -54,6 +54,10 @@ function wordIssue(issue: z.core.$ZodIssue, path: ConfigPath, context: WordingCo
       if (!path.length && value == null)
         return 'the file is empty: a config needs at least source.base_url and source.api_key';
       if (value === undefined) return `${subject} is required`;
+      // A file holding one bare value is most often a key file passed as the config: its text
+      // is the secret itself, and it is not registered for redaction, so none of it is shown.
+      if (!path.length && typeof value !== 'object')
+        return `${subject} must be ${expectation(issue.expected, path, context)} (got one bare value, not shown: is this a key file rather than the config?)`;
       if (issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
         // YAML reads `project: 12345` as a number and `true` as a boolean; quotes keep them text.
         return `${subject} must be text (got ${describeValue(value)}; write it in quotes: "${String(value)}")`;

@@ -28,7 +28,15 @@ export interface ContractInForce {
   readonly row?: ContractRow;
   /** Whether the served document is one this workspace's runs have not read before. */
   readonly firstSeen: boolean;
+  /**
+   * Digests of this workspace's kept documents past retention: a sync deletes them, so that
+   * with its own row the workspace keeps at most `KEPT_CONTRACTS`.
+   */
+  readonly retired: readonly string[];
 }
+
+/** Distinct documents `_aivis_contracts` keeps per workspace: the most recently seen. */
+export const KEPT_CONTRACTS = 10;
 
 const text = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
@@ -59,10 +67,26 @@ export async function newestKeptContract(
   return undefined;
 }
 
+/**
+ * The digests of `workspace`'s kept documents past the `KEPT_CONTRACTS - 1` most recently seen
+ * (by `last_seen_at`), leaving room for the run's own; `keep` (the document in force) never.
+ */
+function retiredDocuments(
+  kept: readonly Record<string, unknown>[],
+  workspace: string,
+  keep: readonly (string | undefined)[],
+): string[] {
+  return kept
+    .filter((row) => storedWorkspace(row._workspace) === workspace && !keep.includes(text(row.sha256)))
+    .sort((a, b) => Date.parse(text(b.last_seen_at)) - Date.parse(text(a.last_seen_at)))
+    .slice(KEPT_CONTRACTS - 1)
+    .map((row) => text(row.sha256));
+}
+
 async function inForce(
   source: ContractSource,
   document: ContractDocument,
-  rest: Pick<ContractInForce, 'warning' | 'row' | 'firstSeen'>,
+  rest: Pick<ContractInForce, 'warning' | 'row' | 'firstSeen' | 'retired'>,
 ): Promise<ContractInForce> {
   const changes = source === 'bundled' ? [] : contractDrift(await bundledContract(), document);
   // A document that says what the bundled one says needs no second validator.
@@ -82,9 +106,11 @@ export async function decideContract(input: {
   now: string;
 }): Promise<ContractInForce> {
   const { served, kept, workspace, runId, now } = input;
+  const fallback = served.usable ? undefined : await newestKeptContract(kept, [workspace]);
+  const retired = retiredDocuments(kept, workspace, [served.usable ? served.sha256 : fallback?.sha256]);
   if (served.usable) {
     const previous = kept.find((row) => storedWorkspace(row._workspace) === workspace && row.sha256 === served.sha256);
-    const decided = await inForce('served', served.document, { firstSeen: previous === undefined });
+    const decided = await inForce('served', served.document, { firstSeen: previous === undefined, retired });
     const row: ContractRow = {
       _workspace: workspace,
       sha256: served.sha256,
@@ -97,14 +123,15 @@ export async function decideContract(input: {
     return { ...decided, row };
   }
   const unusable = `the served contract (GET ${SERVED_CONTRACT_PATH}) is unusable: ${served.reason}`;
-  const fallback = await newestKeptContract(kept, [workspace]);
   if (fallback !== undefined)
     return inForce('kept', fallback.document, {
       firstSeen: false,
+      retired,
       warning: `${unusable}; using the newest usable one kept in _aivis_contracts (sha256 ${fallback.sha256.slice(0, 12)})`,
     });
   return inForce('bundled', await bundledContract(), {
     firstSeen: false,
+    retired,
     warning: `${unusable}; using the bundled contract`,
   });
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { StreamName } from '../streams/registry.ts';
 import type { ContractDocument } from './contract-document.ts';
 import type { JsonSchema } from './json-schema.ts';
+import { linearRegExp } from './linear-regexp.ts';
 import { metaSchema, recordSchema } from './stream-contracts.ts';
 
 /** What a schema describes: a stream's records (a snapshot's `data`), or its response `meta`. */
@@ -63,8 +64,14 @@ export class ContractValidation {
     const schema: JsonSchema | undefined =
       part === 'record' ? recordSchema(document, stream) : metaSchema(document, stream);
     if (schema === undefined) return undefined;
-    // Formats are not checked (the bundled contract's patterns are); keywords ajv does not know are annotations.
-    this.#ajv ??= new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
+    // Formats are not checked (the bundled contract's patterns are); keywords ajv does not know are
+    // annotations; patterns run in linear time.
+    this.#ajv ??= new Ajv2020({
+      strict: false,
+      validateFormats: false,
+      allErrors: false,
+      code: { regExp: linearRegExp },
+    });
     try {
       return this.#ajv.compile(typeof schema === 'boolean' ? schema : { ...schema });
     } catch {

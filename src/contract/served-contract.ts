@@ -6,12 +6,20 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../client/api-client.ts';
+import { textNestingDepth } from '../json/nesting-depth.ts';
 import { readContractDocument, UnusableContractError, type ContractDocument } from './contract-document.ts';
 import { missingStreamShape } from './stream-contracts.ts';
 
 export const SERVED_CONTRACT_PATH = '/public/v2/openapi.json';
 /** The largest served document aivis reads (design: over 5 MiB is unusable). */
 const MAX_CONTRACT_BYTES = 5 * 1024 * 1024;
+/**
+ * The deepest nesting of a served document aivis reads (levels of objects and arrays, as
+ * served): its text is kept whole in `_aivis_contracts`, whose JSON columns take 500 levels on
+ * every destination (BigQuery's bound), and written with V8's recursive `JSON.stringify`.
+ * Inside it, schemas nested past 64 levels are cut (`contract-document.ts`).
+ */
+export const MAX_CONTRACT_DEPTH = 500;
 
 export type ServedContract =
   | {
@@ -50,6 +58,12 @@ export async function readServedContract(client: Pick<ApiClient, 'request'>): Pr
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_CONTRACT_BYTES)
     return { usable: false, reason: `it is ${bytes} bytes, over the ${MAX_CONTRACT_BYTES} (5 MiB) aivis reads` };
+  const depth = textNestingDepth(text);
+  if (depth > MAX_CONTRACT_DEPTH)
+    return {
+      usable: false,
+      reason: `it nests ${depth.toLocaleString('en-US')} levels deep, deeper than the ${MAX_CONTRACT_DEPTH} aivis reads`,
+    };
   // `body` keeps integers beyond 2^53 exact (JSON.rawJSON): its text is what is stored, its plain parse what is read.
   const json = JSON.stringify(body);
   const document = await usableContract(JSON.parse(json));

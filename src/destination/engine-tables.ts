@@ -228,7 +228,7 @@ export const metricVersionsTable = tableSpec({
 export const contractsTable = tableSpec({
   name: '_aivis_contracts',
   description:
-    "Engine table: each distinct contract a workspace's API served at GET /public/v2/openapi.json, with its drift from the bundled contract.",
+    "Engine table: each distinct contract a workspace's API served at GET /public/v2/openapi.json, with its drift from the bundled contract; each workspace keeps its 10 most recently seen.",
   primaryKey: ['_workspace', 'sha256'],
   columns: [
     column(WORKSPACE_COLUMN.name, 'string', false, 'The workspace whose API served the document.'),

@@ -8,7 +8,9 @@
  *   prefix of aivis's own columns such as `_raw` and `_workspace`; a `__`, the mark of a variant
  *   column; other characters; too long; taken) becomes its letters and digits lower-cased and
  *   joined by `_`, cut to fit, plus `_` and the first 8 hex digits of the SHA-256 of the exact
- *   field name: two fields that differ only by case or punctuation never share a column.
+ *   field name: two fields that differ only by case or punctuation never share a column;
+ * - no two fields of a table share a column: natural names are given first, then hashed ones,
+ *   each name given taken from then on.
  * A variant column is `<column>__<type>`, its column part cut and hashed the same way when the
  * whole would pass 63 characters.
  */
@@ -39,15 +41,34 @@ function hashed(base: string, of: string, suffix = ''): string {
   return `${base.slice(0, room).replace(/_+$/, '')}_${hashOf(of)}${suffix}`;
 }
 
+/** Whether a field's name is a column name as it is (see above), when no other column has it. */
+export function isNaturalName(field: string): boolean {
+  return NATURAL.test(field) && field.length <= MAX_COLUMN_NAME && !field.endsWith('_');
+}
+
 /**
- * The column of a declared field that has none yet.
- * @param taken the table's own columns (the contract's, aivis's `_` columns included)
+ * Whether a field's name can be named in a column's description and a JSON path on every
+ * destination: no NUL, no lone surrogate (text no warehouse stores). A field that cannot is
+ * left in `_raw`.
+ */
+export function isStorableName(field: string): boolean {
+  return !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(field);
+}
+
+/**
+ * The column of a declared field that has none yet: its own name when natural and free, else
+ * the hashed one; when that is taken too (a field named like another's hashed column), the
+ * hash of the name with `#1`, `#2`, ... appended, the first that is free.
+ * @param taken the table's columns and those other fields of this plan were given
  * @example evolvedColumnName('url', new Set(['id'])) // 'url'
  * @example evolvedColumnName('_raw', new Set(['_raw'])) // 'raw_<8 hex>'
  */
 export function evolvedColumnName(field: string, taken: ReadonlySet<string>): string {
-  if (NATURAL.test(field) && field.length <= MAX_COLUMN_NAME && !field.endsWith('_') && !taken.has(field)) return field;
-  return hashed(simplified(field), field);
+  if (isNaturalName(field) && !taken.has(field)) return field;
+  const base = simplified(field);
+  let name = hashed(base, field);
+  for (let n = 1; taken.has(name); n++) name = hashed(base, `${field}#${n}`);
+  return name;
 }
 
 /** The column for values of `type` beside `column`, which cannot hold them: `rank__string`. */

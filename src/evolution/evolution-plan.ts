@@ -12,11 +12,12 @@
  * Every evolved column is nullable whatever the declaration says: a record the bundled contract
  * allows may lack the field, and rows of other workspaces share the table.
  */
+import { DEFAULT_MAX_EVOLVED_COLUMNS } from '../../schemas/config.ts';
 import type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
 import { withoutNul } from '../destination/sql-dialect.ts';
 import type { ColumnSpec, ColumnType, JsonValueType, TableSpec } from '../destination/table-spec.ts';
 import type { StreamName } from '../streams/registry.ts';
-import { evolvedColumnName, variantColumnName } from './column-name.ts';
+import { evolvedColumnName, isNaturalName, isStorableName, variantColumnName } from './column-name.ts';
 import type { ContractDocument } from '../contract/contract-document.ts';
 import { type DeclaredField, declaredFields } from '../contract/declared-fields.ts';
 import { fieldType } from '../contract/field-type.ts';
@@ -36,6 +37,10 @@ export interface TableEvolution {
   readonly columns: readonly EvolvedColumn[];
   /** Those the destination lacks: added, then filled from `_raw` for the rows already there. */
   readonly added: readonly EvolvedColumn[];
+  /** Fields (dotted) given no column because the table holds `maxColumns` evolved columns: they stay in `_raw`. */
+  readonly overCap: readonly string[];
+  /** Fields (dotted, as JSON strings) whose names cannot be a column's (`isStorableName`): they stay in `_raw`. */
+  readonly unnamable: readonly string[];
 }
 
 /**
@@ -64,6 +69,8 @@ export function holds(held: ColumnType, declared: ColumnType): boolean {
 /** A column to write from `path`: the field's own, of the type it is declared with. */
 interface Wanted {
   readonly name: string;
+  /** The field as a message names it: `url`, `metrics.reach`. */
+  readonly field: string;
   readonly type: ColumnType;
   /** A json column: the JSON types the field is declared with (absent: any). */
   readonly jsonTypes: readonly JsonValueType[] | undefined;
@@ -76,54 +83,71 @@ interface Wanted {
 /** The column type a declared field calls for, and the JSON types of a json one. */
 const typed = (schema: JsonSchema) => ({ type: fieldType(schema), jsonTypes: declaredJsonTypes(schema) });
 
-/** No catalog keeps U+0000 in a comment: U+FFFD stands in for it on every destination, so the comment reads back as set. */
+/** The longest column description every destination stores (BigQuery's 1,024 characters). */
+const MAX_COLUMN_DESCRIPTION = 1024;
+/** Room kept for what a variant column's description adds (its type twice and a column name). */
+const VARIANT_NOTE = 120;
+const MAX_NAMED_FIELD = 100;
+
+const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
+/**
+ * The contract's description of a field, cut so that the note after it (and a variant's) fit. No
+ * catalog keeps U+0000 in a comment: U+FFFD stands in for it on every destination, so the comment reads back as set.
+ */
 function describe(field: DeclaredField, where: string): string {
-  const said = field.description?.trim();
-  return withoutNul(
-    `${said ? `${said} ` : ''}(Added at run time: \`${where}\` as the served contract declares it; NULL where a record lacks it.)`,
-  );
+  const note = `(Added at run time: \`${cut(where, MAX_NAMED_FIELD)}\` as the served contract declares it; NULL where a record lacks it.)`;
+  const said = cut(field.description?.trim() ?? '', MAX_COLUMN_DESCRIPTION - VARIANT_NOTE - note.length - 1);
+  return withoutNul(`${said ? `${said} ` : ''}${note}`);
 }
 
-/** The columns one table's records ask for under the declared fields. */
-function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): Wanted[] {
+/**
+ * The columns one table's records ask for under the declared fields, and the fields whose
+ * names cannot be columns. Each field gets a name no other field of the table has: natural
+ * names first, then hashed ones (`evolvedColumnName`).
+ */
+function wantedColumns(mapping: RecordMapping, declared: DeclaredRecords): { wanted: Wanted[]; unnamable: string[] } {
   const own = new Map(mapping.table.columns.map((c) => [c.name, c.type]));
-  const taken = new Set(own.keys());
-  const wanted: Wanted[] = [];
-  const at = (...keys: string[]) => [...mapping.rawPath, ...keys];
+  /** In declared order; the stream's own column named already, the others named below. */
+  const found: { wanted: Omit<Wanted, 'name'>; key: string; name?: string }[] = [];
+  const unnamable: string[] = [];
   const items = mapping.items ? [mapping.items] : [];
+  const want = (declaredField: DeclaredField, keys: string[], mapped: boolean) => {
+    const field = keys.join('.');
+    if (!keys.every(isStorableName)) {
+      unnamable.push(JSON.stringify(field));
+      return;
+    }
+    const wanted = {
+      field,
+      ...typed(declaredField.schema),
+      path: [...mapping.rawPath, ...keys],
+      description: describe(declaredField, field),
+      mapped,
+    };
+    found.push({ wanted, key: declaredField.name, ...(mapped ? { name: declaredField.name } : {}) });
+  };
   for (const field of declared(mapping.stream, items)) {
     const known = mapping.keyed[field.name];
     if (known) {
-      for (const key of declared(mapping.stream, [...items, field.name])) {
-        const mapped = known.includes(key.name);
-        wanted.push({
-          name: mapped ? key.name : evolvedColumnName(key.name, taken),
-          ...typed(key.schema),
-          path: at(field.name, key.name),
-          description: describe(key, `${field.name}.${key.name}`),
-          mapped,
-        });
-      }
+      for (const key of declared(mapping.stream, [...items, field.name]))
+        want(key, [field.name, key.name], known.includes(key.name));
     } else if (mapping.mapped.includes(field.name)) {
-      if (own.has(field.name))
-        wanted.push({
-          name: field.name,
-          ...typed(field.schema),
-          path: at(field.name),
-          description: describe(field, field.name),
-          mapped: true,
-        });
-    } else {
-      wanted.push({
-        name: evolvedColumnName(field.name, taken),
-        ...typed(field.schema),
-        path: at(field.name),
-        description: describe(field, field.name),
-        mapped: false,
-      });
-    }
+      if (own.has(field.name)) want(field, [field.name], true);
+    } else want(field, [field.name], false);
   }
-  return wanted;
+  const taken = new Set(own.keys());
+  for (const entry of found)
+    if (entry.name === undefined && isNaturalName(entry.key) && !taken.has(entry.key)) {
+      entry.name = entry.key;
+      taken.add(entry.key);
+    }
+  for (const entry of found)
+    if (entry.name === undefined) {
+      entry.name = evolvedColumnName(entry.key, taken);
+      taken.add(entry.name);
+    }
+  return { wanted: found.map(({ wanted, name }) => ({ ...wanted, name: name! })), unnamable };
 }
 
 const evolvedColumn = (
@@ -139,11 +163,16 @@ const evolvedColumn = (
 
 const ownColumn = (mapping: RecordMapping, name: string) => mapping.table.columns.find((c) => c.name === name)!;
 
-/** The evolution of each of `tables` that has a record mapping, under the declared records. */
+/**
+ * The evolution of each of `tables` that has a record mapping, under the declared records.
+ * @param maxColumns the most evolved columns a table may hold (those it has count, and are
+ *   always written); a field beyond it gets none and stays in `_raw` (`overCap`)
+ */
 export function planEvolution(
   tables: readonly TableSpec[],
   declared: DeclaredRecords,
   existing: ExistingColumns,
+  maxColumns = DEFAULT_MAX_EVOLVED_COLUMNS,
 ): TableEvolution[] {
   const plans: TableEvolution[] = [];
   for (const mapping of RECORD_MAPPINGS) {
@@ -151,15 +180,26 @@ export function planEvolution(
     const own = new Map(mapping.table.columns.map((c) => [c.name, c.type] as const));
     const stored = existing.get(mapping.table.name) ?? new Map<string, ColumnType>();
     const columns = new Map<string, EvolvedColumn>();
-    for (const want of wantedColumns(mapping, declared)) {
+    const overCap: string[] = [];
+    let room = maxColumns - [...stored.keys()].filter((name) => !own.has(name)).length;
+    /** Whether a column the table lacks may be added: the cap not reached. */
+    const mayAdd = (name: string, field: string) => {
+      if (stored.has(name) || room-- > 0) return true;
+      overCap.push(field);
+      return false;
+    };
+    const { wanted, unnamable } = wantedColumns(mapping, declared);
+    for (const want of wanted) {
       const held = own.get(want.name) ?? stored.get(want.name);
       if (held === undefined) {
-        columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path, want.jsonTypes));
+        if (mayAdd(want.name, want.field))
+          columns.set(want.name, evolvedColumn(want.name, want.type, want.description, want.path, want.jsonTypes));
         continue;
       }
       const written = evolvedColumn(want.name, held, want.description, want.path);
       if (!want.mapped && !own.has(want.name)) columns.set(want.name, written);
       if (holds(held, want.type)) continue;
+      const variant = variantColumnName(want.name, want.type);
       // The stream's own column of a changed field keeps only what its type holds (a position
       // of 2.5 is NULL in the int64 column, 2.5 in its variant): the loader writes it too.
       if (want.mapped)
@@ -167,7 +207,7 @@ export function planEvolution(
           ...written,
           column: own.has(want.name) ? ownColumn(mapping, want.name) : written.column,
         });
-      const variant = variantColumnName(want.name, want.type);
+      if (!mayAdd(variant, `${want.field} (as ${want.type})`)) continue;
       const type = stored.get(variant) ?? want.type;
       const description = `${want.description} Values of type ${want.type}: \`${want.name}\` keeps the ${held} ones.`;
       columns.set(variant, evolvedColumn(variant, type, description, want.path, want.jsonTypes));
@@ -178,6 +218,8 @@ export function planEvolution(
       columns: [...columns.values()],
       // A table created in this run has no rows to fill.
       added: existing.has(mapping.table.name) ? evolved.filter((c) => !stored.has(c.column.name)) : [],
+      overCap,
+      unnamable,
     });
   }
   return plans;

@@ -50,6 +50,8 @@ export interface EvolveTablesInput {
   readonly destination: Destination;
   readonly tables: readonly TableSpec[];
   readonly mode: SchemaEvolutionMode;
+  /** `schema_evolution_max_columns`: the most evolved columns one table may hold. */
+  readonly maxColumns: number;
   /** The declared fields of the document in force. */
   readonly declared: DeclaredRecords;
   readonly logger: Logger;
@@ -64,13 +66,14 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
   const existing = await destination.columnTypes(tables);
   const plans: TableEvolution[] = [];
   const added: Record<string, string[]> = {};
-  for (const plan of planEvolution(tables, declared, existing)) {
+  for (const plan of planEvolution(tables, declared, existing, input.maxColumns)) {
     const stored = existing.get(plan.table.name);
     const missing = plan.columns.filter((c) => !stored?.has(c.column.name));
-    if (missing.length > 0 && input.mode === 'freeze') {
+    if (input.mode === 'freeze') {
       plans.push(frozen(plan, stored));
       continue;
     }
+    warnLeftInRaw(plan, input.maxColumns, logger);
     if (missing.length > 0) {
       try {
         await destination.ensureTables([plan.table]);
@@ -93,6 +96,29 @@ export async function evolveTables(input: EvolveTablesInput): Promise<RunEvoluti
   return new RunEvolution(plans, added);
 }
 
+/** Fields named in a warning; the rest are counted. */
+const NAMED_FIELDS = 20;
+
+const fieldList = (fields: readonly string[]) =>
+  fields.length > NAMED_FIELDS
+    ? `${fields.slice(0, NAMED_FIELDS).join(', ')} and ${fields.length - NAMED_FIELDS} more`
+    : fields.join(', ');
+
+/** One warning per table and reason for the fields its plan leaves in `_raw`. */
+function warnLeftInRaw(plan: TableEvolution, maxColumns: number, logger: Logger): void {
+  const table = plan.table.name;
+  if (plan.overCap.length > 0)
+    logger.warn(
+      `schema evolution: ${table} holds the most evolved columns allowed (schema_evolution_max_columns: ${maxColumns}); these fields stay in _raw: ${fieldList(plan.overCap)}`,
+      { table },
+    );
+  if (plan.unnamable.length > 0)
+    logger.warn(
+      `schema evolution: these fields of ${table} have names no column can take (a NUL or a lone surrogate) and stay in _raw: ${fieldList(plan.unnamable)}`,
+      { table },
+    );
+}
+
 /**
  * The evolution of tables no destination holds (the protocol modes, docs/protocols.md#columns-the-served-contract-adds):
  * the same plan as `evolveTables` against tables that have exactly the contract's columns, so
@@ -102,9 +128,10 @@ export function plannedEvolution(
   tables: readonly TableSpec[],
   mode: SchemaEvolutionMode,
   declared: DeclaredRecords,
+  maxColumns: number,
 ): RunEvolution {
   const existing = new Map(tables.map((t) => [t.name, new Map(t.columns.map((c) => [c.name, c.type] as const))]));
-  const plans = planEvolution(tables, declared, existing);
+  const plans = planEvolution(tables, declared, existing, maxColumns);
   return new RunEvolution(mode === 'freeze' ? plans.map((plan) => frozen(plan, existing.get(plan.table.name))) : plans);
 }
 
@@ -120,5 +147,7 @@ function frozen(plan: TableEvolution, stored: ReadonlyMap<string, unknown> | und
     table: { ...plan.table, columns: plan.table.columns.filter((c) => names.has(c.name)) },
     columns: kept,
     added: [],
+    overCap: [],
+    unnamable: [],
   };
 }

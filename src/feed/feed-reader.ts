@@ -38,8 +38,6 @@ export interface FeedReaderOptions {
   readonly logger: Logger;
   /** Each stream's options (`streams.<name>` of the config). */
   readonly config: AivisConfig;
-  /** The streams read for each website, in registry order; the listing is read by the caller. */
-  readonly streams: readonly StreamName[];
   readonly observer: FeedObserver;
   /** What records are checked against: the workspace's document in force (docs/served-contract.md#validation). */
   readonly validation: ContractValidation;
@@ -55,6 +53,13 @@ export interface FeedReaderOptions {
   readonly since?: string;
 }
 
+/** One website and the streams read for it (the run's read plan, `src/run/read-plan.ts`); the listing is read by the caller. */
+export interface WebsiteRead {
+  readonly website: PlannedWebsite;
+  /** Read in registry order, whatever order they are given in. */
+  readonly streams: readonly StreamName[];
+}
+
 /** How a website's read ended: `revoked` means it disappeared during the read and its remaining streams were skipped. */
 export type WebsiteOutcome = 'done' | 'revoked';
 
@@ -68,18 +73,13 @@ export class FeedReader {
   }
 
   /**
-   * Reads one website's streams into `sink`. `signal` stops the scans at their next page (a
+   * Reads `read.streams` of one website into `sink`. `signal` stops the scans at their next page (a
    * page already on its way is whole and handed on with its state); the abort reason is thrown.
-   * `only` narrows the reader's streams for this website (the run planner's, src/plan/).
    */
-  async readWebsite(
-    website: PlannedWebsite,
-    sink: FeedSink,
-    signal?: AbortSignal,
-    only?: readonly string[],
-  ): Promise<WebsiteOutcome> {
+  async readWebsite(read: WebsiteRead, sink: FeedSink, signal?: AbortSignal): Promise<WebsiteOutcome> {
     const options = this.#options;
-    const site: WebsiteRead = {
+    const { website } = read;
+    const site: SiteRead = {
       website,
       sink,
       signal,
@@ -92,15 +92,14 @@ export class FeedReader {
       },
       revoked: false,
     };
-    for (const stream of websiteStreams(options.streams)) {
+    for (const stream of websiteStreams(read.streams)) {
       if (site.revoked) break;
-      if (only !== undefined && !only.includes(stream.name)) continue;
       await this.#readStream(site, stream);
     }
     return site.revoked ? 'revoked' : 'done';
   }
 
-  async #readStream(site: WebsiteRead, stream: WebsiteStream): Promise<void> {
+  async #readStream(site: SiteRead, stream: WebsiteStream): Promise<void> {
     if (stream.kind === 'feed') return this.#readFeed(site, stream);
     // A website never analysed has no snapshot yet: asking would be a certain 404.
     if (!site.website.measured) return;
@@ -120,7 +119,7 @@ export class FeedReader {
   }
 
   /** A feed's scans; once the API refuses them the way the stream's fallback answers, its fallback scans for the rest of the read. */
-  async #readFeed(site: WebsiteRead, stream: AnyFeedStream): Promise<void> {
+  async #readFeed(site: SiteRead, stream: AnyFeedStream): Promise<void> {
     const { fallback } = stream;
     if (fallback && this.#fallbacks.has(stream.name)) return this.#readFallback(site, stream, fallback);
     for (const scan of stream.scans(streamOptions(stream, this.#options.config))) {
@@ -141,7 +140,7 @@ export class FeedReader {
   }
 
   /** The fallback's scans of this website, each failure contained on its own. */
-  async #readFallback(site: WebsiteRead, stream: AnyFeedStream, fallback: ScanFallback): Promise<void> {
+  async #readFallback(site: SiteRead, stream: AnyFeedStream, fallback: ScanFallback): Promise<void> {
     let scans: FeedScan[] = [];
     await this.#contained(site, stream.name, async () => {
       scans = await fallback.scans(this.#options.client, site.website.id);
@@ -150,7 +149,7 @@ export class FeedReader {
     for (const scan of scans) await this.#contained(site, stream.name, () => this.#readScan(site, stream, scan));
   }
 
-  #readScan(site: WebsiteRead, stream: AnyFeedStream, scan: FeedScan): Promise<void> {
+  #readScan(site: SiteRead, stream: AnyFeedStream, scan: FeedScan): Promise<void> {
     const { client, observer, logger, since, now } = this.#options;
     const scope = site.website.id + scan.scopeSuffix;
     return scanFeed({
@@ -171,7 +170,7 @@ export class FeedReader {
   }
 
   /** Runs one stream's work; a failure local to this website is reported (or the website found revoked) and the caller goes on. */
-  async #contained(site: WebsiteRead, stream: string, task: () => Promise<void>): Promise<void> {
+  async #contained(site: SiteRead, stream: string, task: () => Promise<void>): Promise<void> {
     if (site.revoked) return;
     const { client, logger, observer } = this.#options;
     const websiteId = site.website.id;
@@ -199,7 +198,7 @@ export class FeedReader {
 }
 
 /** One website's read in progress. */
-interface WebsiteRead {
+interface SiteRead {
   readonly website: PlannedWebsite;
   readonly sink: FeedSink;
   readonly signal: AbortSignal | undefined;

@@ -35,6 +35,7 @@ export async function readProtocolContract(input: {
     PROTOCOL_STREAMS.map((stream) => stream.table),
     config.config.schema_evolution,
     declaredIn(contract.document),
+    config.config.schema_evolution_max_columns,
   );
   return { validation: contract.validation, evolution };
 }

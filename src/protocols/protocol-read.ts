@@ -1,11 +1,12 @@
 /**
- * One protocol `read` (Airbyte) or sync (Singer) (docs/protocols.md#how-it-works): the served
- * contract read first (what records are valid under and the columns they carry, which the
- * writer learns before any record), then the listing read whole and reconciled with the known
- * websites of the state (removals, the mass-removal guard, as `sync` does against its tables),
- * then each chosen website's selected streams read by the one feed reader into the engine's
- * flush buffer, whose flushes the `ProtocolSink` writes as records and then state. The rate budget, retries, scan guards, fallbacks and
- * containment are the reader's and the client's, as in `sync`.
+ * One protocol `read` (Airbyte) or sync (Singer) (docs/protocols.md#how-it-works): the run
+ * frame every front end runs (`src/run/run-frame.ts`), without a destination, so without the
+ * lock and table evolution. Its sink (`ProtocolRunSink`) reads the served contract first (what
+ * records are valid under and the columns they carry, which the writer learns before any
+ * record), reconciles the listing with the known websites of the state (removals, the
+ * mass-removal guard, as `sync` does against its tables), and hands the flush buffer's flushes
+ * to the `ProtocolSink`, which writes them as records and then state. The rate budget, retries,
+ * scan guards, fallbacks and containment are the reader's and the client's, as in `sync`.
  *
  * How each stream ended (docs/protocols.md#failures): a stream that failed for some website
  * (its requests failed after retries, or the server broke the contract) ends incomplete with a
@@ -13,23 +14,26 @@
  * read (a key the API refuses, the mass-removal guard, an API that is not answering) fails
  * every stream, typed for the platform.
  */
-import PQueue from 'p-queue';
 import type { ApiClient } from '../client/api-client.ts';
 import { ApiError } from '../client/api-error.ts';
 import { DEFAULT_WORKSPACE } from '../destination/workspace.ts';
 import { ConfigError } from '../errors.ts';
-import { FeedReader } from '../feed/feed-reader.ts';
-import { chosenWebsites, listWebsites, type PlannedWebsite } from '../feed/list-websites.ts';
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
+import type { FeedObserver } from '../feed/feed-observer.ts';
+import type { Listing } from '../feed/list-websites.ts';
 import type { Logger } from '../log/logger.ts';
-import { INITIAL_STATE } from '../state/stream-state.ts';
+import type { ListingReconciliation } from '../run/listing-reconciliation.ts';
+import { runFrame } from '../run/run-frame.ts';
+import type { RunContract, RunSink } from '../run/run-sink.ts';
+import type { WebsitePages } from '../run/website-pool.ts';
 import { websitesStream } from '../streams/index.ts';
 import type { StreamName } from '../streams/registry.ts';
-import { FlushBuffer } from '../sync/flush-buffer.ts';
-import { checkMassRemoval, MassRemovalError, websitesToRemove } from '../sync/reconcile-websites.ts';
+import type { FlushBuffer, FlushBufferOptions } from '../run/flush-buffer.ts';
+import { MassRemovalError } from '../run/reconcile-websites.ts';
 import { newRunId } from '../sync/run-sync.ts';
 import { websitesTable } from '../tables/index.ts';
 import type { ProtocolConfig } from './protocol-config.ts';
-import { type ProtocolContract, readProtocolContract } from './protocol-contract.ts';
+import { readProtocolContract } from './protocol-contract.ts';
 import { PROTOCOL_FLUSH_BOUNDS, ProtocolSink, type ProtocolWriter } from './protocol-sink.ts';
 import type { ProtocolState } from './protocol-state.ts';
 import type { ProtocolStream } from './protocol-streams.ts';
@@ -61,6 +65,8 @@ export interface ReadInput {
   readonly state: ProtocolState;
   readonly writer: ProtocolWriter;
   readonly logger: Logger;
+  /** The read's clock (its start, the rows' `_synced_at`); default the machine's. */
+  readonly now?: () => Date;
 }
 
 export interface ReadOutcome {
@@ -69,130 +75,129 @@ export interface ReadOutcome {
   readonly failures: readonly ReadFailure[];
 }
 
-/** One read's pieces: what it reads with and where its flushes go. */
-interface Read extends ReadInput {
-  readonly runId: string;
-  readonly startedAt: string;
-  readonly sink: ProtocolSink;
-  readonly buffer: FlushBuffer;
-  readonly failures: ReadFailure[];
-  /** What records are valid under and the columns they carry (docs/served-contract.md). */
-  readonly contract: ProtocolContract;
-}
-
 export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
-  const { selected, state, writer, logger } = input;
-  const runId = newRunId(new Date());
-  const sink = new ProtocolSink({
-    writer,
-    state,
-    selected: new Map(selected.map(({ stream }) => [stream.name, stream])),
-    runId,
-    logger,
-  });
-  const startedAt = new Date().toISOString();
-  const contract = await readProtocolContract({
-    client: input.client,
-    config: input.config,
-    runId,
-    now: startedAt,
-    logger,
-  });
-  await writer.begin(contract.evolution);
-  const read: Read = {
-    ...input,
-    runId,
-    startedAt,
-    contract,
-    sink,
-    buffer: new FlushBuffer({ bounds: PROTOCOL_FLUSH_BOUNDS, commit: (flush) => sink.commit(flush), now: Date.now }),
-    failures: [],
-  };
+  const { selected, config, logger } = input;
+  const now = input.now ?? (() => new Date());
+  const runId = newRunId(now());
+  const sink = new ProtocolRunSink(input, runId, now);
   try {
-    await readWebsites(read, await readListing(read));
+    await runFrame(
+      {
+        client: input.client,
+        config: config.config,
+        logger,
+        workspace: DEFAULT_WORKSPACE,
+        mode: {
+          kind: 'protocol',
+          resumed: new Set(selected.filter((s) => s.incremental).map(({ stream }) => stream.source as StreamName)),
+          allowMassRemoval: config.allowMassRemoval,
+        },
+        streams: [...new Set(selected.map(({ stream }) => stream.source as StreamName))],
+        runId,
+        now,
+        concurrency: CONCURRENCY,
+      },
+      sink,
+    );
   } catch (error) {
-    read.failures.push({ message: failureMessage(error), failureType: failureType(error) });
+    sink.failures.push({ message: failureMessage(error), failureType: failureType(error) });
   }
-  const whole = read.failures.some((f) => f.stream === undefined);
+  const { failures } = sink;
+  const whole = failures.some((f) => f.stream === undefined);
   const complete = new Map(
-    selected.map(({ stream }) => [stream, !whole && !read.failures.some((f) => f.stream === stream)] as const),
+    selected.map(({ stream }) => [stream, !whole && !failures.some((f) => f.stream === stream)] as const),
   );
-  return { complete, failures: read.failures };
+  return { complete, failures };
 }
 
-/**
- * The listing, read whole and reconciled with the websites the state knows (they stand for the
- * destination's active websites): a listing that would remove too many is refused before
- * anything is written; otherwise its records, then removal records. Returns the websites to read.
- */
-async function readListing(read: Read): Promise<PlannedWebsite[]> {
-  const { client, state, config, sink, buffer, logger } = read;
-  const listing = await listWebsites(client, read.contract.validation);
-  const removed = websitesToRemove([...state.knownWebsites.keys()], listing.seenIds);
-  checkMassRemoval(removed.length, state.knownWebsites.size, config.allowMassRemoval);
-  for (const { error } of listing.rejected)
-    logger.warn('record rejected: it is not emitted', { stream: websitesStream.name, scope: '*', error });
-  const context = {
-    runId: read.runId,
-    syncedAt: read.startedAt,
-    workspace: DEFAULT_WORKSPACE,
-    evolution: read.contract.evolution,
-  };
-  const rows = listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context));
-  await buffer.add({ tables: [{ table: websitesTable, rows }] });
-  // Removal records after the listing's: a website that came back is listed again first.
-  await buffer.flush();
-  await sink.removeWebsites(removed, read.startedAt);
-  return chosenWebsites(listing, config.config, undefined);
-}
+/** Where a protocol read's rows go: the `ProtocolSink`'s messages, the known websites standing for a destination's. */
+class ProtocolRunSink implements RunSink {
+  readonly failures: ReadFailure[] = [];
+  readonly observer: FeedObserver;
+  readonly #input: ReadInput;
+  readonly #runId: string;
+  readonly #now: () => Date;
+  readonly #messages: ProtocolSink;
+  #startedAt = '';
+  #evolution: RunEvolution | undefined;
 
-/** Every chosen website's selected streams, a few at a time; a failure that holds the whole read stops the rest at their next page. */
-async function readWebsites(read: Read, planned: readonly PlannedWebsite[]): Promise<void> {
-  const { selected, state, buffer, failures } = read;
-  const resumed = new Set<string>(selected.filter((s) => s.incremental).map(({ stream }) => stream.source));
-  const revoked: string[] = [];
-  const reader = new FeedReader({
-    client: read.client,
-    logger: read.logger,
-    config: read.config.config,
-    streams: [...new Set(selected.map(({ stream }) => stream.source))] as StreamName[],
-    runId: read.runId,
-    workspace: DEFAULT_WORKSPACE,
-    validation: read.contract.validation,
-    evolution: read.contract.evolution,
-    now: () => new Date(),
-    position: (stream, scope) => (resumed.has(stream) ? state.position(stream, scope) : INITIAL_STATE),
-    observer: {
+  constructor(input: ReadInput, runId: string, now: () => Date) {
+    this.#input = input;
+    this.#runId = runId;
+    this.#now = now;
+    const { selected, state, writer, logger } = input;
+    this.#messages = new ProtocolSink({
+      writer,
+      state,
+      selected: new Map(selected.map(({ stream }) => [stream.name, stream])),
+      runId,
+      logger,
+    });
+    this.observer = {
       pageRead() {},
       fellBack() {},
-      streamFailed(failure) {
+      streamFailed: (failure) => {
         for (const { stream } of selected.filter((s) => s.stream.source === failure.stream))
-          failures.push({
+          this.failures.push({
             stream,
             message: `website ${failure.websiteId}: ${failure.error}`,
             failureType: 'system_error',
           });
       },
-      websiteRevoked: (id) => revoked.push(id),
-    },
-  });
-  const abort = new AbortController();
-  let fatal: unknown;
-  await new PQueue({ concurrency: CONCURRENCY }).addAll(
-    planned.map((website) => async () => {
-      if (abort.signal.aborted) return;
-      try {
-        await reader.readWebsite(website, buffer, abort.signal);
-      } catch (error) {
-        fatal ??= error;
-        abort.abort();
-      }
-    }),
-  );
-  await buffer.flush();
-  if (fatal !== undefined) throw fatal;
-  // Revoked during the read: their records so far stand, and they are removed as an unlisted one is.
-  await read.sink.removeWebsites(revoked, read.startedAt);
+      websiteRevoked() {},
+    };
+  }
+
+  async readContract(startedAt: string): Promise<RunContract> {
+    const { client, config, logger, writer } = this.#input;
+    this.#startedAt = startedAt;
+    const contract = await readProtocolContract({ client, config, runId: this.#runId, now: startedAt, logger });
+    await writer.begin(contract.evolution);
+    this.#evolution = contract.evolution;
+    return contract;
+  }
+
+  async flushing(): Promise<FlushBufferOptions> {
+    return {
+      bounds: PROTOCOL_FLUSH_BOUNDS,
+      commit: (flush) => this.#messages.commit(flush),
+      now: () => this.#now().getTime(),
+    };
+  }
+
+  async knownWebsites() {
+    return [...this.#input.state.knownWebsites.keys()].map((id) => ({ id, workspace: DEFAULT_WORKSPACE }));
+  }
+
+  /** The listing's records, then removal records: a website that came back is listed again first. */
+  async listed(listing: Listing, reconciled: ListingReconciliation, buffer: FlushBuffer): Promise<void> {
+    for (const { error } of listing.rejected)
+      this.#input.logger.warn('record rejected: it is not emitted', { stream: websitesStream.name, scope: '*', error });
+    const context = {
+      runId: this.#runId,
+      syncedAt: this.#startedAt,
+      workspace: DEFAULT_WORKSPACE,
+      evolution: this.#evolution,
+    };
+    const rows = listing.websites.map(({ website, raw }) => websitesStream.toRow(website, raw, context));
+    await buffer.add({ tables: [{ table: websitesTable, rows }] });
+    await buffer.flush();
+    await this.#messages.removeWebsites(reconciled.removed, this.#startedAt);
+  }
+
+  async savedPositions() {
+    const { state } = this.#input;
+    return (stream: string, scope: string) => state.position(stream, scope);
+  }
+
+  async pagesOf(_website: unknown, buffer: FlushBuffer): Promise<WebsitePages> {
+    return { add: (unit) => buffer.add(unit), done: async () => {} };
+  }
+
+  /** Revoked during the read: their records so far stand, and they are removed as an unlisted one is. */
+  revoked(websiteIds: readonly string[]): Promise<void> {
+    return this.#messages.removeWebsites(websiteIds, this.#startedAt);
+  }
 }
 
 /** The message, naming the JSON config's keys where `sync`'s names its flags and YAML keys. */

@@ -21,6 +21,16 @@ const percent = (description: string) => ({
 export const EXTERNAL_REFS = ['https://contracts.example.invalid/citation.json#/Title', 'file:///etc/hostname'];
 /** Size of the `contract_huge` document: twice what a client reads. */
 const HUGE_BYTES = 10 * 1024 * 1024;
+/** `contract_ref_chain`: references in a row, each pointing at the next. */
+const REF_CHAIN = 10_000;
+/** `contract_deep_nesting`: levels of the nested field, written as text (`JSON.stringify` recurses). */
+const DEEP_NESTING = 3_000;
+const DEEP_PLACEHOLDER = 'contract_deep_nesting: the nested field';
+const deepField = () =>
+  `${'{"type":"object","properties":{"next":'.repeat(DEEP_NESTING / 2)}{"type":"string"}${'}}'.repeat(DEEP_NESTING / 2)}`;
+/** `contract_repeated_description`: fields sharing one schema whose description is `LONG_DESCRIPTION` characters. */
+const REPEATED_FIELDS = 300;
+const LONG_DESCRIPTION = 3_000_000;
 
 function declareCitationFields(schemas: Json): void {
   const text = (description: string) => ({ type: 'string', description });
@@ -56,6 +66,24 @@ function declareNewMetric(schemas: Json): void {
     schemas.HistoryPoint.properties.meta.properties.metric_definition_versions,
   ];
   for (const object of versions) object.properties[NEW_METRIC] = { ...object.properties.visibility };
+}
+
+/** Documents that are valid JSON and hostile to a reader: no reader may crash or stall on them. */
+function declareHostile(variants: ReadonlySet<SandboxVariant>, schemas: Json): void {
+  const mention = schemas.Mention.properties;
+  if (variants.has('contract_bad_pointer')) mention.sentiment = { $ref: '#/components/%E0%A4%A' };
+  if (variants.has('contract_ref_chain')) {
+    for (let i = 0; i < REF_CHAIN; i++) schemas[`Chain${i}`] = { $ref: `#/components/schemas/Chain${i + 1}` };
+    schemas[`Chain${REF_CHAIN}`] = { type: 'string' };
+    mention.sentence_text = { $ref: '#/components/schemas/Chain0' };
+  }
+  if (variants.has('contract_deep_nesting')) mention.extensions = DEEP_PLACEHOLDER;
+  if (variants.has('contract_repeated_description')) {
+    schemas.LongNote = { type: 'string', description: 'n'.repeat(LONG_DESCRIPTION) };
+    declareCitationFields(schemas);
+    for (let i = 1; i <= REPEATED_FIELDS; i++)
+      schemas.Citation.properties[`note_${String(i).padStart(3, '0')}`] = { $ref: '#/components/schemas/LongNote' };
+  }
 }
 
 /** The bundled document edited as the variants say (served-contract variants that declare more). */
@@ -96,6 +124,7 @@ function declaredDocument(variants: ReadonlySet<SandboxVariant>): Json {
     schemas.LoopBack = { $ref: '#/components/schemas/Loop' };
     schemas.Mention.properties.sentence_text = { $ref: '#/components/schemas/Loop' };
   }
+  declareHostile(variants, schemas);
   if (variants.has('contract_huge')) document['x-padding'] = 'x'.repeat(HUGE_BYTES);
   return document;
 }
@@ -103,6 +132,10 @@ function declaredDocument(variants: ReadonlySet<SandboxVariant>): Json {
 /** The reply of `GET /public/v2/openapi.json` under these variants. */
 export function servedContractReply(variants: ReadonlySet<SandboxVariant>): Reply {
   const body = declaredDocument(variants);
+  if (variants.has('contract_deep_nesting')) {
+    const text = JSON.stringify(body).replace(JSON.stringify(DEEP_PLACEHOLDER), deepField);
+    return { status: 200, body: null, raw: true, text };
+  }
   if (variants.has('contract_truncated')) {
     const text = JSON.stringify(body);
     return { status: 200, body: null, raw: true, text: text.slice(0, Math.floor(text.length / 2)) };

@@ -46,6 +46,11 @@ export const SANDBOX_VARIANTS = {
   contract_external_ref: 'the served contract points mention fields at a $ref on another host and at a file:// $ref',
   contract_ref_cycle: 'the served contract points a mention field at a $ref cycle',
   contract_huge: 'the served contract is over 10 MiB',
+  contract_bad_pointer: 'the served contract points a mention field at the broken JSON pointer #/components/%E0%A4%A',
+  contract_ref_chain: 'the served contract points a mention field at a chain of 10,000 $refs',
+  contract_deep_nesting: 'the served contract declares a mention field nested 3,000 levels deep',
+  contract_repeated_description:
+    'the served contract declares 300 citation fields that each $ref one schema with a 3 MB description',
 } as const;
 
 export type SandboxVariant = keyof typeof SANDBOX_VARIANTS;

@@ -17,6 +17,10 @@
  * - **Memory.** Websites are verified one after another; one website's destination ids and
  *   API ids in the window are held, plus at most one flush of rows to repair. Only the capped
  *   id lists of each website outlive it.
+ * - **Frame.** verify is a run of the one run frame (`src/run/run-frame.ts`) with a comparing
+ *   sink (`VerifySink`): the listing is read and reconciled as every run's, the websites with a
+ *   window are read one at a time (concurrency 1), and a repair holds the run lock and evolves
+ *   the stream's table as a sync does.
  * - **Repair** upserts the missing rows, built by the stream's `toRow` and committed through
  *   the destination's ordinary commit with no state entry, under the run lock. Under the
  *   lock the stream's table is first evolved by the document in force, as a sync's is
@@ -25,13 +29,12 @@
  *   never deleted: they may be rows the API no longer shows (revoked, deleted upstream) that a
  *   user still wants.
  */
-import os from 'node:os';
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
 import type { ContractValidation } from '../contract/contract-validation.ts';
 import type { DeclaredRecords } from '../evolution/evolution-plan.ts';
-import { evolveTables, RunEvolution } from '../evolution/evolve-tables.ts';
-import type { Destination, DestinationLock } from '../destination/destination.ts';
+import type { RunEvolution } from '../evolution/evolve-tables.ts';
+import type { Destination } from '../destination/destination.ts';
 import { listActiveWebsites } from '../destination/queries/active-websites.ts';
 import { windowIds } from '../destination/queries/window-ids.ts';
 import type { Row } from '../destination/table-spec.ts';
@@ -42,18 +45,16 @@ import type { StateStore } from '../state/state-store.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
 import { type StreamName, streamOptions } from '../streams/index.ts';
 import type { AnyFeedStream } from '../streams/stream.ts';
-import type { DurableUnit, FeedSink } from '../feed/durable-unit.ts';
-import { FeedReader } from '../feed/feed-reader.ts';
-import type { StreamFailure } from '../feed/feed-observer.ts';
-import {
-  chosenWebsites,
-  isChosen,
-  listWebsites,
-  NOT_LISTED,
-  type PlannedWebsite,
-  refuseUnlisted,
-} from '../feed/list-websites.ts';
-import { FlushBuffer } from '../sync/flush-buffer.ts';
+import type { DurableUnit } from '../feed/durable-unit.ts';
+import type { FeedObserver, StreamFailure } from '../feed/feed-observer.ts';
+import type { WebsiteOutcome } from '../feed/feed-reader.ts';
+import { isChosen, NOT_LISTED, type PlannedWebsite } from '../feed/list-websites.ts';
+import type { ListingReconciliation } from '../run/listing-reconciliation.ts';
+import { runFrame } from '../run/run-frame.ts';
+import type { VerifyMode } from '../run/run-mode.ts';
+import type { RunContract, RunDestination, RunSink } from '../run/run-sink.ts';
+import type { WebsitePages } from '../run/website-pool.ts';
+import type { FlushBuffer, FlushBufferOptions } from '../run/flush-buffer.ts';
 import {
   combineWebsites,
   compareWebsite,
@@ -80,11 +81,8 @@ export interface VerifyOptions {
   readonly validation: ContractValidation;
   /** What the document in force declares: a repair evolves the stream's table by it first. None: the table's columns as they are. */
   readonly declared?: DeclaredRecords;
-  readonly since: string;
-  readonly until?: string;
-  /** Only these websites (intersected with the config's `websites.include`). */
-  readonly websites?: readonly string[];
-  readonly repair: boolean;
+  /** The window (`since`, `until`), the websites named, and whether to repair. */
+  readonly mode: VerifyMode;
   /** `_run_id` of repaired rows, and the lock's holder. */
   readonly runId: string;
   readonly now: () => Date;
@@ -117,10 +115,10 @@ export interface VerifyReport extends VerifyComparison<VerifiedWebsite> {
   readonly stream: string;
   /** Listed or named websites that could not be verified, and why. */
   readonly skipped: readonly SkippedWebsite[];
-  /** Websites whose reads failed; the others were verified. */
-  readonly failed: readonly FailedWebsite[];
   /** Websites in scope (listed, chosen) with no committed frontier for the stream: never synced; among `skipped` too. */
   readonly never_synced: readonly string[];
+  /** Websites whose reads failed; the others were verified. */
+  readonly failed: readonly FailedWebsite[];
   readonly repaired: number;
 }
 
@@ -150,8 +148,8 @@ function websiteFrontiers(entries: readonly StateEntry[], stream: string): Map<s
 }
 
 export async function verifyStream(options: VerifyOptions): Promise<VerifyReport> {
-  const { destination, stream, config } = options;
-  const since = microsecondTimestamp(options.since);
+  const { destination, stream, config, mode } = options;
+  const since = microsecondTimestamp(mode.since);
   const frontiers = websiteFrontiers(await options.stateStore.load(), stream.name);
   const skipped: SkippedWebsite[] = [];
   const unsynced: string[] = [];
@@ -161,12 +159,12 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
   };
   const windows = new Map<string, VerifyWindow>();
   for (const [website, frontier] of [...frontiers].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!isChosen(website, config, options.websites)) continue;
+    if (!isChosen(website, config, mode.websites)) continue;
     if (frontier === null) {
       neverSynced(website);
       continue;
     }
-    const until = options.until === undefined ? frontier : min(microsecondTimestamp(options.until), frontier);
+    const until = mode.until === undefined ? frontier : min(microsecondTimestamp(mode.until), frontier);
     if (until < since)
       skipped.push({ website_id: website, reason: `its ${stream.name} frontier ${frontier} is before --since` });
     else windows.set(website, { since, until });
@@ -193,56 +191,23 @@ export async function verifyStream(options: VerifyOptions): Promise<VerifyReport
     }),
   );
 
-  const listing = await listWebsites(options.client, options.validation);
-  refuseUnlisted(options.websites, listing, options.workspace);
-  const planned = new Map(listing.plan.map((website) => [website.id, website]));
   // Every listed website in scope counts: one without a frontier was never synced, never "equal".
-  const chosen = chosenWebsites(listing, config, options.websites).map((website) => website.id);
-  for (const website of chosen.sort()) if (!frontiers.has(website)) neverSynced(website);
-  for (const website of [...windows.keys()]) {
-    if (planned.has(website)) continue;
-    windows.delete(website);
-    skipped.push({ website_id: website, reason: NOT_LISTED });
-  }
-
-  let lock: DestinationLock | undefined;
-  let evolution = new RunEvolution();
-  if (options.repair) {
-    // Repairs write rows: no sync may commit (or read this window) meanwhile.
-    const startedAt = options.now().toISOString();
-    lock = await destination.acquireLock({
-      runId: options.runId,
-      host: os.hostname(),
-      pid: process.pid,
-      startedAt,
-      workspace: options.workspace,
-    });
-  }
-  try {
-    if (options.repair && options.declared !== undefined)
-      evolution = await evolveTables({
-        destination,
-        tables: [stream.table],
-        mode: config.schema_evolution,
-        declared: options.declared,
-        logger: options.logger,
-      });
-    const reader = new WindowReader(options, id, evolution);
-    const verified: VerifiedWebsite[] = [];
-    const failed: FailedWebsite[] = [];
-    let repaired = 0;
-    for (const [websiteId, window] of windows) {
-      const outcome = await reader.verify(planned.get(websiteId)!, window);
-      repaired += outcome.repaired;
-      if (outcome.kind === 'verified') verified.push(outcome.website);
-      else if (outcome.kind === 'failed') failed.push({ website_id: websiteId, error: outcome.error });
-      else skipped.push({ website_id: websiteId, reason: REVOKED });
-    }
-    const comparison = combineWebsites(verified);
-    return { ...comparison, stream: stream.name, skipped, failed, never_synced: unsynced, repaired };
-  } finally {
-    await lock?.release();
-  }
+  const unknown = (website: string) => {
+    if (!frontiers.has(website)) neverSynced(website);
+  };
+  const sink = new VerifySink(options, id, windows, skipped, unknown);
+  await runFrame(
+    {
+      ...options,
+      streams: [stream.name as StreamName],
+      // Websites one after another: one website's id sets and one flush of repairs in memory.
+      concurrency: 1,
+    },
+    sink,
+  );
+  const comparison = combineWebsites(sink.verified);
+  const failed = [...sink.failed].sort((a, b) => (a.website_id < b.website_id ? -1 : 1));
+  return { ...comparison, stream: stream.name, skipped, failed, never_synced: unsynced, repaired: sink.repaired };
 }
 
 const min = (a: string, b: string) => (a < b ? a : b);
@@ -250,46 +215,97 @@ const min = (a: string, b: string) => (a < b ? a : b);
 /** Why a website that disappeared during verify is not verified. */
 const REVOKED = 'revoked during verify (its feed and the website itself answer 404)';
 
-/** One website's window read: compared, or not (its reads failed, or it disappeared); rows repaired either way. */
-type WebsiteOutcome =
-  | { readonly kind: 'verified'; readonly website: VerifiedWebsite; readonly repaired: number }
-  | { readonly kind: 'failed'; readonly error: string; readonly repaired: number }
-  | { readonly kind: 'revoked'; readonly repaired: number };
-
-/** Reads and compares one website's window at a time, through the one feed reader. */
-class WindowReader {
+/** Compares each website's window as its pages arrive (the run frame's sink); a repair writes what the destination lacks. */
+class VerifySink implements RunSink {
+  readonly destination: RunDestination | undefined;
+  readonly observer: FeedObserver;
+  readonly verified: VerifiedWebsite[] = [];
+  readonly failed: FailedWebsite[] = [];
+  repaired = 0;
   readonly #options: VerifyOptions;
   readonly #idColumn: string;
-  readonly #reader: FeedReader;
-  /** The failures of the website being read (websites are read one at a time). */
-  #failures: StreamFailure[] = [];
-  readonly #evolution: RunEvolution;
+  readonly #windows: Map<string, VerifyWindow>;
+  readonly #skipped: SkippedWebsite[];
+  /** Each website's failures while it is read. */
+  readonly #failures = new Map<string, StreamFailure[]>();
 
-  constructor(options: VerifyOptions, idColumn: string, evolution: RunEvolution) {
+  /** Told each website in scope the listing holds, in id order: the report counts those never synced. */
+  readonly #inScope: (websiteId: string) => void;
+
+  constructor(
+    options: VerifyOptions,
+    idColumn: string,
+    windows: Map<string, VerifyWindow>,
+    skipped: SkippedWebsite[],
+    inScope: (websiteId: string) => void,
+  ) {
     this.#options = options;
+    this.#inScope = inScope;
     this.#idColumn = idColumn;
-    this.#evolution = evolution;
-    const record = (failure: StreamFailure) => void this.#failures.push(failure);
-    this.#reader = new FeedReader({
-      client: options.client,
-      logger: options.logger,
-      config: options.config,
-      streams: [options.stream.name as StreamName],
-      // Counting is the comparison's; failures are the report's; the reader logs what a user should see.
-      observer: { pageRead: () => {}, fellBack: () => {}, streamFailed: record, websiteRevoked: () => {} },
-      validation: options.validation,
-      evolution,
-      runId: options.runId,
-      workspace: options.workspace,
-      now: options.now,
-      // No saved position is read: every scan starts at `since`, and no state is handed on.
-      position: () => INITIAL_STATE,
-      since: options.since,
-    });
+    this.#windows = windows;
+    this.#skipped = skipped;
+    const { destination, stream, config, mode } = options;
+    // Repairs write rows: no sync may commit (or read this window) meanwhile, and the rows carry the evolved columns.
+    this.destination = mode.repair
+      ? {
+          destination,
+          tables: [stream.table],
+          schemaEvolution: config.schema_evolution,
+          maxEvolvedColumns: config.schema_evolution_max_columns,
+        }
+      : undefined;
+    // Counting is the comparison's; failures are the report's; the reader logs what a user should see.
+    this.observer = {
+      pageRead: () => {},
+      fellBack: () => {},
+      streamFailed: (failure) => void this.#failures.get(failure.websiteId)?.push(failure),
+      websiteRevoked: () => {},
+    };
   }
 
-  async verify(website: PlannedWebsite, window: VerifyWindow): Promise<WebsiteOutcome> {
-    const { destination, stream } = this.#options;
+  async readContract(): Promise<RunContract> {
+    const { validation, declared } = this.#options;
+    return { validation, ...(declared === undefined ? {} : { declared }) };
+  }
+
+  /** Rows only: a flush with no state entry leaves every saved position as it was. */
+  async flushing(evolution: RunEvolution): Promise<FlushBufferOptions> {
+    const { destination, stateStore, now } = this.#options;
+    return {
+      bounds: destination.capabilities,
+      commit: (flush) => stateStore.commit(destination, flush),
+      now: () => now().getTime(),
+      tableOf: (table) => evolution.table(table),
+    };
+  }
+
+  /** verify judges no removal: the listing is only where the websites are. */
+  async knownWebsites() {
+    return [];
+  }
+
+  async listed(_listing: unknown, reconciled: ListingReconciliation): Promise<void> {
+    const planned = new Set(reconciled.planned.map((website) => website.id));
+    for (const website of [...planned].sort()) this.#inScope(website);
+    for (const website of [...this.#windows.keys()]) {
+      if (planned.has(website)) continue;
+      this.#windows.delete(website);
+      this.#skipped.push({ website_id: website, reason: NOT_LISTED });
+    }
+  }
+
+  /** No saved position is read: every scan starts at `since`, and no state is handed on. */
+  async savedPositions() {
+    return () => INITIAL_STATE;
+  }
+
+  reads(websiteId: string): boolean {
+    return this.#windows.has(websiteId);
+  }
+
+  async pagesOf(website: PlannedWebsite, buffer: FlushBuffer): Promise<WebsitePages> {
+    const { destination, stream, mode } = this.#options;
+    const window = this.#windows.get(website.id)!;
     const stored = new Set(
       await windowIds(destination, {
         table: stream.table.name,
@@ -302,8 +318,9 @@ class WindowReader {
     const read = new Set<string>();
     let unstamped = 0;
     let repaired = 0;
-    const repairs = this.#options.repair ? this.#repairBuffer() : undefined;
-    const sink: FeedSink = {
+    const failures: StreamFailure[] = [];
+    this.#failures.set(website.id, failures);
+    return {
       add: async (unit: DurableUnit) => {
         const missing: Row[] = [];
         for (const part of unit.tables) {
@@ -321,31 +338,26 @@ class WindowReader {
             read.add(id);
           }
         }
-        if (repairs && missing.length > 0) {
-          await repairs.add({ tables: [{ table: stream.table, rows: missing }] });
+        if (mode.repair && missing.length > 0) {
+          await buffer.add({ tables: [{ table: stream.table, rows: missing }] });
           repaired += missing.length;
         }
       },
+      done: async (outcome: WebsiteOutcome) => {
+        // The rows read before a failure are the API's own: a repair keeps them.
+        await buffer.flush();
+        this.repaired += repaired;
+        this.#failures.delete(website.id);
+        if (outcome === 'revoked') this.#skipped.push({ website_id: website.id, reason: REVOKED });
+        else if (failures.length > 0)
+          this.failed.push({ website_id: website.id, error: failures.map((f) => f.error).join('; ') });
+        else {
+          const compared = compareWebsite(website.id, { api: read, destination: stored });
+          this.verified.push({ ...compared, ...window, repaired, unstamped });
+        }
+      },
     };
-    this.#failures = [];
-    const outcome = await this.#reader.readWebsite(website, sink, this.#options.signal);
-    // The rows read before a failure are the API's own: a repair keeps them.
-    await repairs?.flush();
-    if (outcome === 'revoked') return { kind: 'revoked', repaired };
-    if (this.#failures.length > 0)
-      return { kind: 'failed', error: this.#failures.map((f) => f.error).join('; '), repaired };
-    const compared = compareWebsite(website.id, { api: read, destination: stored });
-    return { kind: 'verified', website: { ...compared, ...window, repaired, unstamped }, repaired };
   }
 
-  /** Rows only: a flush with no state entry leaves every saved position as it was. */
-  #repairBuffer(): FlushBuffer {
-    const { destination, stateStore, now } = this.#options;
-    return new FlushBuffer({
-      bounds: destination.capabilities,
-      commit: (flush) => stateStore.commit(destination, flush),
-      now: () => now().getTime(),
-      tableOf: (table) => this.#evolution.table(table),
-    });
-  }
+  async revoked(): Promise<void> {}
 }

@@ -14,6 +14,8 @@ export interface BenchSizes {
   readonly budget: SandboxOptions;
   readonly requestsPerMinute: number;
   readonly clockFactor: number;
+  /** Figure 2b: a day (`hours`) of hourly syncs of this world, change-driven against full reads, at figure 2's budget. */
+  readonly changeDriven: { readonly world: SandboxOptions; readonly hours: number };
   /** Figure 3: mention rows loaded, in flushes of the destination's own flush size. */
   readonly loadRows: number;
   readonly loadRounds: number;
@@ -48,6 +50,10 @@ export const DEFAULT_SIZES: BenchSizes = {
   name: 'default',
   efficiency: { seed: 7, websites: 40, analysesPerWebsite: 10, mentionsPerAnalysis: 120, citationsPerAnalysis: 60 },
   advanceDays: 2,
+  changeDriven: {
+    world: { seed: 11, websites: 1000, analysesPerWebsite: 2, mentionsPerAnalysis: 4, citationsPerAnalysis: 2 },
+    hours: 24,
+  },
   budget: { seed: 5, websites: 120, analysesPerWebsite: 3, mentionsPerAnalysis: 20, citationsPerAnalysis: 10 },
   requestsPerMinute: 90,
   clockFactor: 20,
@@ -78,6 +84,10 @@ export const QUICK_SIZES: BenchSizes = {
   name: 'quick',
   efficiency: { seed: 7, websites: 10, analysesPerWebsite: 4, mentionsPerAnalysis: 120, citationsPerAnalysis: 60 },
   advanceDays: 2,
+  changeDriven: {
+    world: { seed: 11, websites: 100, analysesPerWebsite: 2, mentionsPerAnalysis: 4, citationsPerAnalysis: 2 },
+    hours: 6,
+  },
   budget: { seed: 5, websites: 60, analysesPerWebsite: 2, mentionsPerAnalysis: 10, citationsPerAnalysis: 5 },
   requestsPerMinute: 90,
   clockFactor: 20,

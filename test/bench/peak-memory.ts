@@ -1,6 +1,7 @@
 /**
- * Figure 4: peak RSS of the real `aivis sync` process (spawned as a user runs it, under
- * `/usr/bin/time -v`, whose "Maximum resident set size" is the kernel's high-water mark)
+ * Figure 4: peak RSS of the real `aivis sync` process (spawned as a user runs it, the installed
+ * bin/aivis.cjs, under `/usr/bin/time -v`, whose "Maximum resident set size" is the kernel's
+ * high-water mark: of the launcher or of the node it runs the command in, whichever is larger)
  * syncing N mention rows from a sandbox in a third process into Postgres. Flat means the
  * peak does not grow with N; the target is under 256 MB at 1M rows.
  */
@@ -35,7 +36,10 @@ interface SyncProcess {
   readonly rows: number;
 }
 
-/** Runs `aivis sync` once under `/usr/bin/time -v`; rejects with its stderr unless it exits 0. */
+/**
+ * Runs `aivis sync` once under `/usr/bin/time -v`, through the installed launcher (its heap
+ * limits unless `nodeFlags` set them); rejects with its stderr unless it exits 0.
+ */
 export function timedSync(
   configFile: string,
   env: NodeJS.ProcessEnv,
@@ -47,7 +51,7 @@ export function timedSync(
     ...nodeFlags,
     '--import',
     './test/setup/loopback-guard.ts',
-    'dist/src/cli/main.js',
+    'bin/aivis.cjs',
     'sync',
     '--config',
     configFile,

@@ -17,6 +17,7 @@ import { DEFAULT_SIZES, QUICK_SIZES } from './bench-sizes.ts';
 import { descriptorOf } from '../../connectors/registry.ts';
 import { bigqueryBackfillBytes } from './bigquery-backfill-bytes.ts';
 import { bigqueryFlushBytes } from './bigquery-flush-bytes.ts';
+import { changeDrivenDay } from './change-driven-day.ts';
 import { budgetUse } from './budget-use.ts';
 import { endToEnd } from './end-to-end.ts';
 import { largestPage } from './largest-page.ts';
@@ -95,6 +96,17 @@ try {
   figures.push(await importMemory(sizes.importRows, await postgres.database('import_memory')));
   progress('11/11 aivis airbyte read to /dev/null against aivis sync into DuckDB');
   figures.push(await protocolThroughput(sizes.endToEnd));
+  progress(
+    `after 11/11: a day of hourly syncs of ${sizes.changeDriven.world.websites} websites, change-driven against full`,
+  );
+  figures.push(
+    ...(await changeDrivenDay(
+      postgres.database,
+      sizes.changeDriven.world,
+      sizes.changeDriven.hours,
+      sizes.requestsPerMinute,
+    )),
+  );
   const seconds = round((performance.now() - started) / 1000, 1);
   const table = resultsTable(figures);
   process.stdout.write(

@@ -13,7 +13,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('prints the data clock where it prints the results', () => {
-  const demo = path.resolve('src/cli/demo.ts');
+  const demo = path.resolve('scripts/demo.ts');
   const stdout = execFileSync(process.execPath, [demo], {
     cwd: dir,
     encoding: 'utf8',

@@ -140,15 +140,18 @@ const CLASSES: Record<string, FailureClass> = {
         ? { code: 0 }
         : { code: 1, message: new RegExp(`GRANT [A-Z, ]+ ON .*${synced}.* TO ${role}`) },
   },
-  // Nothing synced yet: the writing verbs create the schema, the reading ones find nothing.
+  // Nothing synced yet: the writing verbs create the schema, the reading ones find nothing;
+  // verify says the websites in scope were never synced (exit 4, docs/cli.md), not "equal".
   'missing schema': {
     target: (verb) => ({ url, schema: `fcm_${tag}_${verb.replace(/\W/g, '_')}` }),
     expected: (verb) =>
       verb === 'status'
         ? { code: 4, message: /^ {2}STALE: no run is recorded in _aivis_runs: nothing has been synced yet$/ }
-        : verb === 'query'
-          ? { code: 2, message: /^Postgres cannot run the statement: relation "websites" does not exist$/ }
-          : { code: 0 },
+        : verb === 'verify'
+          ? { code: 4 }
+          : verb === 'query'
+            ? { code: 2, message: /^Postgres cannot run the statement: relation "websites" does not exist$/ }
+            : { code: 0 },
   },
   'lock held': {
     target: () => ({ url, schema: synced }),

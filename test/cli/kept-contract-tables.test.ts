@@ -28,6 +28,7 @@ it('a destination that never answers: the bundled columns and one warning at the
     destination: silent,
     workspaces: ['default'],
     mode: 'evolve',
+    maxColumns: 200,
     logger: createLogger({ write: (line) => lines.push(line) }),
   }).finally(() => (settled = true));
 

@@ -30,6 +30,7 @@ describe('loadConfig: minimal config per destination', () => {
         source,
         destination: { type: 'duckdb', path: path.join(dir, 'aivis_data.duckdb'), schema: 'aivis' },
         schema_evolution: 'evolve',
+        schema_evolution_max_columns: 200,
         state: { store: 'destination', path: path.join(dir, 'aivis-state.json') },
       },
       workspaces: [{ name: 'default', source, apiKey: 'sk_test_valid_key_1' }],
@@ -137,6 +138,7 @@ describe('loadConfig: full config per destination', () => {
         citations: {},
       },
       schema_evolution: 'evolve',
+      schema_evolution_max_columns: 200,
       websites: { include: ['web_123', 'web_abc-9'] },
       state: { store: 'file', path: path.join(dir, 'state', 'aivis-state.json') },
     });

@@ -81,3 +81,24 @@ describe('ContractValidation', () => {
     expect(new ContractValidation(undefined).schema('mentions', 'record', mentionSchema)).toBe(mentionSchema);
   });
 });
+
+describe('patterns of the document in force', () => {
+  // `(a+)+` backtracks exponentially in a backtracking engine: 2^5,000 steps on the first text.
+  it('run in linear time: a backtracking pattern answers at once, and still decides', async () => {
+    const declared = await validation((schemas) => {
+      schemas.UnavailableReasons.additionalProperties = { type: 'string', pattern: '^(?:sentiment_paused|(a+)+)$' };
+    });
+    const schema = declared.schema('analytics', 'meta', snapshotMetaSchema);
+    expect(schema.safeParse(meta({ sentiment: `${'a'.repeat(5000)}!` })).success).toBe(false);
+    expect(schema.safeParse(meta({ sentiment: 'a'.repeat(5000) })).success).toBe(true);
+    expect(schema.safeParse(meta({ sentiment: 'sentiment_paused' })).success).toBe(true);
+  });
+
+  it('a pattern RE2 cannot run (a backreference, a lookahead) is not checked', async () => {
+    const declared = await validation((schemas) => {
+      schemas.UnavailableReasons.additionalProperties = { type: 'string', pattern: '^(a)\\1(?=b)$' };
+    });
+    const schema = declared.schema('analytics', 'meta', snapshotMetaSchema);
+    expect(schema.safeParse(meta({ sentiment: 'sentiment_paused' })).success).toBe(true);
+  });
+});

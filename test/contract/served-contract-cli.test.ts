@@ -25,14 +25,17 @@ async function run(
   variants: SandboxVariant[],
   database = path.join(dir, `d${++files}.duckdb`),
   more: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  configLines: string[] = [],
 ) {
   const sandbox = await startSandbox({ seed: 11, websites: 2, requestsPerMinute: 0, variants });
   try {
     const config = writeSandboxConfig(path.join(dir, `c${++files}.yaml`), sandbox.baseUrl, [
       '  type: duckdb',
       `  path: ${database}`,
+      ...configLines,
     ]);
-    const result = await runCli([verb, '--config', config, ...more], { AIVIS_API_KEY: sandbox.apiKey }).done;
+    const result = await runCli([verb, '--config', config, ...more], { AIVIS_API_KEY: sandbox.apiKey, ...env }).done;
     const warnings = result.stderr
       .split('\n')
       .filter(Boolean)
@@ -262,5 +265,89 @@ describe('aivis sync: the document in force', () => {
     );
     expect(rejected.length).toBeGreaterThan(0);
     for (const row of rejected) expect(row.error).toContain('(got "sentiment_sampling_paused")');
+  });
+});
+
+/** The image's settings (Dockerfile): a hostile document must be read within its heap. */
+const IMAGE_ENV = { NODE_ENV: 'production', NODE_OPTIONS: '--max-semi-space-size=1 --max-old-space-size=256' };
+
+describe('hostile served contracts: one warning, the bundled contract in force, exit 0', () => {
+  const hostile: [SandboxVariant, string][] = [
+    ['contract_bad_pointer', 'its $ref "#/components/%E0%A4%A" is not a valid JSON pointer'],
+    ['contract_ref_chain', 'its $ref "#/components/schemas/Chain0" starts a chain of more than 64 references'],
+    ['contract_deep_nesting', 'it nests 3,006 levels deep, deeper than the 500 aivis reads'],
+    ['contract_repeated_description', 'it dereferences to more than 16,777,216 characters'],
+  ];
+  it.each(hostile)('%s: sync and check', async (variant, reason) => {
+    const synced = await run('sync', [variant], undefined, [], IMAGE_ENV);
+    expect({ code: synced.code, warnings: synced.warnings }).toEqual({
+      code: 0,
+      warnings: [`${UNUSABLE}: ${reason}; using the bundled contract`],
+    });
+    const [runRow] = await query(
+      synced.database,
+      "SELECT status, (counts->>'contract_changes')::INT AS changes FROM aivis._aivis_runs",
+    );
+    expect(runRow).toEqual({ status: 'succeeded', changes: 0 });
+    expect(await query(synced.database, 'SELECT count(*)::INT AS n FROM aivis._aivis_contracts')).toEqual([{ n: 0 }]);
+
+    const checked = await run('check', [variant], undefined, [], IMAGE_ENV);
+    expect(checked.code).toBe(0);
+    expect(checked.lines[2]).toBe(
+      `warn API ${checked.baseUrl}: ${UNUSABLE}: ${reason}; runs use the newest usable one kept in _aivis_contracts, else the bundled contract`,
+    );
+  });
+});
+
+describe('_aivis_contracts retention', () => {
+  it('a sync keeps the 10 most recently seen documents of its workspace, its own among them; other workspaces untouched', async () => {
+    const database = path.join(dir, 'retention.duckdb');
+    expect((await run('sync', ['contract_new_reason'], database)).code).toBe(0);
+    const old = (workspace: string, i: number) =>
+      `('${workspace}', 'old${i}', TIMESTAMP '2026-01-01 00:00:00' + INTERVAL ${i} DAY, TIMESTAMP '2026-01-01 00:00:00' + INTERVAL ${i} DAY, 'run_old', '{}', '[]')`;
+    const rows = [...Array.from({ length: 12 }, (_, i) => old('default', i)), old('other', 0), old('other', 1)];
+    await query(database, `INSERT INTO aivis._aivis_contracts VALUES ${rows.join(', ')}`);
+
+    expect((await run('sync', ['contract_new_reason'], database)).code).toBe(0);
+    const kept = await query(
+      database,
+      'SELECT _workspace, sha256 FROM aivis._aivis_contracts ORDER BY _workspace, last_seen_at DESC',
+    );
+    const served = kept.find((row) => row._workspace === 'default' && !String(row.sha256).startsWith('old'));
+    expect(served).toBeDefined();
+    expect(kept.filter((row) => row._workspace === 'default').map((row) => row.sha256)).toEqual([
+      served!.sha256,
+      ...[11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => `old${i}`),
+    ]);
+    expect(kept.filter((row) => row._workspace === 'other').map((row) => row.sha256)).toEqual(['old1', 'old0']);
+  });
+});
+
+describe('schema_evolution_max_columns', () => {
+  it('a table gains at most that many evolved columns; the fields beyond stay in _raw with one warning naming them (exit 0)', async () => {
+    const result = await run('sync', ['contract_citation_fields'], undefined, [], {}, [
+      'schema_evolution_max_columns: 2',
+    ]);
+    expect(result.code).toBe(0);
+    const evolution = result.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter((line) => line.level === 'warn' && line.msg.startsWith('schema evolution'))
+      .map((line) => line.msg);
+    expect(evolution).toEqual([
+      'schema evolution: citations holds the most evolved columns allowed (schema_evolution_max_columns: 2); these fields stay in _raw: title, rank',
+    ]);
+    const columns = await query(
+      result.database,
+      "SELECT column_name FROM information_schema.columns WHERE table_schema = 'aivis' AND table_name = 'citations' AND column_name IN ('url', 'domain', 'title', 'rank') ORDER BY column_name",
+    );
+    expect(columns.map((row) => row.column_name)).toEqual(['domain', 'url']);
+    const [raw] = await query(
+      result.database,
+      "SELECT count(*)::INT AS n, count(url)::INT AS urls, count(_raw->>'rank')::INT AS ranks FROM aivis.citations",
+    );
+    expect(raw!.n).toBeGreaterThan(0);
+    expect(raw).toEqual({ n: raw!.n, urls: raw!.n, ranks: raw!.n });
   });
 });

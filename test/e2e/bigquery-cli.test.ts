@@ -117,7 +117,7 @@ describe('aivis with a BigQuery destination', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('CREATE TABLE IF NOT EXISTS `aivis-test.cli_streams.mentions` (');
     expect(stdout).toContain(
-      `PARTITION BY DATE(\`observed_at\`)\nCLUSTER BY \`website_id\`, \`analysis_id\`\nOPTIONS (description = ${JSON.stringify(mentionsTable.description)});`,
+      `PARTITION BY DATE(\`observed_at\`)\nCLUSTER BY \`website_id\`, \`analysis_id\`\nOPTIONS (description = '${mentionsTable.description}');\n`,
     );
     expect(stdout).toContain('CREATE OR REPLACE VIEW `aivis-test.cli_streams.websites_current` (');
   });

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepDueAtMs, sweepSlotMs } from '../../src/plan/sweep-slot.ts';
 import { selectedStreams } from '../../src/sync/run-sync.ts';
+import { SYNC_MODE } from '../../src/run/run-mode.ts';
 import { coverageTable } from '../../src/tables/index.ts';
 import { readStatus } from '../../src/trust/read-status.ts';
 import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
@@ -100,14 +101,30 @@ export function runCoverageSuite(target: SyncTarget): void {
     it('--websites and --full-refresh read what they name whatever changed', async () => {
       await sync();
       world.sandbox.clock.advance({ hours: 3 });
-      const named = await world.sync({ now: dataNow, config: skipping(), fullRefresh: true });
+      const named = await world.sync({ now: dataNow, config: skipping(), mode: { ...SYNC_MODE, fullRefresh: true } });
       expect([named.counters.websitesRead, named.counters.websitesSkippedUnchanged]).toEqual([5, 0]);
+    });
+
+    it('a backfill reads every website it names, changed or not, and records no coverage', async () => {
+      const first = await sync();
+      world.sandbox.clock.advance({ hours: 3 });
+      const coverageBefore = await world.rows(coverageTable);
+      const backfill = await world.sync({
+        now: dataNow,
+        config: skipping(),
+        mode: { kind: 'backfill', since: '2000-01-01T00:00:00Z' },
+      });
+      expect([backfill.exitCode, backfill.counters.websitesRead, backfill.counters.websitesSkippedUnchanged]).toEqual([
+        0, 5, 0,
+      ]);
+      expect(await world.rows(coverageTable)).toEqual(coverageBefore);
+      expect(new Set(coverageBefore.map((r) => r.read_run_id))).toEqual(new Set([first.runId]));
     });
 
     it('status counts every website in scope: a stream some websites never completed is stale (exit 4) until a run completes them', async () => {
       // A first run that read one website (as one stopped after it would): the listing holds all five.
       const [one] = listed().keys();
-      await world.sync({ now: dataNow, config: skipping(), websites: [one!] });
+      await world.sync({ now: dataNow, config: skipping(), mode: { ...SYNC_MODE, websites: [one!] } });
       const status = await readStatus(world.destination, {
         workspace: 'default',
         streams: selectedStreams(skipping()),

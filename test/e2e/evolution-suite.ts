@@ -21,6 +21,7 @@ import {
   runsTable,
 } from '../../src/tables/index.ts';
 import { openWorld, SANDBOX, type SyncTarget, testConfig } from './sync-suite.ts';
+import { SYNC_MODE } from '../../src/run/run-mode.ts';
 
 const column = (name: string, type: ColumnSpec['type']): ColumnSpec => ({
   name,
@@ -91,7 +92,7 @@ export function runEvolutionSuite(target: SyncTarget): void {
       expect(filled.some((row) => row.title === null)).toBe(true);
 
       // Rows the loader writes under the same contract hold the same values.
-      expect((await w.sync({ fullRefresh: true })).exitCode).toBe(0);
+      expect((await w.sync({ mode: { ...SYNC_MODE, fullRefresh: true } })).exitCode).toBe(0);
       const rewritten = await w.rows(table);
       expect(rewritten).toHaveLength(before.length);
       expect(rewritten.map(typed)).toEqual(rewritten.map(fromRaw));

@@ -1,7 +1,7 @@
 /**
  * One odd value never stops a run: an unpaired surrogate in an unknown field of a record is
  * stored as U+FFFD (on every destination: the conformance suite's types topic), and numbers
- * beyond double range keep their exact text in `_raw`. Engine behaviour, run on DuckDB (whose
+ * beyond double range keep their exact text in `_raw`. Engine behaviour, run on the fake destination, DuckDB in memory (whose
  * JSON reader refused the whole flush on the surrogate) and on Snowflake, whose PARSE_JSON
  * refuses lone surrogate escapes and numbers beyond double range (the stand-in's
  * parse-json-check.ts): what aivis sends it must be JSON it takes.
@@ -11,12 +11,12 @@ import { createSnowflakeDestination } from '../../connectors/snowflake/index.ts'
 import { silentLogger } from '../../src/log/logger.ts';
 import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { useSnowflakeStandIn } from '../stand-ins/snowflake/stand-in-hooks.ts';
-import { useDuckdbWorlds, type World } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 import { openWorld as openTargetWorld } from './sync-suite.ts';
 
-const openDuckdbWorld = useDuckdbWorlds();
+const openDuckdbWorld = useEngineWorlds();
 const sf = useSnowflakeStandIn();
-let snowflakeWorld: World | undefined;
+let snowflakeWorld: Awaited<ReturnType<typeof openTargetWorld>> | undefined;
 afterEach(async () => {
   await snowflakeWorld?.close();
   snowflakeWorld = undefined;

@@ -30,84 +30,91 @@ const stopMessage = (signal: string) =>
   `stopped by ${signal}: every page read before it is saved, and the next run resumes from there`;
 
 // 128 + the signal's number, as a shell reports a process the signal ended (Kubernetes, Airflow, Ctrl-C).
+// Also through the installed launcher (bin/aivis.cjs, built dist/), which runs the CLI in a child
+// node under the heap limits and must hand the signal on once and pass the exit code back.
 describe.each([
-  ['SIGTERM', 143],
-  ['SIGINT', 130],
-] as const)('%s during a slow API response (real CLI process, real Postgres)', (signal, exitCode) => {
-  let world: Awaited<ReturnType<typeof openWorld>>;
-  let configPath: string;
-  let env: NodeJS.ProcessEnv;
+  ['SIGTERM', 143, 'src/cli/main.ts'],
+  ['SIGINT', 130, 'src/cli/main.ts'],
+  ['SIGTERM', 143, 'bin/aivis.cjs'],
+  ['SIGINT', 130, 'bin/aivis.cjs'],
+] as const)(
+  '%s during a slow API response (exit %i, real CLI process %s, real Postgres)',
+  (signal, exitCode, entry) => {
+    let world: Awaited<ReturnType<typeof openWorld>>;
+    let configPath: string;
+    let env: NodeJS.ProcessEnv;
 
-  beforeEach(async () => {
-    // Two websites, each one page of mentions: a scan is either whole or not started.
-    world = await openWorld(target, { ...SANDBOX, websites: 2, mentionsPerAnalysis: 40 });
-    configPath = path.join(dir, `${world.schema}.yaml`);
-    const lines = [
-      'source:',
-      `  base_url: ${world.sandbox.baseUrl}`,
-      '  api_key: ${AIVIS_E2E_API_KEY}',
-      '  requests_per_minute: 6000',
-    ];
-    lines.push(
-      'destination:',
-      '  type: postgres',
-      '  url: ${AIVIS_E2E_DATABASE_URL}',
-      `  schema: ${world.schema}`,
-      'streams:',
-      '  mentions: {}',
-      '',
-    );
-    writeFileSync(configPath, lines.join('\n'));
-    // Debug lines say when a response was read whole.
-    env = { AIVIS_E2E_API_KEY: world.sandbox.apiKey, AIVIS_E2E_DATABASE_URL: url, AIVIS_LOG_LEVEL: 'debug' };
-  });
-  afterEach(async () => {
-    await world.close();
-  });
-
-  it(`ends the request in flight, commits the page already read with its state, records stopped, exits ${exitCode}`, async () => {
-    const [fast, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
-    world.sandbox.faults.set({
-      kind: 'slow_body',
-      routes: ['mentions'],
-      websites: [slow!],
-      chunks: 2,
-      chunkDelayMs: AN_HOUR,
+    beforeEach(async () => {
+      // Two websites, each one page of mentions: a scan is either whole or not started.
+      world = await openWorld(target, { ...SANDBOX, websites: 2, mentionsPerAnalysis: 40 });
+      configPath = path.join(dir, `${world.schema}.yaml`);
+      const lines = [
+        'source:',
+        `  base_url: ${world.sandbox.baseUrl}`,
+        '  api_key: ${AIVIS_E2E_API_KEY}',
+        '  requests_per_minute: 6000',
+      ];
+      lines.push(
+        'destination:',
+        '  type: postgres',
+        '  url: ${AIVIS_E2E_DATABASE_URL}',
+        `  schema: ${world.schema}`,
+        'streams:',
+        '  mentions: {}',
+        '',
+      );
+      writeFileSync(configPath, lines.join('\n'));
+      // Debug lines say when a response was read whole.
+      env = { AIVIS_E2E_API_KEY: world.sandbox.apiKey, AIVIS_E2E_DATABASE_URL: url, AIVIS_LOG_LEVEL: 'debug' };
     });
-    const { child, done } = runCli(['sync', '--config', configPath], env);
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const fastPageRead = `"msg":"api response","method":"GET","path":"/public/v2/websites/${fast}/mentions","status":200`;
-    await until(() => stderr.includes(fastPageRead) || child.exitCode !== null, "the fast website's page");
-    await until(
-      () => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2 || child.exitCode !== null,
-      "the slow website's request",
-    );
-    // The fast page waits in the flush buffer (Postgres commits every 5,000 rows or 5 s of adds).
-    expect(await world.rows(mentionsTable)).toEqual([]);
+    afterEach(async () => {
+      await world.close();
+    });
 
-    child.kill(signal);
-    const stopped = await done;
-    expect(stopped.code).toBe(exitCode);
-    expect(finalMessage(stopped.stderr)).toBe(stopMessage(signal));
-    expect(stopped.stderr).not.toContain(world.sandbox.apiKey);
-    const runs = await world.rows(runsTable);
-    expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', stopMessage(signal)]]);
+    it(`ends the request in flight, commits the page already read with its state, records stopped, exits ${exitCode}`, async () => {
+      const [fast, slow] = (world.sandbox.truth.websites() as { id: string }[]).map((w) => w.id);
+      world.sandbox.faults.set({
+        kind: 'slow_body',
+        routes: ['mentions'],
+        websites: [slow!],
+        chunks: 2,
+        chunkDelayMs: AN_HOUR,
+      });
+      const { child, done } = runCli(['sync', '--config', configPath], env, { entry });
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const fastPageRead = `"msg":"api response","method":"GET","path":"/public/v2/websites/${fast}/mentions","status":200`;
+      await until(() => stderr.includes(fastPageRead) || child.exitCode !== null, "the fast website's page");
+      await until(
+        () => (world.sandbox.stats.byRoute.mentions ?? 0) >= 2 || child.exitCode !== null,
+        "the slow website's request",
+      );
+      // The fast page waits in the flush buffer (Postgres commits every 5,000 rows or 5 s of adds).
+      expect(await world.rows(mentionsTable)).toEqual([]);
 
-    // What is committed is what the state describes: the fast scan whole, the slow one not begun.
-    const state = await world.rows(stateTable);
-    expect(state.map((r) => [r.stream, r.scope, (r.state as { cursor: unknown }).cursor])).toEqual([
-      ['mentions', fast, null],
-    ]);
-    const truth = (expectedTables(world.sandbox).get(mentionsTable.name) ?? []).filter((r) => r.website_id === fast);
-    expect(truth.length).toBeGreaterThan(0);
-    expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, truth));
+      child.kill(signal);
+      const stopped = await done;
+      expect(stopped.code).toBe(exitCode);
+      expect(finalMessage(stopped.stderr)).toBe(stopMessage(signal));
+      expect(stopped.stderr).not.toContain(world.sandbox.apiKey);
+      const runs = await world.rows(runsTable);
+      expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', stopMessage(signal)]]);
 
-    // The lock was released: the next run reads the slow website and ends equal to the truth.
-    world.sandbox.faults.clear();
-    const resumed = await runCli(['sync', '--config', configPath], env).done;
-    expect(resumed.code).toBe(0);
-    const all = expectedTables(world.sandbox).get(mentionsTable.name) ?? [];
-    expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, all));
-  });
-});
+      // What is committed is what the state describes: the fast scan whole, the slow one not begun.
+      const state = await world.rows(stateTable);
+      expect(state.map((r) => [r.stream, r.scope, (r.state as { cursor: unknown }).cursor])).toEqual([
+        ['mentions', fast, null],
+      ]);
+      const truth = (expectedTables(world.sandbox).get(mentionsTable.name) ?? []).filter((r) => r.website_id === fast);
+      expect(truth.length).toBeGreaterThan(0);
+      expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, truth));
+
+      // The lock was released: the next run reads the slow website and ends equal to the truth.
+      world.sandbox.faults.clear();
+      const resumed = await runCli(['sync', '--config', configPath], env).done;
+      expect(resumed.code).toBe(0);
+      const all = expectedTables(world.sandbox).get(mentionsTable.name) ?? [];
+      expect(comparable(mentionsTable, await world.rows(mentionsTable))).toEqual(comparable(mentionsTable, all));
+    });
+  },
+);

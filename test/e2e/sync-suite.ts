@@ -13,7 +13,8 @@ import type { TableSpec } from '../../src/destination/table-spec.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions, type SandboxVariant } from '../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
-import type { RunSyncOptions } from '../../src/sync/run-context.ts';
+import { SYNC_MODE } from '../../src/run/run-mode.ts';
+import type { RunSyncOptions } from '../../src/sync/run-sync-options.ts';
 import { runSync, syncTables, type RunSummary } from '../../src/sync/run-sync.ts';
 import {
   analyticsCompetitorsTable,
@@ -414,7 +415,7 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
       expect((await world.rows(websitesTable)).filter((w) => w._removed_at !== null)).toEqual([]);
       const runs = await world.rows(runsTable);
       expect(runs.map((r) => r.status).sort()).toEqual(['failed', 'failed', 'succeeded']);
-      const allowed = await world.sync({ allowMassRemoval: true });
+      const allowed = await world.sync({ mode: { ...SYNC_MODE, allowMassRemoval: true } });
       expect(allowed.counters.removedWebsites).toBe(5);
     });
 

@@ -33,7 +33,7 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
     });
 
     /** `served`: under the sandbox's served contract, read as `aivis verify` reads it; else the bundled one. */
-    const verify = async (options: Partial<VerifyOptions> = {}, { served = false } = {}) => {
+    const verify = async (options: Partial<VerifyOptions['mode']> = {}, { served = false } = {}) => {
       const config = testConfig(world.sandbox);
       const client = new ApiClient({
         baseUrl: world.sandbox.baseUrl,
@@ -64,12 +64,10 @@ export function runVerifySuite(target: SyncTarget & HandWrittenSql): void {
           stream: mentionsStream,
           validation: contract?.validation ?? BUNDLED_VALIDATION,
           ...(contract ? { declared: declaredIn(contract.document) } : {}),
-          since: SINCE,
-          repair: false,
+          mode: { kind: 'verify', since: SINCE, repair: false, ...options },
           runId: 'run_verify',
           now: () => new Date(),
           onEstimate: (e) => (estimate = e),
-          ...options,
         });
         return { report, estimate: estimate!, requests: world.sandbox.stats.requests - before };
       } finally {

@@ -132,6 +132,47 @@ describe('planEvolution', () => {
   });
 });
 
+describe('planEvolution: names and bounds', () => {
+  const citations = (fields: DeclaredField[], existing: ExistingColumns = created, maxColumns?: number) =>
+    planEvolution([citationsTable], declaring({ citations: fields }), existing, maxColumns)[0]!;
+  const text = (name: string) => field(name, { type: 'string' });
+
+  it('gives every field a column of its own: natural names first, then hashed ones, a taken hash salted', () => {
+    const plan = citations(['URL', 'Url', 'url', 'url_e7a241de', '_raw', 'raw_4930dd86'].map(text));
+    expect(plan.columns.map((c) => `${c.column.name} ${c.path.join('.')}`)).toEqual([
+      // `URL` hashes to url_e7a241de, which the field of that name has: it takes the hash of `URL#1`.
+      'url_0b1f6547 URL',
+      'url_157ce98b Url',
+      'url url',
+      'url_e7a241de url_e7a241de',
+      'raw_b7a04300 _raw',
+      'raw_4930dd86 raw_4930dd86',
+    ]);
+  });
+
+  it('skips a field whose name cannot be a column, and only it', () => {
+    const plan = citations([text('a\u0000b'), text('\uD800x'), text('url')]);
+    expect(plan.columns.map((c) => c.column.name)).toEqual(['url']);
+    expect(plan.unnamable).toEqual(['"a\\u0000b"', '"\\ud800x"']);
+  });
+
+  it('adds at most maxColumns evolved columns per table, those it holds counted; the rest stay in _raw', () => {
+    const fields = Array.from({ length: 5 }, (_, i) => text(`f${i}`));
+    const fresh = citations(fields, created, 3);
+    expect(fresh.columns.map((c) => c.column.name)).toEqual(['f0', 'f1', 'f2']);
+    expect(fresh.overCap).toEqual(['f3', 'f4']);
+    // Two evolved columns held already (one of them no longer declared): one more may be added.
+    const held = new Map([
+      ...created,
+      ['citations', new Map<string, ColumnType>([...created.get('citations')!, ['f1', 'string'], ['old', 'json']])],
+    ]);
+    const later = citations(fields, held, 3);
+    expect(later.columns.map((c) => c.column.name)).toEqual(['f0', 'f1']);
+    expect(later.added.map((c) => c.column.name)).toEqual(['f0']);
+    expect(later.overCap).toEqual(['f2', 'f3', 'f4']);
+  });
+});
+
 describe('evolvedColumnName', () => {
   const taken = new Set(citationsTable.columns.map((c) => c.name));
   // The hash is the first 8 hex digits of the SHA-256 of the field name (`printf %s NAME | sha256sum`).

@@ -204,18 +204,18 @@ describe('run metrics (real CLI, real Pushgateway, textfile)', () => {
   });
 
   it('a destination that cannot be opened: the run fails, and lineage and metrics say so', async () => {
-    // A folder where the database file should be: DuckDB cannot open it.
+    // A folder where the database file should be: refused as not a DuckDB database (exit 2).
     mkdirSync(path.join(dir, `${workspace}-folder.duckdb`));
     writeFileSync(
       configPath,
       readFileSync(configPath, 'utf8').replace(`path: ./${workspace}.duckdb`, `path: ./${workspace}-folder.duckdb`),
     );
     const result = await runCli(['sync', '--config', configPath], env).done;
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     const message = String(jsonLines(result.stderr).at(-1)?.msg);
     for (const samples of [await scrape(), readTextfile()]) {
       expect(value(samples, 'aivis_last_run_success')).toBe(0);
-      expect(value(samples, 'aivis_last_run_exit_code')).toBe(1);
+      expect(value(samples, 'aivis_last_run_exit_code')).toBe(2);
       expect(value(samples, 'aivis_api_requests')).toBe(0);
       expect(samples.has('aivis_last_success_timestamp_seconds')).toBe(false);
     }

@@ -5,6 +5,7 @@
  * sandbox over loopback; every message is also validated against the official Airbyte protocol
  * and the Singer message shapes (`airbyteMessages`, `singerMessages`).
  */
+import { DEFAULT_MAX_EVOLVED_COLUMNS } from '../../schemas/config.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -139,10 +140,14 @@ describe('discovered schemas, as Singer targets and Airbyte destinations type th
       // The stream's own int64 column declared as a union: a variant column of that union.
       ['position_in_response', { type: ['integer', 'string'] }],
     ]);
-    const evolution = plannedEvolution([mentionsTable], 'evolve', (stream, within) =>
-      stream === 'mentions' && within.length === 0
-        ? [...declared].map(([name, schema]) => ({ name, schema, required: false, nullable: true }))
-        : [],
+    const evolution = plannedEvolution(
+      [mentionsTable],
+      'evolve',
+      (stream, within) =>
+        stream === 'mentions' && within.length === 0
+          ? [...declared].map(([name, schema]) => ({ name, schema, required: false, nullable: true }))
+          : [],
+      DEFAULT_MAX_EVOLVED_COLUMNS,
     );
     const mentions = protocolStream('mentions')!;
     const schema = recordSchema(mentions, evolution);

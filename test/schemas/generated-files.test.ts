@@ -180,6 +180,7 @@ describe('config.schema.json', () => {
       'destination',
       'streams',
       'schema_evolution',
+      'schema_evolution_max_columns',
       'websites',
       'state',
       'openlineage',

@@ -16,7 +16,7 @@ import type { Logger } from '../../src/log/logger.ts';
 import { type Sandbox, type SandboxVariant, startSandbox } from '../../src/sandbox/index.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import type { StreamState } from '../../src/state/state-entry.ts';
-import type { RunSyncOptions } from '../../src/sync/run-context.ts';
+import type { RunSyncOptions } from '../../src/sync/run-sync-options.ts';
 import { runSync } from '../../src/sync/run-sync.ts';
 import { citationsTable, mentionsTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { comparable, expectedTables } from '../e2e/expected-rows.ts';

@@ -1,6 +1,5 @@
 import { ConfigError } from '../../errors.ts';
 import { BACKFILL_STREAM_NAMES } from '../../streams/registry.ts';
-import { BACKFILL_MODE } from '../../sync/run-mode.ts';
 import { parseSince, parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags } from '../workspace-selection.ts';
@@ -23,10 +22,12 @@ export const backfillCommand = defineCommand({
       throw new ConfigError(`backfill re-reads feeds: name ${names} (every sync reads the ${listing} listing whole)`);
     }
     return executeSync(argv, parseWorkspaceFlags({ workspace: argv.workspace }), {
-      mode: BACKFILL_MODE,
+      mode: {
+        kind: 'backfill',
+        since: parseSince(argv.since, 'backfill'),
+        websites: parseWebsites(argv.websites, '--websites'),
+      },
       streams,
-      since: parseSince(argv.since, 'backfill'),
-      websites: parseWebsites(argv.websites, '--websites'),
     });
   },
 });

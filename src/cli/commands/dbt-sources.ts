@@ -39,6 +39,7 @@ export const dbtSourcesCommand = defineCommand({
       destination,
       workspaces: workspace === undefined ? loaded.workspaces.map((w) => w.name) : [workspace],
       mode: config.schema_evolution,
+      maxColumns: config.schema_evolution_max_columns,
       logger: createLogger(),
     });
     const file = dbtSources({

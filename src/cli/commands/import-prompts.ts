@@ -7,9 +7,9 @@
  * an operation failed for good.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type LoadedConfig, loadConfig } from '../../config/load-config.ts';
+import { type LoadedConfig, loadConfig, MAX_CONFIG_BYTES } from '../../config/load-config.ts';
+import { readSmallFile } from '../../files/small-file.ts';
 import type { Workspace } from '../../config/workspaces.ts';
 import { parse as parseYaml } from 'yaml';
 import type { ClassificationMode, PromptImportDefaults } from '../../../schemas/prompt-import.ts';
@@ -136,7 +136,7 @@ function importingWorkspace(loaded: LoadedConfig, selection: WorkspaceSelection)
 
 /** Only a config that names a destination gets receipt tables (no surprise DuckDB file). */
 async function namesDestination(configPath: string): Promise<boolean> {
-  const document = parseYaml(await readFile(configPath, 'utf8')) as { destination?: unknown } | null;
+  const document = parseYaml(await readSmallFile(configPath, MAX_CONFIG_BYTES)) as { destination?: unknown } | null;
   return document?.destination !== undefined && document.destination !== null;
 }
 

@@ -27,6 +27,7 @@ export const streamsCommand = defineCommand({
         destination,
         workspaces: workspaces.map((w) => w.name),
         mode: config.schema_evolution,
+        maxColumns: config.schema_evolution_max_columns,
         logger: createLogger(),
       },
     );
@@ -38,14 +39,17 @@ export const streamsCommand = defineCommand({
       out.push(
         `-- stream ${name} (${enabled.has(name) ? 'enabled' : 'disabled in config'}): ${tables.map((t) => t.name).join(', ')}`,
       );
-      out.push(...destination.describeDdl(tables).map((sql) => `${sql.trimEnd()};`), '');
+      out.push(...destination.describeDdl(tables).map(statement), '');
     }
-    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map((sql) => `${sql.trimEnd()};`), '');
+    out.push('-- engine tables', ...destination.describeDdl(ENGINE_TABLES).map(statement), '');
     out.push(
       `-- views for analysts (created by sync): ${VIEWS.map((v) => v.name).join(', ')}`,
-      ...destination.describeViewDdl(viewsFor(evolved)).map((sql) => `${sql.trimEnd()};`),
+      ...destination.describeViewDdl(viewsFor(evolved)).map(statement),
     );
     process.stdout.write(`${out.join('\n')}\n`);
     return ExitCode.Success;
   },
 });
+
+/** One DDL statement ended by one semicolon, whether the connector's text ends with one or not. */
+const statement = (sql: string) => `${sql.trimEnd().replace(/;$/, '')};`;

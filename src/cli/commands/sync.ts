@@ -1,5 +1,4 @@
 import { parseStreams, parseWebsites, STREAMS_FLAG, WEBSITES_FLAG } from '../cli-arguments.ts';
-import { SYNC_MODE } from '../../sync/run-mode.ts';
 import { executeSync } from '../execute-sync.ts';
 import { parseWorkspaceFlags } from '../workspace-selection.ts';
 import { defineCommand } from './cli-command.ts';
@@ -28,11 +27,13 @@ export const syncCommand = defineCommand({
       }),
   handler: async (argv) => {
     return executeSync(argv, parseWorkspaceFlags(argv), {
-      mode: SYNC_MODE,
+      mode: {
+        kind: 'sync',
+        websites: parseWebsites(argv.websites, '--websites'),
+        fullRefresh: argv['full-refresh'],
+        allowMassRemoval: argv['allow-mass-removal'],
+      },
       streams: parseStreams(argv.streams, '--streams'),
-      websites: parseWebsites(argv.websites, '--websites'),
-      fullRefresh: argv['full-refresh'],
-      allowMassRemoval: argv['allow-mass-removal'],
     });
   },
 });

@@ -118,10 +118,13 @@ export const verifyCommand = defineCommand({
               stream,
               validation,
               declared: declaredIn(document),
-              since,
-              ...(until === undefined ? {} : { until }),
-              ...(websites === undefined ? {} : { websites }),
-              repair: argv.repair,
+              mode: {
+                kind: 'verify',
+                since,
+                ...(until === undefined ? {} : { until }),
+                ...(websites === undefined ? {} : { websites }),
+                repair: argv.repair,
+              },
               now: () => new Date(),
               signal: stop.signal,
               onEstimate: (estimate) =>

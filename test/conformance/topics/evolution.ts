@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import { parseJsonBody } from '../../../src/client/json-body.ts';
 import type { Row } from '../../../src/destination/table-spec.ts';
+import { MAX_DESCRIPTION_LENGTH } from '../../../src/contract/contract-document.ts';
 import type { DeclaredField } from '../../../src/contract/declared-fields.ts';
 import { type DeclaredRecords, planEvolution } from '../../../src/evolution/evolution-plan.ts';
 import { evolvedCells } from '../../../src/evolution/raw-cell.ts';
@@ -258,6 +259,32 @@ export function evolutionTopic(target: ConformanceTarget): void {
       await destination.ensureTables([url!.table, rank!.table]);
       const both = { ...citationsTable, columns: [...url!.table.columns, rank!.columns[0]!.column] };
       expect((await rows(both)).map((r) => [r.id, r.url, r.rank])).toEqual([['cit_000', 'u', 4n]]);
+    },
+  );
+
+  conformanceTest(
+    target,
+    'evolution',
+    'fields whose names collide get a column each, a name no column can take is skipped alone, a long description is stored',
+    async ({ destination, rows }) => {
+      await destination.ensureTables([citationsTable]);
+      const names = ['URL', 'Url', 'url', 'url_e7a241de', '_raw', 'raw_4930dd86', 'a\u0000b'];
+      const body = JSON.stringify(Object.fromEntries(names.map((name) => [name, `value of ${name}`])));
+      await commitFlush(destination, flushOf(citationsTable, [citationRow(0, body)]));
+      // As long as the contract reader keeps a description, with what breaks a naive literal.
+      const description = `${"It's \\ a 'quoted' \\' text; ".repeat(60)}`.slice(0, MAX_DESCRIPTION_LENGTH);
+      const declared = declaring({ citations: names.map((name) => field(name, { type: 'string' }, description)) });
+      const [plan] = planEvolution([citationsTable], declared, await destination.columnTypes([citationsTable]));
+      expect(plan!.unnamable).toEqual(['"a\\u0000b"']);
+      await destination.ensureTables([plan!.table]);
+      await destination.fillFromRaw(plan!.table, plan!.added);
+      const fresh = citationRow(1, body);
+      await commitFlush(destination, flushOf(plan!.table, [withCells(fresh, plan!.columns)]));
+      const byColumn = Object.fromEntries(plan!.columns.map((c) => [c.column.name, c.path[0]]));
+      expect(Object.keys(byColumn)).toHaveLength(6);
+      for (const row of await rows(plan!.table))
+        for (const [column, name] of Object.entries(byColumn))
+          expect([column, row[column]]).toEqual([column, `value of ${name}`]);
     },
   );
 }

@@ -1,13 +1,13 @@
 /**
  * Citations, whose fields the spec does not show (2.6): every JSON object is stored, a
- * malformed field only empties its column. Engine behaviour, so one destination (DuckDB)
+ * malformed field only empties its column. Engine behaviour, so one destination (the fake one)
  * proves it; the citation variants run in sync-variants.ts.
  */
 import { expect, it } from 'vitest';
 import { citationsTable, rejectedTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 it('stores a citation whose observed_at is malformed, with that column NULL and the value in _raw (exit 0)', async () => {
   const world = await openWorld();

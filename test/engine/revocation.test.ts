@@ -1,13 +1,13 @@
 /**
  * A website's feed answering 404 while the website itself still answers: not a revocation
  * (that is the `revoked_mid_scan` variant's check, variant-checks/revoked-mid-scan.ts), so it
- * stays a failure. Engine behaviour, so one destination (DuckDB) proves it.
+ * stays a failure. Engine behaviour, so the fake destination proves it.
  */
 import { expect, it } from 'vitest';
 import { websitesTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 it('keeps a feed 404 a failure (exit 3) when the website itself still answers', async () => {
   const world = await openWorld();

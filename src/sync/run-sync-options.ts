@@ -1,17 +1,12 @@
-/**
- * The options of a run (`runSync`), and what every step of one run shares: the caller's options with their defaults applied, and
- * what the run learns as it goes. Built once by `runSync`.
- */
+/** The options of a run of `aivis sync` or `aivis backfill` (`runSync`). */
 import type { AivisConfig } from '../../schemas/config.ts';
 import type { ApiClient } from '../client/api-client.ts';
-import type { ContractInForce } from '../contract/contract-in-force.ts';
-import type { RunEvolution } from '../evolution/evolve-tables.ts';
 import type { Destination } from '../destination/destination.ts';
 import type { Logger } from '../log/logger.ts';
+import type { RunRowMode } from '../run/run-mode.ts';
 import type { StateStore } from '../state/state-store.ts';
 import type { StreamName } from '../streams/index.ts';
 import type { RunCounters } from './run-counters.ts';
-import type { RunMode } from './run-mode.ts';
 
 export interface RunSyncOptions {
   readonly config: AivisConfig;
@@ -24,17 +19,10 @@ export interface RunSyncOptions {
    * its lock, state, reconciliation and run row are its own (docs/architecture.md#many-workspaces).
    */
   readonly workspace?: string;
-  /** What the run does besides reading (default `SYNC_MODE`). */
-  readonly mode?: RunMode;
+  /** What the run is, with its inputs (default `SYNC_MODE`: a sync of every website from saved state). */
+  readonly mode?: RunRowMode;
   /** Streams to run; default: the configured ones (all when the config names none). */
   readonly streams?: readonly StreamName[];
-  /** Only these websites (intersected with the config's `websites.include`). */
-  readonly websites?: readonly string[];
-  /** Ignore saved state: read every feed from the beginning (rows are upserted, so no duplicates). */
-  readonly fullRefresh?: boolean;
-  readonly allowMassRemoval?: boolean;
-  /** Backfill: re-read feeds from this `updated_since`, saving no state. */
-  readonly since?: string;
   /** Websites synced at once; the rate limiter bounds the request rate whatever this is. */
   readonly concurrency?: number;
   readonly runId?: string;
@@ -49,19 +37,4 @@ export interface RunSyncOptions {
    * committed, the run row says `stopped`, the lock is released, and the abort reason is thrown.
    */
   readonly signal?: AbortSignal;
-}
-
-export interface RunContext extends RunSyncOptions {
-  readonly workspace: string;
-  readonly mode: RunMode;
-  readonly runId: string;
-  readonly streams: readonly StreamName[];
-  readonly counters: RunCounters;
-  readonly now: () => Date;
-  /** The run's start: the listing's rows and its completeness. */
-  readonly syncedAt: string;
-  /** The columns schema evolution added this run (docs/served-contract.md#schema-evolution): what the loader writes. */
-  readonly evolution: RunEvolution;
-  /** The document in force for this run and workspace (docs/served-contract.md). */
-  readonly contract: ContractInForce;
 }

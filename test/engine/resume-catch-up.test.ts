@@ -2,13 +2,13 @@
  * A run that resumes a saved scan (after a crash, a stop or a failed page) finishes it, then
  * reads a fresh scan from the frontier it reached in the same run: a run that succeeds is
  * complete through a bound read during that run, not through the old scan's bound. Engine
- * behaviour, so one destination (DuckDB).
+ * behaviour, so the fake destination proves it.
  */
 import { expect, it } from 'vitest';
 import { stateTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 it('finishes a resumed scan and catches up to a fresh bound in the same run', async () => {
   const world = await openWorld();

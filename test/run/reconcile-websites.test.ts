@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMassRemoval, MassRemovalError, websitesToRemove } from '../../src/sync/reconcile-websites.ts';
+import { checkMassRemoval, MassRemovalError, websitesToRemove } from '../../src/run/reconcile-websites.ts';
 
 describe('website reconciliation', () => {
   it('removes exactly the active websites a complete listing no longer names', () => {

@@ -3,7 +3,7 @@ import type { StateEntry } from '../../src/state/state-entry.ts';
 import { column, type TableSpec } from '../../src/destination/table-spec.ts';
 import { DestinationStateStore } from '../../src/state/destination-state-store.ts';
 import { MAX_FLUSH_TEXT } from '../../src/feed/durable-unit.ts';
-import { FlushBuffer } from '../../src/sync/flush-buffer.ts';
+import { FlushBuffer } from '../../src/run/flush-buffer.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { openFakeDestination } from '../support/fake-destination.ts';
 import { readRows } from '../../src/destination/queries/read-rows.ts';

@@ -2,14 +2,14 @@
  * The end of a scan (spec 4.10 rule 1 does not say which signal wins): `has_more: false`
  * ends a scan whatever `next_cursor` holds (the `has_more_false_with_cursor` variant in
  * sync-variants.ts), and `has_more: true` without a cursor is a broken scan whose rows are
- * kept while its frontier stays. Engine behaviour, so one destination (DuckDB) proves it.
+ * kept while its frontier stays. Engine behaviour, so the fake destination proves it.
  */
 import { expect, it } from 'vitest';
 import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { stateTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 it('keeps the rows of a broken scan, reports it (exit 3), keeps its frontier, and the next run reads the scan again', async () => {
   const world = await openWorld();

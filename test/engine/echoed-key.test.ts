@@ -1,7 +1,7 @@
 /**
  * A server that echoes the API key inside a record never gets it stored: the key becomes
  * `[REDACTED]` in the record's columns, `_raw` and `_aivis_rejected` alike, and the run
- * summary counts the copies. Engine behaviour, so one destination (DuckDB).
+ * summary counts the copies. Engine behaviour, so the fake destination proves it.
  */
 import { expect, it } from 'vitest';
 import { formatRunSummary } from '../../src/cli/run-summary.ts';
@@ -9,9 +9,9 @@ import { createClientStats } from '../../src/client/client-stats.ts';
 import { ENGINE_TABLES } from '../../src/tables/index.ts';
 import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { rejectedTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 it('stores an echoed API key as [REDACTED] in rows, _raw and _aivis_rejected, and counts it', async () => {
   const world = await openWorld();

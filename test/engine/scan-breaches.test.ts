@@ -3,15 +3,15 @@
  * sandbox can commit fails that website's stream in bounded time (exit 3, a message naming the
  * website, the stream and what the server did), keeps its frontier, saves no cursor that
  * cannot be replayed, and leaves the other websites loaded; once the server behaves, the next
- * single run is complete and equals the truth. Engine behaviour, so one destination (DuckDB).
+ * single run is complete and equals the truth. Engine behaviour, so the fake destination proves it.
  */
 import { expect, it } from 'vitest';
 import type { FaultKind } from '../../src/sandbox/index.ts';
 import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { stateTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 const breaches: [FaultKind, RegExp][] = [
   ['same_cursor', /the API sent a page of records whose next_cursor was already sent in this scan/],

@@ -2,15 +2,15 @@
  * Hostile shapes (spec 2: objects may carry additional fields, of any depth): a snapshot
  * nested 5,000 levels deep is rejected whole, like any malformed snapshot. Listing and feed
  * records that deep are the `deep_records` variant's check (variant-checks/deep-records.ts).
- * Engine behaviour, so one destination (DuckDB) proves it.
+ * Engine behaviour, so the fake destination proves it.
  */
 import { expect, it } from 'vitest';
 import { withDeepField } from '../../src/sandbox/data/deep-field.ts';
 import { analyticsLatestTable, rejectedTable } from '../../src/tables/index.ts';
-import { useDuckdbWorlds } from './duckdb-worlds.ts';
-import { TOO_DEEP_REASON } from './variant-checks/deep-records.ts';
+import { useEngineWorlds } from '../support/engine-worlds.ts';
+import { TOO_DEEP_REASON } from '../e2e/variant-checks/deep-records.ts';
 
-const openWorld = useDuckdbWorlds();
+const openWorld = useEngineWorlds();
 
 it('rejects a snapshot carrying a field 5,000 levels deep whole, once however often it is read', async () => {
   const world = await openWorld();
