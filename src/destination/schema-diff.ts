@@ -82,8 +82,8 @@ export async function ensureAnsiTables(catalog: AnsiCatalog, tables: readonly Ta
 /**
  * Creates or replaces `views` and sets their comments; refuses (exit 2) an object of a view's
  * name that aivis did not make. A view whose comment says it was made from this very query is
- * current and left alone; a view whose columns changed is dropped first (Postgres replaces a
- * view only when its old columns stay in place). Runs in the caller's transaction.
+ * current and left alone; a view whose columns changed (or may have changed type: `retyped`) is dropped first (Postgres
+ * replaces a view only when its old columns stay in place, of the same types). Runs in the caller's transaction.
  */
 export async function ensureAnsiViews(catalog: AnsiCatalog, views: readonly ViewSpec[]): Promise<void> {
   if (!views.length) return;
@@ -97,7 +97,7 @@ export async function ensureAnsiViews(catalog: AnsiCatalog, views: readonly View
     wanted.push(...descriptionsOf([view], true).map((d) => (d.column === undefined ? { ...d, text: stored } : d)));
     if (objects.get(view.name)?.comment === stored) continue;
     const existing = [...(columns.get(view.name) ?? [])];
-    const same = existing.join(',') === view.columns.map((c) => c.name).join(',');
+    const same = existing.join(',') === view.columns.map((c) => c.name).join(',') && !view.retyped?.length;
     if (objects.has(view.name) && !same) await catalog.run(`DROP VIEW ${target}`);
     await catalog.run(createViewSql(target, view, catalog.viewDialect));
   }

@@ -32,6 +32,11 @@ export interface ViewSpec {
   readonly columns: readonly ColumnSpec[];
   /** The columns that tell its rows apart (unique and never NULL), as a table's primary key does. */
   readonly key: readonly string[];
+  /**
+   * Columns that show a column and its variants as one, typed to hold both: a view created
+   * before may have them in another type, which Postgres does not replace in place.
+   */
+  readonly retyped?: readonly string[];
   /** The tables the query reads: the view is created once they all are. */
   readonly sources: readonly TableSpec[];
   query(dialect: ViewDialect): string;

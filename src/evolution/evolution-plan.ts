@@ -25,6 +25,8 @@ import type { ContractDocument } from '../contract/contract-document.ts';
 import { type DeclaredField, declaredFields } from '../contract/declared-fields.ts';
 import { fieldType } from '../contract/field-type.ts';
 import type { JsonSchema } from '../contract/json-schema.ts';
+import { holds } from './column-holds.ts';
+import { movedToVariant } from './moved-to-variant.ts';
 import { declaredJsonTypes } from './declared-json-types.ts';
 
 export type { EvolvedColumn, ExistingColumns } from '../destination/evolved-column.ts';
@@ -59,16 +61,6 @@ export const declaredIn =
   (document: ContractDocument): DeclaredRecords =>
   (stream, within) =>
     isStreamName(stream) ? declaredFields(document, stream, within) : [];
-
-/** Whether a column of type `held` keeps every value of type `declared` (an int64 fits a float64 column, any value a json one). */
-export function holds(held: ColumnType, declared: ColumnType): boolean {
-  return (
-    held === declared ||
-    held === 'json' ||
-    (held === 'float64' && declared === 'int64') ||
-    (held === 'string' && declared === 'timestamp')
-  );
-}
 
 /** A column to write from `path`: the field's own, of the type it is declared with. */
 interface Wanted {
@@ -234,6 +226,8 @@ export function planEvolution(
       overCap.push(field);
       return false;
     };
+    /** The note on each column whose values of a new type move to a variant (`movedToVariant`). */
+    const moved = new Map<string, string>();
     const { wanted, unnamable } = wantedColumns(stream, mapping, declared);
     for (const want of wanted) {
       const held = own.get(want.name) ?? stored.get(want.name);
@@ -257,10 +251,17 @@ export function planEvolution(
       const type = stored.get(variant) ?? want.type;
       const description = `${want.description} Values of type ${want.type}: \`${want.name}\` keeps the ${held} ones.`;
       columns.set(variant, evolvedColumn(variant, type, description, want.path, want.jsonTypes));
+      moved.set(want.name, movedToVariant(held, variant, want.type));
     }
     const evolved = [...columns.values()].filter((c) => !own.has(c.column.name));
+    const noted = (c: ColumnSpec) => {
+      const note = moved.get(c.name);
+      return note
+        ? { ...c, description: `${cut(c.description, MAX_COLUMN_DESCRIPTION - note.length - 1)} ${note}` }
+        : c;
+    };
     plans.push({
-      table: { ...mapping.table, columns: [...mapping.table.columns, ...evolved.map((c) => c.column)] },
+      table: { ...mapping.table, columns: [...mapping.table.columns, ...evolved.map((c) => c.column)].map(noted) },
       columns: [...columns.values()],
       // A table created in this run has no rows to fill.
       added: existing.has(mapping.table.name) ? evolved.filter((c) => !stored.has(c.column.name)) : [],
@@ -271,22 +272,36 @@ export function planEvolution(
   return plans;
 }
 
-/** What a view says of a column a sync added (its table's own column carries the contract's words). */
+/** What a view says of a column a sync added before this run's plan described it (a view made before the contract is read). */
 const STORED_COLUMN_DESCRIPTION =
   'Added at run time from the served contract (docs/served-contract.md#schema-evolution); NULL where a record lacks the field.';
 
 /**
  * `tables` with the columns the destination holds beyond the contract's (those schema evolution
- * added, by any workspace's run), in the order it holds them: what the views show. The same for
- * every workspace, so runs of workspaces under different contracts never redefine a view back
- * and forth.
+ * added, by any workspace's run), in the order it holds them: what the views show. The same
+ * columns for every workspace, so runs of workspaces under different contracts never redefine a
+ * view back and forth. Each column is described as `described` (the run's evolved tables: the
+ * tables' own comments) describes it, so a view column says what its table column says.
  */
-export function tablesAsStored(tables: readonly TableSpec[], existing: ExistingColumns): TableSpec[] {
+export function tablesAsStored(
+  tables: readonly TableSpec[],
+  existing: ExistingColumns,
+  described: readonly TableSpec[] = [],
+): TableSpec[] {
   return tables.map((table) => {
+    const words = new Map((described.find((t) => t.name === table.name) ?? table).columns.map((c) => [c.name, c]));
     const own = new Set(table.columns.map((c) => c.name));
     const extra = [...(existing.get(table.name) ?? [])]
       .filter(([name]) => !own.has(name))
-      .map(([name, type]): ColumnSpec => ({ name, type, nullable: true, description: STORED_COLUMN_DESCRIPTION }));
-    return extra.length ? { ...table, columns: [...table.columns, ...extra] } : table;
+      .map(
+        ([name, type]): ColumnSpec => ({
+          name,
+          type,
+          nullable: true,
+          description: words.get(name)?.description ?? STORED_COLUMN_DESCRIPTION,
+        }),
+      );
+    const columns = [...table.columns.map((c) => words.get(c.name) ?? c), ...extra];
+    return extra.length || described.length ? { ...table, columns } : table;
   });
 }

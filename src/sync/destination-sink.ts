@@ -57,7 +57,7 @@ export interface DestinationSinkOptions {
   readonly signal?: AbortSignal;
   /** Creates or updates the tables and the views over them (`ensureSyncTables`), and the views again after evolution. */
   ensureTables(): Promise<void>;
-  ensureViews(): Promise<void>;
+  ensureViews(described: readonly TableSpec[]): Promise<void>;
 }
 
 export class DestinationSink implements RunSink {
@@ -116,7 +116,9 @@ export class DestinationSink implements RunSink {
   async evolved(evolution: RunEvolution): Promise<void> {
     this.#evolution = evolution;
     this.#options.counters.evolvedTables = evolution.tables;
-    if (Object.keys(evolution.added).length > 0) await this.#options.ensureViews();
+    // The views' columns say what the evolved tables' columns say (their descriptions come from
+    // the document in force), so they are ensured once it is known, added columns or not.
+    await this.#options.ensureViews(this.#options.tables.map((table) => evolution.table(table)));
   }
 
   async flushing(evolution: RunEvolution): Promise<FlushBufferOptions> {

@@ -71,9 +71,16 @@ export async function ensureSyncTables(
   await ensureSyncViews(destination, tables);
 }
 
-/** The views over `tables` as the destination holds them, columns schema evolution added included. */
-async function ensureSyncViews(destination: Destination, tables: readonly TableSpec[]): Promise<void> {
-  const stored = tablesAsStored(tables, await destination.columnTypes(tables));
+/**
+ * The views over `tables` as the destination holds them, columns schema evolution added
+ * included, described as the run's evolved tables (`described`) describe their columns.
+ */
+async function ensureSyncViews(
+  destination: Destination,
+  tables: readonly TableSpec[],
+  described: readonly TableSpec[] = [],
+): Promise<void> {
+  const stored = tablesAsStored(tables, await destination.columnTypes(tables), described);
   await destination.ensureViews(viewsOver(viewsFor(stored), stored));
 }
 
@@ -96,7 +103,7 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     counters,
     now,
     ensureTables: () => ensureSyncTables(options.destination, options.config, streams),
-    ensureViews: () => ensureSyncViews(options.destination, tables),
+    ensureViews: (described) => ensureSyncViews(options.destination, tables, described),
   });
   await runFrame(
     {

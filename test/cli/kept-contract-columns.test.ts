@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'yaml';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { citationsTable } from '../../src/tables/index.ts';
@@ -125,6 +126,24 @@ describe('streams and dbt-sources show the kept contract’s columns', () => {
       );
     expect(citationsBlock(stdout)).toBe(expected);
     expect(expected).not.toBe(citationsBlock(before.stdout)!.replaceAll('"bundled"', '"evolved"'));
+  });
+
+  it('streams prints for each view column the comment sync gave it', async () => {
+    const { code, stdout } = await aivis('streams', evolved);
+    expect(code).toBe(0);
+    const printed = [
+      ...stdout.matchAll(/^COMMENT ON COLUMN "evolved"\."aivis"\."citations_current"\."(\w+)" IS '(.*)';$/gm),
+    ].map((m) => [m[1], m[2]!.replaceAll("''", "'")]);
+    const instance = await DuckDBInstance.create(path.join(dir, 'evolved.duckdb'), { access_mode: 'READ_ONLY' });
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll(
+      "SELECT column_name, comment FROM duckdb_columns() WHERE table_name = 'citations_current' ORDER BY column_index",
+    );
+    const stored = reader.getRowsJS().map(([name, comment]) => [name, comment]);
+    connection.closeSync();
+    instance.closeSync();
+    expect(stored.map(([name]) => name)).toContain('rank');
+    expect(printed).toEqual(stored);
   });
 
   it.each(['streams', 'dbt-sources'])(

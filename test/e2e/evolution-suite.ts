@@ -16,6 +16,7 @@ import {
   analyticsProvidersTable,
   citationsTable,
   mentionsTable,
+  mentionsCurrentView,
   contractsTable,
   rejectedTable,
   runsTable,
@@ -139,6 +140,28 @@ export function runEvolutionSuite(target: SyncTarget): void {
         expect(row.position_in_response__float64).toBe(position);
       }
       expect(rows.some((row) => row.position_in_response__float64 !== null)).toBe(true);
+      // The view shows one column with every value, typed to hold them all (docs/tables.md#type-changes).
+      const named = { ...mentionsCurrentView, primaryKey: [...mentionsCurrentView.key] };
+      const types = (await w.destination.columnTypes([named])).get(mentionsCurrentView.name)!;
+      const view = { ...named, columns: named.columns.map((c) => ({ ...c, type: types.get(c.name) ?? c.type })) };
+      expect(types.get('position_in_response')).toBe('float64');
+      expect(types.has('position_in_response__float64')).toBe(false);
+      const positions = new Map(rows.map((row) => [row.id, row.position_in_response__float64]));
+      const shown = await w.rows(view);
+      expect(shown.length).toBeGreaterThan(0);
+      for (const row of shown) expect(row.position_in_response).toBe(positions.get(row.id));
+      if (target.comments) {
+        const comments = await target.comments(w.schema);
+        const said = (table: string) =>
+          comments.find((c) => c.table_name.toLowerCase() === table && c.column_name === 'position_in_response')
+            ?.comment;
+        expect(said('mentions')).toContain(
+          'new values are in `position_in_response__float64` and this column holds only those a int64 keeps (NULL otherwise); the views show both as one column.',
+        );
+        expect(said('mentions_current')).toContain(
+          'In this view: every value of `position_in_response` and `position_in_response__float64` together, as float64',
+        );
+      }
     });
 
     /** The history points the sandbox serves, and those among them that give the new reason value. */

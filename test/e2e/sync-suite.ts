@@ -18,11 +18,18 @@ import type { RunSyncOptions } from '../../src/sync/run-sync-options.ts';
 import { runSync, syncTables, type RunSummary } from '../../src/sync/run-sync.ts';
 import {
   analyticsCompetitorsTable,
+  analyticsHistoryCurrentView,
+  analyticsHistoryTable,
   analyticsLatestTable,
   analyticsProvidersTable,
   analyticsCompetitorsCurrentView,
   analyticsCurrentView,
   analyticsProvidersCurrentView,
+  citationsCurrentView,
+  citationsTable,
+  freshnessCurrentView,
+  mentionsCurrentView,
+  mentionsTable,
   rejectedTable,
   VIEWS,
   runsTable,
@@ -36,6 +43,9 @@ import { STREAM_TABLES } from '../../src/streams/registry.ts';
 import { uniqueSchema } from '../conformance/harness.ts';
 import type { LogicalRow } from '../conformance/normalize.ts';
 import { comparable, expectedTables } from './expected-rows.ts';
+import { readStatus } from '../../src/trust/read-status.ts';
+import { changeSettings } from '../../src/plan/change-settings.ts';
+import { microsecondTimestamp } from '../../src/destination/timestamp-micros.ts';
 
 export interface SyncTarget {
   readonly name: string;
@@ -180,6 +190,9 @@ async function expectViews(
     [analyticsCurrentView, analyticsLatestTable],
     [analyticsProvidersCurrentView, analyticsProvidersTable],
     [analyticsCompetitorsCurrentView, analyticsCompetitorsTable],
+    [analyticsHistoryCurrentView, analyticsHistoryTable],
+    [mentionsCurrentView, mentionsTable],
+    [citationsCurrentView, citationsTable],
   ];
   const domains = new Map((expected.get(websitesTable.name) ?? []).map((w) => [w.id, w.domain_url]));
   for (const [view, table] of pairs) {
@@ -197,6 +210,48 @@ async function expectViews(
     );
     expect(actual.every((r) => typeof r.domain_url === 'string')).toBe(true);
   }
+}
+
+/**
+ * Asserts `freshness_current` holds one row per stream of the default workspace with what
+ * `aivis status` counts over every current website: `checked_through` as under `skip_unchanged`
+ * with a `sweep_every` too long to bound it.
+ */
+async function expectFreshness(world: SyncWorld): Promise<void> {
+  const streams = Object.keys(STREAM_TABLES);
+  const status = await readStatus(world.destination, {
+    workspace: 'default',
+    streams,
+    now: new Date(),
+    maxStalenessSeconds: undefined,
+    change: changeSettings({ skip_unchanged: true, sweep_every: '3650d' }),
+  });
+  const time = (value: unknown) => (value === null ? null : microsecondTimestamp(String(value)));
+  const view: TableSpec = {
+    name: freshnessCurrentView.name,
+    description: freshnessCurrentView.description,
+    primaryKey: ['_workspace', 'stream'],
+    columns: freshnessCurrentView.columns,
+  };
+  const rows = (await world.rows(view)).filter((r) => r._workspace === 'default');
+  const byStream = (r: { stream: unknown }) => String(r.stream);
+  expect(
+    rows
+      .map((r) => [
+        r.stream,
+        Number(r.websites),
+        Number(r.websites_complete),
+        time(r.complete_through),
+        time(r.checked_through),
+      ])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    'freshness_current counts what aivis status counts',
+  ).toEqual(
+    [...status.report.streams]
+      .sort((a, b) => byStream(a).localeCompare(byStream(b)))
+      .map((s) => [s.stream, s.websites, s.websites_complete, time(s.complete_through), time(s.checked_through)]),
+  );
+  expect(rows.length).toBe(streams.length);
 }
 
 /** The suite's tests, by key, so a variant run can name the ones that prove something for it. */
@@ -542,16 +597,18 @@ export function runSyncSuite(target: SyncTarget, options: SuiteOptions = {}): vo
 
     test(
       'views',
-      'the four views equal the truth of the listed websites and their current analysis, after a removal and a new analysis too',
+      'the views equal the truth of the listed websites, their current analysis and evidence, and freshness_current what status counts, after a removal and a new analysis too',
       async () => {
         await world.sync();
         await world.expectTruth();
+        await expectFreshness(world);
         const latestBefore = await world.rows(analyticsLatestTable);
         const [gone] = world.sandbox.truth.websites() as { id: string }[];
         world.sandbox.removeWebsite(gone!.id);
         world.sandbox.clock.advance({ days: 2 });
         await world.sync();
         await world.expectTruth();
+        await expectFreshness(world);
         // A new analysis replaced some snapshots, and the base tables keep what the views leave out:
         // the removed website's snapshot and the breakdown of earlier analyses.
         const latestAfter = await world.rows(analyticsLatestTable);

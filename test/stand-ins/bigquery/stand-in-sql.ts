@@ -17,6 +17,7 @@
  *    `JSON_QUERY`, `SAFE.INT64`, `LAX_FLOAT64`, `LAX_BOOL`), `REGEXP_CONTAINS` and
  *    `TIMESTAMP(text)` -> macros named `bq_<name>` the engine defines (`JSON_MACROS`), since
  *    DuckDB has functions of some of those names that mean something else.
+ * 9. `[OFFSET(n)]` (an array's element from 0) -> `[n + 1]` (DuckDB's lists count from 1).
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
  * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
  * Before all of them, every string literal (`'...'` or `"..."`) is read as BigQuery reads it
@@ -79,6 +80,7 @@ export function toDuckdb(bigquerySql: string, parameters: readonly RestQueryPara
     )
     .replace(/TO_JSON_STRING\(([^()]+)\)/gi, 'CAST($1 AS VARCHAR)')
     .replace(/\bRAND\(\)/gi, 'random()')
+    .replace(/\[OFFSET\((\d+)\)\]/gi, (_, index: string) => `[${Number(index) + 1}]`)
     .replace(
       /FORMAT_TIMESTAMP\('([^']*)',\s*([^()]+?)\)/gi,
       (_, format: string, value: string) => `strftime(${value}, '${strftimeFormat(format)}')`,
