@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, type SandboxVariant, startSandbox } from '../../src/sandbox/index.ts';
+import { type FaultProfile, type Sandbox, type SandboxVariant, startSandbox } from '../../src/sandbox/index.ts';
 import { ODD_DESCRIPTION } from '../../src/sandbox/served-contract.ts';
 import { runCli } from '../support/cli-process.ts';
 import { airbyteMessages, singerMessages } from '../support/protocol-messages.ts';
@@ -33,15 +33,19 @@ function inertLines(output: string): string[] {
 }
 
 /** A server error whose message is `HOSTILE`, on every attempt (retried at once: `Retry-After: 0`). */
-const hostileError = (routes: string[]) =>
-  ({ kind: 'internal_error', retryAfter: 0, message: HOSTILE, routes }) as const;
+const hostileError = (routes: string[]): FaultProfile => ({
+  kind: 'internal_error',
+  retryAfter: 0,
+  message: HOSTILE,
+  routes,
+});
 /** The first mention of a scan says `HOSTILE` (a valid record: the spec sets nothing on the text). */
-const hostileRecord = {
+const hostileRecord: FaultProfile = {
   kind: 'malformed_record',
   routes: ['mentions'],
   field: 'sentence_text',
   value: HOSTILE,
-} as const;
+};
 
 let sandbox: Sandbox;
 async function open(...variants: SandboxVariant[]) {
@@ -140,10 +144,12 @@ describe('tap-aivis', () => {
     const lines = inertLines(result.stdout);
     const messages = singerMessages(result.stdout);
     expect(messages).toHaveLength(lines.length);
-    const schema = messages.find((m) => m.type === 'SCHEMA' && m.stream === 'mentions') as {
-      schema: { properties: Record<string, { description: string }> };
-    };
-    expect(schema.schema.properties.odd_note!.description).toContain(ODD_DESCRIPTION);
+    const schema = messages.find((m) => m.type === 'SCHEMA' && m.stream === 'mentions');
+    const properties = (schema?.type === 'SCHEMA' ? schema.schema.properties : {}) as Record<
+      string,
+      { description: string }
+    >;
+    expect(properties.odd_note!.description).toContain(ODD_DESCRIPTION);
     const hostile = messages.filter((m) => m.type === 'RECORD' && m.record.sentence_text === HOSTILE);
     expect(hostile).toHaveLength(1);
     expect(messages.some((m) => m.type === 'STATE')).toBe(true);

@@ -33,6 +33,15 @@ describe('rowJson', () => {
     });
   });
 
+  it('escapes line separators, C1 and bidi controls in text and in JSON columns: one line, parsed back exactly', () => {
+    const odd = 'a\u2028b\u0085c\u202Ed\u001be';
+    const text = rowJson({ id: odd, n: 1, x: null, at: null, _raw: JSON.stringify({ t: odd }) }, table.columns);
+    expect(text).toBe(
+      '{"id":"a\\u2028b\\u0085c\\u202ed\\u001be","n":1,"x":null,"at":null,"_raw":{"t":"a\\u2028b\\u0085c\\u202ed\\u001be"}}',
+    );
+    expect(JSON.parse(text)).toEqual({ id: odd, n: 1, x: null, at: null, _raw: { t: odd } });
+  });
+
   it('writes only the columns it is given (a Singer selection), in their order', () => {
     expect(rowJson({ id: 'c', n: 1, x: 2, at: null, _raw: '{}' }, [table.columns[1]!, table.columns[0]!])).toBe(
       '{"n":1,"id":"c"}',
