@@ -16,12 +16,13 @@ import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 import { assertDuckdbFile } from './duckdb-file-kind.ts';
+import { limitStatements } from './duckdb-session-limits.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
 export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = false): Promise<QueryRole> {
   const api = await import('@duckdb/node-api');
-  const { path: file, schema } = duckdbOptions(config);
+  const { path: file, schema, limits } = duckdbOptions(config);
   assertDuckdbFile({ path: file });
   let instance: DuckDBInstance;
   try {
@@ -32,6 +33,7 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
     throw openError(error, file);
   }
   const connection = await instance.connect();
+  for (const statement of limitStatements(file, limits)) await connection.run(statement);
   // Unqualified names resolve in the configured schema, as in the docs' examples; a file that
   // has no such schema yet (never synced) keeps DuckDB's default.
   await connection.run(`SET search_path = '${schema.replaceAll("'", "''")}'`).catch(() => undefined);
