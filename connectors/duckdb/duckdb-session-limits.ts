@@ -20,9 +20,10 @@ export const DEFAULT_THREADS = 1;
 
 /**
  * DuckDB's allocator keeps what a flush freed for reuse, up to 128 MiB after a task and 512 MiB
- * after a bulk free, outside `memory_limit`: on the largest page that was 270 MB of the
- * process's peak (732 MB against 462 MB with these, docs/performance.md). Handing it back
- * after 16 MiB, on a background thread, costs little: a flush allocates afresh.
+ * after a bulk free, outside `memory_limit`: on the largest page that was about 200 MB of the
+ * process's peak (712-732 MB against 531 MB with these; 4 MiB after a task did no better,
+ * docs/performance.md). Handing it back on a background thread costs little: a flush
+ * allocates afresh.
  */
 const ALLOCATOR_STATEMENTS = [
   "SET allocator_flush_threshold = '16MiB'",
