@@ -10,8 +10,11 @@ export const duckdbDestination = describeDestination<DuckdbConfig>({
   configSchema: duckdbConfigSchema,
   secrets: [],
   // `:memory:` is no file.
-  withAbsolutePaths: (config, resolve) =>
-    config.path === ':memory:' ? config : { ...config, path: resolve(config.path) },
+  withAbsolutePaths: (config, resolve) => ({
+    ...config,
+    ...(config.path === ':memory:' ? {} : { path: resolve(config.path) }),
+    ...(config.temp_directory ? { temp_directory: resolve(config.temp_directory) } : {}),
+  }),
   flushSizing: DUCKDB_FLUSH_SIZING,
   dialect: DUCKDB_DIALECT,
   tableDataset: (config, table) => ({ namespace: `duckdb://${config.path}`, name: `${config.schema}.${table}` }),

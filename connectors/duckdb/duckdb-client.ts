@@ -9,6 +9,7 @@ import { inTransaction } from '../../src/destination/transaction.ts';
 import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import { holdPrivateFiles } from './duckdb-private-files.ts';
+import { limitStatements } from './duckdb-session-limits.ts';
 
 export interface DuckdbSession {
   /** Runs a statement; returns the rows it changed. */
@@ -41,6 +42,16 @@ export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSessi
   } catch (error) {
     releasePrivateFiles();
     throw openError(error, options.path);
+  }
+  try {
+    for (const statement of limitStatements(options.path, options.limits)) await connection.run(statement);
+  } catch (error) {
+    connection.closeSync();
+    instance.closeSync();
+    releasePrivateFiles();
+    throw new DestinationError(
+      `DuckDB refused the settings of destination ${options.path}: ${(error as Error).message}`,
+    );
   }
   let closed = false;
   const session: DuckdbSession = {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
 import type { DestinationCapabilities } from '../../src/destination/destination.ts';
 import type { FlushSizing } from '../descriptor.ts';
+import { type DuckdbLimits, duckdbLimits } from './duckdb-session-limits.ts';
 
 export type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
 
@@ -26,6 +27,8 @@ export interface DuckdbOptions {
    * `aivis`) makes the two-part form ambiguous.
    */
   readonly catalog: string;
+  /** Memory, threads and spill folder of every session on the file. */
+  readonly limits: DuckdbLimits;
 }
 
 export function duckdbOptions(config: DuckdbConfig): DuckdbOptions {
@@ -34,6 +37,7 @@ export function duckdbOptions(config: DuckdbConfig): DuckdbOptions {
     path: memory ? config.path : path.resolve(config.path),
     schema: config.schema,
     catalog: memory ? 'memory' : catalogOfFile(config.path),
+    limits: duckdbLimits(config),
   };
 }
 

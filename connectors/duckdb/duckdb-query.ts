@@ -26,12 +26,13 @@ import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 import { assertDuckdbFile } from './duckdb-file-kind.ts';
+import { limitStatements } from './duckdb-session-limits.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
 export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = false): Promise<QueryRole> {
   const api = await import('@duckdb/node-api');
-  const { path: file, schema } = duckdbOptions(config);
+  const { path: file, schema, limits } = duckdbOptions(config);
   assertDuckdbFile({ path: file });
   let instance: DuckDBInstance;
   try {
@@ -42,6 +43,7 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
     throw openError(error, file);
   }
   const connection = await instance.connect();
+  for (const statement of limitStatements(file, limits)) await connection.run(statement);
   // The read-only session reads the warehouse and nothing else: no files (`read_text`,
   // `read_csv`, `glob`, a quoted path in FROM), no URLs, no extensions fetched or loaded.
   // External access, once off, stays off for the instance's life (DuckDB refuses to turn it back

@@ -4,6 +4,7 @@
  * two minutes, too small for the memory figure to say much about flatness.
  */
 import type { SandboxOptions } from '../../src/sandbox/index.ts';
+import type { LargestPageName } from './largest-page.ts';
 
 export interface BenchSizes {
   readonly name: 'default' | 'quick';
@@ -21,6 +22,8 @@ export interface BenchSizes {
   readonly loadRounds: number;
   /** Figure 4: mention rows per `aivis sync` process. */
   readonly memoryRows: readonly number[];
+  /** Figure 4b: the largest pages also synced into DuckDB (Postgres syncs both). */
+  readonly duckdbLargestPages: readonly LargestPageName[];
   /** Figure 10: prompt rows `import-prompts --from-table` validates from Postgres. */
   readonly importRows: number;
   /** Figure 5. */
@@ -60,6 +63,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   loadRows: 60_000,
   loadRounds: 2,
   memoryRows: [10_000, 100_000, 1_000_000],
+  duckdbLargestPages: ['limit', 'longest'],
   importRows: 1_000_000,
   endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
   bigqueryTableRows: [1_000_000, 10_000_000],
@@ -93,7 +97,8 @@ export const QUICK_SIZES: BenchSizes = {
   clockFactor: 20,
   loadRows: 15_000,
   loadRounds: 1,
-  memoryRows: [10_000, 30_000, 100_000],
+  memoryRows: [5_000, 10_000, 20_000],
+  duckdbLargestPages: ['limit'],
   importRows: 20_000,
   endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
   bigqueryTableRows: [100_000, 1_000_000],

@@ -17,18 +17,30 @@ const WEBSITES = 10; // every fifth is unmeasured: 8 carry mentions
 const ANALYSES = 5;
 const MAX_RSS = /Maximum resident set size \(kbytes\): (\d+)/;
 
-export const CONFIG = `source:
-  base_url: \${AIVIS_BASE_URL}
-  api_key: \${AIVIS_API_KEY}
-  requests_per_minute: 6000
-destination:
-  type: postgres
-  url: \${DATABASE_URL}
-  schema: aivis
-streams:
-  websites: {}
-  mentions: {}
-`;
+/** Where a memory figure's sync loads: `${AIVIS_BENCH_TARGET}` is the run's Postgres URL or DuckDB file. */
+const DESTINATION_BLOCKS = {
+  Postgres: ['type: postgres', 'url: ${AIVIS_BENCH_TARGET}'],
+  DuckDB: ['type: duckdb', 'path: ${AIVIS_BENCH_TARGET}'],
+} as const;
+
+export type MemoryDestination = keyof typeof DESTINATION_BLOCKS;
+
+/** The config of a memory figure's sync, its destination's defaults unchanged. */
+export function memoryConfig(destination: MemoryDestination): string {
+  return [
+    'source:',
+    '  base_url: ${AIVIS_BASE_URL}',
+    '  api_key: ${AIVIS_API_KEY}',
+    '  requests_per_minute: 6000',
+    'destination:',
+    ...DESTINATION_BLOCKS[destination].map((line) => `  ${line}`),
+    '  schema: aivis',
+    'streams:',
+    '  websites: {}',
+    '  mentions: {}',
+    '',
+  ].join('\n');
+}
 
 interface SyncProcess {
   readonly peakMb: number;
@@ -89,13 +101,13 @@ async function syncPeak(
     requestsPerMinute: 0,
   });
   const configFile = path.join(dir, `aivis-${mentions}.yaml`);
-  await writeFile(configFile, CONFIG);
+  await writeFile(configFile, memoryConfig('Postgres'));
   try {
     const env = {
       ...process.env,
       AIVIS_BASE_URL: sandbox.baseUrl,
       AIVIS_API_KEY: sandbox.apiKey,
-      DATABASE_URL: databaseUrl,
+      AIVIS_BENCH_TARGET: databaseUrl,
       AIVIS_CONFIG: undefined,
     };
     const { stderr, seconds } = await timedSync(configFile, env, nodeFlags);
