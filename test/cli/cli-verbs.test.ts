@@ -294,7 +294,7 @@ describe('aivis verify', () => {
     const [estimate] = jsonLines(found.stderr);
     expect(estimate).toMatchObject({
       level: 'info',
-      msg: 'verify mentions: about 4 requests (1 listing page, 3 feed pages for 3 websites), 1 minute at 6000 requests per minute',
+      msg: 'verify mentions: about 4 requests (1 listing page, 3 feed pages for 3 websites), 1 minute at 100 requests per minute',
       requests: 4,
     });
 
