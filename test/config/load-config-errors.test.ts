@@ -79,7 +79,7 @@ describe('loadConfig: schema issues in plain words', () => {
     );
     expect(lines).toEqual([
       `${file}:4: unknown key "requests_per_min" in source, did you mean "requests_per_minute"? (allowed: base_url, allow_insecure_http, api_key, api_key_file, requests_per_minute, timeout_seconds, max_retries, retry_budget_seconds, skip_unchanged, sweep_every, settle_for)`,
-      `${file}:7: unknown key "shema" in destination, did you mean "schema"? (allowed: type, path, schema)`,
+      `${file}:7: unknown key "shema" in destination, did you mean "schema"? (allowed: type, path, schema, memory_limit, threads, temp_directory)`,
       `${file}:8: unknown key "stream" at the top level, did you mean "streams"? (allowed: source, sources, destination, streams, schema_evolution, schema_evolution_max_columns, websites, state, openlineage, metrics)`,
     ]);
   });

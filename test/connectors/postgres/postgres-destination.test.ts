@@ -9,7 +9,7 @@ import type { Destination } from '../../../src/destination/destination.ts';
 import { ConfigError, DestinationError, LockHeldError, MissingPrivilegesError } from '../../../src/errors.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { redact } from '../../../src/log/redact.ts';
-import { VIEW_MARKER } from '../../../src/destination/view-spec.ts';
+import { VIEW_MARKER, viewsOver } from '../../../src/destination/view-spec.ts';
 import {
   analyticsCompetitorsTable,
   analyticsLatestTable,
@@ -330,13 +330,15 @@ describe('postgres destination: loading', () => {
 
 describe('postgres destination: views', () => {
   const tables = [websitesTable, analyticsLatestTable, analyticsProvidersTable, analyticsCompetitorsTable];
+  // The views over these tables (the evidence and history views need tables not made here).
+  const views = viewsOver(VIEWS, tables);
 
   it("refuses (exit 2) a user's own view of a view's name, and leaves it alone", async () => {
     const schema = unique('myview');
     const d = await openDestination(schema);
     await d.ensureTables(tables);
     await admin.query(`CREATE VIEW "${schema}".websites_current AS SELECT 1 AS mine`);
-    const refused = d.ensureViews(VIEWS);
+    const refused = d.ensureViews(views);
     await expect(refused).rejects.toThrow(
       `"${schema}"."websites_current" is a view aivis did not create (its comment lacks aivis's description), so sync will not replace it with aivis's view websites_current: rename or drop your view, then run sync again`,
     );
@@ -351,8 +353,8 @@ describe('postgres destination: views', () => {
     await d.ensureTables(tables);
     await admin.query(`CREATE VIEW "${schema}".websites_current AS SELECT 'x' AS old_column`);
     await admin.query(`COMMENT ON VIEW "${schema}".websites_current IS 'Old. ${VIEW_MARKER}'`);
-    await d.ensureViews(VIEWS);
-    await d.ensureViews(VIEWS);
+    await d.ensureViews(views);
+    await d.ensureViews(views);
     const { rows } = await admin.query(
       'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position',
       [schema, websitesCurrentView.name],
