@@ -22,8 +22,8 @@ export interface BenchSizes {
   readonly loadRounds: number;
   /** Figure 4: mention rows per `aivis sync` process. */
   readonly memoryRows: readonly number[];
-  /** Figure 4b: the largest pages also synced into DuckDB (Postgres syncs both). */
-  readonly duckdbLargestPages: readonly LargestPageName[];
+  /** Figure 4b: the largest pages each destination syncs (each a 64 MiB body: about 30 s a page). */
+  readonly largestPages: { readonly postgres: readonly LargestPageName[]; readonly duckdb: readonly LargestPageName[] };
   /** Figure 10: prompt rows `import-prompts --from-table` validates from Postgres. */
   readonly importRows: number;
   /** Figure 5. */
@@ -63,7 +63,7 @@ export const DEFAULT_SIZES: BenchSizes = {
   loadRows: 60_000,
   loadRounds: 2,
   memoryRows: [10_000, 100_000, 1_000_000],
-  duckdbLargestPages: ['limit', 'longest'],
+  largestPages: { postgres: ['limit', 'longest'], duckdb: ['limit', 'longest'] },
   importRows: 1_000_000,
   endToEnd: { seed: 9, websites: 20, analysesPerWebsite: 10, mentionsPerAnalysis: 600, citationsPerAnalysis: 120 },
   bigqueryTableRows: [1_000_000, 10_000_000],
@@ -98,7 +98,7 @@ export const QUICK_SIZES: BenchSizes = {
   loadRows: 15_000,
   loadRounds: 1,
   memoryRows: [5_000, 10_000, 20_000],
-  duckdbLargestPages: ['limit'],
+  largestPages: { postgres: ['limit'], duckdb: ['limit'] },
   importRows: 20_000,
   endToEnd: { seed: 9, websites: 10, analysesPerWebsite: 5, mentionsPerAnalysis: 300, citationsPerAnalysis: 60 },
   bigqueryTableRows: [100_000, 1_000_000],

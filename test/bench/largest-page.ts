@@ -33,15 +33,18 @@ export type LargestPageName = (typeof PAGES)[number]['name'];
 export interface LargestPageRuns {
   /** A fresh Postgres database called `name`. */
   readonly postgres: (name: string) => Promise<string>;
-  /** The pages DuckDB reads too (`--quick`: one). */
-  readonly duckdbPages: readonly LargestPageName[];
+  /** The pages each destination reads (`--quick`: one each). */
+  readonly pages: { readonly postgres: readonly LargestPageName[]; readonly duckdb: readonly LargestPageName[] };
 }
 
 export async function largestPage(runs: LargestPageRuns, nodeFlags: readonly string[]): Promise<BenchFigure[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aivis-bench-page-'));
   const plan: { destination: MemoryDestination; page: (typeof PAGES)[number] }[] = [
-    ...PAGES.map((page) => ({ destination: 'Postgres' as const, page })),
-    ...PAGES.filter((page) => runs.duckdbPages.includes(page.name)).map((page) => ({
+    ...PAGES.filter((page) => runs.pages.postgres.includes(page.name)).map((page) => ({
+      destination: 'Postgres' as const,
+      page,
+    })),
+    ...PAGES.filter((page) => runs.pages.duckdb.includes(page.name)).map((page) => ({
       destination: 'DuckDB' as const,
       page,
     })),

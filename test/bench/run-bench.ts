@@ -75,9 +75,7 @@ try {
   progress(`4/11 the same at ${largest} mentions, with the V8 heap capped`);
   figures.push(...(await peakMemory([largest], (rows) => postgres.database(`memory_capped_${rows}`), HEAP_CAP)));
   progress('4/11 the largest page aivis accepts, with the V8 heap capped, into Postgres and DuckDB');
-  figures.push(
-    ...(await largestPage({ postgres: postgres.database, duckdbPages: sizes.duckdbLargestPages }, HEAP_CAP)),
-  );
+  figures.push(...(await largestPage({ postgres: postgres.database, pages: sizes.largestPages }, HEAP_CAP)));
   progress('5/11 end-to-end throughput');
   figures.push(await endToEnd(await postgres.database('end_to_end'), sizes.endToEnd));
   progress(`6/11 BigQuery bytes per flush into ${sizes.bigqueryTableRows.join(' and ')} rows`);
