@@ -23,6 +23,9 @@ export const refusalMessage = (r: JsonRefusal) => `Error parsing JSON: ${r.reaso
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
+/** JSON's whitespace, and a run of string characters that need no look (no quote, backslash or control). */
+const SPACE = /[ \t\n\r]*/y;
+const PLAIN = /[^"\\\u0000-\u001f]+/y;
 const SIMPLE_ESCAPE = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 class Refused extends Error {
@@ -57,7 +60,9 @@ class Scanner {
   }
 
   skipSpace(): void {
-    while (' \t\n\r'.includes(this.text[this.at] ?? 'x')) this.at++;
+    SPACE.lastIndex = this.at;
+    SPACE.test(this.text);
+    this.at = SPACE.lastIndex;
   }
 
   value(): void {
@@ -133,8 +138,11 @@ class Scanner {
       }
       if (c < ' ') throw new Refused('control character in string', this.at);
       if (c !== '\\') {
-        value += c;
-        this.at++;
+        // The run up to the next quote, backslash or control character, in one step.
+        PLAIN.lastIndex = this.at;
+        PLAIN.test(this.text);
+        value += this.text.slice(this.at, PLAIN.lastIndex);
+        this.at = PLAIN.lastIndex;
         continue;
       }
       const e = this.text[this.at + 1];
