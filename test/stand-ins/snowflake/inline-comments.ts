@@ -6,7 +6,7 @@
  * (With `IF NOT EXISTS` on a table that exists, Snowflake leaves its comments; here they are
  * set again. aivis creates only the tables the catalog lacks.)
  */
-import { splitSql } from './sql-rewrite.ts';
+import { splitSql } from './sql-segments.ts';
 
 const CREATE_TABLE = /^(\s*CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?)(\S+?)\s*\(/;
 const COLUMN_COMMENT = /^(\s*(\S+)[\s\S]*?)\s+COMMENT\s+(\u0001\d+\u0002)\s*$/;

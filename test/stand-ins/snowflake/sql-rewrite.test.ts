@@ -51,7 +51,9 @@ describe('Snowflake SQL on DuckDB', () => {
       `CREATE TABLE IF NOT EXISTS DB.S.T (ID DECIMAL(38,0) NOT NULL, "a,b" TEXT, PRIMARY KEY (ID)); COMMENT ON TABLE DB.S.T IS 'A table.'; COMMENT ON COLUMN DB.S.T.ID IS 'The id, (first).'; COMMENT ON COLUMN DB.S.T."a,b" IS 'It''s'`,
     );
     // Snowflake puts a column's COMMENT last; anywhere else it stays, for DuckDB to refuse.
-    expect(rewriteSql(`CREATE TABLE t (a TEXT COMMENT 'x' NOT NULL)`)).toBe(`CREATE TABLE T (A TEXT COMMENT 'x' NOT NULL)`);
+    expect(rewriteSql(`CREATE TABLE t (a TEXT COMMENT 'x' NOT NULL)`)).toBe(
+      `CREATE TABLE T (A TEXT COMMENT 'x' NOT NULL)`,
+    );
   });
 
   it('derives the duplicate-source check of a MERGE, with the binds its source and condition use', () => {
