@@ -127,15 +127,9 @@ export async function snowflakeColumnTypes(c: SnowflakeClient, at: SnowflakeLoca
   return columnTypesOf(rows, CATALOG_TYPES);
 }
 
-/** The DDL `ensureSnowflakeTables` runs on an empty schema, for `aivis streams`. */
+/** The DDL `ensureSnowflakeTables` runs on an empty schema (comments included), for `aivis streams`. */
 export function snowflakeDdl(at: SnowflakeLocation, tables: readonly TableSpec[]): string[] {
-  return [
-    sql.createSchemaSql(at),
-    ...tables.flatMap((t) => [
-      sql.createTableSql(at, t),
-      ...descriptionsOf([t], false).map((d) => sql.commentSql(at, d)),
-    ]),
-  ];
+  return [sql.createSchemaSql(at), ...tables.map((t) => sql.createTableSql(at, t))];
 }
 
 /** The DDL `ensureSnowflakeViews` runs, for `aivis streams`. */

@@ -43,10 +43,18 @@ export function createSchemaSql(at: SnowflakeLocation): string {
   return `CREATE SCHEMA IF NOT EXISTS ${schemaName(at)}`;
 }
 
+/**
+ * The table with its descriptions as comments in the one statement (Snowflake's CREATE TABLE
+ * takes a column's `COMMENT '...'` and the table's `COMMENT = '...'`): a first sync sends one
+ * statement per table, not one per column.
+ */
 export function createTableSql(at: SnowflakeLocation, table: TableSpec): string {
-  const columns = table.columns.map((c) => `${ident(c.name)} ${SQL_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'}`);
+  const literal = SNOWFLAKE_DIALECT.literal;
+  const columns = table.columns.map(
+    (c) => `${ident(c.name)} ${SQL_TYPES[c.type]}${c.nullable ? '' : ' NOT NULL'} COMMENT ${literal(c.description)}`,
+  );
   // Snowflake does not enforce primary keys; declared, it documents the upsert key for BI tools.
-  return `CREATE TABLE IF NOT EXISTS ${tableName(at, table.name)} (${[...columns, `PRIMARY KEY (${table.primaryKey.map(ident).join(', ')})`].join(', ')})`;
+  return `CREATE TABLE IF NOT EXISTS ${tableName(at, table.name)} (${[...columns, `PRIMARY KEY (${table.primaryKey.map(ident).join(', ')})`].join(', ')}) COMMENT = ${literal(table.description)}`;
 }
 
 /**

@@ -347,10 +347,12 @@ describe('Snowflake loading', () => {
     );
   });
 
-  it('creates tables users query without quotes, with Snowflake types', async () => {
+  it('creates tables users query without quotes, with Snowflake types and their descriptions in the one statement', async () => {
     const destination = await open('types_ddl');
-    expect(destination.describeDdl([analyticsLatestTable])[1]).toMatch(
-      /^CREATE TABLE IF NOT EXISTS analytics\.types_ddl\.analytics_latest \(website_id VARCHAR NOT NULL, analysis_id VARCHAR, as_of TIMESTAMP_TZ, available_at TIMESTAMP_TZ, visibility FLOAT, .* unavailable_reasons VARIANT NOT NULL, .* is_partial BOOLEAN NOT NULL, _synced_at TIMESTAMP_TZ NOT NULL, _run_id VARCHAR NOT NULL, _raw VARIANT NOT NULL, _workspace VARCHAR, PRIMARY KEY \(website_id\)\)$/,
+    const ddl = destination.describeDdl([analyticsLatestTable]);
+    expect(ddl).toHaveLength(2); // CREATE SCHEMA, CREATE TABLE: no comment statement per column
+    expect(ddl[1]).toMatch(
+      /^CREATE TABLE IF NOT EXISTS analytics\.types_ddl\.analytics_latest \(website_id VARCHAR NOT NULL COMMENT 'The website \(`websites\.id`\)\.', analysis_id VARCHAR COMMENT '[^']*', as_of TIMESTAMP_TZ COMMENT .*, visibility FLOAT COMMENT .* unavailable_reasons VARIANT NOT NULL COMMENT .* is_partial BOOLEAN NOT NULL COMMENT .* _synced_at TIMESTAMP_TZ NOT NULL COMMENT .* _run_id VARCHAR NOT NULL COMMENT .* _raw VARIANT NOT NULL COMMENT .* _workspace VARCHAR COMMENT .*, PRIMARY KEY \(website_id\)\) COMMENT = 'The latest published analytics snapshot of each website .*'$/,
     );
   });
 });

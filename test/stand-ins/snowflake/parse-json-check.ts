@@ -23,6 +23,9 @@ export const refusalMessage = (r: JsonRefusal) => `Error parsing JSON: ${r.reaso
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
 const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
+/** JSON's whitespace, and a run of string characters that need no look (no quote, backslash or control). */
+const SPACE = /[ \t\n\r]*/y;
+const PLAIN = /[^"\\\u0000-\u001f]+/y;
 const SIMPLE_ESCAPE = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 class Refused extends Error {
@@ -35,6 +38,7 @@ class Refused extends Error {
 
 /** `undefined` when PARSE_JSON takes `text` (whitespace-only included: it yields NULL). */
 export function parseJsonRefusal(text: string): JsonRefusal | undefined {
+  if (plainlyTaken(text)) return undefined;
   const scanner = new Scanner(text);
   try {
     scanner.skipSpace();
@@ -49,6 +53,42 @@ export function parseJsonRefusal(text: string): JsonRefusal | undefined {
   }
 }
 
+/** Digits enough for a number beyond double range (with a two-digit exponent at most), or a longer exponent. */
+const RISKY_NUMBER = /\d{200}|[eE][+-]?\d{3}/;
+
+/**
+ * The common case, without the scanner: JSON.parse takes the text, so it is JSON; it has no
+ * `\u` escape (no lone surrogate, no escaped colon) and no number that could be beyond double
+ * range; and its colons are its keys' and those in its strings (a duplicate key drops one).
+ * Anything else goes to the scanner, which finds the refusal and its position.
+ */
+function plainlyTaken(text: string): boolean {
+  if (text.includes('\\u') || RISKY_NUMBER.test(text)) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  return colonsIn(text) === colonsOf(value);
+}
+
+function colonsIn(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) n++;
+  return n;
+}
+
+/** One per key, plus those inside the keys and string values. */
+function colonsOf(value: unknown): number {
+  if (typeof value === 'string') return colonsIn(value);
+  if (value === null || typeof value !== 'object') return 0;
+  if (Array.isArray(value)) return value.reduce((n: number, item) => n + colonsOf(item), 0);
+  let n = 0;
+  for (const [key, item] of Object.entries(value)) n += 1 + colonsIn(key) + colonsOf(item);
+  return n;
+}
+
 class Scanner {
   at = 0;
   private readonly text: string;
@@ -57,7 +97,9 @@ class Scanner {
   }
 
   skipSpace(): void {
-    while (' \t\n\r'.includes(this.text[this.at] ?? 'x')) this.at++;
+    SPACE.lastIndex = this.at;
+    SPACE.test(this.text);
+    this.at = SPACE.lastIndex;
   }
 
   value(): void {
@@ -133,8 +175,11 @@ class Scanner {
       }
       if (c < ' ') throw new Refused('control character in string', this.at);
       if (c !== '\\') {
-        value += c;
-        this.at++;
+        // The run up to the next quote, backslash or control character, in one step.
+        PLAIN.lastIndex = this.at;
+        PLAIN.test(this.text);
+        value += this.text.slice(this.at, PLAIN.lastIndex);
+        this.at = PLAIN.lastIndex;
         continue;
       }
       const e = this.text[this.at + 1];

@@ -42,6 +42,20 @@ describe('Snowflake SQL on DuckDB', () => {
     expect(rewriteSql('ALTER TABLE db.s.t UNSET COMMENT')).toBe('COMMENT ON TABLE DB.S.T IS NULL');
   });
 
+  it("creates a table and then sets the comments Snowflake's CREATE TABLE takes inline", () => {
+    expect(
+      rewriteSql(
+        `CREATE TABLE IF NOT EXISTS db.s.t (id NUMBER(38,0) NOT NULL COMMENT 'The id, (first).', "a,b" TEXT COMMENT 'It\\'s', PRIMARY KEY (id)) COMMENT = 'A table.'`,
+      ),
+    ).toBe(
+      `CREATE TABLE IF NOT EXISTS DB.S.T (ID DECIMAL(38,0) NOT NULL, "a,b" TEXT, PRIMARY KEY (ID)); COMMENT ON TABLE DB.S.T IS 'A table.'; COMMENT ON COLUMN DB.S.T.ID IS 'The id, (first).'; COMMENT ON COLUMN DB.S.T."a,b" IS 'It''s'`,
+    );
+    // Snowflake puts a column's COMMENT last; anywhere else it stays, for DuckDB to refuse.
+    expect(rewriteSql(`CREATE TABLE t (a TEXT COMMENT 'x' NOT NULL)`)).toBe(
+      `CREATE TABLE T (A TEXT COMMENT 'x' NOT NULL)`,
+    );
+  });
+
   it('derives the duplicate-source check of a MERGE, with the binds its source and condition use', () => {
     const check = duplicateSourceCheck(
       rewriteSql(

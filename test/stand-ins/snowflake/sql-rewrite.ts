@@ -22,12 +22,16 @@
  *   `COLUMNS.DATA_TYPE` says Snowflake's type names (`TEXT`, `NUMBER`, `FLOAT`, `TIMESTAMP_TZ`, `VARIANT`);
  * - `ALTER VIEW v ALTER COLUMN c COMMENT 's'` (Snowflake's form for a view column's comment)
  *   -> `COMMENT ON COLUMN v.c IS 's'`;
+ * - `CREATE TABLE t (a TEXT COMMENT 's') COMMENT = 'u'` -> the CREATE TABLE, then `COMMENT ON`
+ *   each (inline-comments.ts);
  * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants);
  * - `ALTER TABLE t UNSET COMMENT` (and `ALTER VIEW`) -> `COMMENT ON TABLE t IS NULL`.
  * String literals are read as Snowflake reads them (backslash escapes, `''`) and written as
  * DuckDB's (`../backslash-literal.ts`).
  */
 import { decodeBackslashBody, duckdbLiteral } from '../backslash-literal.ts';
+import { inlineComments } from './inline-comments.ts';
+import { splitSql } from './sql-segments.ts';
 
 /** `COLUMNS.DATA_TYPE` as Snowflake names the types the rewrites above map to DuckDB's. */
 const SNOWFLAKE_DATA_TYPE = `CASE WHEN DATA_TYPE = 'VARCHAR' THEN 'TEXT' WHEN DATA_TYPE LIKE 'DECIMAL%' THEN 'NUMBER' WHEN DATA_TYPE = 'DOUBLE' THEN 'FLOAT' WHEN DATA_TYPE = 'TIMESTAMP WITH TIME ZONE' THEN 'TIMESTAMP_TZ' WHEN DATA_TYPE = 'JSON' THEN 'VARIANT' ELSE DATA_TYPE END`;
@@ -40,41 +44,7 @@ const WORDS: Readonly<Record<string, string>> = {
   ARRAY: 'JSON[]',
 };
 
-/** A piece of SQL text: code, a '...' literal, or a "..." identifier (quotes included). */
-export interface SqlSegment {
-  readonly kind: 'code' | 'literal' | 'identifier';
-  readonly text: string;
-}
-
-export function splitSql(sql: string): SqlSegment[] {
-  const out: SqlSegment[] = [];
-  let i = 0;
-  let code = '';
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    if (ch === "'" || ch === '"') {
-      if (code) out.push({ kind: 'code', text: code });
-      code = '';
-      let j = i + 1;
-      for (;;) {
-        if (j >= sql.length) break;
-        if (sql[j] === ch) {
-          if (sql[j + 1] === ch)
-            j += 2; // doubled quote escapes itself
-          else break;
-        } else if (ch === "'" && sql[j] === '\\') j += 2;
-        else j += 1;
-      }
-      out.push({ kind: ch === "'" ? 'literal' : 'identifier', text: sql.slice(i, j + 1) });
-      i = j + 1;
-    } else {
-      code += ch;
-      i += 1;
-    }
-  }
-  if (code) out.push({ kind: 'code', text: code });
-  return out;
-}
+export { type SqlSegment, splitSql } from './sql-segments.ts';
 
 export function rewriteSql(sql: string): string {
   const folded = splitSql(sql)
@@ -86,7 +56,7 @@ export function rewriteSql(sql: string): string {
           : s.text,
     )
     .join('');
-  return arrayConstruct(folded)
+  return inlineComments(arrayConstruct(folded))
     .replace(/^(\s*)USE\s+SCHEMA\s+/, '$1USE ')
     .replace(/(?:"[^"]+"|[A-Z_][A-Z0-9_$]*)\.INFORMATION_SCHEMA\./g, 'INFORMATION_SCHEMA.')
     .replace(
