@@ -128,7 +128,8 @@ export async function loadConfig(
     path: config.source ? ['source'] : ['sources', name],
     source,
   }));
-  for (const warning of rateWarnings(file, rated, lineOf)) logger.warn(warning);
+  // A command that calls no API (query, status, streams...) has no use for a word on its rate.
+  if (apiKeys !== 'none') for (const warning of rateWarnings(file, rated, lineOf)) logger.warn(warning);
   const skipped = new Set(unneededBlocks.map((block) => String(block[1] ?? DEFAULT_WORKSPACE)));
   const workspaces = workspaceSources(config).map(({ name, source }) => ({
     name,
