@@ -105,6 +105,23 @@ const CLOCKS = [
   '',
 ];
 
+/** What a field's type change does to its column and to the views (src/tables/variant-columns.ts). */
+const TYPE_CHANGES = [
+  '## Type changes',
+  '',
+  "When the served contract changes a field's type to one its column cannot hold (an integer",
+  '`position_in_response` becoming a number), a sync adds a variant column `<column>__<type>`',
+  "(`position_in_response__float64`): from the first sync under that contract (the document's",
+  '`_aivis_contracts.first_seen_at`) the new values land there, and the old column keeps only the',
+  'values its type holds, NULL otherwise. Its COMMENT says so. Every view shows a column and its',
+  "variants as one column named after the old one: the variant's value where a row has one, else",
+  "the old column's, typed to hold both (a float64 for an int64 and a float64; text when neither",
+  'holds the other). So `avg(position_in_response)` over `mentions_current` covers every row, while',
+  "over `mentions` it covers only the old column's. The view column's description says which columns",
+  'it shows, and `aivis streams` prints the same descriptions a sync gives the views.',
+  '',
+];
+
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 const code = (name: string) => `\`${name}\``;
 
@@ -191,6 +208,7 @@ export function buildTablesDoc(registry: DestinationRegistry = DESTINATIONS): st
     '## Views',
     '',
     ...VIEWS.flatMap((view) => viewSection(registry, view)),
+    ...TYPE_CHANGES,
     '## Stream tables',
     '',
     ...RUN_TIME_COLUMNS,

@@ -18,6 +18,7 @@
  *    `TIMESTAMP(text)` -> macros named `bq_<name>` the engine defines (`JSON_MACROS`), since
  *    DuckDB has functions of some of those names that mean something else.
  * 9. `[OFFSET(n)]` (an array's element from 0) -> `[n + 1]` (DuckDB's lists count from 1).
+ * 10. `CAST(x AS FLOAT64)` -> `CAST(x AS DOUBLE)` (DuckDB knows INT64, STRING and BOOL, not FLOAT64).
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
  * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
  * Before all of them, every string literal (`'...'` or `"..."`) is read as BigQuery reads it
@@ -81,6 +82,7 @@ export function toDuckdb(bigquerySql: string, parameters: readonly RestQueryPara
     .replace(/TO_JSON_STRING\(([^()]+)\)/gi, 'CAST($1 AS VARCHAR)')
     .replace(/\bRAND\(\)/gi, 'random()')
     .replace(/\[OFFSET\((\d+)\)\]/gi, (_, index: string) => `[${Number(index) + 1}]`)
+    .replace(/\bAS\s+FLOAT64\)/gi, 'AS DOUBLE)')
     .replace(
       /FORMAT_TIMESTAMP\('([^']*)',\s*([^()]+?)\)/gi,
       (_, format: string, value: string) => `strftime(${value}, '${strftimeFormat(format)}')`,
