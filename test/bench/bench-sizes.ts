@@ -39,13 +39,14 @@ export interface BenchSizes {
    * about 13 minutes, as a sync of 100 websites does at a budget shared by three workspaces),
    * the clock `clockFactor` times fast; then the same world with `worstCaseWebsites` websites,
    * whose run lasts just longer than one default flush interval (17 minutes: three resumes,
-   * the most warehouse time per minute of run).
+   * the most warehouse time per minute of run). `--quick` runs the worst case alone.
    */
   readonly snowflakeWarehouse: {
     readonly world: SandboxOptions;
     readonly budget: number;
     readonly clockFactor: number;
     readonly worstCaseWebsites: number;
+    readonly worstCaseOnly: boolean;
   };
 }
 
@@ -81,6 +82,7 @@ export const DEFAULT_SIZES: BenchSizes = {
     budget: 30,
     clockFactor: 20,
     worstCaseWebsites: 135,
+    worstCaseOnly: false,
   },
 };
 
@@ -118,5 +120,6 @@ export const QUICK_SIZES: BenchSizes = {
     budget: 12,
     clockFactor: 60,
     worstCaseWebsites: 54,
+    worstCaseOnly: true,
   },
 };
