@@ -1,7 +1,7 @@
 /**
  * The two sizes of a bench run. The default finishes in well under 15 minutes on a shared
  * 2-core machine (measured: see docs/performance.md); `--quick` is a first look in about
- * two minutes, too small for the memory figure to say much about flatness.
+ * three minutes, too small for the memory figure to say much about flatness.
  */
 import type { SandboxOptions } from '../../src/sandbox/index.ts';
 import type { LargestPageName } from './largest-page.ts';
