@@ -12,7 +12,7 @@ import { holds } from '../evolution/column-holds.ts';
 
 const TYPES: readonly ColumnType[] = ['string', 'int64', 'float64', 'boolean', 'timestamp', 'json'];
 
-/** A view column: a table column, or a column with its variants (newest type last). */
+/** A view column: a table column, or a column with its variants (in type order, not by when each came). */
 export interface ViewColumn {
   readonly column: ColumnSpec;
   /** The table's columns it shows, variants first: what `COALESCE` reads in order. */
