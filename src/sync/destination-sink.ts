@@ -148,13 +148,15 @@ export class DestinationSink implements RunSink {
   }
 
   listed(listing: Listing, reconciled: ListingReconciliation, buffer: FlushBuffer): Promise<void> {
-    const { mode, streams } = this.#options;
+    const { mode } = this.#options;
     return writeListing(
       {
         ...this.#options,
         syncedAt: this.#startedAt,
         evolution: this.#evolution!,
-        keepsListing: keepsListing(mode) && streams.includes(websitesStream.name),
+        // Whatever streams are selected: the listing is the spine status counts coverage over
+        // (docs/operations.md#coverage), so a sync without `websites` still keeps it.
+        keepsListing: keepsListing(mode),
       },
       listing,
       reconciled,

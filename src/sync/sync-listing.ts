@@ -2,8 +2,8 @@
  * The listing as `sync` and `backfill` keep it (docs/architecture.md#data-flow, "plan"), once the
  * run frame has reconciled it (`reconcileListing`, `src/run/listing-reconciliation.ts`):
  * listing records that break the schema and ids another workspace holds go to
- * `_aivis_rejected` whatever streams run; a sync of the websites stream writes the listing and
- * marks the removals it decided.
+ * `_aivis_rejected` whatever streams run; a sync writes the listing and marks the removals it
+ * decided whatever streams it selects (the listing is what coverage is counted over).
  */
 import type { Destination } from '../destination/destination.ts';
 import { markWebsitesRemoved } from '../destination/queries/active-websites.ts';
@@ -27,7 +27,7 @@ export interface ListingRun {
   /** The run's start: the listing's rows, its completeness and the removal marks. */
   readonly syncedAt: string;
   readonly evolution: RunEvolution;
-  /** Whether the listing's rows are written and its removals marked (a sync of the websites stream). */
+  /** Whether the listing's rows are written and its removals marked (every sync, whatever its streams). */
   readonly keepsListing: boolean;
 }
 

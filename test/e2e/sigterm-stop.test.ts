@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { mentionsTable, runsTable, stateTable } from '../../src/tables/index.ts';
+import { mentionsTable, runsTable, stateTable, websitesTable } from '../../src/tables/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { finalMessage } from '../support/json-lines.ts';
 import { postgresTarget } from '../support/targets/postgres-target.ts';
@@ -61,8 +61,8 @@ describe.each([
         '  url: ${AIVIS_E2E_DATABASE_URL}',
         `  schema: ${world.schema}`,
         'streams:',
-        // The listing too: it is what status counts the websites in scope over.
-        '  websites: {}',
+        // `websites` left out: a sync keeps the listing whatever streams it selects, since the
+        // listing is what status counts the websites in scope over (docs/operations.md#coverage).
         '  mentions: {}',
         '',
       );
@@ -102,6 +102,7 @@ describe.each([
       expect(stopped.stderr).not.toContain(world.sandbox.apiKey);
       const runs = await world.rows(runsTable);
       expect(runs.map((r) => [r.status, r.error])).toEqual([['stopped', stopMessage(signal)]]);
+      expect((await world.rows(websitesTable)).map((r) => r.id).sort()).toEqual([fast, slow].sort());
 
       // What is committed is what the state describes: the fast scan whole, the slow one not begun.
       const state = await world.rows(stateTable);
