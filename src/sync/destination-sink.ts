@@ -29,7 +29,7 @@ import type { WebsitePages } from '../run/website-pool.ts';
 import { stateKey, type StateStore } from '../state/state-store.ts';
 import type { StreamState } from '../state/state-entry.ts';
 import { INITIAL_STATE } from '../state/stream-state.ts';
-import { type StreamName, websitesStream } from '../streams/index.ts';
+import type { StreamName } from '../streams/index.ts';
 import { contractsTable, metricVersionsTable } from '../tables/index.ts';
 import { MetricVersionLedger } from '../trust/metric-versions.ts';
 import type { AivisConfig } from '../../schemas/config.ts';
