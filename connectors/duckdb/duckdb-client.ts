@@ -2,12 +2,13 @@
  * One DuckDB connection: statements, appends into a temp table, transactions. The instance
  * comes from DuckDB's per-process cache, so several destinations on one file share it (DuckDB
  * refuses a second process on the file; inside one process a second instance would fight the
- * first). `@duckdb/node-api` is imported here, lazily.
+ * first). `@duckdb/node-api` is imported here, lazily (`importDuckdb`).
  */
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { inTransaction } from '../../src/destination/transaction.ts';
 import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
+import { importDuckdb } from './duckdb-module.ts';
 import { holdPrivateFiles } from './duckdb-private-files.ts';
 import { limitStatements } from './duckdb-session-limits.ts';
 
@@ -32,7 +33,7 @@ export function fileLockHolder(error: unknown): string | undefined {
 }
 
 export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSession> {
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DuckDBInstance } = await importDuckdb();
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
   const releasePrivateFiles = holdPrivateFiles();

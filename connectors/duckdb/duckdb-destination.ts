@@ -12,6 +12,7 @@ import { assertFolderExists, fileAccessError, probeScratchDatabase } from './duc
 import { assertDuckdbFile } from './duckdb-file-kind.ts';
 import { connectDuckdb, type DuckdbSession } from './duckdb-client.ts';
 import { commitParts } from './duckdb-commit.ts';
+import { withMemoryHint } from './duckdb-out-of-memory.ts';
 import {
   DUCKDB_CAPABILITIES,
   type DuckdbConfig,
@@ -126,9 +127,9 @@ export function createDuckdbDestination(config: DuckdbConfig, deps: { logger: Lo
 
     commit(parts): Promise<FlushResult> {
       let current = '';
-      return refused(
-        () => `a flush into ${sql.tableName(options, current)}`,
-        () => commitParts(session, options, parts, (table) => (current = table)),
+      const step = () => `a flush into ${sql.tableName(options, current)}`;
+      return refused(step, () =>
+        withMemoryHint(options.limits, step, () => commitParts(session, options, parts, (table) => (current = table))),
       );
     },
 

@@ -26,12 +26,13 @@ import { fileLockHolder } from './duckdb-client.ts';
 import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 import { assertDuckdbFile } from './duckdb-file-kind.ts';
+import { importDuckdb } from './duckdb-module.ts';
 import { limitStatements } from './duckdb-session-limits.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
 export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = false): Promise<QueryRole> {
-  const api = await import('@duckdb/node-api');
+  const api = await importDuckdb();
   const { path: file, schema, limits } = duckdbOptions(config);
   assertDuckdbFile({ path: file });
   let instance: DuckDBInstance;

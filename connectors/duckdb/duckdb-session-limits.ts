@@ -13,8 +13,11 @@ import path from 'node:path';
 import type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 
-/** Default `memory_limit`: a flush of the largest page fits (64MB does not: "Out of Memory Error"), spilling the rest. */
-export const DEFAULT_MEMORY_LIMIT = '128MB';
+/**
+ * Default `memory_limit`: a flush of the largest page fits (with `maxTextPerFlush`), and so does
+ * the commit of an upsert into a 3M-row table; 64MB fails that commit ("failed to pin block").
+ */
+export const DEFAULT_MEMORY_LIMIT = '256MB';
 /** Default `threads`: a flush is one appender and one upsert; more threads mostly add buffers. */
 export const DEFAULT_THREADS = 1;
 

@@ -21,7 +21,7 @@ export const duckdbConfigSchema = z.strictObject({
   memory_limit: memorySize
     .optional()
     .describe(
-      "DuckDB's memory_limit in every session aivis opens on the file (default 128MB): past it DuckDB spills to temp_directory",
+      "DuckDB's memory_limit in every session aivis opens on the file (default 256MB): past it DuckDB spills to temp_directory",
     ),
   threads: z
     .number()

@@ -3,9 +3,11 @@
  * destination's and `aivis query`'s read the settings back through the connector, with the
  * defaults and with a user's values from a config file.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { duckdbDestination } from '../../../connectors/duckdb/descriptor.ts';
 import { createDuckdbDestination, openDuckdbQuery } from '../../../connectors/duckdb/index.ts';
@@ -17,6 +19,9 @@ import { configErrorLines, writeConfig, yaml } from '../../config/config-files.t
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aivis-duckdb-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const execFileAsync = promisify(execFile);
+const MODULE = path.resolve(import.meta.dirname, '../../../connectors/duckdb/duckdb-module.ts');
 
 const SETTINGS =
   "SELECT current_setting('memory_limit') AS memory_limit, current_setting('threads') AS threads, current_setting('temp_directory') AS temp_directory";
@@ -47,11 +52,11 @@ async function querySettings(config: DuckdbConfig): Promise<Record<string, unkno
 }
 
 describe('duckdb session limits', () => {
-  it('bounds the destination and aivis query by the defaults: 128MB, one thread, spilling beside the file', async () => {
+  it('bounds the destination and aivis query by the defaults: 256MB, one thread, spilling beside the file', async () => {
     const file = path.join(dir, 'defaults.duckdb');
     const config: DuckdbConfig = { type: 'duckdb', path: file, schema: 'aivis' };
-    // 128MB is DuckDB's 10^6 bytes: it prints in MiB.
-    const expected = { memory_limit: '122.0 MiB', threads: 1n, temp_directory: `${file}.tmp` };
+    // 256MB is DuckDB's 10^6 bytes: it prints in MiB.
+    const expected = { memory_limit: '244.1 MiB', threads: 1n, temp_directory: `${file}.tmp` };
     expect(await destinationSettings(config)).toEqual(expected);
     expect(await querySettings(config)).toEqual(expected);
   });
@@ -141,5 +146,18 @@ describe('duckdb session limits', () => {
         resolve,
       ),
     ).toEqual({ type: 'duckdb', path: ':memory:', schema: 'aivis', temp_directory: '/configs/tmp' });
+  });
+
+  it("tells DuckDB's allocator to hand freed pages back within 100 ms before DuckDB loads, unless the user set it", async () => {
+    const allocatorOptions = async (env: NodeJS.ProcessEnv) => {
+      const script = `const { importDuckdb } = await import(${JSON.stringify(MODULE)}); await importDuckdb(); console.log(process.env.DUCKDB_JE_MALLOC_CONF);`;
+      const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], { env });
+      return stdout.trim();
+    };
+    const { DUCKDB_JE_MALLOC_CONF: _, ...inherited } = process.env;
+    expect(await allocatorOptions(inherited)).toBe('dirty_decay_ms:100,muzzy_decay_ms:0');
+    expect(await allocatorOptions({ ...inherited, DUCKDB_JE_MALLOC_CONF: 'dirty_decay_ms:0' })).toBe(
+      'dirty_decay_ms:0',
+    );
   });
 });
