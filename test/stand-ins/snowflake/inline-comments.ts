@@ -3,8 +3,8 @@
  * last, as Snowflake's syntax puts it) and the table's after the column list (`COMMENT = 's'`);
  * DuckDB takes neither, so the stand-in creates the table and then sets each comment with
  * `COMMENT ON`. A `COMMENT` anywhere else is left in place, for DuckDB to refuse.
- * (With `IF NOT EXISTS` on a table that exists, Snowflake leaves its comments; here they are
- * set again. aivis creates only the tables the catalog lacks.)
+ * With `IF NOT EXISTS` on a table that exists, Snowflake leaves the table as it is, its comments
+ * too: the session runs the `COMMENT ON`s only when the CREATE made the table (create-table-comments.ts).
  */
 import { splitSql } from './sql-segments.ts';
 
@@ -12,15 +12,15 @@ const CREATE_TABLE = /^(\s*CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+(?:IF\s+NOT\s+EX
 const COLUMN_COMMENT = /^(\s*(\S+)[\s\S]*?)\s+COMMENT\s+(\u0001\d+\u0002)\s*$/;
 const TABLE_COMMENT = /^\s*COMMENT\s*=\s*(\u0001\d+\u0002)\s*$/;
 
-/** `sql` (folded by rewriteSql) as CREATE TABLE without comments, then one `COMMENT ON` each. */
-export function inlineComments(sql: string): string {
+/** `sql` (folded by rewriteSql) as CREATE TABLE without comments, then one `COMMENT ON` each; else `[sql]`. */
+export function inlineComments(sql: string): string[] {
   // Literals and quoted names become placeholders, so commas and parentheses in them do not count.
   const quoted: string[] = [];
   const code = splitSql(sql)
     .map((s) => (s.kind === 'code' ? s.text : `\u0001${quoted.push(s.text) - 1}\u0002`))
     .join('');
   const create = CREATE_TABLE.exec(code);
-  if (!create) return sql;
+  if (!create) return [sql];
   const restore = (text: string) => text.replace(/\u0001(\d+)\u0002/g, (_, i: string) => quoted[Number(i)]!);
   const table = create[2]!;
   const definitions: string[] = [];
@@ -36,7 +36,7 @@ export function inlineComments(sql: string): string {
       start = i + 1;
     }
   }
-  if (end < 0) return sql;
+  if (end < 0) return [sql];
   const comments: string[] = [];
   const columns = definitions.map((definition) => {
     const commented = COLUMN_COMMENT.exec(definition);
@@ -47,7 +47,7 @@ export function inlineComments(sql: string): string {
   const tail = code.slice(end + 1);
   const tableComment = TABLE_COMMENT.exec(tail);
   if (tableComment) comments.unshift(`COMMENT ON TABLE ${table} IS ${tableComment[1]}`);
-  if (!comments.length) return sql;
+  if (!comments.length) return [sql];
   const created = `${create[0]}${columns.join(',')})${tableComment ? '' : tail}`;
-  return restore([created, ...comments].join('; '));
+  return [created, ...comments].map(restore);
 }

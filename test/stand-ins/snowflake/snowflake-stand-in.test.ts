@@ -322,6 +322,42 @@ describe('Snowflake stand-in', () => {
     await Promise.all([destroy(c), destroy(loader)]);
   });
 
+  it('CREATE TABLE IF NOT EXISTS leaves a table that exists, its rows and changed comments; CREATE OR REPLACE sets them anew', async () => {
+    const c = await connect();
+    await run(c, 'CREATE SCHEMA analytics.kept_comments');
+    const create = (how: string, table: string, id: string) =>
+      `${how} analytics.kept_comments.t (id VARCHAR COMMENT '${id}', n NUMBER(38,0)) COMMENT = '${table}'`;
+    const comments = async () => ({
+      table: await run(
+        c,
+        `SELECT comment FROM analytics.INFORMATION_SCHEMA.TABLES WHERE table_schema = 'KEPT_COMMENTS' AND table_name = 'T'`,
+      ),
+      columns: await run(
+        c,
+        `SELECT column_name, comment FROM analytics.INFORMATION_SCHEMA.COLUMNS WHERE table_schema = 'KEPT_COMMENTS' AND table_name = 'T' ORDER BY ordinal_position`,
+      ),
+    });
+    const set = (table: string, id: string) => ({
+      table: [{ COMMENT: table }],
+      columns: [
+        { COLUMN_NAME: 'ID', COMMENT: id },
+        { COLUMN_NAME: 'N', COMMENT: null },
+      ],
+    });
+    await run(c, create('CREATE TABLE IF NOT EXISTS', 'First table.', 'First id.'));
+    expect(await comments()).toEqual(set('First table.', 'First id.'));
+    await run(c, `COMMENT ON TABLE analytics.kept_comments.t IS 'Changed table.'`);
+    await run(c, `COMMENT ON COLUMN analytics.kept_comments.t.id IS 'Changed id.'`);
+    await run(c, `INSERT INTO analytics.kept_comments.t VALUES ('a', 1)`);
+    await run(c, create('CREATE TABLE IF NOT EXISTS', 'Other table.', 'Other id.'));
+    expect(await comments()).toEqual(set('Changed table.', 'Changed id.'));
+    expect(await run(c, 'SELECT COUNT(*) AS n FROM analytics.kept_comments.t')).toEqual([{ N: '1' }]);
+    await run(c, create('CREATE OR REPLACE TABLE', 'Replaced table.', 'Replaced id.'));
+    expect(await comments()).toEqual(set('Replaced table.', 'Replaced id.'));
+    expect(await run(c, 'SELECT COUNT(*) AS n FROM analytics.kept_comments.t')).toEqual([{ N: '0' }]);
+    await destroy(c);
+  });
+
   it('a failed statement inside a transaction undoes only itself; the transaction stays open until ROLLBACK', async () => {
     const c = await connect();
     await run(c, 'CREATE SCHEMA analytics.tx');

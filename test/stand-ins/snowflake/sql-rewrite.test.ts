@@ -1,7 +1,7 @@
 /** The stand-in's documented rewrites, and what they leave alone. */
 import { describe, expect, it } from 'vitest';
 import { duplicateSourceCheck } from './merge-check.ts';
-import { rewriteSql } from './sql-rewrite.ts';
+import { rewriteSql, rewriteStatements } from './sql-rewrite.ts';
 
 describe('Snowflake SQL on DuckDB', () => {
   it('folds unquoted names, maps types, and leaves literals and quoted names alone', () => {
@@ -50,6 +50,12 @@ describe('Snowflake SQL on DuckDB', () => {
     ).toBe(
       `CREATE TABLE IF NOT EXISTS DB.S.T (ID DECIMAL(38,0) NOT NULL, "a,b" TEXT, PRIMARY KEY (ID)); COMMENT ON TABLE DB.S.T IS 'A table.'; COMMENT ON COLUMN DB.S.T.ID IS 'The id, (first).'; COMMENT ON COLUMN DB.S.T."a,b" IS 'It''s'`,
     );
+    // Apart, for the session to set the comments only when the CREATE made the table.
+    expect(rewriteStatements(`CREATE TABLE IF NOT EXISTS t (a TEXT COMMENT 'x') COMMENT = 'y'`)).toEqual([
+      'CREATE TABLE IF NOT EXISTS T (A TEXT)',
+      "COMMENT ON TABLE T IS 'y'",
+      "COMMENT ON COLUMN T.A IS 'x'",
+    ]);
     // Snowflake puts a column's COMMENT last; anywhere else it stays, for DuckDB to refuse.
     expect(rewriteSql(`CREATE TABLE t (a TEXT COMMENT 'x' NOT NULL)`)).toBe(
       `CREATE TABLE T (A TEXT COMMENT 'x' NOT NULL)`,

@@ -23,7 +23,8 @@
  * - `ALTER VIEW v ALTER COLUMN c COMMENT 's'` (Snowflake's form for a view column's comment)
  *   -> `COMMENT ON COLUMN v.c IS 's'`;
  * - `CREATE TABLE t (a TEXT COMMENT 's') COMMENT = 'u'` -> the CREATE TABLE, then `COMMENT ON`
- *   each (inline-comments.ts);
+ *   each (inline-comments.ts; rewriteStatements keeps them apart, for the session to run only
+ *   when the CREATE made the table);
  * - `CREATE OR REPLACE VIEW v COPY GRANTS AS` -> without `COPY GRANTS` (DuckDB has no grants);
  * - `ALTER TABLE t UNSET COMMENT` (and `ALTER VIEW`) -> `COMMENT ON TABLE t IS NULL`.
  * String literals are read as Snowflake reads them (backslash escapes, `''`) and written as
@@ -47,6 +48,11 @@ const WORDS: Readonly<Record<string, string>> = {
 export { type SqlSegment, splitSql } from './sql-segments.ts';
 
 export function rewriteSql(sql: string): string {
+  return rewriteStatements(sql).join('; ');
+}
+
+/** rewriteSql's DuckDB statements: the one `sql` became, or a CREATE TABLE and its comments' `COMMENT ON`s. */
+export function rewriteStatements(sql: string): string[] {
   const folded = splitSql(sql)
     .map((s) =>
       s.kind === 'code'
@@ -56,7 +62,12 @@ export function rewriteSql(sql: string): string {
           : s.text,
     )
     .join('');
-  return inlineComments(arrayConstruct(folded))
+  return inlineComments(arrayConstruct(folded)).map(duckdbForms);
+}
+
+/** A folded statement with the rewrites listed above that work on its text (USE SCHEMA to UNSET COMMENT). */
+function duckdbForms(statement: string): string {
+  return statement
     .replace(/^(\s*)USE\s+SCHEMA\s+/, '$1USE ')
     .replace(/(?:"[^"]+"|[A-Z_][A-Z0-9_$]*)\.INFORMATION_SCHEMA\./g, 'INFORMATION_SCHEMA.')
     .replace(

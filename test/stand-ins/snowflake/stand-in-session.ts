@@ -38,7 +38,8 @@ import {
   statementCount,
   syntaxError,
 } from './snowflake-errors.ts';
-import { leadingKeyword, rewriteSql } from './sql-rewrite.ts';
+import { leadingKeyword, rewriteSql, rewriteStatements } from './sql-rewrite.ts';
+import { withTableComments } from './create-table-comments.ts';
 import { checkValuesClause } from './array-construct.ts';
 import { needsWarehouse, type WarehouseMeter } from './stand-in-warehouse.ts';
 
@@ -295,7 +296,7 @@ export class StandInSession implements LockingSession {
       await this.#endTransaction('COMMIT');
     }
     const reading = await withQueryHistory(sqlText, this.#ctx.connection, this.#ctx.history);
-    const sql = rewriteSql(reading.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
+    const [sql = '', ...comments] = rewriteStatements(reading.replace(/\bCURRENT_SESSION\(\)/gi, `'${this.#ctx.id}'`));
     const transaction = this.#transactionId ?? this.#ctx.nextTransactionId();
     await this.#ctx.locks.acquire(sql, {
       session: this,
@@ -307,7 +308,8 @@ export class StandInSession implements LockingSession {
     try {
       // Snowflake serializes catalog changes itself (two CREATE TABLE IF NOT EXISTS at once both
       // succeed); DuckDB fails the later one, so the account runs DDL one statement at a time.
-      const run = () => this.#statement(keyword, sql, rows, executed);
+      const run = () =>
+        withTableComments(this.#ctx.connection, sql, comments, () => this.#statement(keyword, sql, rows, executed));
       const result = await (DDL.has(keyword) ? this.#ctx.catalogChange(run) : run());
       this.#journal?.push(...executed);
       return { ...result, statementTypeId: typeId };
