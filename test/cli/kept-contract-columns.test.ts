@@ -2,9 +2,11 @@
  * `aivis streams` and `aivis dbt-sources` show the columns the newest served contract kept in
  * `_aivis_contracts` adds (docs/served-contract.md#where-evolved-columns-show): after a DuckDB sync
  * under a contract that declares the citations' fields, both list them with their
- * descriptions; an unreachable destination shows the bundled columns with one warning, exit 0;
- * one that accepts the connection and never answers does too, at the deadline, and the process
- * ends then although the Snowflake SDK would go on trying its login for a minute.
+ * descriptions, and the views over them carry the same words in the warehouse as `streams`
+ * prints (issue 39 item 4: one description source for tables and views); an unreachable
+ * destination shows the bundled columns with one warning, exit 0; one that accepts the
+ * connection and never answers does too, at the deadline, and the process ends then although
+ * the Snowflake SDK would go on trying its login for a minute.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -128,7 +130,7 @@ describe('streams and dbt-sources show the kept contract’s columns', () => {
     expect(expected).not.toBe(citationsBlock(before.stdout)!.replaceAll('"bundled"', '"evolved"'));
   });
 
-  it('streams prints for each view column the comment sync gave it', async () => {
+  it('streams prints for each view column the comment sync gave it: the contract’s words, as on the table', async () => {
     const { code, stdout } = await aivis('streams', evolved);
     expect(code).toBe(0);
     const printed = [
@@ -136,14 +138,24 @@ describe('streams and dbt-sources show the kept contract’s columns', () => {
     ].map((m) => [m[1], m[2]!.replaceAll("''", "'")]);
     const instance = await DuckDBInstance.create(path.join(dir, 'evolved.duckdb'), { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
-    const reader = await connection.runAndReadAll(
-      "SELECT column_name, comment FROM duckdb_columns() WHERE table_name = 'citations_current' ORDER BY column_index",
-    );
-    const stored = reader.getRowsJS().map(([name, comment]) => [name, comment]);
+    const commentsOf = async (table: string) =>
+      (
+        await connection.runAndReadAll(
+          'SELECT column_name, comment FROM duckdb_columns() WHERE table_name = $1 ORDER BY column_index',
+          [table],
+        )
+      ).getRowsJS();
+    const stored = await commentsOf('citations_current');
+    const onTable = await commentsOf('citations');
     connection.closeSync();
     instance.closeSync();
     expect(stored.map(([name]) => name)).toContain('rank');
     expect(printed).toEqual(stored);
+    // Agreeing is not enough (generic words printed and stored alike would agree and still
+    // mislead): the view's declared fields carry the contract's words, as the table's do.
+    const declared = (comments: unknown[][]) => comments.filter(([name]) => DECLARED.some(([n]) => n === name));
+    const contractWords = DECLARED.map(([name, said]) => [name, described(name, said)]);
+    expect({ view: declared(stored), table: declared(onTable) }).toEqual({ view: contractWords, table: contractWords });
   });
 
   it.each(['streams', 'dbt-sources'])(
