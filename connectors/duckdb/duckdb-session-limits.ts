@@ -14,8 +14,9 @@ import type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 
 /**
- * Default `memory_limit`: a flush of the largest page fits (with `maxTextPerFlush`), and so does
- * the commit of an upsert into a 3M-row table; 64MB fails that commit ("failed to pin block").
+ * Default `memory_limit`: the longest page aivis accepts loads (16 records of 4 MiB need about
+ * 160MB, since DuckDB keeps strings of 256 KB or more of the row group it appends to in memory;
+ * 128MB failed it), as does an upsert into a 3M-row table (64MB fails its commit at 1M rows).
  */
 export const DEFAULT_MEMORY_LIMIT = '256MB';
 /** Default `threads`: a flush is one appender and one upsert; more threads mostly add buffers. */
