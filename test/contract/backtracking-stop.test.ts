@@ -10,10 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.ts';
 import { runCli } from '../support/cli-process.ts';
 import { queryDuckDbFile } from '../support/duckdb-file.ts';
-import { IMAGE_ENV } from '../support/hostile-contracts.ts';
+import { backtrackingSandbox, IMAGE_ENV } from '../support/hostile-contracts.ts';
 import { finalMessage } from '../support/json-lines.ts';
 import { writeSandboxConfig } from '../support/sandbox-config.ts';
 import { until } from '../support/until.ts';
@@ -25,21 +24,9 @@ const AN_HOUR = 3_600_000;
 const STOPPED = 'stopped by SIGTERM: every page read before it is saved, and the next run resumes from there';
 
 it('a record rejected at once under a served ^(a+)+$, then SIGTERM honoured at the next request: exit 143, run stopped', async () => {
-  const sandbox = await startSandbox({
-    seed: 11,
-    websites: 2,
-    requestsPerMinute: 0,
-    variants: ['contract_backtracking_pattern'],
-  });
+  const sandbox = await backtrackingSandbox({ firstWebsiteOnly: true });
   try {
     const [first, second] = sandbox.truth.websites().map((w) => w.id as string);
-    sandbox.faults.set({
-      kind: 'malformed_record',
-      routes: ['mentions'],
-      websites: [first!],
-      field: 'sentence_text_truncated',
-      value: `${'a'.repeat(5000)}!`,
-    });
     sandbox.faults.set({
       kind: 'slow_body',
       routes: ['mentions'],

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxVariant, startSandbox } from '../../src/sandbox/index.ts';
 import { type CliResult, runCli } from '../support/cli-process.ts';
-import { HOSTILE_CONTRACTS, IMAGE_ENV, UNUSABLE } from '../support/hostile-contracts.ts';
+import { backtrackingSandbox, HOSTILE_CONTRACTS, IMAGE_ENV, UNUSABLE } from '../support/hostile-contracts.ts';
 import { airbyteMessages } from '../support/protocol-messages.ts';
 import { catalogFile, configFile, finished, latestRows, truthRows } from './protocol-world.ts';
 
@@ -104,24 +104,11 @@ describe.each(HOSTILE_CONTRACTS)('%s', (variant, reason) => {
  * wants, nor a match), the read goes on, exit 0. A stall would end in this test's timeout.
  */
 describe('contract_backtracking_pattern', () => {
-  const BACKTRACKED = `${'a'.repeat(5000)}!`;
-
   it.each(['airbyte', 'tap'] as const)(
     '%s read: the record rejected with one warning each, the others emitted, exit 0',
     async (entry) => {
-      const sandbox = await startSandbox({
-        seed: 11,
-        websites: 2,
-        requestsPerMinute: 0,
-        variants: ['contract_backtracking_pattern'],
-      });
+      const sandbox = await backtrackingSandbox();
       try {
-        sandbox.faults.set({
-          kind: 'malformed_record',
-          routes: ['mentions'],
-          field: 'sentence_text_truncated',
-          value: BACKTRACKED,
-        });
         const config = configFile(sandbox);
         const result =
           entry === 'airbyte'

@@ -3,7 +3,7 @@
  * says of each: every command that reads the served contract warns once with this reason and
  * goes on under another contract (docs/served-contract.md).
  */
-import type { SandboxVariant } from '../../src/sandbox/index.ts';
+import { type Sandbox, type SandboxVariant, startSandbox } from '../../src/sandbox/index.ts';
 
 export const UNUSABLE = 'the served contract (GET /public/v2/openapi.json) is unusable';
 
@@ -17,3 +17,25 @@ export const HOSTILE_CONTRACTS: readonly [SandboxVariant, string][] = [
 
 /** The image's settings (Dockerfile): a hostile document must be read within its heap. */
 export const IMAGE_ENV = { NODE_ENV: 'production', NODE_OPTIONS: '--max-semi-space-size=1 --max-old-space-size=256' };
+
+/**
+ * A sandbox of two websites serving `^(a+)+$` as a mention field's pattern, and a mention text
+ * (on the first website, or on every one) that would drive a backtracking engine through 2^5,000 steps.
+ */
+export async function backtrackingSandbox({ firstWebsiteOnly = false } = {}): Promise<Sandbox> {
+  const sandbox = await startSandbox({
+    seed: 11,
+    websites: 2,
+    requestsPerMinute: 0,
+    variants: ['contract_backtracking_pattern'],
+  });
+  const [first] = sandbox.truth.websites().map((w) => w.id as string);
+  sandbox.faults.set({
+    kind: 'malformed_record',
+    routes: ['mentions'],
+    ...(firstWebsiteOnly ? { websites: [first!] } : {}),
+    field: 'sentence_text_truncated',
+    value: `${'a'.repeat(5000)}!`,
+  });
+  return sandbox;
+}
