@@ -141,7 +141,7 @@ function wantedColumns(
     if (known) {
       for (const key of declared(stream, [...items, field.name])) {
         const mapped = known.includes(key.name);
-        want(key, [field.name, key.name], mapped, field.name === 'metrics' && !mapped);
+        want(key, [field.name, key.name], mapped, field.name === mapping.versioned && !mapped);
       }
     } else if (mapping.mapped.includes(field.name)) {
       if (own.has(field.name)) want(field, [field.name], true);

@@ -21,6 +21,7 @@ export const analyticsHistoryStream = feedStream({
       rawPath: [],
       mapped: [...SNAPSHOT_FIELDS, 'meta'],
       keyed: { metrics: METRIC_KEYS, counts: COUNT_KEYS },
+      versioned: 'metrics',
     },
   ],
   windowColumn: 'available_at',

@@ -32,6 +32,7 @@ export const analyticsStream = snapshotStream({
       rawPath: ['data'],
       mapped: [...SNAPSHOT_FIELDS, 'providers', 'competitors'],
       keyed: { metrics: METRIC_KEYS, counts: COUNT_KEYS },
+      versioned: 'metrics',
     },
     {
       table: analyticsProvidersTable,
@@ -39,6 +40,7 @@ export const analyticsStream = snapshotStream({
       rawPath: [],
       mapped: ['provider', 'metrics', 'counts', 'unavailable_reasons'],
       keyed: { metrics: METRIC_KEYS, counts: PROVIDER_COUNT_KEYS },
+      versioned: 'metrics',
     },
     {
       table: analyticsCompetitorsTable,
@@ -46,6 +48,7 @@ export const analyticsStream = snapshotStream({
       rawPath: [],
       mapped: ['competitor_domain', 'metrics', 'counts', 'unavailable_reasons'],
       keyed: { metrics: COMPETITOR_METRIC_KEYS, counts: COMPETITOR_COUNT_KEYS },
+      versioned: 'metrics',
     },
   ],
 

@@ -20,6 +20,11 @@ export interface RecordMapping {
   /** Fields the stream maps already; those of `keyed` included. */
   readonly mapped: readonly string[];
   readonly keyed: KeyedObjects;
+  /**
+   * The keyed object whose keys `metric_definition_versions` versions (`metrics`): a key the
+   * contract adds is NULL on rows published before it existed, and its column says so.
+   */
+  readonly versioned?: string;
 }
 
 /** The fields a feed of evidence keys and stamps its rows by (`mentions`, `citations`). */

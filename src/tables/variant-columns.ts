@@ -45,7 +45,7 @@ export function withVariantsFolded(columns: readonly ColumnSpec[]): ViewColumn[]
       const type = variants.reduce((t, v) => holding(t, v.type), c.type);
       const names = [c, ...variants].map((v) => `\`${v.name}\``).join(' and ');
       const description = `${c.description} In this view: every value of ${names} together, as ${type} (a type that holds them all), the variant's where a row has one.`;
-      return { column: { ...c, type, nullable: true, description }, parts: [...variants.reverse(), c] };
+      return { column: { ...c, type, nullable: true, description }, parts: [...variants.toReversed(), c] };
     });
 }
 
