@@ -6,7 +6,7 @@ import { nonEmpty, identifier } from '../config-fields.ts';
  * Why a Postgres `url` that no URL parser reads is refused, after its key (`destination.url
  * is not a URL: ...`): the loader says it, and the connector if handed one directly.
  */
-export const POSTGRES_URL_UNPARSABLE = 'is not a URL: write it as postgres://user:password@host:5432/database';
+export const POSTGRES_URL_UNPARSABLE = 'is not a URL: write it as postgres://user:<password>@host:5432/database';
 
 export const postgresConfigSchema = z.strictObject({
   type: z.literal('postgres'),

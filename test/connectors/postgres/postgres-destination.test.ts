@@ -409,7 +409,7 @@ describe('postgres destination: config', () => {
       new ConfigError('destination.url must start with postgres:// (got mysql://)'),
     );
     expect(() => create('not a url with hunter2-secret')).toThrow(
-      new ConfigError('destination.url is not a URL: write it as postgres://user:password@host:5432/database'),
+      new ConfigError('destination.url is not a URL: write it as postgres://user:<password>@host:5432/database'),
     );
   });
 
