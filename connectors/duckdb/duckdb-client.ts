@@ -10,7 +10,7 @@ import { DestinationError, LockHeldError } from '../../src/errors.ts';
 import type { DuckdbOptions } from './duckdb-config.ts';
 import { importDuckdb } from './duckdb-module.ts';
 import { holdPrivateFiles } from './duckdb-private-files.ts';
-import { limitStatements } from './duckdb-session-limits.ts';
+import { applyLimits } from './duckdb-session-limits.ts';
 
 export interface DuckdbSession {
   /** Runs a statement; returns the rows it changed. */
@@ -45,14 +45,12 @@ export async function connectDuckdb(options: DuckdbOptions): Promise<DuckdbSessi
     throw openError(error, options.path);
   }
   try {
-    for (const statement of limitStatements(options.path, options.limits)) await connection.run(statement);
+    await applyLimits((sql) => connection.run(sql), options.path, options.limits);
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
     releasePrivateFiles();
-    throw new DestinationError(
-      `DuckDB refused the settings of destination ${options.path}: ${(error as Error).message}`,
-    );
+    throw error;
   }
   let closed = false;
   const session: DuckdbSession = {

@@ -27,7 +27,7 @@ import { type DuckdbConfig, duckdbOptions } from './duckdb-config.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 import { assertDuckdbFile } from './duckdb-file-kind.ts';
 import { importDuckdb } from './duckdb-module.ts';
-import { limitStatements } from './duckdb-session-limits.ts';
+import { applyLimits } from './duckdb-session-limits.ts';
 
 type NodeApi = typeof import('@duckdb/node-api');
 
@@ -44,7 +44,14 @@ export async function openDuckdbQuery(config: DuckdbConfig, besideDestination = 
     throw openError(error, file);
   }
   const connection = await instance.connect();
-  for (const statement of limitStatements(file, limits)) await connection.run(statement);
+  // Beside a destination the instance is the destination's, bounded when it opened.
+  if (!besideDestination) {
+    await applyLimits((sql) => connection.run(sql), file, limits).catch((error: unknown) => {
+      connection.closeSync();
+      instance.closeSync();
+      throw error;
+    });
+  }
   // The read-only session reads the warehouse and nothing else: no files (`read_text`,
   // `read_csv`, `glob`, a quoted path in FROM), no URLs, no extensions fetched or loaded.
   // External access, once off, stays off for the instance's life (DuckDB refuses to turn it back

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { DuckdbConfig } from '../../schemas/destinations/duckdb.ts';
+import { DestinationError } from '../../src/errors.ts';
 import { DUCKDB_DIALECT } from './duckdb-dialect.ts';
 
 /**
@@ -63,7 +64,7 @@ export function spillFolder(file: string, limits: DuckdbLimits): string {
 }
 
 /** The `SET` statements that bound a session on `file`. */
-export function limitStatements(file: string, limits: DuckdbLimits): string[] {
+function limitStatements(file: string, limits: DuckdbLimits): string[] {
   const literal = DUCKDB_DIALECT.literal;
   return [
     `SET memory_limit = ${literal(limits.memoryLimit.trim())}`,
@@ -71,4 +72,22 @@ export function limitStatements(file: string, limits: DuckdbLimits): string[] {
     `SET temp_directory = ${literal(spillFolder(file, limits))}`,
     ...ALLOCATOR_STATEMENTS,
   ];
+}
+
+/**
+ * Bounds the session `run` belongs to; a refusal is a `DestinationError` naming the keys that set
+ * the values (DuckDB checks a `temp_directory` it cannot use only here).
+ */
+export async function applyLimits(
+  run: (sql: string) => Promise<unknown>,
+  file: string,
+  limits: DuckdbLimits,
+): Promise<void> {
+  try {
+    for (const statement of limitStatements(file, limits)) await run(statement);
+  } catch (error) {
+    throw new DestinationError(
+      `DuckDB refused the settings of ${file} (destination.memory_limit, threads, temp_directory): ${(error as Error).message}`,
+    );
+  }
 }

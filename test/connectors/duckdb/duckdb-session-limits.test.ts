@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { duckdbDestination } from '../../../connectors/duckdb/descriptor.ts';
 import { createDuckdbDestination, openDuckdbQuery } from '../../../connectors/duckdb/index.ts';
+import { applyLimits } from '../../../connectors/duckdb/duckdb-session-limits.ts';
+import { DestinationError } from '../../../src/errors.ts';
 import type { DuckdbConfig } from '../../../schemas/destinations/duckdb.ts';
 import { loadConfig } from '../../../src/config/load-config.ts';
 import { assertReadOnlyStatement } from '../../../src/destination/read-only-query.ts';
@@ -159,5 +161,25 @@ describe('duckdb session limits', () => {
     expect(await allocatorOptions({ ...inherited, DUCKDB_JE_MALLOC_CONF: 'dirty_decay_ms:0' })).toBe(
       'dirty_decay_ms:0',
     );
+  });
+
+  it('a value DuckDB refuses fails the session in one line naming the keys, not a stack trace', async () => {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    try {
+      const refused = await applyLimits((sql) => connection.run(sql), path.join(dir, 'refused.duckdb'), {
+        memoryLimit: 'lots',
+        threads: 1,
+        tempDirectory: undefined,
+      }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DestinationError);
+      expect((refused as Error).message).toMatch(
+        /^DuckDB refused the settings of \S+refused\.duckdb \(destination\.memory_limit, threads, temp_directory\): .+$/,
+      );
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 });
