@@ -55,7 +55,7 @@ export interface DestinationSinkOptions {
   readonly now: () => Date;
   /** The run's stop signal: a run it ended is `stopped`, not `failed`. */
   readonly signal?: AbortSignal;
-  /** Creates or updates the tables and the views over them (`ensureSyncTables`), and the views again after evolution. */
+  /** Creates or updates the tables; the views over them come after evolution (`ensureViews`). */
   ensureTables(): Promise<void>;
   ensureViews(described: readonly TableSpec[]): Promise<void>;
 }

@@ -102,7 +102,8 @@ export async function runSync(options: RunSyncOptions): Promise<RunSummary> {
     lineageRunId: options.lineageRunId ?? randomUUID(),
     counters,
     now,
-    ensureTables: () => ensureSyncTables(options.destination, options.config, streams),
+    // The views come once evolution is known (`evolved`), not here as well.
+    ensureTables: () => options.destination.ensureTables(tables),
     ensureViews: (described) => ensureSyncViews(options.destination, tables, described),
   });
   await runFrame(
