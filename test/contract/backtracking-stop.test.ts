@@ -26,7 +26,7 @@ const STOPPED = 'stopped by SIGTERM: every page read before it is saved, and the
 it('a record rejected at once under a served ^(a+)+$, then SIGTERM honoured at the next request: exit 143, run stopped', async () => {
   const sandbox = await backtrackingSandbox({ firstWebsiteOnly: true });
   try {
-    const [first, second] = sandbox.truth.websites().map((w) => w.id as string);
+    const [, second] = sandbox.truth.websites().map((w) => w.id as string);
     sandbox.faults.set({
       kind: 'slow_body',
       routes: ['mentions'],
