@@ -93,11 +93,16 @@ export function planReads(input: ReadPlanInput): ReadPlan {
   return { websites, websitesRead: websites.length - websitesSkipped, websitesSkipped };
 }
 
+/** Whether a skip may leave `stream` out: as `skippable` says, every stream when it says nothing. */
+export function isSkippable(input: Pick<ReadPlanInput, 'skippable'>, stream: string): boolean {
+  return input.skippable?.(stream) ?? true;
+}
+
 function decide(input: ReadPlanInput, website: ListedWebsite, stream: string): StreamDecision {
   const read = (reason: ReadReason): StreamDecision => ({ stream, read: true, reason });
   if (!input.settings.skipUnchanged) return read('every_run');
   if (input.readsWhatItNames) return read('named');
-  if (input.skippable && !input.skippable(stream)) return read('not_skippable');
+  if (!isSkippable(input, stream)) return read('not_skippable');
   const record = input.coverage(website.id, stream);
   if (record === undefined) return read('no_coverage');
   if (record.last_analysis_at !== website.lastAnalysisAt) return read('changed');

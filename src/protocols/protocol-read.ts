@@ -83,10 +83,14 @@ export interface ReadOutcome {
 }
 
 export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
-  const { selected, config, logger } = input;
+  const { selected, config, logger, state } = input;
   const now = input.now ?? (() => new Date());
   const runId = newRunId(now());
-  const sink = new ProtocolRunSink(input, runId, now);
+  const reads = engineReads(selected);
+  // A stream the catalog reads full refresh keeps no coverage, even one handed back from when it was
+  // incremental; dropped before the first STATE, since a Singer STATE carries every stream's bookmark.
+  for (const source of reads.streams) if (!reads.incremental.has(source)) state.dropCoverage(source);
+  const sink = new ProtocolRunSink(input, reads, runId, now);
   try {
     await runFrame(
       {
@@ -94,12 +98,8 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
         config: config.config,
         logger,
         workspace: DEFAULT_WORKSPACE,
-        mode: {
-          kind: 'protocol',
-          resumed: new Set(selected.filter((s) => s.incremental).map(({ stream }) => stream.source as StreamName)),
-          allowMassRemoval: config.allowMassRemoval,
-        },
-        streams: [...new Set(selected.map(({ stream }) => stream.source as StreamName))],
+        mode: { kind: 'protocol', resumed: reads.incremental, allowMassRemoval: config.allowMassRemoval },
+        streams: reads.streams,
         runId,
         now,
         concurrency: CONCURRENCY,
@@ -117,11 +117,26 @@ export async function readStreams(input: ReadInput): Promise<ReadOutcome> {
   return { complete, failures };
 }
 
+/** The engine streams the selected protocol streams read, and those the catalog reads incrementally. */
+interface EngineReads {
+  readonly streams: readonly StreamName[];
+  /** Resumed from their state, and the only ones a change-driven read may skip. */
+  readonly incremental: ReadonlySet<StreamName>;
+}
+
+function engineReads(selected: readonly SelectedStream[]): EngineReads {
+  return {
+    streams: [...new Set(selected.map(({ stream }) => stream.source))],
+    incremental: new Set(selected.filter((s) => s.incremental).map(({ stream }) => stream.source)),
+  };
+}
+
 /** Where a protocol read's rows go: the `ProtocolSink`'s messages, the known websites standing for a destination's. */
 class ProtocolRunSink implements RunSink {
   readonly failures: ReadFailure[] = [];
   readonly observer: FeedObserver;
   readonly #input: ReadInput;
+  readonly #reads: EngineReads;
   readonly #runId: string;
   readonly #now: () => Date;
   readonly #messages: ProtocolSink;
@@ -131,8 +146,9 @@ class ProtocolRunSink implements RunSink {
   /** `website id\u0000engine stream` of each stream that failed for a website: its read is not whole. */
   readonly #failed = new Set<string>();
 
-  constructor(input: ReadInput, runId: string, now: () => Date) {
+  constructor(input: ReadInput, reads: EngineReads, runId: string, now: () => Date) {
     this.#input = input;
+    this.#reads = reads;
     this.#runId = runId;
     this.#now = now;
     const { selected, state, writer, logger } = input;
@@ -203,22 +219,23 @@ class ProtocolRunSink implements RunSink {
 
   /** Change-driven reads: the planner's decision over the coverage the incremental streams' states keep. */
   async decideReads(planned: readonly PlannedWebsite[], buffer: FlushBuffer) {
-    const { config, selected, state, logger } = this.#input;
-    const source = config.config.source;
-    const incremental = new Set<string>(selected.filter((s) => s.incremental).map((s) => s.stream.source));
+    const { config, state, logger } = this.#input;
+    const { streams, incremental } = this.#reads;
+    const settings = changeSettings(config.config.source);
     const coverage = coveragePlanOf(
       {
         workspace: DEFAULT_WORKSPACE,
-        source,
-        streams: [...new Set(selected.map(({ stream }) => stream.source))],
+        settings,
+        streams,
         websites: planned,
         saved: state.feedStates,
         run: { workspace: DEFAULT_WORKSPACE, runId: this.#runId, startedAt: this.#startedAt },
         readsWhatItNames: false,
-        recordsCoverage: changeSettings(source).skipUnchanged,
-        skippable: (stream) => incremental.has(stream),
+        recordsCoverage: settings.skipUnchanged,
+        skippable: (stream) => incremental.has(stream as StreamName),
       },
-      // A stream read full_refresh may carry coverage from when it was incremental: the planner reads it anyway.
+      // The incremental streams' coverage (and that of streams not selected, which the plan never asks
+      // about): a full-refresh stream's was dropped when the read began.
       state.coverage,
       // Snapshots are read whole every time in these modes: never skipped, so never partial for the plan.
       new Set(),
@@ -226,7 +243,7 @@ class ProtocolRunSink implements RunSink {
     this.#coverage = coverage;
     await coverage.checked(buffer);
     const { websitesRead, websitesSkipped } = coverage.plan;
-    if (changeSettings(source).skipUnchanged)
+    if (settings.skipUnchanged)
       logger.info(`read ${websitesRead} websites, skipped ${websitesSkipped} unchanged`, {
         websites_read: websitesRead,
         websites_skipped_unchanged: websitesSkipped,

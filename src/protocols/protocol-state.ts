@@ -11,6 +11,7 @@
  *   ids listed and not yet removed, which the next listing is reconciled with (removals, the
  *   mass-removal guard) since no destination holds them.
  */
+import { UTC_TIMESTAMP } from '../../schemas/common.ts';
 import type { CoverageRecord } from '../plan/coverage.ts';
 import type { StateEntry, StreamState } from '../state/state-entry.ts';
 import { INITIAL_STATE, parseStreamState } from '../state/stream-state.ts';
@@ -94,6 +95,14 @@ export class ProtocolState {
     records.set(record.website_id, record);
   }
 
+  /**
+   * A stream the catalog now reads full refresh: the coverage its state kept while it was read
+   * incrementally vouches for nothing any more (it is never skipped), so no STATE carries it again.
+   */
+  dropCoverage(stream: string): void {
+    this.#coverage.delete(stream);
+  }
+
   /** Ids listed and not removed, each with when a read first listed it. */
   get knownWebsites(): ReadonlyMap<string, string> {
     return this.#known;
@@ -140,11 +149,12 @@ export class ProtocolState {
       throw new ProtocolInputError(`${where}: coverage must be a JSON object`);
     for (const [id, entry] of Object.entries(value)) {
       const e = (entry ?? {}) as Record<string, unknown>;
-      // A time that does not parse would never come due: refused, as any other broken state is.
+      // A time as aivis writes it (ISO 8601 UTC), or refused as any other broken state is: Date.parse
+      // also takes "March 3, 2026" (in the machine's time zone), and an unparsable one never comes due.
       const field = (name: string, kind: 'text' | 'time', nullable = false) => {
         const x = e[name];
         if (nullable && x === null) return null;
-        if (typeof x === 'string' && (kind === 'text' || !Number.isNaN(Date.parse(x)))) return x;
+        if (typeof x === 'string' && (kind === 'text' || UTC_TIMESTAMP.test(x))) return x;
         const wanted = kind === 'time' ? 'an ISO 8601 timestamp' : 'a string';
         throw new ProtocolInputError(`${where}: coverage.${id}.${name} must be ${wanted}${nullable ? ' or null' : ''}`);
       };

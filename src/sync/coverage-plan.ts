@@ -11,7 +11,7 @@ import { partialSnapshots } from '../destination/queries/partial-snapshots.ts';
 import { readRows } from '../destination/queries/read-rows.ts';
 import { storedWorkspace } from '../destination/workspace.ts';
 import type { PlannedWebsite } from '../feed/list-websites.ts';
-import { changeSettings, type ChangeSettingsInput } from '../plan/change-settings.ts';
+import { type ChangeSettings, changeSettings, type ChangeSettingsInput } from '../plan/change-settings.ts';
 import {
   type CoverageRecord,
   coverageAfterCheck,
@@ -19,7 +19,7 @@ import {
   type CoverageRun,
   storedCoverage,
 } from '../plan/coverage.ts';
-import { planReads, type ReadPlan, type StreamReadiness } from '../plan/read-plan.ts';
+import { isSkippable, planReads, type ReadPlan, type StreamReadiness } from '../plan/read-plan.ts';
 import type { StateEntry } from '../state/state-entry.ts';
 import { analyticsStream, websiteStreams } from '../streams/index.ts';
 import { coverageTable } from '../tables/index.ts';
@@ -39,8 +39,8 @@ export interface CoveragePlan {
 /** What a run's change-driven plan is made of, wherever its coverage and state are kept. */
 export interface CoverageInputs {
   readonly workspace: string;
-  /** The workspace's source block: `skip_unchanged`, `sweep_every`, `settle_for`. */
-  readonly source: ChangeSettingsInput | undefined;
+  /** The workspace's `skip_unchanged`, `sweep_every` and `settle_for`. */
+  readonly settings: ChangeSettings;
   readonly streams: readonly string[];
   readonly websites: readonly PlannedWebsite[];
   /** The saved state the run resumes from. */
@@ -54,8 +54,10 @@ export interface CoverageInputs {
   readonly skippable?: (stream: string) => boolean;
 }
 
-export interface CoveragePlanInput extends CoverageInputs {
+export interface CoveragePlanInput extends Omit<CoverageInputs, 'settings'> {
   readonly destination: Destination;
+  /** The workspace's source block, where `skip_unchanged`, `sweep_every` and `settle_for` are set. */
+  readonly source: ChangeSettingsInput | undefined;
 }
 
 /** The plan over the destination's `_aivis_coverage` rows and partial snapshots. */
@@ -64,9 +66,9 @@ export async function planCoverage(input: CoveragePlanInput): Promise<CoveragePl
   const records: CoverageRecord[] = [];
   for (const row of await readRows(input.destination, coverageTable))
     if (storedWorkspace(row._workspace) === workspace) records.push(storedCoverage(row, workspace));
-  const skipping = changeSettings(input.source).skipUnchanged;
-  const partial = skipping ? await partialSnapshots(input.destination) : new Set<string>();
-  return coveragePlanOf(input, records, partial);
+  const settings = changeSettings(input.source);
+  const partial = settings.skipUnchanged ? await partialSnapshots(input.destination) : new Set<string>();
+  return coveragePlanOf({ ...input, settings }, records, partial);
 }
 
 /**
@@ -78,9 +80,8 @@ export function coveragePlanOf(
   stored: readonly CoverageRecord[],
   partial: ReadonlySet<string>,
 ): CoveragePlan {
-  const { workspace, run, skippable = () => true } = input;
+  const { workspace, run, settings } = input;
   const records = new Map(stored.map((record) => [key(record.website_id, record.stream), record]));
-  const settings = changeSettings(input.source);
   const streams = websiteStreams(input.streams as never).map((s) => s.name);
   const scans = scanReadiness(input.saved);
   const plan = planReads({
@@ -96,7 +97,7 @@ export function coveragePlanOf(
       stream === analyticsStream.name
         ? { hasFrontier: records.has(key(id, stream)), unfinishedScan: false, partialSnapshot: partial.has(id) }
         : (scans.get(key(id, stream)) ?? NO_SCAN),
-    skippable,
+    skippable: input.skippable,
   });
   const byId = new Map(plan.websites.map((w) => [w.id, w]));
   const put = (sink: FeedSink, rows: CoverageRecord[]) =>
@@ -117,7 +118,7 @@ export function coveragePlanOf(
     },
     async read(website, whole, sink) {
       const rows = (byId.get(website.id)?.read ?? [])
-        .filter((stream) => skippable(stream) && whole(stream))
+        .filter((stream) => isSkippable(input, stream) && whole(stream))
         .map((stream) =>
           coverageAfterRead(
             records.get(key(website.id, stream)),
