@@ -46,6 +46,8 @@ export interface LoadedConfig {
   workspaces: readonly Workspace[];
   /** Absolute path of the config file. */
   path: string;
+  /** Whether the file has a `destination:` block: without one, `config.destination` is the default destination's defaults. */
+  namesDestination: boolean;
   /** The `openlineage:` block's API key, from `${VAR}` or `apiKeyFile` (registered for redaction). */
   lineageApiKey?: string;
 }
@@ -140,7 +142,13 @@ export async function loadConfig(
   }));
   const auth = config.openlineage?.transport.type === 'http' ? config.openlineage.transport.auth : undefined;
   const lineageApiKey = lineageKeyFile.apiKey ?? auth?.apiKey?.trim();
-  return { config, workspaces, path: absolute, ...(lineageApiKey ? { lineageApiKey } : {}) };
+  return {
+    config,
+    workspaces,
+    path: absolute,
+    namesDestination: keysAt(doc, []).includes('destination'),
+    ...(lineageApiKey ? { lineageApiKey } : {}),
+  };
 }
 
 /** The API secrets `apiKeys` leaves unresolved: source blocks' `api_key`, and with `none` the lineage key. */

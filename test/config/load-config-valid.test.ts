@@ -26,6 +26,7 @@ describe('loadConfig: minimal config per destination', () => {
     };
     expect(loaded).toEqual({
       path: file,
+      namesDestination: false,
       config: {
         source,
         destination: { type: 'duckdb', path: path.join(dir, 'aivis_data.duckdb'), schema: 'aivis' },
@@ -44,8 +45,9 @@ describe('loadConfig: minimal config per destination', () => {
         type: postgres
         url: \${DATABASE_URL}
     `);
-    const { config } = await loadConfig(file, env);
+    const { config, namesDestination } = await loadConfig(file, env);
     expect(config.destination).toEqual({ type: 'postgres', url: env.DATABASE_URL, schema: 'aivis' });
+    expect(namesDestination).toBe(true);
   });
 
   it('bigquery: project only; dataset and location default, ADC when no key_file', async () => {

@@ -123,7 +123,7 @@ export async function importPrompts(
   const source = importSource(argv);
   const baseOptions = importOptions(argv, source);
   const loaded = await loadConfig(argv.config);
-  const { config, path: configPath } = loaded;
+  const { config } = loaded;
   const workspace = importingWorkspace(loaded, parseWorkspaceFlags({ workspace: argv.workspace }));
   const logger = deps.logger ?? createLogger();
   // The journal already holds every key and receipt, so a stop only has to end the POST or
@@ -136,7 +136,7 @@ export async function importPrompts(
   let client: ApiClient | undefined;
   try {
     client = createClient(workspace, logger, { clock, signal: stop.signal });
-    const hasDestination = await receiptsGoToDestination(configPath, source);
+    const hasDestination = receiptsGoToDestination(loaded, source);
     const http = client;
     // With a destination, the receipts go there: open for the import, closed after it however it ends.
     const importInto = async (destination?: Destination): Promise<ExitCode> => {
