@@ -17,7 +17,10 @@
  *    `JSON_QUERY`, `SAFE.INT64`, `LAX_FLOAT64`, `LAX_BOOL`), `REGEXP_CONTAINS` and
  *    `TIMESTAMP(text)` -> macros named `bq_<name>` the engine defines (`JSON_MACROS`), since
  *    DuckDB has functions of some of those names that mean something else.
- * 9. `[OFFSET(n)]` (an array's element from 0) -> `[n + 1]` (DuckDB's lists count from 1).
+ * 9. `[OFFSET(n)]` and `[ORDINAL(n)]` (an array's element from 0 or 1) -> `.bq_offset(offset, n)`, a macro
+ *    that fails out of range in BigQuery's words (`Array index n is out of bounds (overflow)`),
+ *    where a DuckDB subscript gives NULL; `[SAFE_OFFSET(n)]`, `[SAFE_ORDINAL(n)]` -> a DuckDB
+ *    subscript (NULL out of range, as BigQuery). DuckDB's lists count from 1.
  * 10. `CAST(x AS FLOAT64)` -> `CAST(x AS DOUBLE)` (DuckDB knows INT64, STRING and BOOL, not FLOAT64).
  * TIMESTAMP parameters and literals with more than six fraction digits are refused, as
  * BigQuery refuses them (`stand-in-timestamps.ts`); DuckDB would round them.
@@ -81,7 +84,10 @@ export function toDuckdb(bigquerySql: string, parameters: readonly RestQueryPara
     )
     .replace(/TO_JSON_STRING\(([^()]+)\)/gi, 'CAST($1 AS VARCHAR)')
     .replace(/\bRAND\(\)/gi, 'random()')
-    .replace(/\[OFFSET\((\d+)\)\]/gi, (_, index: string) => `[${Number(index) + 1}]`)
+    .replace(/\[(SAFE_)?(OFFSET|ORDINAL)\((\d+)\)\]/gi, (_, safe: string | undefined, from: string, index: string) => {
+      const offset = Number(index) - (from.toUpperCase() === 'ORDINAL' ? 1 : 0);
+      return safe ? `[${offset + 1}]` : `.bq_offset(${offset}, ${index})`;
+    })
     .replace(/\bAS\s+FLOAT64\)/gi, 'AS DOUBLE)')
     .replace(
       /FORMAT_TIMESTAMP\('([^']*)',\s*([^()]+?)\)/gi,
@@ -108,6 +114,8 @@ export const JSON_MACROS = [
   "bq_lax_bool(x) AS TRY_CAST(json_extract_string(x, '$') AS BOOLEAN)",
   'bq_regexp_contains(s, p) AS regexp_matches(s, p)',
   'bq_timestamp(s) AS CAST(s AS TIMESTAMPTZ)',
+  // `written`: the index as the query wrote it (from 0 or 1), which BigQuery's message names.
+  "bq_offset(l, n, written) AS CASE WHEN l IS NULL THEN NULL WHEN n >= 0 AND n < len(l) THEN l[n + 1] ELSE error('Array index ' || written || ' is out of bounds (overflow)') END",
 ];
 
 /** BigQuery's format elements that read the same in DuckDB's strftime, and those that must be spelled out. */

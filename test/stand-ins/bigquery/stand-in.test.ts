@@ -289,6 +289,19 @@ describe('BigQuery stand-in: what the live check reads', () => {
       'The stand-in does not know FORMAT_TIMESTAMP element %Q',
     );
   });
+
+  it('fails an OFFSET or ORDINAL out of range as BigQuery does; SAFE_OFFSET and SAFE_ORDINAL give NULL', async () => {
+    const { rows } = await raw(
+      "SELECT split('a,b', ',')[OFFSET(1)], split('a,b', ',')[ORDINAL(1)], split('', ',')[OFFSET(0)], split('a', ',')[SAFE_OFFSET(3)], split('a', ',')[SAFE_ORDINAL(2)]",
+    );
+    expect(rows).toEqual([['b', 'a', '', null, null]]);
+    await expect(raw("SELECT split('a,b', ',')[OFFSET(2)]")).rejects.toThrow(
+      'Array index 2 is out of bounds (overflow)',
+    );
+    await expect(raw("SELECT split('a,b', ',')[ORDINAL(3)]")).rejects.toThrow(
+      'Array index 3 is out of bounds (overflow)',
+    );
+  });
 });
 
 describe('BigQuery stand-in: descriptions and views', () => {
